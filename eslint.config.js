@@ -1,0 +1,32 @@
+// Lint: correctness rules for TypeScript and React plus the layer rule (design.md "Layers").
+import tseslint from "typescript-eslint";
+import layers from "./scripts/lint/layers.js";
+
+const DOM_GLOBALS = ["window", "document", "localStorage", "sessionStorage", "navigator"].map((name) => ({
+  name,
+  message: `This layer runs in Node too (tests, benchmarks): no "${name}". Take what you need as a parameter.`,
+}));
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "test-results/**", ".bench/**", "coverage/**"] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { local: layers },
+    rules: {
+      "local/layers": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-debugger": "error",
+      eqeqeq: ["error", "smart"],
+    },
+  },
+  {
+    files: ["src/agent/**", "src/storage/**", "src/base/**", "src/providers/**"],
+    rules: { "no-restricted-globals": ["error", ...DOM_GLOBALS] },
+  },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+);

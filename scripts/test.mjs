@@ -1,0 +1,60 @@
+// `npm test`: type check, lint, unit tests, build, browser tests. Ends with one plain line
+// "N passed, N failed" counting every unit and browser test plus the type check and lint.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+
+const outDir = "test-results";
+mkdirSync(outDir, { recursive: true });
+const only = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+
+function run(label, command, args) {
+  console.log(`\n▶ ${label}: ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { stdio: "inherit", env: process.env });
+  return result.status === 0;
+}
+
+function check(label, command, args) {
+  if (only.length && !only.includes(label)) return;
+  if (run(label, command, args)) passed++;
+  else {
+    failed++;
+    console.log(`✗ ${label} failed`);
+  }
+}
+
+function vitest(label, config, jsonFile) {
+  if (only.length && !only.includes(label)) return;
+  rmSync(jsonFile, { force: true });
+  const args = ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${jsonFile}`];
+  if (config) args.push("--config", config);
+  const ok = run(label, "npx", args);
+  if (!existsSync(jsonFile)) {
+    failed++;
+    console.log(`✗ ${label}: no results were written (the runner crashed)`);
+    return;
+  }
+  const report = JSON.parse(readFileSync(jsonFile, "utf8"));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  // Suites that fail to load count as a failure even when no test inside them ran.
+  const brokenSuites = report.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
+  failed += brokenSuites;
+  if (!ok && report.numFailedTests === 0 && brokenSuites === 0) failed++;
+}
+
+check("typecheck", "npm", ["run", "--silent", "typecheck"]);
+check("lint", "npm", ["run", "--silent", "lint"]);
+vitest("unit", undefined, `${outDir}/unit.json`);
+if (!only.length || only.includes("e2e")) {
+  if (run("build", "npm", ["run", "--silent", "build"])) {
+    vitest("e2e", "vitest.e2e.config.ts", `${outDir}/e2e.json`);
+  } else {
+    failed++;
+    console.log("✗ build failed: browser tests not run");
+  }
+}
+
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,7 @@
+// Small pure helpers shared by every layer.
+export * from "./disposable";
+export * from "./events";
+export * from "./ids";
+export * from "./errors";
+export * from "./paths";
+export * from "./bytes";

@@ -1,0 +1,77 @@
+// Workspace paths: "/"-separated, relative to the workspace root, no leading slash ("src/a.ts").
+// Every path from outside (user, model, zip) goes through normalizePath before it is used.
+
+export class PathError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PathError";
+  }
+}
+
+const INVALID_CHARS = /[\u0000-\u001f<>:"|?*\\]/;
+const RESERVED = new Set([".", ".."]);
+
+/**
+ * Normalises a workspace path: accepts "a/b", "/a/b", "./a//b/"; refuses anything that would leave
+ * the workspace ("../x") or contains characters that no file system accepts. Returns "" for the root.
+ */
+export function normalizePath(input: string): string {
+  if (typeof input !== "string") throw new PathError("A path must be a string.");
+  const parts: string[] = [];
+  for (const part of input.replace(/\\/g, "/").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) throw new PathError(`"${input}" points outside the workspace.`);
+      parts.pop();
+      continue;
+    }
+    parts.push(part);
+  }
+  return parts.join("/");
+}
+
+/** Validates one file or folder name as typed by a user; returns an error message or undefined. */
+export function validateName(name: string): string | undefined {
+  if (name.trim() === "") return "A name cannot be empty.";
+  if (name !== name.trim()) return "A name cannot start or end with spaces.";
+  if (RESERVED.has(name)) return `"${name}" is not a valid name.`;
+  if (name.includes("/")) return "A name cannot contain \"/\".";
+  if (INVALID_CHARS.test(name)) return `"${name}" contains a character that is not allowed (< > : " | ? * \\ or control characters).`;
+  if (name.length > 255) return "A name can be at most 255 characters long.";
+  return undefined;
+}
+
+/** Validates every segment of a workspace path; throws PathError with a message for the user. */
+export function validatePath(input: string): string {
+  const path = normalizePath(input);
+  if (path === "") throw new PathError("The workspace root cannot be used here.");
+  for (const segment of path.split("/")) {
+    const problem = validateName(segment);
+    if (problem) throw new PathError(problem);
+  }
+  return path;
+}
+
+export function dirname(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+export function extname(path: string): string {
+  const base = basename(path);
+  const i = base.lastIndexOf(".");
+  return i <= 0 ? "" : base.slice(i);
+}
+
+export function joinPath(...parts: string[]): string {
+  return normalizePath(parts.filter((p) => p !== "").join("/"));
+}
+
+/** Is `path` equal to `folder` or inside it? ("" is the root, containing everything.) */
+export function isInside(path: string, folder: string): boolean {
+  return folder === "" || path === folder || path.startsWith(folder + "/");
+}

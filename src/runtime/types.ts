@@ -1,0 +1,97 @@
+// The Runtime interface (design.md "Runtime"): what the agent, transfer and UI may know about the
+// machine that holds the workspace and runs commands. Implementations: browser/, webcontainer/.
+import type { Disposable } from "../base";
+
+export type RuntimeKind = "webcontainer" | "browser";
+
+export interface RuntimeCapabilities {
+  node: boolean;
+  npm: boolean;
+  servers: boolean;
+}
+
+/** Who made a change; the editor uses it to tell its own saves from changes underneath it. */
+export type ChangeSource = "editor" | "terminal" | "agent" | "import" | "runtime" | "user" | "system";
+
+export interface FileStat {
+  path: string;
+  kind: "file" | "dir";
+  size: number;
+  mtime: number;
+}
+
+export interface FileChange {
+  type: "created" | "changed" | "deleted";
+  path: string;
+  kind: "file" | "dir";
+  source: ChangeSource;
+}
+
+export interface WriteOptions {
+  source?: ChangeSource;
+}
+
+/** Workspace paths are relative to the workspace root ("src/a.ts"); see base/paths.ts. */
+export interface WorkspaceFs {
+  readonly workspaceId: string;
+  stat(path: string): Promise<FileStat | undefined>;
+  exists(path: string): Promise<boolean>;
+  readFile(path: string): Promise<Uint8Array>;
+  readText(path: string): Promise<string>;
+  /** Creates parent folders as needed. */
+  writeFile(path: string, data: string | Uint8Array, options?: WriteOptions): Promise<void>;
+  mkdir(path: string, options?: WriteOptions): Promise<void>;
+  /** Removes a file, or a folder with everything in it. */
+  remove(path: string, options?: WriteOptions): Promise<void>;
+  /** Renames or moves a file or folder; refuses to overwrite an existing target. */
+  rename(from: string, to: string, options?: WriteOptions): Promise<void>;
+  /** Direct children of a folder ("" = root), folders first then by name. */
+  list(dir?: string): Promise<FileStat[]>;
+  /** Every file and folder of the workspace. */
+  listAll(): Promise<FileStat[]>;
+  /** Batched change notifications (one call per tick with every change made in it). */
+  onDidChange(listener: (changes: FileChange[]) => void): Disposable;
+  /** Persistence failures (e.g. quota exceeded); the change stays in memory and is retried. */
+  onDidFailToPersist(listener: (error: Error) => void): Disposable;
+  /** Resolves when every change so far is persisted. */
+  flush(): Promise<void>;
+}
+
+export interface ExecOptions {
+  cwd?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onOutput?: (chunk: string) => void;
+  env?: Record<string, string>;
+}
+
+export interface ExecResult {
+  output: string;
+  exitCode: number;
+  timedOut?: boolean;
+  aborted?: boolean;
+}
+
+/** An interactive shell session for the terminal; bytes in (keystrokes), bytes out (ANSI). */
+export interface Shell extends Disposable {
+  write(data: string): void;
+  onData(listener: (data: string) => void): Disposable;
+  resize(size: { cols: number; rows: number }): void;
+}
+
+export interface Runtime extends Disposable {
+  readonly kind: RuntimeKind;
+  readonly capabilities: RuntimeCapabilities;
+  readonly fs: WorkspaceFs;
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  openShell(size: { cols: number; rows: number }): Shell;
+  onServerReady(listener: (port: number, url: string) => void): Disposable;
+}
+
+/** Why the browser runtime is in use instead of WebContainer (shown in the notice). */
+export type FallbackReason =
+  | { kind: "not-isolated" }
+  | { kind: "unsupported-browser" }
+  | { kind: "boot-timeout"; timeoutMs: number }
+  | { kind: "boot-failed"; message: string }
+  | { kind: "forced" };

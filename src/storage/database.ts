@@ -1,0 +1,66 @@
+// The IndexedDB database: schema and versioned migrations. Repositories (repositories.ts) are the
+// only code that touches it.
+import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import type {
+  BlobRecord,
+  FileRecord,
+  MessageRecord,
+  PartRecord,
+  SessionRecord,
+  SettingRecord,
+  SnapshotRecord,
+  WorkspaceRecord,
+} from "./records";
+
+export const DATABASE_NAME = "webcode";
+export const DATABASE_VERSION = 1;
+
+export interface WebcodeSchema extends DBSchema {
+  workspaces: { key: string; value: WorkspaceRecord };
+  files: { key: [string, string]; value: FileRecord; indexes: { workspaceId: string } };
+  sessions: { key: string; value: SessionRecord; indexes: { workspaceId: string; parentId: string } };
+  messages: { key: string; value: MessageRecord; indexes: { sessionId: string } };
+  parts: { key: string; value: PartRecord; indexes: { sessionId: string; messageId: string } };
+  blobs: { key: string; value: BlobRecord };
+  snapshots: { key: string; value: SnapshotRecord; indexes: { workspaceId: string } };
+  settings: { key: string; value: SettingRecord };
+}
+
+export type WebcodeDatabase = IDBPDatabase<WebcodeSchema>;
+
+/** Schema migrations: entry i moves the database from version i to i+1. */
+const SCHEMA_MIGRATIONS: Array<(db: WebcodeDatabase) => void> = [
+  (db) => {
+    db.createObjectStore("workspaces", { keyPath: "id" });
+    const files = db.createObjectStore("files", { keyPath: ["workspaceId", "path"] });
+    files.createIndex("workspaceId", "workspaceId");
+    const sessions = db.createObjectStore("sessions", { keyPath: "id" });
+    sessions.createIndex("workspaceId", "workspaceId");
+    sessions.createIndex("parentId", "parentId");
+    const messages = db.createObjectStore("messages", { keyPath: "id" });
+    messages.createIndex("sessionId", "sessionId");
+    const parts = db.createObjectStore("parts", { keyPath: "id" });
+    parts.createIndex("sessionId", "sessionId");
+    parts.createIndex("messageId", "messageId");
+    db.createObjectStore("blobs", { keyPath: "hash" });
+    const snapshots = db.createObjectStore("snapshots", { keyPath: "id" });
+    snapshots.createIndex("workspaceId", "workspaceId");
+    db.createObjectStore("settings", { keyPath: "key" });
+  },
+];
+
+export async function openDatabase(name: string = DATABASE_NAME): Promise<WebcodeDatabase> {
+  return openDB<WebcodeSchema>(name, DATABASE_VERSION, {
+    upgrade(db, oldVersion) {
+      for (let version = oldVersion; version < DATABASE_VERSION; version++) {
+        SCHEMA_MIGRATIONS[version]?.(db);
+      }
+    },
+    blocked() {
+      // Another tab holds an older version open; it will be asked to close (see `blocking`).
+    },
+    blocking(_current, _blocked, event) {
+      (event.target as IDBDatabase | null)?.close();
+    },
+  });
+}

@@ -1,0 +1,332 @@
+// One repository per record kind. All reads go through the restore step; write failures caused
+// by the browser's storage quota become StorageQuotaError, a message the user can act on.
+import { UserFacingError, isQuotaError } from "../base";
+import type { IDBPTransaction } from "idb";
+import type { WebcodeDatabase, WebcodeSchema } from "./database";
+import type {
+  BlobRecord,
+  FileRecord,
+  MessageRecord,
+  PartRecord,
+  SessionRecord,
+  SnapshotRecord,
+  WorkspaceRecord,
+} from "./records";
+import {
+  restoreAll,
+  restoreFile,
+  restoreMessage,
+  restorePart,
+  restoreSession,
+  restoreSnapshot,
+  restoreWorkspace,
+} from "./restore";
+
+export class StorageQuotaError extends UserFacingError {
+  constructor(cause: unknown) {
+    super(
+      "The browser refused to store more data (storage quota exceeded). Your last change was not saved; free space by deleting old workspaces or sessions, then try again.",
+      "storage-quota",
+      { cause },
+    );
+    this.name = "StorageQuotaError";
+  }
+}
+
+async function guard<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (isQuotaError(error)) throw new StorageQuotaError(error);
+    throw error;
+  }
+}
+
+export type InvalidRecordReporter = (error: unknown) => void;
+
+export class WorkspaceRepository {
+  constructor(
+    private readonly db: WebcodeDatabase,
+    private readonly onInvalid?: InvalidRecordReporter,
+  ) {}
+
+  async list(): Promise<WorkspaceRecord[]> {
+    const all = restoreAll(await this.db.getAll("workspaces"), restoreWorkspace, this.onInvalid);
+    return all.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  async get(id: string): Promise<WorkspaceRecord | undefined> {
+    const value = await this.db.get("workspaces", id);
+    return value === undefined ? undefined : restoreWorkspace(value);
+  }
+
+  put(record: WorkspaceRecord): Promise<void> {
+    return guard(async () => {
+      await this.db.put("workspaces", record);
+    });
+  }
+
+  /** Deletes the workspace with its files, snapshots, sessions, messages and parts. */
+  async delete(id: string): Promise<void> {
+    const tx = this.db.transaction(["workspaces", "files", "snapshots", "sessions", "messages", "parts"], "readwrite");
+    await tx.objectStore("workspaces").delete(id);
+    const range = IDBKeyRange.only(id);
+    for (const storeName of ["files", "snapshots"] as const) {
+      let cursor = await tx.objectStore(storeName).index("workspaceId").openKeyCursor(range);
+      while (cursor) {
+        await tx.objectStore(storeName).delete(cursor.primaryKey);
+        cursor = await cursor.continue();
+      }
+    }
+    const sessionIds = await tx.objectStore("sessions").index("workspaceId").getAllKeys(range);
+    for (const sessionId of sessionIds) await deleteSessionIn(tx as unknown as SessionTx, sessionId);
+    await tx.done;
+  }
+}
+
+type SessionTx = IDBPTransaction<WebcodeSchema, ("sessions" | "messages" | "parts")[], "readwrite">;
+
+async function deleteSessionIn(tx: SessionTx, sessionId: string): Promise<void> {
+  const sessions = tx.objectStore("sessions");
+  await sessions.delete(sessionId);
+  const range = IDBKeyRange.only(sessionId);
+  for (const storeName of ["messages", "parts"] as const) {
+    let cursor = await tx.objectStore(storeName).index("sessionId").openKeyCursor(range);
+    while (cursor) {
+      await tx.objectStore(storeName).delete(cursor.primaryKey);
+      cursor = await cursor.continue();
+    }
+  }
+}
+
+export class FileRepository {
+  constructor(
+    private readonly db: WebcodeDatabase,
+    private readonly onInvalid?: InvalidRecordReporter,
+  ) {}
+
+  async list(workspaceId: string): Promise<FileRecord[]> {
+    const values = await this.db.getAllFromIndex("files", "workspaceId", workspaceId);
+    return restoreAll(values, restoreFile, this.onInvalid);
+  }
+
+  async get(workspaceId: string, path: string): Promise<FileRecord | undefined> {
+    const value = await this.db.get("files", [workspaceId, path]);
+    return value === undefined ? undefined : restoreFile(value);
+  }
+
+  /** Writes and deletes in one transaction: either all land or none. */
+  apply(workspaceId: string, puts: FileRecord[], deletes: string[]): Promise<void> {
+    return guard(async () => {
+      const tx = this.db.transaction("files", "readwrite");
+      const store = tx.objectStore("files");
+      const pending: Promise<unknown>[] = [];
+      for (const path of deletes) pending.push(store.delete([workspaceId, path]));
+      for (const record of puts) pending.push(store.put(record));
+      await Promise.all([...pending, tx.done]);
+    });
+  }
+
+  async deleteAll(workspaceId: string): Promise<void> {
+    const tx = this.db.transaction("files", "readwrite");
+    let cursor = await tx.store.index("workspaceId").openKeyCursor(IDBKeyRange.only(workspaceId));
+    while (cursor) {
+      await tx.store.delete(cursor.primaryKey);
+      cursor = await cursor.continue();
+    }
+    await tx.done;
+  }
+}
+
+export class SessionRepository {
+  constructor(
+    private readonly db: WebcodeDatabase,
+    private readonly onInvalid?: InvalidRecordReporter,
+  ) {}
+
+  /** Sessions of a workspace (or all), newest first. */
+  async list(workspaceId?: string): Promise<SessionRecord[]> {
+    const values =
+      workspaceId === undefined
+        ? await this.db.getAll("sessions")
+        : await this.db.getAllFromIndex("sessions", "workspaceId", workspaceId);
+    return restoreAll(values, restoreSession, this.onInvalid).sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  async children(parentId: string): Promise<SessionRecord[]> {
+    const values = await this.db.getAllFromIndex("sessions", "parentId", parentId);
+    return restoreAll(values, restoreSession, this.onInvalid);
+  }
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const value = await this.db.get("sessions", id);
+    return value === undefined ? undefined : restoreSession(value);
+  }
+
+  put(record: SessionRecord): Promise<void> {
+    return guard(async () => {
+      await this.db.put("sessions", record);
+    });
+  }
+
+  /** Deletes a session with its messages and parts (child sessions too). */
+  async delete(id: string): Promise<void> {
+    const children = await this.db.getAllKeysFromIndex("sessions", "parentId", id);
+    const tx = this.db.transaction(["sessions", "messages", "parts"], "readwrite");
+    for (const sessionId of [id, ...children]) await deleteSessionIn(tx, sessionId);
+    await tx.done;
+  }
+}
+
+export class MessageRepository {
+  constructor(
+    private readonly db: WebcodeDatabase,
+    private readonly onInvalid?: InvalidRecordReporter,
+  ) {}
+
+  /** Messages of a session in creation order (ids are time-ordered). */
+  async list(sessionId: string): Promise<MessageRecord[]> {
+    const values = await this.db.getAllFromIndex("messages", "sessionId", sessionId);
+    return restoreAll(values, restoreMessage, this.onInvalid).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async get(id: string): Promise<MessageRecord | undefined> {
+    const value = await this.db.get("messages", id);
+    return value === undefined ? undefined : restoreMessage(value);
+  }
+
+  put(record: MessageRecord): Promise<void> {
+    return guard(async () => {
+      await this.db.put("messages", record);
+    });
+  }
+
+  /** Deletes messages and their parts. */
+  async delete(ids: string[]): Promise<void> {
+    const tx = this.db.transaction(["messages", "parts"], "readwrite");
+    for (const id of ids) {
+      await tx.objectStore("messages").delete(id);
+      let cursor = await tx.objectStore("parts").index("messageId").openKeyCursor(IDBKeyRange.only(id));
+      while (cursor) {
+        await tx.objectStore("parts").delete(cursor.primaryKey);
+        cursor = await cursor.continue();
+      }
+    }
+    await tx.done;
+  }
+}
+
+export class PartRepository {
+  constructor(
+    private readonly db: WebcodeDatabase,
+    private readonly onInvalid?: InvalidRecordReporter,
+  ) {}
+
+  /** Parts of a session in creation order. */
+  async listBySession(sessionId: string): Promise<PartRecord[]> {
+    const values = await this.db.getAllFromIndex("parts", "sessionId", sessionId);
+    return restoreAll(values, restorePart, this.onInvalid).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async listByMessage(messageId: string): Promise<PartRecord[]> {
+    const values = await this.db.getAllFromIndex("parts", "messageId", messageId);
+    return restoreAll(values, restorePart, this.onInvalid).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  put(record: PartRecord): Promise<void> {
+    return guard(async () => {
+      await this.db.put("parts", record);
+    });
+  }
+
+  async delete(ids: string[]): Promise<void> {
+    const tx = this.db.transaction("parts", "readwrite");
+    await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
+  }
+}
+
+export class BlobRepository {
+  constructor(private readonly db: WebcodeDatabase) {}
+
+  async get(hash: string): Promise<BlobRecord | undefined> {
+    return this.db.get("blobs", hash);
+  }
+
+  async has(hash: string): Promise<boolean> {
+    return (await this.db.getKey("blobs", hash)) !== undefined;
+  }
+
+  /** Stores blobs not stored yet (content-addressed: an existing hash is never rewritten). */
+  putMany(blobs: BlobRecord[]): Promise<void> {
+    return guard(async () => {
+      if (blobs.length === 0) return;
+      const tx = this.db.transaction("blobs", "readwrite");
+      const pending: Promise<unknown>[] = [];
+      for (const blob of blobs) {
+        pending.push(
+          tx.store.getKey(blob.hash).then((existing) => (existing === undefined ? tx.store.put(blob) : undefined)),
+        );
+      }
+      await Promise.all([...pending, tx.done]);
+    });
+  }
+}
+
+export class SnapshotRepository {
+  constructor(
+    private readonly db: WebcodeDatabase,
+    private readonly onInvalid?: InvalidRecordReporter,
+  ) {}
+
+  async get(id: string): Promise<SnapshotRecord | undefined> {
+    const value = await this.db.get("snapshots", id);
+    return value === undefined ? undefined : restoreSnapshot(value);
+  }
+
+  async list(workspaceId: string): Promise<SnapshotRecord[]> {
+    const values = await this.db.getAllFromIndex("snapshots", "workspaceId", workspaceId);
+    return restoreAll(values, restoreSnapshot, this.onInvalid);
+  }
+
+  put(record: SnapshotRecord): Promise<void> {
+    return guard(async () => {
+      await this.db.put("snapshots", record);
+    });
+  }
+}
+
+export class SettingsRepository {
+  constructor(private readonly db: WebcodeDatabase) {}
+
+  async get<T>(key: string): Promise<T | undefined> {
+    return (await this.db.get("settings", key))?.value as T | undefined;
+  }
+
+  put(key: string, value: unknown): Promise<void> {
+    return guard(async () => {
+      await this.db.put("settings", { key, value });
+    });
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.db.delete("settings", key);
+  }
+}
+
+/** A batch of record writes in one transaction (the agent's streaming writes). */
+export interface RecordBatch {
+  sessions?: SessionRecord[];
+  messages?: MessageRecord[];
+  parts?: PartRecord[];
+}
+
+export async function writeBatch(db: WebcodeDatabase, batch: RecordBatch): Promise<void> {
+  return guard(async () => {
+    const tx = db.transaction(["sessions", "messages", "parts"], "readwrite");
+    const pending: Promise<unknown>[] = [];
+    for (const s of batch.sessions ?? []) pending.push(tx.objectStore("sessions").put(s));
+    for (const m of batch.messages ?? []) pending.push(tx.objectStore("messages").put(m));
+    for (const p of batch.parts ?? []) pending.push(tx.objectStore("parts").put(p));
+    await Promise.all([...pending, tx.done]);
+  });
+}
