@@ -1,0 +1,2 @@
+// The agent core's public surface.
+export * from "./tools/tool";

@@ -1,0 +1,111 @@
+// The contract between the agent loop and its tools. A tool is a small object (id, description,
+// zod parameters, execute); the shared wrapper (wrapper.ts) does validation, truncation, timing and
+// error capture, so each tool file only does its own work.
+import type { z } from "zod";
+import type { Runtime } from "../../runtime";
+import type { FileAttachment, ModelRef, TodoItem } from "../../storage";
+
+export interface ToolResult {
+  title: string;
+  output: string;
+  metadata: Record<string, unknown>;
+  /** Images or files for the model (e.g. an image read by the read tool, for vision models). */
+  attachments?: FileAttachment[];
+}
+
+/** A permission request from a tool (spec §5). Resolves when allowed; rejects when rejected. */
+export interface PermissionRequest {
+  /** "edit", "bash", "read", "external_directory", "webfetch", "doom_loop", ... */
+  permission: string;
+  /** What is asked for: paths for edit/read, the command text for bash. */
+  patterns: string[];
+  /** Patterns that an "always" reply allows for the rest of the session. */
+  always: string[];
+  /** Shown on the permission card: the diff for edits, the command for bash. */
+  metadata: Record<string, unknown>;
+}
+
+export interface QuestionOption {
+  label: string;
+  description: string;
+}
+
+export interface Question {
+  question: string;
+  header: string;
+  options: QuestionOption[];
+  multiple: boolean;
+}
+
+export interface SubagentRequest {
+  description: string;
+  prompt: string;
+  subagentType: string;
+  taskId?: string;
+}
+
+export interface SubagentResult {
+  sessionId: string;
+  text: string;
+}
+
+/** Tracks when this session last read each file, for the read-before-write/edit check. */
+export interface FileTimes {
+  /** Record that the session read `path` (its mtime at the time of reading). */
+  markRead(path: string, mtime: number): void;
+  /** The mtime recorded when the session last read `path`, or undefined if never read. */
+  lastRead(path: string): number | undefined;
+}
+
+export interface ToolContext {
+  sessionId: string;
+  messageId: string;
+  callId: string;
+  agent: string;
+  model: ModelRef & { supportsImages: boolean };
+  runtime: Runtime;
+  abort: AbortSignal;
+  fileTimes: FileTimes;
+  /** Asks for a permission (spec §5); throws PermissionRejectedError when the user rejects. */
+  ask(request: PermissionRequest): Promise<void>;
+  /** Live updates of the running tool part: a title, metadata such as streamed bash output. */
+  update(update: { title?: string; metadata?: Record<string, unknown> }): void;
+  /** AGENTS.md reminder paths already in this session's context (read tool adds to it). */
+  instructionsLoaded: Set<string>;
+  askQuestions(questions: Question[]): Promise<string[][]>;
+  runSubagent(request: SubagentRequest): Promise<SubagentResult>;
+  setTodos(todos: TodoItem[]): Promise<void>;
+}
+
+export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
+  id: string;
+  description: string;
+  parameters: Schema;
+  execute(args: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
+}
+
+/** Thrown by ToolContext.ask when the user rejects; stops the turn (spec §5). */
+export class PermissionRejectedError extends Error {
+  constructor(
+    readonly permission: string,
+    readonly feedback?: string,
+  ) {
+    super(
+      feedback
+        ? `The user rejected this ${permission} call and said: ${feedback}`
+        : `The user rejected permission to use this ${permission} call.`,
+    );
+    this.name = "PermissionRejectedError";
+  }
+}
+
+/** Thrown by ToolContext.ask when a rule denies the call outright. */
+export class PermissionDeniedError extends Error {
+  constructor(
+    readonly permission: string,
+    readonly pattern: string,
+  ) {
+    super(`A permission rule denies ${permission} for "${pattern}". Do not retry this call; choose another approach or ask the user.`);
+    this.name = "PermissionDeniedError";
+  }
+}

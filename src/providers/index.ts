@@ -1,0 +1,2 @@
+// The providers layer's public surface.
+export * from "./types";
