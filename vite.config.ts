@@ -1,5 +1,5 @@
 // Vite: the app build, the dev server (with the cross-origin isolation headers WebContainer needs)
-// and the Vitest unit-test configuration.
+// and Vitest's three projects: unit (Node), e2e (Playwright + Chromium on the built app), bench.
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 
@@ -16,14 +16,45 @@ export default defineConfig({
   worker: { format: "es" },
   build: {
     target: "es2022",
-    sourcemap: false,
+    manifest: true,
     chunkSizeWarningLimit: 8000,
   },
   test: {
-    include: ["test/unit/**/*.test.ts", "test/unit/**/*.test.tsx"],
-    environment: "node",
-    testTimeout: 20000,
-    pool: "threads",
-    setupFiles: ["test/support/setup-unit.ts"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts", "test/unit/**/*.test.tsx"],
+          environment: "node",
+          testTimeout: 20000,
+          setupFiles: ["test/support/setup-unit.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.e2e.ts"],
+          environment: "node",
+          testTimeout: 90000,
+          hookTimeout: 120000,
+          fileParallelism: false,
+          globalSetup: ["test/e2e/global-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "bench",
+          include: ["test/bench/**/*.measure.ts"],
+          environment: "node",
+          testTimeout: 600000,
+          hookTimeout: 300000,
+          fileParallelism: false,
+          setupFiles: ["test/support/setup-unit.ts"],
+        },
+      },
+    ],
   },
 });

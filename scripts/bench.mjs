@@ -1,4 +1,4 @@
-// `npm run bench`: builds the app, runs every bench/*.measure.ts and prints the figures as a table.
+// `npm run bench`: builds the app, runs every test/bench/*.measure.ts and prints the figures as a table.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 
@@ -8,7 +8,7 @@ if (!filter.length || filter.some((f) => /ui|app|bundle/.test(f))) {
   const build = spawnSync("npm", ["run", "--silent", "build"], { stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const run = spawnSync("npx", ["vitest", "run", "--config", "vitest.bench.config.ts", ...filter], { stdio: "inherit" });
+const run = spawnSync("npx", ["vitest", "run", "--project", "bench", ...filter], { stdio: "inherit" });
 if (!existsSync(".bench/results.jsonl")) {
   console.error("No figures were reported.");
   process.exit(run.status || 1);
