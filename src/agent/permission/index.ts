@@ -1,0 +1,24 @@
+// The permission layer of the agent (spec §5): rules, defaults, bash patterns and pending asks.
+export { wildcardMatch } from "./wildcard";
+export {
+  DEFAULT_PERMISSION_CONFIG,
+  DEFAULT_RULES,
+  PermissionConfigError,
+  disabledTools,
+  evaluate,
+  mergeRules,
+  ruleset,
+  toolPermission,
+  type PermissionAction,
+  type PermissionConfig,
+  type Rule,
+} from "./rules";
+export { BASH_ARITY, bashPermission, commandPrefix, shellWords, splitCommands, type BashPermission } from "./bash-permission";
+export {
+  PermissionManager,
+  type AskInput,
+  type PendingPermission,
+  type PermissionManagerOptions,
+  type PermissionReplied,
+  type PermissionReply,
+} from "./permission-manager";

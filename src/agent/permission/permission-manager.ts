@@ -1,0 +1,164 @@
+// Pending permission asks and the user's replies (spec §5): once, always (session grants that also
+// approve other pending asks they now cover) and reject (which rejects the session's other asks).
+import { newId } from "../../base";
+import { PermissionDeniedError, PermissionRejectedError, type PermissionRequest } from "../tools/tool";
+import { evaluate, type Rule } from "./rules";
+
+export type PermissionReply = "once" | "always" | "reject";
+
+/** An ask waiting for the user; what the permission card shows. */
+export interface PendingPermission extends PermissionRequest {
+  id: string;
+  sessionId: string;
+  callId?: string;
+  messageId?: string;
+  createdAt: number;
+}
+
+export interface PermissionReplied {
+  sessionId: string;
+  requestId: string;
+  reply: PermissionReply;
+  message?: string;
+}
+
+export interface PermissionManagerOptions {
+  onAsked?(request: PendingPermission): void;
+  onReplied?(event: PermissionReplied): void;
+  now?(): number;
+}
+
+export interface AskInput {
+  sessionId: string;
+  request: PermissionRequest;
+  /** Defaults, user config and agent config, merged in that order. Session grants are added here. */
+  rules: Rule[];
+  callId?: string;
+  messageId?: string;
+  /** Aborting withdraws the ask and rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+interface Waiter {
+  pending: PendingPermission;
+  rules: Rule[];
+  resolve(): void;
+  reject(error: unknown): void;
+  cleanup(): void;
+}
+
+export class PermissionManager {
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly grants = new Map<string, Rule[]>();
+
+  constructor(private readonly options: PermissionManagerOptions = {}) {}
+
+  /** Resolves when allowed (by rule or reply); throws PermissionDeniedError / PermissionRejectedError. */
+  ask(input: AskInput): Promise<void> {
+    const { request, sessionId } = input;
+    const patterns = request.patterns.length > 0 ? request.patterns : ["*"];
+    let needsAsk = false;
+    for (const pattern of patterns) {
+      const rule = evaluate(request.permission, pattern, input.rules, this.sessionRules(sessionId));
+      if (rule.action === "deny") return Promise.reject(new PermissionDeniedError(request.permission, pattern));
+      if (rule.action === "ask") needsAsk = true;
+    }
+    if (!needsAsk) return Promise.resolve();
+    if (input.signal?.aborted) return Promise.reject(input.signal.reason);
+
+    const pending: PendingPermission = {
+      ...request,
+      id: newId("per"),
+      sessionId,
+      createdAt: this.options.now?.() ?? Date.now(),
+      ...(input.callId !== undefined && { callId: input.callId }),
+      ...(input.messageId !== undefined && { messageId: input.messageId }),
+    };
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        if (!this.waiters.delete(pending.id)) return;
+        reject(input.signal?.reason);
+      };
+      input.signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.set(pending.id, {
+        pending,
+        rules: input.rules,
+        resolve,
+        reject,
+        cleanup: () => input.signal?.removeEventListener("abort", onAbort),
+      });
+      this.options.onAsked?.(pending);
+    });
+  }
+
+  /** Answers a pending ask. Returns false when there is no such ask (already answered or withdrawn). */
+  reply(requestId: string, reply: PermissionReply, message?: string): boolean {
+    const waiter = this.take(requestId);
+    if (!waiter) return false;
+    const { pending } = waiter;
+    this.options.onReplied?.({ sessionId: pending.sessionId, requestId, reply, ...(message !== undefined && { message }) });
+
+    if (reply === "reject") {
+      waiter.reject(new PermissionRejectedError(pending.permission, message));
+      // A rejection stops the turn, so nothing else the session asked for may go ahead.
+      this.rejectAll(pending.sessionId);
+      return true;
+    }
+    waiter.resolve();
+    if (reply === "always") {
+      const grants = this.grants.get(pending.sessionId) ?? [];
+      for (const pattern of pending.always) grants.push({ permission: pending.permission, pattern, action: "allow" });
+      this.grants.set(pending.sessionId, grants);
+      this.approveCovered(pending.sessionId);
+    }
+    return true;
+  }
+
+  /** Pending asks, oldest first, of one session or all. */
+  pending(sessionId?: string): PendingPermission[] {
+    const all = [...this.waiters.values()].map((w) => w.pending);
+    return sessionId === undefined ? all : all.filter((p) => p.sessionId === sessionId);
+  }
+
+  /** The allow rules granted by "always" replies in this session. */
+  sessionRules(sessionId: string): Rule[] {
+    return this.grants.get(sessionId)?.slice() ?? [];
+  }
+
+  /** Rejects every pending ask of a session (abort, or a rejection elsewhere in the turn). */
+  rejectAll(sessionId: string, message?: string): void {
+    for (const pending of this.pending(sessionId)) {
+      const waiter = this.take(pending.id);
+      if (!waiter) continue;
+      this.options.onReplied?.({ sessionId, requestId: pending.id, reply: "reject", ...(message !== undefined && { message }) });
+      waiter.reject(new PermissionRejectedError(pending.permission, message));
+    }
+  }
+
+  /** Forgets a session's grants (session deleted). */
+  clearSession(sessionId: string): void {
+    this.rejectAll(sessionId);
+    this.grants.delete(sessionId);
+  }
+
+  private take(requestId: string): Waiter | undefined {
+    const waiter = this.waiters.get(requestId);
+    if (!waiter) return undefined;
+    this.waiters.delete(requestId);
+    waiter.cleanup();
+    return waiter;
+  }
+
+  private approveCovered(sessionId: string): void {
+    const grants = this.sessionRules(sessionId);
+    for (const pending of this.pending(sessionId)) {
+      const waiter = this.waiters.get(pending.id)!;
+      const patterns = pending.patterns.length > 0 ? pending.patterns : ["*"];
+      const covered = patterns.every((p) => evaluate(pending.permission, p, waiter.rules, grants).action === "allow");
+      if (!covered) continue;
+      this.take(pending.id);
+      this.options.onReplied?.({ sessionId, requestId: pending.id, reply: "always" });
+      waiter.resolve();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// The permission rule engine (spec §5): flat rules, the config form, the defaults, last match wins,
+// and which tools are not offered at all because their permission is denied outright.
+import type { PermissionRule } from "../../storage";
+import { wildcardMatch } from "./wildcard";
+
+export type Rule = PermissionRule;
+export type PermissionAction = Rule["action"];
+
+/**
+ * The config form: `{"bash": "ask", "edit": {"*.md": "allow", "*": "ask"}}`. Keys are read in
+ * insertion order (note: JavaScript puts integer-like keys such as "1" first).
+ */
+export type PermissionConfig = Record<string, PermissionAction | Record<string, PermissionAction>>;
+
+const ACTIONS: ReadonlySet<string> = new Set(["allow", "ask", "deny"]);
+
+export class PermissionConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PermissionConfigError";
+  }
+}
+
+function checkAction(value: unknown, where: string): PermissionAction {
+  if (typeof value === "string" && ACTIONS.has(value)) return value as PermissionAction;
+  throw new PermissionConfigError(`${where} must be "allow", "ask" or "deny", not ${JSON.stringify(value)}.`);
+}
+
+/** Turns the config form into flat rules, keeping the order of the keys. Throws on bad values. */
+export function ruleset(config: PermissionConfig): Rule[] {
+  const rules: Rule[] = [];
+  for (const [permission, value] of Object.entries(config)) {
+    if (typeof value === "string") {
+      rules.push({ permission, pattern: "*", action: checkAction(value, `Permission "${permission}"`) });
+      continue;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new PermissionConfigError(
+        `Permission "${permission}" must be an action or a map of patterns to actions, not ${JSON.stringify(value)}.`,
+      );
+    }
+    for (const [pattern, action] of Object.entries(value)) {
+      rules.push({ permission, pattern, action: checkAction(action, `Permission "${permission}" pattern "${pattern}"`) });
+    }
+  }
+  return rules;
+}
+
+/** The defaults: everything allowed except the few asks of spec §5. Users can override all of it. */
+export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
+  "*": "allow",
+  doom_loop: "ask",
+  external_directory: "ask",
+  read: {
+    "*": "allow",
+    "*.env": "ask",
+    "*.env.*": "ask",
+    "*.env.example": "allow",
+  },
+  bash: {
+    "*": "allow",
+    "rm -rf *": "ask",
+    "rm -fr *": "ask",
+    "git push *": "ask",
+    "npm publish *": "ask",
+  },
+};
+
+export const DEFAULT_RULES: readonly Rule[] = Object.freeze(ruleset(DEFAULT_PERMISSION_CONFIG));
+
+/**
+ * The rule deciding `permission` for `pattern`: the last matching rule across the rulesets in
+ * order (defaults, user config, agent config, session grants). No match: ask.
+ */
+export function evaluate(permission: string, pattern: string, ...rulesets: Rule[][]): Rule {
+  for (let i = rulesets.length - 1; i >= 0; i--) {
+    const rules = rulesets[i]!;
+    for (let j = rules.length - 1; j >= 0; j--) {
+      const rule = rules[j]!;
+      if (wildcardMatch(permission, rule.permission) && wildcardMatch(pattern, rule.pattern)) return rule;
+    }
+  }
+  return { permission, pattern: "*", action: "ask" };
+}
+
+/** Tools that share one permission: the edit family and the read family (spec §5). */
+const TOOL_PERMISSIONS: Readonly<Record<string, string>> = {
+  edit: "edit",
+  write: "edit",
+  apply_patch: "edit",
+  read: "read",
+  glob: "read",
+  grep: "read",
+  list: "read",
+};
+
+/** The permission a tool asks for; tools not listed ask for their own name. */
+export function toolPermission(toolId: string): string {
+  return TOOL_PERMISSIONS[toolId] ?? toolId;
+}
+
+/**
+ * Tools not to offer the model: those whose last rule for their permission is a deny of `*`.
+ * A later narrower allow (plan mode's ".webcode/plans/*.md") keeps the tool offered.
+ */
+export function disabledTools(toolIds: string[], rules: Rule[]): Set<string> {
+  const disabled = new Set<string>();
+  for (const toolId of toolIds) {
+    const permission = toolPermission(toolId);
+    let last: Rule | undefined;
+    for (let i = rules.length - 1; i >= 0; i--) {
+      if (wildcardMatch(permission, rules[i]!.permission)) {
+        last = rules[i];
+        break;
+      }
+    }
+    if (last && last.pattern === "*" && last.action === "deny") disabled.add(toolId);
+  }
+  return disabled;
+}
+
+/** Rules are merged by concatenation: later rulesets override earlier ones (last match wins). */
+export function mergeRules(...rulesets: (readonly Rule[] | undefined)[]): Rule[] {
+  const merged: Rule[] = [];
+  for (const rules of rulesets) if (rules) merged.push(...rules);
+  return merged;
+}
