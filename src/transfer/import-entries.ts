@@ -1,0 +1,146 @@
+// What every import (zip or folder) produces, and the rules they share: name validation, the
+// single top-level folder strip, skipping node_modules and .git, and text-or-bytes decoding.
+import { PathError, looksBinary, normalizePath, validatePath } from "../base";
+import { DEFAULT_IMPORT_LIMITS, ImportError, MAX_ENTRY_NAME_LENGTH, type ImportLimits } from "./zip-limits";
+
+/** A file (text as string when valid UTF-8, otherwise bytes) or an empty folder to create. */
+export type ImportEntry =
+  | { kind: "file"; path: string; data: string | Uint8Array; mtime?: number }
+  | { kind: "dir"; path: string };
+
+export interface ImportOptions {
+  /** Keep `node_modules` folders (skipped by default: they are rebuilt by npm install). */
+  keepNodeModules?: boolean;
+  /** Keep `.git` folders (skipped by default: the workspace has no git, and they are large). */
+  keepGit?: boolean;
+  /** Strip a single top-level folder, as in GitHub archives (default true). */
+  stripTopFolder?: boolean;
+  limits?: Partial<ImportLimits>;
+}
+
+export interface ImportProgress {
+  files: number;
+  totalFiles: number;
+  bytes: number;
+  totalBytes: number;
+}
+
+export type ProgressListener = (progress: ImportProgress) => void;
+
+export interface ImportResult {
+  entries: ImportEntry[];
+  /** The top-level folder that was stripped ("zustand-main"), if any. */
+  strippedFolder?: string;
+  /** Entries left out by the skip rules, counted per rule. */
+  skipped: { nodeModules: number; git: number };
+  /** Uncompressed bytes of the imported files. */
+  bytes: number;
+}
+
+export function resolveLimits(options: ImportOptions | undefined): ImportLimits {
+  return { ...DEFAULT_IMPORT_LIMITS, ...options?.limits };
+}
+
+/**
+ * Validates one raw entry name from outside and returns its workspace path. Refuses, rather than
+ * repairs, anything suspicious: a hostile archive is refused as a whole.
+ */
+export function checkEntryName(raw: string): string {
+  const shown = JSON.stringify(raw.length > 200 ? raw.slice(0, 200) + "…" : raw);
+  const invalid = (why: string) => new ImportError("invalid-name", `The entry ${shown} ${why}, so the import was refused. Rename it and try again.`);
+  if (raw === "" || raw === "/") throw invalid("has an empty name");
+  if (raw.length > MAX_ENTRY_NAME_LENGTH) throw invalid("has a name that is too long");
+  if (raw.includes("\u0000")) throw invalid("contains a NUL character");
+  if (raw.startsWith("/") || raw.startsWith("\\") || /^[A-Za-z]:/.test(raw)) {
+    throw new ImportError("absolute-path", `The entry ${shown} has an absolute path, which could write outside the workspace, so the import was refused.`);
+  }
+  if (raw.split(/[\\/]/).includes("..")) {
+    throw new ImportError("zip-slip", `The entry ${shown} points outside its folder ("..") — a known attack (zip-slip) — so the import was refused.`);
+  }
+  if (raw.includes("\\")) throw invalid("uses backslashes (\\) in its path");
+  try {
+    return validatePath(normalizePath(raw));
+  } catch (error) {
+    if (error instanceof PathError) throw invalid(`has an invalid name: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The folder every path shares as its first segment, when there is exactly one and it has contents. */
+export function singleTopFolder(paths: Iterable<{ path: string; kind: "file" | "dir" }>): string | undefined {
+  let top: string | undefined;
+  let inside = false;
+  for (const { path, kind } of paths) {
+    const slash = path.indexOf("/");
+    const first = slash < 0 ? path : path.slice(0, slash);
+    if (slash < 0 && kind === "file") return undefined;
+    if (top === undefined) top = first;
+    else if (top !== first) return undefined;
+    if (slash >= 0) inside = true;
+  }
+  return inside ? top : undefined;
+}
+
+export function stripFolder(path: string, folder: string | undefined): string {
+  if (folder === undefined) return path;
+  return path === folder ? "" : path.slice(folder.length + 1);
+}
+
+export type SkipReason = "nodeModules" | "git";
+
+export function skipReason(path: string, options: ImportOptions | undefined): SkipReason | undefined {
+  for (const segment of path.split("/")) {
+    if (segment === "node_modules" && !options?.keepNodeModules) return "nodeModules";
+    if (segment === ".git" && !options?.keepGit) return "git";
+  }
+  return undefined;
+}
+
+// ignoreBOM keeps a leading byte-order mark in the string, so text round-trips byte for byte.
+const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Text stays a string when it is valid UTF-8 and does not look binary; everything else stays bytes. */
+export function decodeFileData(bytes: Uint8Array): string | Uint8Array {
+  if (looksBinary(bytes)) return bytes;
+  try {
+    return textDecoder.decode(bytes);
+  } catch {
+    return bytes;
+  }
+}
+
+/**
+ * Final checks shared by every import: no path twice, no path both a file and a folder, and only
+ * empty folders kept as folder entries (the others are implied by their contents).
+ */
+export function finishEntries(entries: ImportEntry[]): ImportEntry[] {
+  const kinds = new Map<string, "file" | "dir">();
+  const duplicate = (path: string, why: string) =>
+    new ImportError("duplicate", `The path "${path}" ${why}, so the import was refused (the archive may be crafted to hide a file). Fix the archive and try again.`);
+  for (const entry of entries) {
+    const seen = kinds.get(entry.path);
+    if (seen === "file" || (seen === "dir" && entry.kind === "file")) throw duplicate(entry.path, seen === entry.kind ? "appears twice" : "is both a file and a folder");
+    kinds.set(entry.path, entry.kind);
+  }
+  const parents = new Set<string>();
+  for (const entry of entries) {
+    let i = entry.path.lastIndexOf("/");
+    while (i > 0) {
+      const parent = entry.path.slice(0, i);
+      if (kinds.get(parent) === "file") throw duplicate(parent, "is both a file and a folder");
+      if (parents.has(parent)) break;
+      parents.add(parent);
+      i = parent.lastIndexOf("/");
+    }
+  }
+  const out: ImportEntry[] = [];
+  const dirsSeen = new Set<string>();
+  for (const entry of entries) {
+    if (entry.kind === "dir") {
+      if (parents.has(entry.path) || dirsSeen.has(entry.path)) continue;
+      dirsSeen.add(entry.path);
+    }
+    out.push(entry);
+  }
+  return out;
+}
