@@ -96,7 +96,10 @@ describe("readZip: well-formed archives", () => {
     zip.end();
     const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
     let at = 0;
-    for (const c of chunks) (bytes.set(c, at), (at += c.length));
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.length;
+    }
     const entries = byPath(readZip(bytes).entries);
     expect(entries.get("日本語/ファイル.txt")).toMatchObject({ data: "こんにちは" });
     const bin = entries.get("bin.dat");
