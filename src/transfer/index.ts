@@ -2,3 +2,11 @@
 export * from "./zip-limits";
 export type { ImportEntry, ImportOptions, ImportProgress, ImportResult, ProgressListener } from "./import-entries";
 export { readZip } from "./zip-import";
+export {
+  importAsNewWorkspace,
+  importIntoWorkspace,
+  type NewWorkspaceOptions,
+  type WorkspaceImportOptions,
+  type WorkspaceImportResult,
+} from "./import-write";
+export { exportWorkspaceZip, zipEntries, type ZipExportOptions } from "./zip-export";
