@@ -150,7 +150,12 @@ export type PartRecord = PartBase &
     | { type: "step-start"; snapshot?: string }
     | { type: "step-finish"; reason: string; tokens: TokenUsage; cost: number; snapshot?: string }
     | { type: "patch"; hash: string; files: string[] }
-    | { type: "compaction"; auto: boolean }
+    | {
+        type: "compaction";
+        auto: boolean;
+        /** The first message kept verbatim after the summary (the last turns); unset: none kept. */
+        tailStartId?: string;
+      }
     | { type: "subtask"; prompt: string; description: string; agent: string }
     | { type: "retry"; attempt: number; error: MessageError; at: number; delayMs: number }
   );
