@@ -1,0 +1,449 @@
+// The eight edit matchers of agent-spec §4, as pure functions over LF text. Each returns the places
+// where oldString may be, and for each place how to correct newString by the same mapping the
+// matcher forgave (indentation, escaping, blank-line padding). edit-match.ts picks between them.
+import { buildIndentMap, detectIndentStyle, reindent, type IndentPair, type IndentStyle } from "./edit-indent";
+import { isBlank, lineAt, lineStarts, similarity } from "./edit-text";
+
+/** Thrown when a match is found but cannot be applied safely; the message tells the model what to do. */
+export class EditRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EditRefusal";
+  }
+}
+
+export interface Candidate {
+  /** LF-text range that will be replaced. */
+  start: number;
+  end: number;
+  /** newString corrected by the matcher's mapping; throws EditRefusal when that is impossible. */
+  replacement(newString: string): string;
+}
+
+export interface MatcherResult {
+  candidates: Candidate[];
+  /** Set when the matcher found competing blocks and refuses to choose. */
+  refusal?: string;
+}
+
+/** What every matcher needs about the file, computed once. */
+export interface MatchInput {
+  content: string;
+  lines: string[];
+  starts: number[];
+  fileStyle: IndentStyle | undefined;
+}
+
+export function matchInput(content: string): MatchInput {
+  const lines = content.split("\n");
+  return { content, lines, starts: lineStarts(content), fileStyle: detectIndentStyle(lines) };
+}
+
+export interface Matcher {
+  name: string;
+  /** Loose matchers judge by anchors and similarity: never used with replaceAll. */
+  loose: boolean;
+  find(input: MatchInput, oldString: string): MatcherResult;
+}
+
+/** Block-anchor: a block may be this much longer or shorter than oldString (in lines). */
+export const BLOCK_LENGTH_TOLERANCE = 0.25;
+/** Block-anchor: the middle lines must be at least this similar (Levenshtein ratio). */
+export const BLOCK_SIMILARITY_THRESHOLD = 0.65;
+/** Context-aware: at least this share of the middle lines must be equal. */
+export const CONTEXT_MIDDLE_THRESHOLD = 0.5;
+/** A loose match must beat every other candidate block by at least this much, or the edit is refused. */
+export const COMPETING_MARGIN = 0.15;
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+
+/** oldString split into its core lines (first to last non-blank) and the blank padding around them. */
+interface FindLines {
+  core: string[];
+  leading: string;
+  trailing: string;
+}
+
+function splitFind(find: string): FindLines | undefined {
+  const lines = find.split("\n");
+  let first = 0;
+  while (first < lines.length && isBlank(lines[first]!)) first++;
+  if (first === lines.length) return undefined;
+  let last = lines.length - 1;
+  while (isBlank(lines[last]!)) last--;
+  const core = lines.slice(first, last + 1);
+  const leading = lines.slice(0, first).map((l) => l + "\n").join("");
+  const coreText = core.join("\n");
+  const trailingStart = leading.length + coreText.trimEnd().length;
+  core[core.length - 1] = core[core.length - 1]!.trimEnd();
+  return { core, leading, trailing: find.slice(trailingStart) };
+}
+
+/** Removes from newString the whitespace padding that was dropped from oldString (where it has it too). */
+function stripPadding(text: string, leading: string, trailing: string): string {
+  let start = 0;
+  while (start < leading.length && start < text.length && text[start] === leading[start]) start++;
+  if (start < leading.length) start = 0;
+  let end = text.length;
+  let k = 0;
+  while (k < trailing.length && end - 1 >= start && text[end - 1] === trailing[trailing.length - 1 - k]) {
+    end--;
+    k++;
+  }
+  return text.slice(start, end);
+}
+
+/**
+ * A whole-line candidate: lines first..last of the file replace oldString's core lines. newString is
+ * stripped of the same padding and re-indented by the mapping that explains `pairs`.
+ */
+function lineBlock(input: MatchInput, first: number, last: number, find: FindLines, pairs: IndentPair[], transform?: (s: string) => string): Candidate {
+  const start = input.starts[first]!;
+  const end = input.starts[last]! + input.lines[last]!.length;
+  return {
+    start,
+    end,
+    replacement(newString) {
+      const text = stripPadding(transform ? transform(newString) : newString, find.leading, find.trailing);
+      const oldStyle = detectIndentStyle([...find.core, ...text.split("\n")]);
+      const map = buildIndentMap(pairs, { old: oldStyle, file: input.fileStyle });
+      if (!map) {
+        throw new EditRefusal(
+          `oldString matches lines ${first + 1}-${last + 1} only when indentation is ignored, and its indentation differs from the file's in a way that cannot be carried over to newString safely. Copy those lines exactly as the read tool shows them (without the line-number prefix).`,
+        );
+      }
+      const result = reindent(text, map);
+      if (result === undefined) {
+        throw new EditRefusal(
+          `newString would have to be indented left of column 0 to fit lines ${first + 1}-${last + 1}. Copy oldString exactly from the file, with its indentation.`,
+        );
+      }
+      return result;
+    },
+  };
+}
+
+function pairLines(find: FindLines, input: MatchInput, first: number): IndentPair[] {
+  return find.core.map((old, k) => ({ old, file: input.lines[first + k]! }));
+}
+
+/**
+ * Turns a character match [start, end) of `core` (oldString without padding) into a candidate: a
+ * match covering whole lines becomes a re-indented line block; a match inside a line is accepted only
+ * when oldString is itself a single line (partial-line rule of spec §4).
+ */
+function charMatch(input: MatchInput, start: number, end: number, find: FindLines, transform?: (s: string) => string): Candidate | undefined {
+  const { content, starts, lines } = input;
+  const first = lineAt(starts, start);
+  const last = lineAt(starts, Math.max(start, end - 1));
+  const lineStart = starts[first]!;
+  const lineEnd = starts[last]! + lines[last]!.length;
+  const alignedStart = content.slice(lineStart, start).trim() === "";
+  const alignedEnd = content.slice(end, lineEnd).trim() === "";
+  if (alignedStart && alignedEnd) {
+    if (last - first + 1 !== find.core.length) return undefined;
+    return lineBlock(input, first, last, find, pairLines(find, input, first), transform);
+  }
+  // Inside a line: only for a one-line oldString, and never across a line break it did not have.
+  if (find.core.length > 1 || first !== last) return undefined;
+  return {
+    start,
+    end,
+    replacement: (newString) => {
+      const text = transform ? transform(newString) : newString;
+      const indent = /^[ \t]*/.exec(find.core[0]!)![0];
+      return stripPadding(text, find.leading + indent, find.trailing);
+    },
+  };
+}
+
+function allIndexes(haystack: string, needle: string): number[] {
+  const out: number[] = [];
+  if (needle === "") return out;
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) out.push(i);
+  return out;
+}
+
+function compact<T>(items: (T | undefined)[]): T[] {
+  return items.filter((x): x is T => x !== undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. exact substring
+
+export const exactMatcher: Matcher = {
+  name: "exact",
+  loose: false,
+  find(input, oldString) {
+    return {
+      candidates: allIndexes(input.content, oldString).map((start) => ({
+        start,
+        end: start + oldString.length,
+        replacement: (newString: string) => newString,
+      })),
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 2. line-trimmed: every line equal after trimming
+
+export const lineTrimmedMatcher: Matcher = {
+  name: "line-trimmed",
+  loose: false,
+  find(input, oldString) {
+    const find = splitFind(oldString);
+    if (!find) return { candidates: [] };
+    const wanted = find.core.map((l) => l.trim());
+    const candidates: Candidate[] = [];
+    for (let i = 0; i + wanted.length <= input.lines.length; i++) {
+      let ok = true;
+      for (let k = 0; k < wanted.length && ok; k++) ok = input.lines[i + k]!.trim() === wanted[k];
+      if (ok) {
+        candidates.push(lineBlock(input, i, i + wanted.length - 1, find, pairLines(find, input, i)));
+        i += wanted.length - 1;
+      }
+    }
+    return { candidates };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 3. block-anchor: first and last lines as anchors, similar middle
+
+interface Scored {
+  first: number;
+  last: number;
+  score: number;
+}
+
+/** Applies "refuse when blocks compete": one passing block, clearly better than every other block. */
+function pickClearWinner(scored: Scored[], threshold: number, describe: string): { winner?: Scored; refusal?: string } {
+  const passing = scored.filter((s) => s.score >= threshold);
+  if (passing.length === 0) return {};
+  // Blocks sharing lines are one place with different extents: keep the best extent of each place.
+  const best = passing.reduce((a, b) => (b.score > a.score ? b : a));
+  const apart = (a: Scored, b: Scored) => a.last < b.first || a.first > b.last;
+  const rivals: Scored[] = [];
+  for (const s of [...scored].sort((a, b) => b.score - a.score)) {
+    const competes = s.score >= threshold || s.score >= best.score - COMPETING_MARGIN;
+    if (competes && apart(s, best) && rivals.every((r) => apart(r, s))) rivals.push(s);
+  }
+  if (rivals.length > 0) {
+    const places = [best, ...rivals]
+      .sort((a, b) => a.first - b.first)
+      .map((s) => `lines ${s.first + 1}-${s.last + 1}`)
+      .join(", ");
+    return {
+      refusal: `oldString does not match exactly, and ${describe} it nearly matches several blocks (${places}), so the edit was refused rather than guessing. Copy the exact current text of the block you mean, with enough surrounding lines to make it unique.`,
+    };
+  }
+  return { winner: best };
+}
+
+function alignPairs(find: FindLines, input: MatchInput, first: number, last: number): IndentPair[] {
+  const region = input.lines.slice(first, last + 1);
+  if (region.length === find.core.length) return find.core.map((old, k) => ({ old, file: region[k]! }));
+  // Different lengths: pair the lines that are equal after trimming, in order (LCS alignment).
+  const a = find.core.map((l) => l.trim());
+  const b = region.map((l) => l.trim());
+  const table: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+    }
+  }
+  const pairs: IndentPair[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      pairs.push({ old: find.core[i]!, file: region[j]! });
+      i++;
+      j++;
+    } else if (table[i + 1]![j]! >= table[i]![j + 1]!) i++;
+    else j++;
+  }
+  return pairs;
+}
+
+function anchorBlocks(input: MatchInput, find: FindLines, minLength: number, maxLength: number): { first: number; last: number }[] {
+  const firstLine = find.core[0]!.trim();
+  const lastLine = find.core[find.core.length - 1]!.trim();
+  const blocks: { first: number; last: number }[] = [];
+  for (let i = 0; i < input.lines.length; i++) {
+    if (input.lines[i]!.trim() !== firstLine) continue;
+    for (let j = i + minLength - 1; j <= i + maxLength - 1 && j < input.lines.length; j++) {
+      if (j > i && input.lines[j]!.trim() === lastLine) blocks.push({ first: i, last: j });
+    }
+  }
+  return blocks;
+}
+
+export const blockAnchorMatcher: Matcher = {
+  name: "block-anchor",
+  loose: true,
+  find(input, oldString) {
+    const find = splitFind(oldString);
+    if (!find || find.core.length < 3) return { candidates: [] };
+    const n = find.core.length;
+    const slack = Math.floor(n * BLOCK_LENGTH_TOLERANCE);
+    const middle = find.core.slice(1, -1).map((l) => l.trim()).join("\n");
+    const scored = anchorBlocks(input, find, Math.max(2, n - slack), n + slack).map(({ first, last }) => ({
+      first,
+      last,
+      score: similarity(middle, input.lines.slice(first + 1, last).map((l) => l.trim()).join("\n")),
+    }));
+    const { winner, refusal } = pickClearWinner(scored, BLOCK_SIMILARITY_THRESHOLD, "judged by its first and last lines,");
+    if (refusal) return { candidates: [], refusal };
+    if (!winner) return { candidates: [] };
+    return { candidates: [lineBlock(input, winner.first, winner.last, find, alignPairs(find, input, winner.first, winner.last))] };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 4. whitespace-normalised: runs of whitespace collapsed
+
+/** Collapses whitespace runs to one space, remembering where each kept char came from. */
+function collapseWhitespace(text: string): { text: string; map: number[] } {
+  let out = "";
+  const map: number[] = [];
+  let inSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (/\s/.test(ch)) {
+      if (!inSpace) {
+        out += " ";
+        map.push(i);
+      }
+      inSpace = true;
+    } else {
+      out += ch;
+      map.push(i);
+      inSpace = false;
+    }
+  }
+  return { text: out, map };
+}
+
+export const whitespaceNormalizedMatcher: Matcher = {
+  name: "whitespace-normalized",
+  loose: false,
+  find(input, oldString) {
+    const find = splitFind(oldString);
+    if (!find) return { candidates: [] };
+    const needle = collapseWhitespace(find.core.join("\n").trim()).text;
+    const hay = collapseWhitespace(input.content);
+    const candidates = compact(
+      allIndexes(hay.text, needle).map((at) => charMatch(input, hay.map[at]!, hay.map[at + needle.length - 1]! + 1, find)),
+    );
+    return { candidates };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 5. indentation-flexible: common leading indentation removed from both sides
+
+function dedent(lines: readonly string[]): string[] {
+  let common: number | undefined;
+  for (const line of lines) {
+    if (isBlank(line)) continue;
+    const width = /^[ \t]*/.exec(line)![0].length;
+    common = common === undefined ? width : Math.min(common, width);
+  }
+  return lines.map((l) => (isBlank(l) ? "" : l.slice(common ?? 0)));
+}
+
+export const indentationFlexibleMatcher: Matcher = {
+  name: "indentation-flexible",
+  loose: false,
+  find(input, oldString) {
+    const find = splitFind(oldString);
+    if (!find) return { candidates: [] };
+    const wanted = dedent(find.core).join("\n");
+    const n = find.core.length;
+    const candidates: Candidate[] = [];
+    for (let i = 0; i + n <= input.lines.length; i++) {
+      if (dedent(input.lines.slice(i, i + n)).join("\n") === wanted) {
+        candidates.push(lineBlock(input, i, i + n - 1, find, pairLines(find, input, i)));
+        i += n - 1;
+      }
+    }
+    return { candidates };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 6. escape-normalised: \n, \t, \", \', \\ in oldString unescaped (and in newString alike)
+
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", '"': '"', "'": "'", "\\": "\\" };
+
+/** Undoes one level of escaping, left to right, so "\\n" stays a backslash followed by "n". */
+export function unescapeModelText(text: string): string {
+  return text.replace(/\\([nt"'\\])/g, (_, ch: string) => ESCAPES[ch]!);
+}
+
+export const escapeNormalizedMatcher: Matcher = {
+  name: "escape-normalized",
+  loose: false,
+  find(input, oldString) {
+    const unescaped = unescapeModelText(oldString);
+    if (unescaped === oldString) return { candidates: [] };
+    const find = splitFind(unescaped);
+    if (!find) return { candidates: [] };
+    const core = find.core.join("\n");
+    const candidates = compact(allIndexes(input.content, core).map((at) => charMatch(input, at, at + core.length, find, unescapeModelText)));
+    return { candidates };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 7. trimmed-boundary: the whole oldString trimmed
+
+export const trimmedBoundaryMatcher: Matcher = {
+  name: "trimmed-boundary",
+  loose: false,
+  find(input, oldString) {
+    const trimmed = oldString.trim();
+    if (trimmed === oldString || trimmed === "") return { candidates: [] };
+    const find = splitFind(oldString)!;
+    const candidates = compact(allIndexes(input.content, trimmed).map((at) => charMatch(input, at, at + trimmed.length, find)));
+    return { candidates };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 8. context-aware: anchors plus at least half of the middle lines equal
+
+export const contextAwareMatcher: Matcher = {
+  name: "context-aware",
+  loose: true,
+  find(input, oldString) {
+    const find = splitFind(oldString);
+    if (!find || find.core.length < 3) return { candidates: [] };
+    const n = find.core.length;
+    const middle = find.core.slice(1, -1).map((l) => l.trim());
+    const scored = anchorBlocks(input, find, n, n).map(({ first, last }) => {
+      let equal = 0;
+      for (let k = 0; k < middle.length; k++) if (input.lines[first + 1 + k]!.trim() === middle[k]) equal++;
+      return { first, last, score: equal / middle.length };
+    });
+    const { winner, refusal } = pickClearWinner(scored, CONTEXT_MIDDLE_THRESHOLD, "judged by its first and last lines and matching middle lines,");
+    if (refusal) return { candidates: [], refusal };
+    if (!winner) return { candidates: [] };
+    return { candidates: [lineBlock(input, winner.first, winner.last, find, pairLines(find, input, winner.first))] };
+  },
+};
+
+/** Spec §4 order: the first matcher that yields a match decides. */
+export const MATCHERS: readonly Matcher[] = [
+  exactMatcher,
+  lineTrimmedMatcher,
+  blockAnchorMatcher,
+  whitespaceNormalizedMatcher,
+  indentationFlexibleMatcher,
+  escapeNormalizedMatcher,
+  trimmedBoundaryMatcher,
+  contextAwareMatcher,
+];

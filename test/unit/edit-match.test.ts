@@ -1,0 +1,352 @@
+// applyEdit (agent-spec §4): each matcher, each refusal, and the two safety principles on realistic code.
+import { describe, expect, it } from "vitest";
+import { applyEdit } from "../../src/agent/tools/edit-match";
+import {
+  blockAnchorMatcher,
+  contextAwareMatcher,
+  escapeNormalizedMatcher,
+  exactMatcher,
+  indentationFlexibleMatcher,
+  lineTrimmedMatcher,
+  matchInput,
+  trimmedBoundaryMatcher,
+  whitespaceNormalizedMatcher,
+  type Matcher,
+} from "../../src/agent/tools/edit-matchers";
+
+function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("expected a refusal, but the edit was applied");
+}
+
+/** The single candidate of one matcher, applied. */
+function viaMatcher(matcher: Matcher, content: string, oldString: string, newString: string): string | undefined {
+  const result = matcher.find(matchInput(content), oldString);
+  if (result.candidates.length !== 1) return undefined;
+  const c = result.candidates[0]!;
+  return content.slice(0, c.start) + c.replacement(newString) + content.slice(c.end);
+}
+
+const PYTHON = [
+  "class Greeter:",
+  "    def greet(self, name):",
+  '        message = f"Hello, {name}"',
+  "        return message",
+  "",
+  "    def bye(self):",
+  '        return "bye"',
+  "",
+].join("\n");
+
+describe("exact matcher", () => {
+  it("replaces a unique substring, also mid-line", () => {
+    expect(applyEdit("const a = 1;\nconst b = 2;\n", "b = 2", "b = 3")).toBe("const a = 1;\nconst b = 3;\n");
+  });
+
+  it("reports several matches with their lines and asks for context or replaceAll", () => {
+    const message = errorOf(() => applyEdit("x();\ny();\nx();\n", "x();", "z();"));
+    expect(message).toMatch(/matches 2 places/);
+    expect(message).toMatch(/lines 1, 3/);
+    expect(message).toMatch(/replaceAll/);
+  });
+
+  it("replaceAll changes every occurrence", () => {
+    expect(applyEdit("x();\ny();\nx();\n", "x();", "z();", true)).toBe("z();\ny();\nz();\n");
+  });
+
+  it("treats $&, $$ and $` in newString as plain text", () => {
+    expect(applyEdit("price = 1\n", "1", "$& $$ $` $'")).toBe("price = $& $$ $` $'\n");
+    expect(applyEdit("a a\n", "a", "$&$&", true)).toBe("$&$& $&$&\n");
+  });
+});
+
+describe("refusals", () => {
+  it("refuses identical strings", () => {
+    expect(errorOf(() => applyEdit("a\n", "a", "a"))).toMatch(/identical/);
+    expect(errorOf(() => applyEdit("a\r\nb\r\n", "a\r\nb", "a\nb"))).toMatch(/line endings/);
+  });
+
+  it("refuses an empty oldString (creating files is the tool's job)", () => {
+    expect(errorOf(() => applyEdit("a\n", "", "b"))).toMatch(/empty/);
+  });
+
+  it("says the text was not found and shows the closest region with line numbers", () => {
+    const content = ["import os", "", "def main():", "    path = os.getcwd()", "    print(path)", "", "main()", ""].join("\n");
+    const message = errorOf(() => applyEdit(content, "def main():\n    cwd = os.getcwd()\n    print(cwd)", "x"));
+    expect(message).toMatch(/not found/);
+    expect(message).toContain("3: def main():");
+    expect(message).toContain("4:     path = os.getcwd()");
+    expect(message).toContain("5:     print(path)");
+    expect(message).not.toContain("1: import os");
+  });
+
+  it("hints when oldString carries the read tool's line-number prefixes", () => {
+    expect(errorOf(() => applyEdit("a = 1\nb = 2\n", "1: a = 1\n2: b = 2", "x"))).toMatch(/line-number prefixes/);
+  });
+
+  it("refuses an edit that changes nothing once corrected", () => {
+    expect(errorOf(() => applyEdit("a = 1\n", "a = 1 ", "a = 1"))).toMatch(/unchanged/);
+  });
+});
+
+describe("line endings and byte-order mark", () => {
+  it("keeps a CRLF file CRLF when the model sends LF", () => {
+    const result = applyEdit("a\r\nb\r\nc\r\n", "b\n", "x\ny\n");
+    expect(result).toBe("a\r\nx\r\ny\r\nc\r\n");
+    expect(/[^\r]\n/.test(result)).toBe(false);
+  });
+
+  it("accepts CRLF text from the model in an LF file and writes LF", () => {
+    expect(applyEdit("a\nb\nc\n", "a\r\nb", "a\r\nB")).toBe("a\nB\nc\n");
+  });
+
+  it("touches only the replaced region of a mixed-ending file", () => {
+    expect(applyEdit("a\r\nb\nc\r\nd\r\n", "c\n", "C\n")).toBe("a\r\nb\nC\r\nd\r\n");
+  });
+
+  it("keeps the byte-order mark", () => {
+    const result = applyEdit("\uFEFFname,age\nann,3\n", "ann,3", "ann,4");
+    expect(result).toBe("\uFEFFname,age\nann,4\n");
+  });
+
+  it("matches a fuzzy CRLF block and writes the corrected block with CRLF", () => {
+    const content = "class A:\r\n    def f(self):\r\n        return 1\r\n";
+    const result = applyEdit(content, "def f(self):\n    return 1", "def f(self):\n    return 2");
+    expect(result).toBe("class A:\r\n    def f(self):\r\n        return 2\r\n");
+  });
+});
+
+describe("line-trimmed matcher: newString corrected by the same indentation mapping", () => {
+  it("keeps a Python method's indentation when the model wrote it at column 0", () => {
+    const oldString = ["def greet(self, name):", '    message = f"Hello, {name}"', "    return message"].join("\n");
+    const newString = ['def greet(self, name, mark="!"):', '    message = f"Hello, {name}{mark}"', "    if mark:", "        pass", "    return message"].join("\n");
+    const result = applyEdit(PYTHON, oldString, newString);
+    expect(result).toBe(
+      [
+        "class Greeter:",
+        '    def greet(self, name, mark="!"):',
+        '        message = f"Hello, {name}{mark}"',
+        "        if mark:",
+        "            pass",
+        "        return message",
+        "",
+        "    def bye(self):",
+        '        return "bye"',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("keeps tabs in Makefile recipes when the model wrote spaces", () => {
+    const makefile = "CC=gcc\n\nbuild:\n\t$(CC) -o app main.c\n\t./app --check\n\nclean:\n\trm -f app\n";
+    const result = applyEdit(makefile, "build:\n    $(CC) -o app main.c\n    ./app --check", "build:\n    $(CC) -O2 -o app main.c\n    ./app --check\n    echo done");
+    expect(result).toBe("CC=gcc\n\nbuild:\n\t$(CC) -O2 -o app main.c\n\t./app --check\n\techo done\n\nclean:\n\trm -f app\n");
+    expect(result).not.toMatch(/\n {4}/);
+  });
+
+  it("maps 2-space indentation onto a 4-space file", () => {
+    const content = "function f() {\n    if (x) {\n        go();\n    }\n}\n";
+    const result = applyEdit(content, "if (x) {\n  go();\n}", "if (x) {\n  go();\n  stop();\n}");
+    expect(result).toBe("function f() {\n    if (x) {\n        go();\n        stop();\n    }\n}\n");
+  });
+
+  it("ignores trailing whitespace differences", () => {
+    expect(applyEdit("a = 1   \nb = 2\n", "a = 1\nb = 2", "a = 1\nb = 3")).toBe("a = 1\nb = 3\n");
+  });
+
+  it("refuses when oldString's indentation cannot be mapped consistently onto the file's", () => {
+    // oldString flattens a nested structure: no single shift explains both lines.
+    const content = "if a:\n    if b:\n        run()\n";
+    const message = errorOf(() => applyEdit(content, "if a:\nif b:\nrun()", "if a:\nif c:\nrun()"));
+    expect(message).toMatch(/indentation/);
+    expect(message).toMatch(/lines 1-3/);
+  });
+
+  it("drops blank-line padding from newString like it was dropped from oldString", () => {
+    const content = "a()\n    b()\nc()\n";
+    expect(applyEdit(content, "\n\nb()\n\n", "\n\nB()\n\n")).toBe("a()\n    B()\nc()\n");
+  });
+
+  it("with several equal blocks refuses, and replaceAll re-indents each", () => {
+    const content = "def f():\n    x = 1\n\ndef g():\n    x = 1\n";
+    expect(errorOf(() => applyEdit(content, "x = 1 ", "x = 2"))).toMatch(/matches 2 places in the file \(lines 2, 5\)/);
+    expect(applyEdit(content, "x = 1 ", "x = 2", true)).toBe("def f():\n    x = 2\n\ndef g():\n    x = 2\n");
+  });
+});
+
+describe("block-anchor matcher", () => {
+  const content = [
+    "class Store {",
+    "  save(user) {",
+    "    if (!user) {",
+    '      throw new Error("no user");',
+    "    }",
+    "    db.write(user);",
+    "    return true;",
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+
+  it("accepts a block whose anchors match and whose middle is similar, re-indented", () => {
+    const oldString = ["save(user) {", "  if (!user) {", '    throw new Error("missing user");', "  }", "  db.write(user);", "  return true;", "}"].join("\n");
+    const newString = ["save(user) {", "  if (!user) {", '    throw new Error("missing user");', "  }", "  db.write(user);", "  log(user);", "  return true;", "}"].join("\n");
+    const result = applyEdit(content, oldString, newString);
+    expect(result).toBe(
+      [
+        "class Store {",
+        "  save(user) {",
+        "    if (!user) {",
+        '      throw new Error("missing user");',
+        "    }",
+        "    db.write(user);",
+        "    log(user);",
+        "    return true;",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("refuses when two near-identical blocks compete", () => {
+    const twins = [
+      "function a(user) {",
+      "  if (user) {",
+      "    save(user);",
+      '    log("saved");',
+      "  }",
+      "}",
+      "function b(user) {",
+      "  if (user) {",
+      "    save(user);",
+      '    log("saved!");',
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const message = errorOf(() => applyEdit(twins, '  if (user) {\n    save(usr);\n    log("saved");\n  }', '  if (user) {\n    store(user);\n  }'));
+    expect(message).toMatch(/several blocks \(lines 2-5, lines 8-11\)/);
+  });
+
+  it("as a pure matcher: needs 3+ lines and the similarity threshold", () => {
+    expect(blockAnchorMatcher.find(matchInput("a\nb\n"), "a\nb").candidates).toHaveLength(0);
+    expect(blockAnchorMatcher.find(matchInput("start\ncompletely different\nend\n"), "start\nnothing alike here\nend").candidates).toHaveLength(0);
+    expect(viaMatcher(blockAnchorMatcher, "start\nvalue = 10\nend\n", "start\nvalue = 11\nend", "start\nvalue = 12\nend")).toBe("start\nvalue = 12\nend\n");
+  });
+});
+
+describe("whitespace-normalised matcher", () => {
+  it("forgives runs of whitespace inside a line", () => {
+    expect(applyEdit("if (x)  {\n  go();\n}\n", "if (x) {", "if (y) {")).toBe("if (y) {\n  go();\n}\n");
+  });
+
+  it("matches a one-line fragment inside a line", () => {
+    expect(applyEdit("total = price  *  qty + tax\n", "price * qty", "price * count")).toBe("total = price * count + tax\n");
+  });
+
+  it("never accepts a multi-line oldString that ends mid-line (partial-line rule)", () => {
+    const content = "first  line\nsecond line, and more\n";
+    expect(whitespaceNormalizedMatcher.find(matchInput(content), "first line\nsecond line").candidates).toHaveLength(0);
+    expect(errorOf(() => applyEdit(content, "first line\nsecond line", "x\ny"))).toMatch(/not found/);
+  });
+
+  it("refuses a one-line oldString that the file splits over two lines", () => {
+    expect(whitespaceNormalizedMatcher.find(matchInput("call(a,\n     b) + 1\n"), "call(a, b)").candidates).toHaveLength(0);
+  });
+});
+
+describe("indentation-flexible matcher (pure)", () => {
+  it("matches a block after removing common indentation and re-indents newString", () => {
+    const content = "class A:\n    def f(self):\n        return 1\n";
+    expect(viaMatcher(indentationFlexibleMatcher, content, "def f(self):\n    return 1", "def f(self):\n    return 2")).toBe(
+      "class A:\n    def f(self):\n        return 2\n",
+    );
+    expect(indentationFlexibleMatcher.find(matchInput(content), "def f(self):\nreturn 1").candidates).toHaveLength(0);
+  });
+});
+
+describe("escape-normalised matcher: no literal \\n written", () => {
+  it("unescapes oldString and newString alike", () => {
+    const content = "const a = 1;\nconst b = 2;\n";
+    const result = applyEdit(content, "const a = 1;\\nconst b = 2;", "const a = 10;\\nconst b = 20;");
+    expect(result).toBe("const a = 10;\nconst b = 20;\n");
+    expect(result).not.toContain("\\n");
+  });
+
+  it("keeps escapes that belong in the source", () => {
+    const content = 'print("a\\nb")\nx = 1\n';
+    const result = applyEdit(content, 'print(\\"a\\\\nb\\")\\nx = 1', 'print(\\"a\\\\nc\\")\\nx = 2');
+    expect(result).toBe('print("a\\nc")\nx = 2\n');
+  });
+
+  it("as a pure matcher: does nothing without escapes", () => {
+    expect(escapeNormalizedMatcher.find(matchInput("a\nb\n"), "a b").candidates).toHaveLength(0);
+  });
+});
+
+describe("trimmed-boundary matcher (pure)", () => {
+  it("matches the trimmed text and trims newString the same way", () => {
+    expect(viaMatcher(trimmedBoundaryMatcher, "x = compute(a) + 1\n", "  compute(a) ", "  compute(b) ")).toBe("x = compute(b) + 1\n");
+    expect(trimmedBoundaryMatcher.find(matchInput("abc\n"), "abc").candidates).toHaveLength(0);
+  });
+});
+
+describe("context-aware matcher", () => {
+  const content = ["def run():", "    x = 1", "    go()", "    y = 2", "    stop()", "    teardown()", "", "def other():", "    pass", ""].join("\n");
+  const oldString = [
+    "def run():",
+    "    x = 1",
+    "    completely_rewritten_call_with_long_name(argument_one)",
+    "    y = 2",
+    "    another_entirely_different_statement_here()",
+    "    teardown()",
+  ].join("\n");
+
+  it("accepts anchors plus half of the middle lines equal", () => {
+    expect(blockAnchorMatcher.find(matchInput(content), oldString).candidates).toHaveLength(0);
+    expect(contextAwareMatcher.find(matchInput(content), oldString).candidates).toHaveLength(1);
+    const result = applyEdit(content, oldString, "def run():\n    x = 1\n    teardown()");
+    expect(result).toBe("def run():\n    x = 1\n    teardown()\n\ndef other():\n    pass\n");
+  });
+
+  it("rejects a match much larger than oldString", () => {
+    const huge = "    " + "x".repeat(4000);
+    const big = ["def run():", "    setup()", huge, "    step_two()", "    teardown()", ""].join("\n");
+    const small = ["def run():", "    setup()", "    short()", "    step_two()", "    teardown()"].join("\n");
+    expect(contextAwareMatcher.find(matchInput(big), small).candidates).toHaveLength(1);
+    expect(errorOf(() => applyEdit(big, small, "def run():\n    pass"))).toMatch(/not found/);
+  });
+
+  it("refuses competing blocks", () => {
+    const twins = "start\na\nb\nc\nend\nstart\na\nB\nc\nend\n";
+    expect(contextAwareMatcher.find(matchInput(twins), "start\na\nx\nc\nend").refusal).toMatch(/several blocks \(lines 1-5, lines 6-10\)/);
+  });
+
+  it("refuses replaceAll with a loose match", () => {
+    expect(errorOf(() => applyEdit(content, oldString, "def run():\n    pass", true))).toMatch(/replaceAll/);
+  });
+});
+
+describe("typographic quotes", () => {
+  it("forgives curly quotes in oldString and writes ASCII ones", () => {
+    const result = applyEdit('print("hello")\n', "print(\u201Chello\u201D)", "print(\u201Cbye\u201D)");
+    expect(result).toBe('print("bye")\n');
+  });
+
+  it("forgives ASCII quotes where the file is typographic and keeps it typographic", () => {
+    const content = "She said \u201Chello\u201D and left.\n";
+    expect(applyEdit(content, 'said "hello"', 'said "goodbye"')).toBe("She said \u201Cgoodbye\u201D and left.\n");
+  });
+});
+
+describe("exact matcher as a pure function", () => {
+  it("finds every non-overlapping occurrence", () => {
+    expect(exactMatcher.find(matchInput("aaa"), "aa").candidates.map((c) => c.start)).toEqual([0]);
+    expect(lineTrimmedMatcher.find(matchInput("  a\nb\n a \n"), "a").candidates).toHaveLength(2);
+  });
+});
