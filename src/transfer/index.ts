@@ -10,3 +10,4 @@ export {
   type WorkspaceImportResult,
 } from "./import-write";
 export { exportWorkspaceZip, zipEntries, type ZipExportOptions } from "./zip-export";
+export { unzipInWorker, handleUnzipRequest, type UnzipRequest, type UnzipResponse, type WorkerLike } from "./zip-worker";
