@@ -1,2 +1,25 @@
-// The runtime layer's public surface: the Runtime interface and the workspace file service.
+// The runtime layer's public surface: the Runtime interface, the workspace file service, workspace
+// records and runtime selection. The concrete runtimes (browser/, webcontainer/) are picked by
+// src/main.tsx only.
 export * from "./types";
+export { WorkspaceFiles, PERSIST_DELAY_MS, type RenameOptions, type WorkspaceFilesOptions } from "./workspace-files";
+export { WorkspaceFsError, isFsError, type FsErrorCode } from "./fs-errors";
+export {
+  createWorkspace,
+  renameWorkspace,
+  deleteWorkspace,
+  listWorkspaces,
+  suggestWorkspaceName,
+  validateWorkspaceName,
+  STARTER_README,
+  MAX_WORKSPACE_NAME_LENGTH,
+} from "./workspaces";
+export {
+  selectRuntime,
+  parseRuntimeOverride,
+  type RuntimeOverride,
+  type RuntimeSelection,
+  type SelectRuntimeOptions,
+} from "./select";
+export { describeFallback, fallbackCause, UNAVAILABLE_IN_BROWSER_RUNTIME, type FallbackNotice } from "./fallback";
+export { BootTimeoutError, DEFAULT_BOOT_TIMEOUT_MS, raceWithTimeout } from "./boot-timeout";

@@ -25,6 +25,8 @@ export interface FileChange {
   path: string;
   kind: "file" | "dir";
   source: ChangeSource;
+  /** On a "created" change made by a rename or move: the old path (its "deleted" change is in the same batch). */
+  renamedFrom?: string;
 }
 
 export interface WriteOptions {
@@ -63,6 +65,8 @@ export interface ExecOptions {
   signal?: AbortSignal;
   onOutput?: (chunk: string) => void;
   env?: Record<string, string>;
+  /** Whom file changes made by the command are attributed to (default "runtime"; the agent passes "agent"). */
+  source?: ChangeSource;
 }
 
 export interface ExecResult {

@@ -1,0 +1,101 @@
+// The browser runtime: just-bash over the workspace file service. Always available; no node, npm
+// or servers (capabilities all false), which commands like `node` say plainly when typed.
+import { toDisposable, type Disposable } from "../../base";
+import { fallbackCause } from "../fallback";
+import type { ExecOptions, ExecResult, FallbackReason, Runtime, Shell } from "../types";
+import type { WorkspaceFiles } from "../workspace-files";
+import { BashHost, EXIT_ABORTED, EXIT_TIMEOUT, WORKSPACE_MOUNT } from "./bash-host";
+import { InteractiveShell } from "./interactive-shell";
+import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
+
+export interface BrowserRuntimeOptions {
+  /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
+  fallback?: FallbackReason;
+  /** Overrides the reason text quoted by node/npm/... ("this page fell back to the browser runtime"). */
+  reasonText?: string;
+  /** Extra environment variables for every command. */
+  env?: Record<string, string>;
+}
+
+const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help). node and npm need WebContainer.";
+
+export class BrowserRuntime implements Runtime {
+  readonly kind = "browser" as const;
+  readonly capabilities = { node: false, npm: false, servers: false };
+  private readonly host: BashHost;
+  private readonly running = new Set<AbortController>();
+  private readonly shells = new Set<Shell>();
+  private disposed = false;
+
+  constructor(
+    readonly fs: WorkspaceFiles,
+    options: BrowserRuntimeOptions = {},
+  ) {
+    const reasonText =
+      options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
+    this.host = new BashHost(fs, missingCommands(reasonText), {
+      HOME: WORKSPACE_MOUNT,
+      USER: "webcode",
+      TERM: "xterm-256color",
+      ...options.env,
+    });
+  }
+
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    if (this.disposed) return { output: "The runtime has been shut down. Reload the page.\n", exitCode: 1 };
+    const controller = new AbortController();
+    const forward = () => controller.abort();
+    options.signal?.addEventListener("abort", forward, { once: true });
+    if (options.signal?.aborted) controller.abort();
+    this.running.add(controller);
+    try {
+      const result = await this.host.run(command, {
+        cwd: options.cwd,
+        env: options.env,
+        source: options.source ?? "runtime",
+        signal: controller.signal,
+        timeoutMs: options.timeoutMs,
+      });
+      let output = result.stdout + result.stderr;
+      if (result.timedOut) output += `${separator(output)}Command timed out after ${options.timeoutMs} ms and was stopped.\n`;
+      else if (result.aborted) output += `${separator(output)}Command aborted.\n`;
+      if (output !== "") options.onOutput?.(output);
+      const exec: ExecResult = { output, exitCode: result.exitCode };
+      if (result.timedOut) exec.timedOut = true;
+      if (result.aborted) exec.aborted = true;
+      return exec;
+    } finally {
+      this.running.delete(controller);
+      options.signal?.removeEventListener("abort", forward);
+    }
+  }
+
+  openShell(size: { cols: number; rows: number }): Shell {
+    const shell: Shell = new InteractiveShell(this.host, size, {
+      banner: SHELL_BANNER,
+      onDispose: () => this.shells.delete(shell),
+    });
+    this.shells.add(shell);
+    return shell;
+  }
+
+  /** The browser runtime runs no servers, so this never fires. */
+  onServerReady(_listener: (port: number, url: string) => void): Disposable {
+    return toDisposable(() => undefined);
+  }
+
+  /** Stops running commands and shells; the workspace files stay open (their owner disposes them). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const controller of this.running) controller.abort();
+    this.running.clear();
+    for (const shell of [...this.shells]) shell.dispose();
+  }
+}
+
+function separator(output: string): string {
+  return output === "" || output.endsWith("\n") ? "" : "\n";
+}
+
+export { EXIT_ABORTED, EXIT_TIMEOUT };

@@ -1,0 +1,307 @@
+// The browser runtime's interactive shell for xterm: reads raw keystrokes, edits a line (history,
+// completion, word and line kills), runs it with just-bash and writes ANSI output. The working
+// folder and environment carry over from one command to the next, like a real shell session.
+import { getCommandNames } from "just-bash";
+import { Emitter, errorMessage, type Disposable } from "../../base";
+import type { Shell } from "../types";
+import { WORKSPACE_MOUNT, type BashHost } from "./bash-host";
+import { complete } from "./completion";
+import { KeyReader, type Key } from "./key-reader";
+import { LineEditor } from "./line-editor";
+import { missingCommandNames } from "./missing-commands";
+import { COLORS, columns, textWidth, toCrlf } from "./terminal-text";
+
+const SHELL_BUILTINS = ["cd", "export", "unset", "alias", "unalias", "source", "exit", "history", "type", "set", "read"];
+const ENABLE_BRACKETED_PASTE = "\x1b[?2004h";
+const DISABLE_BRACKETED_PASTE = "\x1b[?2004l";
+const CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J";
+const BELL = "\x07";
+
+export interface InteractiveShellOptions {
+  /** A dim line printed before the first prompt. */
+  banner?: string;
+  onDispose?: () => void;
+}
+
+export class InteractiveShell implements Shell {
+  private readonly output = new Emitter<string>();
+  private readonly reader = new KeyReader();
+  private readonly editor = new LineEditor();
+  private readonly queue: Key[] = [];
+  private readonly commands: string[];
+  private cols: number;
+  private cwd = WORKSPACE_MOUNT;
+  private env: Record<string, string> | undefined;
+  /** Rows between the prompt's first row and the cursor, as last rendered. */
+  private cursorRow = 0;
+  private processing = false;
+  private running: AbortController | undefined;
+  private disposed = false;
+  private started = false;
+  private lastWritten = "";
+
+  constructor(
+    private readonly host: BashHost,
+    size: { cols: number; rows: number },
+    private readonly options: InteractiveShellOptions = {},
+  ) {
+    this.cols = Math.max(10, size.cols);
+    this.commands = [...getCommandNames(), ...SHELL_BUILTINS, ...missingCommandNames()];
+  }
+
+  /** Listeners get the banner and first prompt on the next microtask, so subscribe right away. */
+  onData(listener: (data: string) => void): Disposable {
+    const subscription = this.output.event(listener);
+    if (!this.started) {
+      this.started = true;
+      queueMicrotask(() => this.start());
+    }
+    return subscription;
+  }
+
+  /** The working folder as a shell path ("/workspace/src"). */
+  get currentDirectory(): string {
+    return this.cwd;
+  }
+
+  write(data: string): void {
+    if (this.disposed) return;
+    for (const key of this.reader.read(data)) {
+      if (key.type === "key" && key.name === "interrupt" && this.running) {
+        // Ctrl-C while a command runs: stop it and drop the type-ahead (a long paste stops too).
+        this.queue.length = 0;
+        this.running.abort();
+        continue;
+      }
+      this.queue.push(key);
+    }
+    void this.drain();
+  }
+
+  resize(size: { cols: number; rows: number }): void {
+    this.cols = Math.max(10, size.cols);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.running?.abort();
+    this.queue.length = 0;
+    this.emit(DISABLE_BRACKETED_PASTE);
+    this.output.dispose();
+    this.options.onDispose?.();
+  }
+
+  private start(): void {
+    if (this.disposed) return;
+    let intro = ENABLE_BRACKETED_PASTE;
+    if (this.options.banner) intro += `${COLORS.dim}${toCrlf(this.options.banner)}${COLORS.reset}\r\n`;
+    this.emit(intro);
+    this.render();
+    void this.drain();
+  }
+
+  private emit(data: string): void {
+    if (data === "") return;
+    this.lastWritten = data;
+    this.output.fire(data);
+  }
+
+  private async drain(): Promise<void> {
+    if (this.processing || !this.started) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0 && !this.disposed) await this.handle(this.queue.shift()!);
+    } catch (error) {
+      this.emit(`\r\n${COLORS.red}shell error: ${errorMessage(error)}${COLORS.reset}\r\n`);
+      this.cursorRow = 0;
+      this.render();
+    } finally {
+      this.processing = false;
+    }
+  }
+
+  private async handle(key: Key): Promise<void> {
+    const editor = this.editor;
+    if (key.type === "text") {
+      editor.insert(key.text);
+      this.render();
+      return;
+    }
+    switch (key.name) {
+      case "enter":
+        return this.runLine();
+      case "tab":
+        return this.completeWord();
+      case "interrupt":
+        this.moveToEnd();
+        this.emit("^C\r\n");
+        editor.discard();
+        this.cursorRow = 0;
+        this.render();
+        return;
+      case "clear-screen":
+        this.emit(CLEAR_SCREEN);
+        this.cursorRow = 0;
+        this.render();
+        return;
+      case "eof":
+        if (!editor.deleteForward()) this.emit(BELL);
+        break;
+      case "backspace":
+        if (!editor.backspace()) this.emit(BELL);
+        break;
+      case "delete":
+        editor.deleteForward();
+        break;
+      case "left":
+        editor.left();
+        break;
+      case "right":
+        editor.right();
+        break;
+      case "home":
+        editor.home();
+        break;
+      case "end":
+        editor.end();
+        break;
+      case "word-left":
+        editor.wordLeft();
+        break;
+      case "word-right":
+        editor.wordRight();
+        break;
+      case "kill-line-start":
+        editor.killToStart();
+        break;
+      case "kill-line-end":
+        editor.killToEnd();
+        break;
+      case "kill-word-back":
+        editor.killWordBack();
+        break;
+      case "up":
+        if (!editor.historyUp()) return;
+        break;
+      case "down":
+        if (!editor.historyDown()) return;
+        break;
+    }
+    this.render();
+  }
+
+  // ---- running commands ---------------------------------------------------------------------
+
+  private async runLine(): Promise<void> {
+    this.moveToEnd();
+    this.emit("\r\n");
+    this.cursorRow = 0;
+    const line = this.editor.accept();
+    if (line.trim() !== "") await this.runCommand(line);
+    this.render();
+  }
+
+  private async runCommand(line: string): Promise<void> {
+    const fs = this.host.fsFor("terminal");
+    const cwdStat = await fs.stat(this.cwd).catch(() => undefined);
+    if (!cwdStat?.isDirectory) {
+      this.emit(`${COLORS.yellow}The folder ${this.displayCwd()} no longer exists; back to ~.${COLORS.reset}\r\n`);
+      this.cwd = WORKSPACE_MOUNT;
+      if (this.env) this.env = { ...this.env, PWD: WORKSPACE_MOUNT };
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      const result = await this.host.run(line, {
+        cwd: this.cwd,
+        env: this.env,
+        replaceEnv: this.env !== undefined,
+        source: "terminal",
+        signal: controller.signal,
+      });
+      if (result.env) {
+        this.env = result.env;
+        if (result.env.PWD?.startsWith("/")) this.cwd = result.env.PWD;
+      }
+      this.emit(toCrlf(result.stdout));
+      if (result.stderr) this.emit(`${COLORS.red}${toCrlf(result.stderr)}${COLORS.reset}`);
+      if (result.aborted) this.emit(`${this.atLineStart() ? "" : "\r\n"}^C`);
+      if (!this.atLineStart()) this.emit("\r\n");
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private atLineStart(): boolean {
+    const plain = this.lastWritten.replace(/\x1b\[[0-9;]*m/g, "");
+    return plain === "" || plain.endsWith("\n");
+  }
+
+  // ---- completion ---------------------------------------------------------------------------
+
+  private async completeWord(): Promise<void> {
+    const result = await complete(this.editor.beforeCursor, {
+      fs: this.host.fsFor("terminal"),
+      cwd: this.cwd,
+      commands: this.commands,
+    });
+    if (result.insert) {
+      this.editor.insert(result.insert);
+      this.render();
+      return;
+    }
+    if (result.list.length === 0) {
+      this.emit(BELL);
+      return;
+    }
+    this.moveToEnd();
+    this.emit("\r\n" + columns(result.list, this.cols).join("\r\n") + "\r\n");
+    this.cursorRow = 0;
+    this.render();
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------
+
+  private displayCwd(): string {
+    if (this.cwd === WORKSPACE_MOUNT) return "~";
+    if (this.cwd.startsWith(WORKSPACE_MOUNT + "/")) return "~" + this.cwd.slice(WORKSPACE_MOUNT.length);
+    return this.cwd;
+  }
+
+  private prompt(): string {
+    return `${COLORS.bold}${COLORS.green}webcode${COLORS.reset}:${COLORS.bold}${COLORS.blue}${this.displayCwd()}${COLORS.reset}$ `;
+  }
+
+  /** Redraws prompt and line from the prompt's first row, then places the cursor. */
+  private render(): void {
+    if (this.disposed) return;
+    const prompt = this.prompt();
+    const promptWidth = textWidth(prompt);
+    const text = this.editor.text;
+    let out = this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : "";
+    out += `\r\x1b[J${prompt}${text}`;
+    const total = promptWidth + textWidth(text);
+    const endRow = Math.floor(total / this.cols);
+    // At an exact multiple the terminal waits to wrap; make the wrap happen so rows add up.
+    if (total > 0 && total % this.cols === 0) out += "\r\n";
+    const cursorCells = promptWidth + textWidth(this.editor.beforeCursor);
+    const row = Math.floor(cursorCells / this.cols);
+    const col = cursorCells % this.cols;
+    if (endRow > row) out += `\x1b[${endRow - row}A`;
+    out += "\r" + (col > 0 ? `\x1b[${col}C` : "");
+    this.cursorRow = row;
+    this.emit(out);
+  }
+
+  /** Puts the terminal cursor after the end of the line (before printing below it). */
+  private moveToEnd(): void {
+    const total = textWidth(this.prompt()) + textWidth(this.editor.text);
+    const endRow = Math.floor(total / this.cols);
+    const col = total % this.cols;
+    let out = endRow > this.cursorRow ? `\x1b[${endRow - this.cursorRow}B` : "";
+    out += "\r" + (col > 0 ? `\x1b[${col}C` : "");
+    this.cursorRow = endRow;
+    this.emit(out);
+  }
+}

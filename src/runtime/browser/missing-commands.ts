@@ -1,0 +1,33 @@
+// Commands people type that the browser runtime cannot run (node, npm, ...): they answer with exit
+// code 127 and a message saying what is missing and why, instead of "command not found".
+import { defineCommand, type CustomCommand } from "just-bash";
+
+/** Need Node.js, which only the WebContainer runtime has. */
+export const WEBCONTAINER_COMMANDS = ["node", "npm", "npx", "pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
+
+/** Not available in either runtime of this page. */
+export const UNAVAILABLE_COMMANDS: Record<string, string> = {
+  git: "git is not available in this page (neither the browser runtime nor WebContainer includes it). To bring code in or out, import or export a zip of the workspace.",
+  python: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
+  python3: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
+  pip: "pip is not available in this page (neither the browser runtime nor WebContainer runs Python).",
+  pip3: "pip is not available in this page (neither the browser runtime nor WebContainer runs Python).",
+};
+
+export const DEFAULT_FALLBACK_TEXT = "this page fell back to the browser runtime";
+
+export function missingCommandMessage(name: string, reasonText: string = DEFAULT_FALLBACK_TEXT): string {
+  const fixed = UNAVAILABLE_COMMANDS[name];
+  if (fixed) return fixed;
+  return `${name} is not available in the browser runtime. It needs the WebContainer runtime (Node.js running in the page); ${reasonText}.`;
+}
+
+export function missingCommands(reasonText?: string): CustomCommand[] {
+  return missingCommandNames().map((name) =>
+    defineCommand(name, async () => ({ stdout: "", stderr: `${missingCommandMessage(name, reasonText)}\n`, exitCode: 127 })),
+  );
+}
+
+export function missingCommandNames(): string[] {
+  return [...WEBCONTAINER_COMMANDS, ...Object.keys(UNAVAILABLE_COMMANDS)];
+}

@@ -1,0 +1,70 @@
+// The user-facing words for "why is this the browser runtime": the notice shown by the UI and the
+// reason quoted when a command that needs WebContainer (node, npm, ...) is typed.
+import type { FallbackReason } from "./types";
+
+export interface FallbackNotice {
+  title: string;
+  detail: string;
+  /** What the browser runtime cannot do, for a short list in the notice. */
+  unavailable: string[];
+}
+
+export const UNAVAILABLE_IN_BROWSER_RUNTIME = ["node", "npm (and npx, pnpm, yarn)", "dev servers and previews"];
+
+/** One clause saying why WebContainer is not running, e.g. "the page is not cross-origin isolated". */
+export function fallbackCause(reason: FallbackReason): string {
+  switch (reason.kind) {
+    case "not-isolated":
+      return "the page is not cross-origin isolated (it needs the COOP/COEP headers)";
+    case "unsupported-browser":
+      return "this browser does not support WebContainer (use a recent Chromium-based browser)";
+    case "boot-timeout":
+      return `WebContainer did not start within ${Math.round(reason.timeoutMs / 1000)} s (it loads from StackBlitz's servers and needs the network)`;
+    case "boot-failed":
+      return `WebContainer failed to start: ${reason.message}`;
+    case "forced":
+      return "the page was opened with ?runtime=browser";
+  }
+}
+
+export function describeFallback(reason: FallbackReason): FallbackNotice {
+  const unavailable = [...UNAVAILABLE_IN_BROWSER_RUNTIME];
+  const tail =
+    " Files, the terminal's file and text commands (ls, cat, grep, sed, ...) and the agent work; node, npm and dev servers do not.";
+  switch (reason.kind) {
+    case "not-isolated":
+      return {
+        title: "Running in the browser runtime",
+        detail:
+          "WebContainer needs a cross-origin isolated page (Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp or credentialless), and this page is not isolated. Serve webcode with those headers (npm start does) to get node and npm." +
+          tail,
+        unavailable,
+      };
+    case "unsupported-browser":
+      return {
+        title: "Running in the browser runtime",
+        detail: "This browser cannot run WebContainer. Open webcode in a recent Chromium-based browser (Chrome, Edge) to get node and npm." + tail,
+        unavailable,
+      };
+    case "boot-timeout":
+      return {
+        title: "WebContainer did not start in time",
+        detail:
+          `WebContainer did not start within ${Math.round(reason.timeoutMs / 1000)} s. It downloads its runtime from StackBlitz's servers, so it needs the network; check your connection and reload to try again.` +
+          tail,
+        unavailable,
+      };
+    case "boot-failed":
+      return {
+        title: "WebContainer failed to start",
+        detail: `WebContainer reported: ${reason.message}. Reload to try again.` + tail,
+        unavailable,
+      };
+    case "forced":
+      return {
+        title: "Running in the browser runtime (requested)",
+        detail: "The page was opened with ?runtime=browser. Remove it from the address to use WebContainer." + tail,
+        unavailable,
+      };
+  }
+}

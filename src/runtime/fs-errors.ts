@@ -1,0 +1,43 @@
+// Errors of workspace file operations. Each carries a POSIX-style code so adapters (just-bash,
+// WebContainer) can map it, and a message written for the user.
+
+export type FsErrorCode = "ENOENT" | "EEXIST" | "ENOTDIR" | "EISDIR" | "ENOTEMPTY" | "EINVAL" | "ECLOSED";
+
+export class WorkspaceFsError extends Error {
+  constructor(
+    readonly code: FsErrorCode,
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = "WorkspaceFsError";
+  }
+}
+
+export function isFsError(error: unknown, code?: FsErrorCode): error is WorkspaceFsError {
+  return error instanceof WorkspaceFsError && (code === undefined || error.code === code);
+}
+
+export function notFound(path: string): WorkspaceFsError {
+  return new WorkspaceFsError("ENOENT", `"${path}" does not exist in the workspace.`, path);
+}
+
+export function alreadyExists(path: string): WorkspaceFsError {
+  return new WorkspaceFsError(
+    "EEXIST",
+    `"${path}" already exists. Choose another name, or delete or rename the existing one first.`,
+    path,
+  );
+}
+
+export function notAFolder(path: string): WorkspaceFsError {
+  return new WorkspaceFsError("ENOTDIR", `"${path}" is a file, not a folder.`, path);
+}
+
+export function isAFolder(path: string): WorkspaceFsError {
+  return new WorkspaceFsError("EISDIR", `"${path}" is a folder, not a file.`, path);
+}
+
+export function workspaceClosed(path: string): WorkspaceFsError {
+  return new WorkspaceFsError("ECLOSED", "This workspace has been closed. Reopen it to make changes.", path);
+}

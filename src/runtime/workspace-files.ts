@@ -1,0 +1,505 @@
+// The one workspace file service: an in-memory tree of the workspace that every writer (editor,
+// terminal, agent, import) goes through, notifying listeners and writing through to IndexedDB.
+import {
+  Emitter,
+  PathError,
+  basename,
+  bytesEqual,
+  dirname,
+  encodeText,
+  errorMessage,
+  normalizePath,
+  tryDecodeText,
+  validatePath,
+  type Disposable,
+} from "../base";
+import { RECORD_VERSION, type FileRecord, type Storage } from "../storage";
+import { WorkspaceFsError, alreadyExists, isAFolder, notAFolder, notFound, workspaceClosed } from "./fs-errors";
+import type { ChangeSource, FileChange, FileStat, WorkspaceFs, WriteOptions } from "./types";
+
+/** How long changes gather before one IndexedDB transaction writes them (bounded, never reset). */
+export const PERSIST_DELAY_MS = 25;
+
+/** Who a change is attributed to when the caller does not say. */
+const DEFAULT_SOURCE: ChangeSource = "user";
+
+interface FileNode {
+  kind: "file";
+  /** Text as a string; bytes that are not valid UTF-8 (or hold a NUL byte) as Uint8Array. */
+  data: string | Uint8Array;
+  mtime: number;
+  /** Byte size, computed on first use (a large text's UTF-8 length is not free). */
+  size?: number;
+}
+
+interface DirNode {
+  kind: "dir";
+  mtime: number;
+}
+
+type Node = FileNode | DirNode;
+
+export interface RenameOptions extends WriteOptions {
+  /** Replace an existing target file (shell `mv` semantics). Folders are never overwritten. */
+  overwrite?: boolean;
+}
+
+export interface WorkspaceFilesOptions {
+  /** Delay before pending changes are written (default PERSIST_DELAY_MS). */
+  persistDelayMs?: number;
+  /** Reports stored records that failed the restore step and were skipped. */
+  onInvalidRecord?: (error: unknown) => void;
+}
+
+export class WorkspaceFiles implements WorkspaceFs, Disposable {
+  /** Every file and folder except the root (""), keyed by workspace path. */
+  private readonly nodes = new Map<string, Node>();
+  /** Folder path -> names of its direct children ("" is the root). */
+  private readonly children = new Map<string, Set<string>>([["", new Set()]]);
+  private readonly changeEmitter = new Emitter<FileChange[]>();
+  private readonly failureEmitter = new Emitter<Error>();
+  private pendingChanges: FileChange[] = [];
+  /** Paths whose stored record no longer matches memory. */
+  private dirty = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private inflight: Promise<void> | undefined;
+  private disposed = false;
+  private readonly persistDelayMs: number;
+
+  private constructor(
+    private readonly storage: Storage,
+    readonly workspaceId: string,
+    options: WorkspaceFilesOptions,
+  ) {
+    this.persistDelayMs = options.persistDelayMs ?? PERSIST_DELAY_MS;
+  }
+
+  /** Loads a workspace's stored files into memory. Stored folders missing a record get one. */
+  static async open(storage: Storage, workspaceId: string, options: WorkspaceFilesOptions = {}): Promise<WorkspaceFiles> {
+    const files = new WorkspaceFiles(storage, workspaceId, options);
+    const records = await storage.files.list(workspaceId);
+    files.load(records, options.onInvalidRecord);
+    if (files.dirty.size > 0) files.schedulePersist();
+    return files;
+  }
+
+  private load(records: FileRecord[], onInvalid?: (error: unknown) => void): void {
+    // Parents before children, so a folder record keeps its own mtime.
+    records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const record of records) {
+      let path: string;
+      try {
+        path = validatePath(record.path);
+      } catch (error) {
+        onInvalid?.(error);
+        continue;
+      }
+      if (this.nodes.has(path)) continue;
+      if (!this.ensureParentsQuietly(dirname(path))) {
+        onInvalid?.(new PathError(`Skipped "${path}": a parent of it is a file.`));
+        continue;
+      }
+      const node: Node =
+        record.kind === "dir"
+          ? { kind: "dir", mtime: record.mtime }
+          : { kind: "file", data: record.data ?? "", mtime: record.mtime };
+      this.attach(path, node, false);
+    }
+  }
+
+  /** Creates missing parent folders during load (marked for persisting); false if one is a file. */
+  private ensureParentsQuietly(dir: string): boolean {
+    if (dir === "") return true;
+    const node = this.nodes.get(dir);
+    if (node) return node.kind === "dir";
+    if (!this.ensureParentsQuietly(dirname(dir))) return false;
+    this.attach(dir, { kind: "dir", mtime: Date.now() }, false);
+    this.dirty.add(dir);
+    return true;
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  onDidChange(listener: (changes: FileChange[]) => void): Disposable {
+    return this.changeEmitter.event(listener);
+  }
+
+  onDidFailToPersist(listener: (error: Error) => void): Disposable {
+    return this.failureEmitter.event(listener);
+  }
+
+  // ---- synchronous helpers (for the UI's tree, the shell adapter and the agent's search) ----
+
+  /** Every path in the workspace (files and folders), unsorted. */
+  snapshotPaths(): string[] {
+    return Array.from(this.nodes.keys());
+  }
+
+  /** Every file path with its content as stored (text as string, binary as bytes; do not mutate). */
+  *entries(): IterableIterator<[path: string, data: string | Uint8Array]> {
+    for (const [path, node] of this.nodes) if (node.kind === "file") yield [path, node.data];
+  }
+
+  /** Stat without awaiting; undefined when missing. Accepts "" for the root folder. */
+  statSync(path: string): FileStat | undefined {
+    const p = this.checkPath(path, true);
+    if (p === "") return { path: "", kind: "dir", size: 0, mtime: 0 };
+    const node = this.nodes.get(p);
+    return node ? this.toStat(p, node) : undefined;
+  }
+
+  /** The stored content (string for text, bytes for binary; the bytes are a copy). */
+  readSync(path: string): string | Uint8Array {
+    const p = this.checkPath(path);
+    const node = this.nodes.get(p);
+    if (!node) throw notFound(p);
+    if (node.kind === "dir") throw isAFolder(p);
+    return typeof node.data === "string" ? node.data : node.data.slice();
+  }
+
+  /** Direct children of a folder ("" = root), folders first then by name. */
+  listSync(dir = ""): FileStat[] {
+    const p = this.checkPath(dir, true);
+    if (p !== "") {
+      const node = this.nodes.get(p);
+      if (!node) throw notFound(p);
+      if (node.kind !== "dir") throw notAFolder(p);
+    }
+    const out: FileStat[] = [];
+    for (const name of this.children.get(p) ?? []) {
+      const child = p === "" ? name : `${p}/${name}`;
+      out.push(this.toStat(child, this.nodes.get(child)!));
+    }
+    return out.sort(compareStats);
+  }
+
+  // ---- WorkspaceFs --------------------------------------------------------------------------
+
+  async stat(path: string): Promise<FileStat | undefined> {
+    return this.statSync(path);
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return this.statSync(path) !== undefined;
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const data = this.readSync(path);
+    return typeof data === "string" ? encodeText(data) : data;
+  }
+
+  async readText(path: string): Promise<string> {
+    const data = this.readSync(path);
+    return typeof data === "string" ? data : new TextDecoder().decode(data);
+  }
+
+  async writeFile(path: string, data: string | Uint8Array, options?: WriteOptions): Promise<void> {
+    this.writeSync(path, data, options);
+  }
+
+  /** writeFile without awaiting: creates parent folders; an identical content is not a change. */
+  writeSync(path: string, data: string | Uint8Array, options?: WriteOptions): void {
+    const p = this.checkWritable(path);
+    const source = options?.source ?? DEFAULT_SOURCE;
+    const existing = this.nodes.get(p);
+    if (existing?.kind === "dir") throw isAFolder(p);
+    const stored = toStoredContent(data);
+    if (existing && sameContent(existing.data, stored)) return;
+    this.mkdirsFor(dirname(p), source);
+    const node: FileNode = { kind: "file", data: stored, mtime: Date.now() };
+    if (existing) this.nodes.set(p, node);
+    else this.attach(p, node);
+    this.record({ type: existing ? "changed" : "created", path: p, kind: "file", source });
+  }
+
+  async mkdir(path: string, options?: WriteOptions): Promise<void> {
+    this.mkdirSync(path, options);
+  }
+
+  /** Creates a folder and its parents; an existing folder is fine, an existing file is not. */
+  mkdirSync(path: string, options?: WriteOptions): void {
+    const p = this.checkWritable(path);
+    const existing = this.nodes.get(p);
+    if (existing?.kind === "file") throw alreadyExists(p);
+    this.mkdirsFor(p, options?.source ?? DEFAULT_SOURCE);
+  }
+
+  async remove(path: string, options?: WriteOptions): Promise<void> {
+    this.removeSync(path, options);
+  }
+
+  /** Removes a file, or a folder with everything under it (deepest first in the change list). */
+  removeSync(path: string, options?: WriteOptions): void {
+    const p = this.checkWritable(path);
+    const node = this.nodes.get(p);
+    if (!node) throw notFound(p);
+    const source = options?.source ?? DEFAULT_SOURCE;
+    const doomed = node.kind === "dir" ? this.descendants(p) : [];
+    doomed.reverse();
+    doomed.push(p);
+    for (const victim of doomed) {
+      const kind = this.nodes.get(victim)!.kind;
+      this.detach(victim);
+      this.record({ type: "deleted", path: victim, kind, source });
+    }
+  }
+
+  async rename(from: string, to: string, options?: RenameOptions): Promise<void> {
+    this.renameSync(from, to, options);
+  }
+
+  /**
+   * Renames or moves a file or folder (with everything in it). Refuses an existing target unless
+   * `overwrite` is set and both are files. New paths' "created" changes carry `renamedFrom`.
+   */
+  renameSync(from: string, to: string, options?: RenameOptions): void {
+    const src = this.checkWritable(from);
+    const dst = this.checkWritable(to);
+    const node = this.nodes.get(src);
+    if (!node) throw notFound(src);
+    if (src === dst) return;
+    if (dst.startsWith(src + "/")) {
+      throw new WorkspaceFsError("EINVAL", `Cannot move "${src}" into itself ("${dst}").`, dst);
+    }
+    const source = options?.source ?? DEFAULT_SOURCE;
+    const target = this.nodes.get(dst);
+    if (target) {
+      if (!options?.overwrite || target.kind === "dir" || node.kind === "dir") throw alreadyExists(dst);
+      this.removeSync(dst, { source });
+    }
+    this.mkdirsFor(dirname(dst), source);
+    const moved = node.kind === "dir" ? [src, ...this.descendants(src)] : [src];
+    const nodes = moved.map((path) => this.nodes.get(path)!);
+    // Detach deepest first so folders are empty when they go; attach shallowest first.
+    for (let i = moved.length - 1; i >= 0; i--) {
+      this.detach(moved[i]!);
+      this.record({ type: "deleted", path: moved[i]!, kind: nodes[i]!.kind, source });
+    }
+    for (let i = 0; i < moved.length; i++) {
+      const newPath = dst + moved[i]!.slice(src.length);
+      this.attach(newPath, nodes[i]!);
+      this.record({ type: "created", path: newPath, kind: nodes[i]!.kind, source, renamedFrom: moved[i]! });
+    }
+  }
+
+  /** Sets a file's or folder's modification time (shell `touch`); not reported as a change. */
+  setMtime(path: string, mtime: number): void {
+    const p = this.checkWritable(path);
+    const node = this.nodes.get(p);
+    if (!node) throw notFound(p);
+    node.mtime = mtime;
+    this.markDirty(p);
+  }
+
+  async list(dir?: string): Promise<FileStat[]> {
+    return this.listSync(dir);
+  }
+
+  async listAll(): Promise<FileStat[]> {
+    const out: FileStat[] = [];
+    for (const [path, node] of this.nodes) out.push(this.toStat(path, node));
+    return out;
+  }
+
+  // ---- persistence --------------------------------------------------------------------------
+
+  /** Resolves when every change so far is stored; rejects with the storage error if that fails. */
+  async flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.dirty.size > 0 || this.inflight) await this.persistOnce();
+  }
+
+  /** Number of paths changed in memory but not yet stored (shown as "saving…" by the UI). */
+  get pendingWrites(): number {
+    return this.dirty.size;
+  }
+
+  /** Flushes what it can in the background and stops timers; later writes are refused. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.flush()
+      .catch(() => undefined)
+      .finally(() => this.failureEmitter.dispose());
+    this.changeEmitter.dispose();
+  }
+
+  /** dispose() that waits for the last changes to be stored (rejects if they could not be). */
+  async close(): Promise<void> {
+    this.dispose();
+    await this.flush();
+  }
+
+  private schedulePersist(): void {
+    // The timer is not reset by later changes: each change is stored within one delay.
+    if (this.timer !== undefined || this.disposed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.persistOnce().catch(() => undefined);
+    }, this.persistDelayMs);
+  }
+
+  /** Writes every dirty path in one transaction. On failure the paths stay dirty for the next try. */
+  private async persistOnce(): Promise<void> {
+    while (this.inflight) await this.inflight.catch(() => undefined);
+    if (this.dirty.size === 0) return;
+    const paths = this.dirty;
+    this.dirty = new Set();
+    const puts: FileRecord[] = [];
+    const deletes: string[] = [];
+    for (const path of paths) {
+      const node = this.nodes.get(path);
+      if (!node) deletes.push(path);
+      else puts.push(this.toRecord(path, node));
+    }
+    const attempt = this.storage.files.apply(this.workspaceId, puts, deletes);
+    this.inflight = attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await attempt;
+    } catch (error) {
+      for (const path of paths) this.dirty.add(path);
+      const failure = error instanceof Error ? error : new Error(errorMessage(error));
+      this.failureEmitter.fire(failure);
+      throw failure;
+    } finally {
+      this.inflight = undefined;
+    }
+  }
+
+  private toRecord(path: string, node: Node): FileRecord {
+    const record: FileRecord = { v: RECORD_VERSION, workspaceId: this.workspaceId, path, kind: node.kind, mtime: node.mtime };
+    if (node.kind === "file") record.data = node.data;
+    return record;
+  }
+
+  // ---- tree internals -----------------------------------------------------------------------
+
+  private checkPath(path: string, allowRoot = false): string {
+    if (allowRoot) {
+      const p = normalizePath(path);
+      if (p === "") return p;
+    }
+    return validatePath(path);
+  }
+
+  private checkWritable(path: string): string {
+    const p = this.checkPath(path);
+    if (this.disposed) throw workspaceClosed(p);
+    return p;
+  }
+
+  /** Creates `dir` and missing parents, reporting each new folder. */
+  private mkdirsFor(dir: string, source: ChangeSource): void {
+    if (dir === "") return;
+    const node = this.nodes.get(dir);
+    if (node) {
+      if (node.kind !== "dir") throw notAFolder(dir);
+      return;
+    }
+    this.mkdirsFor(dirname(dir), source);
+    this.attach(dir, { kind: "dir", mtime: Date.now() });
+    this.record({ type: "created", path: dir, kind: "dir", source });
+  }
+
+  private attach(path: string, node: Node, persist = true): void {
+    this.nodes.set(path, node);
+    this.children.get(dirname(path))!.add(basename(path));
+    if (node.kind === "dir" && !this.children.has(path)) this.children.set(path, new Set());
+    if (persist) this.markDirty(path);
+  }
+
+  private detach(path: string): void {
+    this.nodes.delete(path);
+    this.children.get(dirname(path))?.delete(basename(path));
+    this.children.delete(path);
+    this.markDirty(path);
+  }
+
+  /** Every path under a folder, parents before children. */
+  private descendants(dir: string): string[] {
+    const out: string[] = [];
+    const walk = (folder: string): void => {
+      for (const name of this.children.get(folder) ?? []) {
+        const path = `${folder}/${name}`;
+        out.push(path);
+        if (this.nodes.get(path)?.kind === "dir") walk(path);
+      }
+    };
+    walk(dir);
+    return out;
+  }
+
+  private markDirty(path: string): void {
+    this.dirty.add(path);
+    this.schedulePersist();
+  }
+
+  private record(change: FileChange): void {
+    // One batch per task: a command or an import that awaits between writes still reports once.
+    if (this.pendingChanges.length === 0) setTimeout(() => this.deliverChanges(), 0);
+    this.pendingChanges.push(change);
+  }
+
+  private deliverChanges(): void {
+    const changes = this.pendingChanges;
+    this.pendingChanges = [];
+    if (changes.length > 0) this.changeEmitter.fire(changes);
+  }
+
+  private toStat(path: string, node: Node): FileStat {
+    if (node.kind === "dir") return { path, kind: "dir", size: 0, mtime: node.mtime };
+    node.size ??= typeof node.data === "string" ? utf8Length(node.data) : node.data.byteLength;
+    return { path, kind: "file", size: node.size, mtime: node.mtime };
+  }
+}
+
+function compareStats(a: FileStat, b: FileStat): number {
+  if (a.kind !== b.kind) return a.kind === "dir" ? -1 : 1;
+  const an = basename(a.path);
+  const bn = basename(b.path);
+  return an < bn ? -1 : an > bn ? 1 : 0;
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Text stays a string; bytes become text when they are valid UTF-8 without NUL, else stay bytes. */
+export function toStoredContent(data: string | Uint8Array): string | Uint8Array {
+  if (typeof data === "string") return data;
+  if (data.includes(0)) return data.slice();
+  const text = tryDecodeText(data);
+  if (text === undefined) return data.slice();
+  // The decoder drops a leading byte-order mark; keep it so the bytes round-trip exactly.
+  const bom = data.length >= 3 && data[0] === BOM[0] && data[1] === BOM[1] && data[2] === BOM[2];
+  return bom ? "\uFEFF" + text : text;
+}
+
+function sameContent(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  if (typeof a === "string" || typeof b === "string") return a === b;
+  return bytesEqual(a, b);
+}
+
+/** UTF-8 byte length of a string without encoding it. */
+export function utf8Length(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length += 4;
+        i++;
+      } else length += 3;
+    } else length += 3;
+  }
+  return length;
+}

@@ -1,0 +1,99 @@
+// Workspace records: create (with a starter README), rename, delete, list. Names are validated here
+// so every caller (sessions panel, share-link import, zip import) refuses the same things.
+import { UserFacingError, newId } from "../base";
+import { RECORD_VERSION, type Storage, type WorkspaceRecord } from "../storage";
+import { WorkspaceFiles } from "./workspace-files";
+
+export const MAX_WORKSPACE_NAME_LENGTH = 80;
+
+/** The README a new workspace starts with: what to do next in this app. */
+export const STARTER_README = `# Welcome to your workspace
+
+Everything here lives in this browser tab and is saved automatically.
+
+What to do next:
+
+- **Open a file** from the file tree on the left; edits are saved as you type.
+- **Use the terminal** at the bottom to run shell commands (\`ls\`, \`cat\`, \`grep\`, \`mkdir\`, ...).
+- **Use the agent**: configure a model and your API key in **Settings**, then describe what you want in the chat.
+- **Import a project**: import a \`.zip\` of an existing repository to work on it here.
+
+You can delete or rewrite this file at any time.
+`;
+
+export function validateWorkspaceName(name: string): string | undefined {
+  const trimmed = name.trim();
+  if (trimmed === "") return "A workspace name cannot be empty.";
+  if (trimmed.length > MAX_WORKSPACE_NAME_LENGTH) {
+    return `A workspace name can be at most ${MAX_WORKSPACE_NAME_LENGTH} characters long.`;
+  }
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return "A workspace name cannot contain control characters.";
+  return undefined;
+}
+
+async function checkName(storage: Storage, name: string, exceptId?: string): Promise<string> {
+  const problem = validateWorkspaceName(name);
+  if (problem) throw new UserFacingError(problem, "workspace-name");
+  const trimmed = name.trim();
+  const lower = trimmed.toLowerCase();
+  const clash = (await storage.workspaces.list()).find((w) => w.id !== exceptId && w.name.toLowerCase() === lower);
+  if (clash) {
+    throw new UserFacingError(`A workspace named "${clash.name}" already exists. Choose another name.`, "workspace-name");
+  }
+  return trimmed;
+}
+
+/** A free name based on `base`: "base", then "base 2", "base 3", ... (for imports and share links). */
+export async function suggestWorkspaceName(storage: Storage, base: string): Promise<string> {
+  const stem = (validateWorkspaceName(base) ? "Workspace" : base.trim()).slice(0, MAX_WORKSPACE_NAME_LENGTH - 4);
+  const taken = new Set((await storage.workspaces.list()).map((w) => w.name.toLowerCase()));
+  if (!taken.has(stem.toLowerCase())) return stem;
+  for (let n = 2; ; n++) {
+    const candidate = `${stem} ${n}`;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+export async function createWorkspace(
+  storage: Storage,
+  name: string,
+  options: { seedReadme?: boolean } = {},
+): Promise<WorkspaceRecord> {
+  const checked = await checkName(storage, name);
+  const now = Date.now();
+  const record: WorkspaceRecord = { v: RECORD_VERSION, id: newId("ws", now), name: checked, createdAt: now, updatedAt: now };
+  await storage.workspaces.put(record);
+  if (options.seedReadme ?? true) {
+    const files = await WorkspaceFiles.open(storage, record.id);
+    files.writeSync("README.md", STARTER_README, { source: "system" });
+    await files.close();
+  }
+  return record;
+}
+
+async function requireWorkspace(storage: Storage, id: string): Promise<WorkspaceRecord> {
+  const record = await storage.workspaces.get(id);
+  if (!record) {
+    throw new UserFacingError("That workspace no longer exists (it may have been deleted in another tab). Reload the page.", "workspace-not-found");
+  }
+  return record;
+}
+
+export async function renameWorkspace(storage: Storage, id: string, name: string): Promise<WorkspaceRecord> {
+  const record = await requireWorkspace(storage, id);
+  const checked = await checkName(storage, name, id);
+  const updated: WorkspaceRecord = { ...record, name: checked, updatedAt: Date.now() };
+  await storage.workspaces.put(updated);
+  return updated;
+}
+
+/** Deletes a workspace with its files, snapshots and sessions. */
+export async function deleteWorkspace(storage: Storage, id: string): Promise<void> {
+  await requireWorkspace(storage, id);
+  await storage.workspaces.delete(id);
+}
+
+/** All workspaces, most recently updated first. */
+export function listWorkspaces(storage: Storage): Promise<WorkspaceRecord[]> {
+  return storage.workspaces.list();
+}

@@ -1,0 +1,259 @@
+import { describe, expect, it, vi } from "vitest";
+import { PathError } from "../../src/base";
+import { WorkspaceFiles, WorkspaceFsError, type FileChange } from "../../src/runtime";
+import { RECORD_VERSION, StorageQuotaError, openStorage, type FileRecord, type Storage } from "../../src/storage";
+
+let counter = 0;
+const freshStorage = () => openStorage({ name: `workspace-files-${counter++}-${Date.now()}` });
+
+function collectChanges(files: WorkspaceFiles): FileChange[][] {
+  const batches: FileChange[][] = [];
+  files.onDidChange((changes) => batches.push(changes));
+  return batches;
+}
+
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+async function storedPaths(storage: Storage, workspaceId: string): Promise<string[]> {
+  return (await storage.files.list(workspaceId)).map((r) => `${r.kind}:${r.path}`).sort();
+}
+
+/** A storage whose file writes can be made to fail with a quota error, counting attempts. */
+function quotaStorage(storage: Storage) {
+  const state = { failing: false, attempts: 0 };
+  const files = storage.files;
+  const wrapped: Storage = {
+    ...storage,
+    files: {
+      list: (id: string) => files.list(id),
+      get: (id: string, path: string) => files.get(id, path),
+      deleteAll: (id: string) => files.deleteAll(id),
+      apply: async (id: string, puts: FileRecord[], deletes: string[]) => {
+        state.attempts++;
+        if (state.failing) throw new StorageQuotaError(new DOMException("quota", "QuotaExceededError"));
+        return files.apply(id, puts, deletes);
+      },
+    } as Storage["files"],
+  };
+  return { storage: wrapped, state };
+}
+
+describe("WorkspaceFiles", () => {
+  it("writes, reads, lists and persists text files through to IndexedDB", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await files.writeFile("src/a.ts", "export const a = 1;\n", { source: "editor" });
+    await files.writeFile("/README.md", "# hi\n");
+    expect(await files.readText("src/a.ts")).toBe("export const a = 1;\n");
+    expect(new TextDecoder().decode(await files.readFile("README.md"))).toBe("# hi\n");
+    expect((await files.list()).map((s) => `${s.kind}:${s.path}`)).toEqual(["dir:src", "file:README.md"]);
+    expect(await files.stat("src/a.ts")).toMatchObject({ kind: "file", size: 20 });
+    expect(await files.exists("src")).toBe(true);
+    expect(await files.exists("nope")).toBe(false);
+    await files.flush();
+    const record = await storage.files.get("w1", "src/a.ts");
+    expect(record?.data).toBe("export const a = 1;\n");
+    expect(await storedPaths(storage, "w1")).toEqual(["dir:src", "file:README.md", "file:src/a.ts"]);
+  });
+
+  it("delivers the changes of one tick as one batch with the caller's source", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    const batches = collectChanges(files);
+    await files.writeFile("a/b.txt", "1", { source: "agent" });
+    await files.writeFile("a/b.txt", "2", { source: "agent" });
+    files.writeSync("c.txt", "3", { source: "terminal" });
+    await tick();
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toEqual([
+      { type: "created", path: "a", kind: "dir", source: "agent" },
+      { type: "created", path: "a/b.txt", kind: "file", source: "agent" },
+      { type: "changed", path: "a/b.txt", kind: "file", source: "agent" },
+      { type: "created", path: "c.txt", kind: "file", source: "terminal" },
+    ]);
+    // Writing identical content is not a change.
+    await files.writeFile("c.txt", "3");
+    await tick();
+    expect(batches).toHaveLength(1);
+  });
+
+  it("batches many writes into few transactions and persists each within 500 ms", async () => {
+    const storage = await freshStorage();
+    const { storage: counting, state } = quotaStorage(storage);
+    const files = await WorkspaceFiles.open(counting, "w1");
+    const started = Date.now();
+    for (let i = 0; i < 200; i++) files.writeSync(`f${i}.txt`, `content ${i}`);
+    expect(files.pendingWrites).toBe(200);
+    while (files.pendingWrites > 0 || (await storage.files.get("w1", "f199.txt")) === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(Date.now() - started).toBeLessThan(500);
+    }
+    expect(state.attempts).toBe(1);
+    expect((await storage.files.list("w1")).length).toBe(200);
+  });
+
+  it("keeps binary files as bytes and text given as UTF-8 bytes as text, byte for byte", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe]);
+    const invalidUtf8 = new Uint8Array([0x61, 0xc3, 0x28]);
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]);
+    await files.writeFile("img.png", png);
+    await files.writeFile("bad.txt", invalidUtf8);
+    await files.writeFile("bom.txt", bom);
+    await files.writeFile("utf8.txt", new TextEncoder().encode("héllo ✓"));
+    png[0] = 0; // the service keeps its own copy
+    await files.flush();
+    expect((await storage.files.get("w1", "img.png"))?.data).toBeInstanceOf(Uint8Array);
+    expect((await storage.files.get("w1", "bad.txt"))?.data).toBeInstanceOf(Uint8Array);
+    expect((await storage.files.get("w1", "utf8.txt"))?.data).toBe("héllo ✓");
+    expect((await storage.files.get("w1", "bom.txt"))?.data).toBe("\uFEFFhi");
+
+    const reopened = await WorkspaceFiles.open(storage, "w1");
+    expect(Array.from(await reopened.readFile("img.png"))).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe]);
+    expect(Array.from(await reopened.readFile("bad.txt"))).toEqual([0x61, 0xc3, 0x28]);
+    expect(Array.from(await reopened.readFile("bom.txt"))).toEqual([0xef, 0xbb, 0xbf, 0x68, 0x69]);
+    expect((await reopened.stat("img.png"))?.size).toBe(11);
+  });
+
+  it("keeps empty folders across a reopen", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await files.mkdir("empty/nested");
+    await files.close();
+    const reopened = await WorkspaceFiles.open(storage, "w1");
+    expect(await reopened.stat("empty/nested")).toMatchObject({ kind: "dir" });
+    expect((await reopened.list("empty")).map((s) => s.path)).toEqual(["empty/nested"]);
+  });
+
+  it("renames and moves folders with everything in them, and refuses to overwrite", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await files.writeFile("src/lib/a.ts", "a");
+    await files.writeFile("src/lib/deep/b.ts", "b");
+    await files.writeFile("other.txt", "o");
+    await files.flush();
+    const batches = collectChanges(files);
+    await files.rename("src/lib", "pkg/lib", { source: "user" });
+    await tick();
+    expect(await files.readText("pkg/lib/a.ts")).toBe("a");
+    expect(await files.readText("pkg/lib/deep/b.ts")).toBe("b");
+    expect(await files.exists("src/lib")).toBe(false);
+    expect(await files.exists("src")).toBe(true);
+    const created = batches.flat().filter((c) => c.type === "created");
+    expect(created).toContainEqual({ type: "created", path: "pkg/lib/deep/b.ts", kind: "file", source: "user", renamedFrom: "src/lib/deep/b.ts" });
+    expect(batches.flat().filter((c) => c.type === "deleted").map((c) => c.path)).toEqual([
+      "src/lib/deep/b.ts",
+      "src/lib/deep",
+      "src/lib/a.ts",
+      "src/lib",
+    ]);
+
+    await expect(files.rename("other.txt", "pkg/lib/a.ts")).rejects.toMatchObject({ code: "EEXIST" });
+    await expect(files.rename("pkg", "pkg/lib/inside")).rejects.toMatchObject({ code: "EINVAL" });
+    await expect(files.rename("missing", "x")).rejects.toMatchObject({ code: "ENOENT" });
+    expect(await files.readText("pkg/lib/a.ts")).toBe("a");
+
+    await files.flush();
+    expect(await storedPaths(storage, "w1")).toEqual([
+      "dir:pkg",
+      "dir:pkg/lib",
+      "dir:pkg/lib/deep",
+      "dir:src",
+      "file:other.txt",
+      "file:pkg/lib/a.ts",
+      "file:pkg/lib/deep/b.ts",
+    ]);
+  });
+
+  it("deletes a folder with everything under it, in memory and in storage", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await files.writeFile("a/b/c.txt", "c");
+    await files.writeFile("a/d.txt", "d");
+    await files.writeFile("keep.txt", "k");
+    await files.remove("a");
+    expect((await files.listAll()).map((s) => s.path)).toEqual(["keep.txt"]);
+    await files.flush();
+    expect(await storedPaths(storage, "w1")).toEqual(["file:keep.txt"]);
+    await expect(files.remove("a")).rejects.toBeInstanceOf(WorkspaceFsError);
+  });
+
+  it("refuses invalid names and paths outside the workspace with a clear message", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await expect(files.writeFile("../etc/passwd", "x")).rejects.toThrow(/outside the workspace/);
+    await expect(files.writeFile("a/../../x", "x")).rejects.toBeInstanceOf(PathError);
+    await expect(files.writeFile("bad:name.txt", "x")).rejects.toThrow(/not allowed/);
+    await expect(files.mkdir(" spaced ")).rejects.toThrow(/spaces/);
+    await expect(files.writeFile("", "x")).rejects.toThrow(/root/);
+    await expect(files.readText("nope.txt")).rejects.toThrow(/does not exist/);
+    await files.writeFile("file.txt", "x");
+    await expect(files.writeFile("file.txt/child", "x")).rejects.toMatchObject({ code: "ENOTDIR" });
+    await expect(files.writeFile("", "x")).rejects.toBeInstanceOf(PathError);
+    expect(await files.listAll()).toHaveLength(1);
+  });
+
+  it("on quota errors keeps memory, tells the user and retries on the next change and flush", async () => {
+    const base = await freshStorage();
+    const { storage, state } = quotaStorage(base);
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await files.writeFile("saved.txt", "safe");
+    await files.flush();
+    const failures: Error[] = [];
+    files.onDidFailToPersist((error) => failures.push(error));
+
+    state.failing = true;
+    await files.writeFile("big.txt", "too much");
+    await files.remove("saved.txt");
+    await expect(files.flush()).rejects.toBeInstanceOf(StorageQuotaError);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.message).toMatch(/storage quota exceeded/);
+    // Memory still has the change; storage still has the old, consistent state.
+    expect(await files.readText("big.txt")).toBe("too much");
+    expect(await files.exists("saved.txt")).toBe(false);
+    expect(await storedPaths(base, "w1")).toEqual(["file:saved.txt"]);
+
+    state.failing = false;
+    const attemptsBefore = state.attempts;
+    await files.writeFile("next.txt", "n");
+    await vi.waitFor(async () => expect(await storedPaths(base, "w1")).toEqual(["file:big.txt", "file:next.txt"]), { timeout: 1000 });
+    expect(state.attempts).toBe(attemptsBefore + 1);
+    expect(files.pendingWrites).toBe(0);
+  });
+
+  it("a failed background write is retried by flush()", async () => {
+    const base = await freshStorage();
+    const { storage, state } = quotaStorage(base);
+    const files = await WorkspaceFiles.open(storage, "w1", { persistDelayMs: 5 });
+    const failures: Error[] = [];
+    files.onDidFailToPersist((error) => failures.push(error));
+    state.failing = true;
+    await files.writeFile("a.txt", "a");
+    await vi.waitFor(() => expect(failures).toHaveLength(1));
+    state.failing = false;
+    await files.flush();
+    expect((await base.files.get("w1", "a.txt"))?.data).toBe("a");
+  });
+
+  it("dispose() stores pending changes and refuses later writes", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1", { persistDelayMs: 10_000 });
+    await files.writeFile("late.txt", "late");
+    files.dispose();
+    await vi.waitFor(async () => expect((await storage.files.get("w1", "late.txt"))?.data).toBe("late"));
+    await expect(files.writeFile("after.txt", "x")).rejects.toMatchObject({ code: "ECLOSED" });
+  });
+
+  it("skips stored records that cannot fit the tree and adds records for implied folders", async () => {
+    const storage = await freshStorage();
+    const record = (path: string, data = "x"): FileRecord => ({ v: RECORD_VERSION, workspaceId: "w1", path, kind: "file", data, mtime: 1 });
+    await storage.files.apply("w1", [record("a"), record("a/b"), record("x/y/z.txt")], []);
+    const invalid: unknown[] = [];
+    const files = await WorkspaceFiles.open(storage, "w1", { onInvalidRecord: (e) => invalid.push(e) });
+    expect(files.snapshotPaths().sort()).toEqual(["a", "x", "x/y", "x/y/z.txt"]);
+    expect(invalid).toHaveLength(1);
+    await files.flush();
+    expect(await storedPaths(storage, "w1")).toContain("dir:x/y");
+  });
+});
