@@ -1,2 +1,31 @@
-// The providers layer's public surface.
+// The providers layer's public surface: the registry, catalogue, presets, costs, settings, connection test.
 export * from "./types";
+export { MODEL_CATALOGUE, UNKNOWN_MODEL_LIMITS, catalogueModels, defaultModelInfo } from "./catalogue";
+export {
+  LMSTUDIO_BASE_URL,
+  OLLAMA_BASE_URL,
+  OPENROUTER_BASE_URL,
+  PROVIDER_PRESETS,
+  configFromPreset,
+  findPreset,
+  presetOf,
+  type ProviderPreset,
+} from "./presets";
+export { calculateCost } from "./cost";
+export {
+  ANTHROPIC_BROWSER_HEADER,
+  createProviderRegistry,
+  type ProviderRegistryOptions,
+  type WebcodeProviderRegistry,
+} from "./registry";
+export {
+  PROVIDER_SETTINGS_KEY,
+  PROVIDER_SETTINGS_VERSION,
+  REDACTED,
+  loadProviderConfigs,
+  maskKey,
+  redactConfig,
+  restoreProviderConfigs,
+  saveProviderConfigs,
+} from "./settings";
+export { CONNECTION_TIMEOUT_MS, testConnection, type ConnectionResult, type TestConnectionOptions } from "./connection";

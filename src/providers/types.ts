@@ -26,7 +26,15 @@ export interface ProviderConfig {
   name: string;
   baseUrl?: string;
   apiKey?: string;
-  /** For openai-compatible servers: use the chat completions protocol (default true). */
+  /**
+   * Which OpenAI protocol to speak: "responses" (default for kind "openai") or "chat" (chat
+   * completions, always used for openai-compatible servers and OpenRouter).
+   */
+  api?: "responses" | "chat";
+  /** Extra request headers (e.g. for a proxy). */
+  headers?: Record<string, string>;
+  /** The model used for titles and summaries; defaults to the preset's small model when present. */
+  smallModel?: string;
   models: ModelInfo[];
 }
 

@@ -101,10 +101,12 @@ function record(init: RecordedRequest): RecordedRequest {
 
 function protocolOf(method: string, path: string): FakeProtocol {
   if (method === "OPTIONS") return "preflight";
-  if (method === "POST" && path.endsWith("/chat/completions")) return "openai-chat";
-  if (method === "POST" && path.endsWith("/responses")) return "openai-responses";
-  if (method === "POST" && path.endsWith("/messages")) return "anthropic";
-  if (method === "GET" && /\/models\/?$/.test(path)) return "models";
+  // Like real servers, only the exact routes answer: a wrong base URL gets a 404.
+  const route = path.replace(/^\/(v1|v1beta)(?=\/)/, "").replace(/\/+$/, "");
+  if (method === "POST" && route === "/chat/completions") return "openai-chat";
+  if (method === "POST" && route === "/responses") return "openai-responses";
+  if (method === "POST" && route === "/messages") return "anthropic";
+  if (method === "GET" && route === "/models") return "models";
   return "other";
 }
 

@@ -1,0 +1,144 @@
+// Builds AI SDK language models from provider configs. The one place that imports provider packages;
+// the agent only sees the ProviderRegistry interface.
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import { UserFacingError } from "../base";
+import type { ModelRef } from "../storage";
+import { MODEL_CATALOGUE } from "./catalogue";
+import { OPENROUTER_BASE_URL, presetOf } from "./presets";
+import type { ModelInfo, ProviderConfig, ProviderRegistry } from "./types";
+
+/** Anthropic refuses browser (CORS) requests unless the caller says it knows the key is exposed to the page. */
+export const ANTHROPIC_BROWSER_HEADER = { "anthropic-dangerous-direct-browser-access": "true" } as const;
+/** OpenRouter shows this name for requests from webcode. */
+const OPENROUTER_HEADERS = { "X-Title": "webcode" } as const;
+
+export interface ProviderRegistryOptions {
+  fetch?: typeof fetch;
+}
+
+export interface WebcodeProviderRegistry extends ProviderRegistry {
+  /** Every configured provider (keys included: never log these, see redactConfig). */
+  configs(): ProviderConfig[];
+  /** Every model of every configured provider. */
+  models(): ModelInfo[];
+}
+
+type Factory = (modelId: string) => LanguageModel;
+
+function needsKey(config: ProviderConfig): boolean {
+  return config.kind !== "openai-compatible";
+}
+
+function missingKey(config: ProviderConfig): UserFacingError {
+  return new UserFacingError(
+    `No API key is set for ${config.name}. Add your key in Settings → Providers, or pick a model from another provider.`,
+    "provider-missing-key",
+  );
+}
+
+function buildFactory(config: ProviderConfig, fetchImpl: typeof fetch | undefined): Factory {
+  const apiKey = config.apiKey?.trim() || undefined;
+  if (needsKey(config) && !apiKey) {
+    // The SDKs would fall back to environment variables; in webcode a key comes only from settings.
+    return () => {
+      throw missingKey(config);
+    };
+  }
+  const common = { ...(fetchImpl && { fetch: fetchImpl }) };
+  const baseURL = config.baseUrl?.trim() || undefined;
+  switch (config.kind) {
+    case "openai": {
+      const provider = createOpenAI({ ...common, apiKey, baseURL, headers: config.headers });
+      return config.api === "chat" ? (id) => provider.chat(id) : (id) => provider.responses(id);
+    }
+    case "anthropic": {
+      const provider = createAnthropic({ ...common, apiKey, baseURL, headers: { ...ANTHROPIC_BROWSER_HEADER, ...config.headers } });
+      return (id) => provider(id);
+    }
+    case "google": {
+      const provider = createGoogleGenerativeAI({ ...common, apiKey, baseURL, headers: config.headers });
+      return (id) => provider(id);
+    }
+    case "openrouter": {
+      const provider = createOpenAICompatible({
+        ...common,
+        name: config.id,
+        baseURL: baseURL ?? OPENROUTER_BASE_URL,
+        apiKey,
+        includeUsage: true,
+        headers: { ...OPENROUTER_HEADERS, ...config.headers },
+      });
+      return (id) => provider.chatModel(id);
+    }
+    case "openai-compatible": {
+      if (!baseURL) {
+        return () => {
+          throw new UserFacingError(
+            `${config.name} has no base URL. Set the server's URL (usually ending in /v1) in Settings → Providers.`,
+            "provider-missing-url",
+          );
+        };
+      }
+      const provider = createOpenAICompatible({ ...common, name: config.id, baseURL, apiKey, includeUsage: true, headers: config.headers });
+      return (id) => provider.chatModel(id);
+    }
+  }
+}
+
+/** A registry over the given configs; `fetch` is injectable for tests and proxies. */
+export function createProviderRegistry(configs: ProviderConfig[], options: ProviderRegistryOptions = {}): WebcodeProviderRegistry {
+  const byId = new Map(configs.map((config) => [config.id, config]));
+  const factories = new Map<string, Factory>();
+
+  function config(providerId: string): ProviderConfig {
+    const found = byId.get(providerId);
+    if (!found) {
+      throw new UserFacingError(
+        `No provider "${providerId}" is configured. Add it in Settings → Providers, or pick another model.`,
+        "provider-unknown",
+      );
+    }
+    return found;
+  }
+
+  function modelInfo(ref: ModelRef): ModelInfo | undefined {
+    const found = byId.get(ref.providerId);
+    if (!found) return undefined;
+    const own = found.models.find((m) => m.id === ref.modelId);
+    if (own) return own;
+    // A model typed by hand that the catalogue knows: use the catalogue's facts under this provider.
+    const preset = presetOf(found);
+    const known = MODEL_CATALOGUE.find((m) => m.id === ref.modelId && (preset === undefined || m.providerId === preset.id));
+    return known ? { ...known, providerId: ref.providerId } : undefined;
+  }
+
+  return {
+    languageModel(ref) {
+      const found = config(ref.providerId);
+      let factory = factories.get(found.id);
+      if (!factory) {
+        factory = buildFactory(found, options.fetch);
+        factories.set(found.id, factory);
+      }
+      return factory(ref.modelId);
+    },
+    modelInfo,
+    smallModel(ref) {
+      const found = byId.get(ref.providerId);
+      if (!found) return ref;
+      // Local servers have no preset small model: they use the model itself.
+      const small = found.smallModel?.trim() || presetOf(found)?.smallModel;
+      return small ? { providerId: found.id, modelId: small } : ref;
+    },
+    providerName(providerId) {
+      return byId.get(providerId)?.name ?? providerId;
+    },
+    configs: () => [...byId.values()],
+    models: () => [...byId.values()].flatMap((c) => c.models),
+  };
+}
+
