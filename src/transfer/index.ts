@@ -11,3 +11,12 @@ export {
 } from "./import-write";
 export { exportWorkspaceZip, zipEntries, type ZipExportOptions } from "./zip-export";
 export { unzipInWorker, handleUnzipRequest, type UnzipRequest, type UnzipResponse, type WorkerLike } from "./zip-worker";
+export {
+  readDirectoryHandle,
+  readDroppedEntries,
+  readFileList,
+  type DirectoryHandleLike,
+  type DroppedEntryLike,
+  type FileHandleLike,
+  type FileLike,
+} from "./folder-import";
