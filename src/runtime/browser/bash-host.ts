@@ -44,7 +44,7 @@ export class BashHost {
     private readonly commands: CustomCommand[],
     private readonly baseEnv: Record<string, string>,
   ) {
-    for (const dir of ["/tmp", "/home", "/usr/bin", "/bin"]) void this.root.mkdir(dir, { recursive: true });
+    for (const dir of ["/tmp", "/home"]) void this.root.mkdir(dir, { recursive: true });
   }
 
   /** The file system a shell sees, with workspace changes attributed to `source`. */
@@ -87,6 +87,10 @@ export class BashHost {
       customCommands: this.commands,
       // The deadline is also enforced inside just-bash: a busy loop never yields to our timer.
       executionLimits: { maxExecutionTimeMs: options.timeoutMs ?? Number.POSITIVE_INFINITY },
+      // just-bash's defense-in-depth box needs Node's AsyncLocalStorage and is inactive in browsers.
+      // Under Node it would block the timers of our own trusted file service (which runs in the
+      // script's async context), so it is off here too: tests then behave as the page does.
+      defenseInDepth: false,
     });
     const controller = new AbortController();
     const execution = bash

@@ -39,7 +39,8 @@ const DESCRIPTIONS: Record<string, string> = {
 
 /** just-bash's commands recognise Node-style messages ("ENOENT: no such file or directory, open '/a'"). */
 function fsError(code: string, op: string, path: string, detail?: string): Error {
-  const error = new Error(`${code}: ${detail ?? DESCRIPTIONS[code] ?? code}, ${op} '${path}'`) as Error & { code: string };
+  const text = (detail ?? DESCRIPTIONS[code] ?? code).replace(/\.$/, "");
+  const error = new Error(`${code}: ${text}, ${op} '${path}'`) as Error & { code: string };
   error.code = code;
   return error;
 }
@@ -154,6 +155,8 @@ export class WorkspaceBashFs implements IFileSystem {
       mode: this.modes.get(stat.path) ?? (dir ? DIR_MODE : FILE_MODE),
       size: stat.size,
       mtime: new Date(stat.mtime || Date.now()),
+      // A stable identity lets mv/cp tell "same file" from "different file" without inodes.
+      identity: `workspace:${stat.path}`,
     };
   }
 
