@@ -1,0 +1,162 @@
+// The app shell: top bar, runtime notice, the workspace (or its skeleton while it opens), status
+// bar, notifications and dialogs. It paints before storage, Monaco, xterm or the runtime load.
+import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useStore } from "zustand";
+import type { StoreApi } from "zustand/vanilla";
+import { DialogHost, Toasts, type Dialogs, type Notifications } from "../common";
+import type { EditorDocuments } from "../editor";
+import { PreviewPanel } from "../preview";
+import { byOrder, type Contributions, type PanelContribution } from "./contributions";
+import { ErrorScreen, type FatalError } from "./error-screen";
+import type { LayoutStore } from "./layout-store";
+import type { AppServices } from "./services";
+import { StatusBar } from "./status-bar";
+import { RuntimeNotice } from "./runtime-notice";
+import { WorkspaceSwitcher } from "./workspace-switcher";
+import { WorkbenchSkeleton, WorkspaceView } from "./workspace-view";
+import type { WorkspaceController } from "./workspace-controller";
+import { useWorkbenchShortcuts } from "./shortcuts";
+import type { WorkbenchServices } from "./workbench-context";
+
+export type BootState =
+  | { phase: "booting" }
+  | { phase: "ready"; services: AppServices; controller: WorkspaceController }
+  | { phase: "fatal"; error: FatalError };
+
+export interface AppProps {
+  boot: StoreApi<BootState>;
+  notifications: Notifications;
+  dialogs: Dialogs;
+  layout: LayoutStore;
+  contributions: Contributions;
+}
+
+const PREVIEW_PANEL_ID = "preview";
+
+export function App(props: AppProps) {
+  const boot = useStore(props.boot);
+  useWorkbenchShortcuts(props.layout, props.dialogs);
+  if (boot.phase === "fatal") return <ErrorScreen error={boot.error} />;
+  return (
+    <div className="app">
+      {boot.phase === "ready" ? (
+        <ReadyShell {...props} services={boot.services} controller={boot.controller} />
+      ) : (
+        <>
+          <TopBarFrame />
+          <WorkbenchSkeleton layout={props.layout} message="Opening storage…" />
+          <StatusBar runtime={undefined} />
+        </>
+      )}
+      <Toasts notifications={props.notifications} />
+      <DialogHost dialogs={props.dialogs} />
+    </div>
+  );
+}
+
+function TopBarFrame({ children }: { children?: ReactNode }) {
+  return (
+    <header className="top-bar">
+      <div className="brand" aria-label="webcode">
+        <span className="brand-mark" aria-hidden="true">
+          {"</>"}
+        </span>
+        <span className="brand-name">webcode</span>
+      </div>
+      {children}
+    </header>
+  );
+}
+
+function ReadyShell(props: AppProps & { services: AppServices; controller: WorkspaceController }) {
+  const { controller, notifications, dialogs, contributions } = props;
+  const state = useStore(controller.store);
+  const [workbench, setWorkbench] = useState<WorkbenchServices | undefined>(undefined);
+  const documents = useRef<EditorDocuments | undefined>(undefined);
+  documents.current = workbench?.documents;
+
+  // Settles unsaved editor changes before the workspace goes away.
+  const beforeLeave = useCallback(async () => {
+    const open = documents.current;
+    const dirty = open?.tabs.filter((t) => t.dirty) ?? [];
+    if (!open || dirty.length === 0) return true;
+    const answer = await dialogs.ask({
+      kind: "choice",
+      title: "Save changes?",
+      message: `${dirty.length === 1 ? `"${dirty[0]!.path}" has` : `${dirty.length} files have`} unsaved changes. Save before leaving this workspace?`,
+      buttons: [
+        { id: "cancel", label: "Cancel" },
+        { id: "discard", label: "Don't save" },
+        { id: "save", label: "Save all", primary: true },
+      ],
+      cancelId: "cancel",
+    });
+    if (answer === "save") return open.saveAll();
+    return answer === "discard";
+  }, [dialogs]);
+
+  // Quota errors and other persistence failures of the open workspace.
+  useEffect(() => {
+    const files = state.current?.files;
+    if (!files) return;
+    const subscription = files.onDidFailToPersist((error) => notifications.error(error, "Your changes could not be saved to browser storage"));
+    return () => subscription.dispose();
+  }, [state.current?.files, notifications]);
+
+  // Warn before closing the tab with unsaved editor changes.
+  useEffect(() => {
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (documents.current?.tabs.some((t) => t.dirty)) event.preventDefault();
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, []);
+
+  const runtime = state.runtime;
+  const ready = runtime.status === "ready" ? runtime.runtime : undefined;
+  const preview: PanelContribution = {
+    id: PREVIEW_PANEL_ID,
+    title: "Preview",
+    order: 100,
+    render: (services) => (
+      <PreviewPanel runtime={ready} onServerReady={() => services.showPanel(PREVIEW_PANEL_ID)} />
+    ),
+  };
+  const panels = [preview, ...contributions.panels];
+
+  const current = state.current;
+  return (
+    <>
+      <TopBarFrame>
+        <WorkspaceSwitcher controller={controller} dialogs={dialogs} notifications={notifications} beforeLeave={beforeLeave} />
+        <div className="top-bar-spacer" />
+        <div className="top-bar-items">
+          {workbench && byOrder(contributions.topBar).map((item) => <Fragment key={item.id}>{item.render(workbench)}</Fragment>)}
+        </div>
+      </TopBarFrame>
+      <RuntimeNotice
+        key={current?.workspace.id}
+        fallback={runtime.status === "ready" ? runtime.fallback : undefined}
+        failure={runtime.status === "failed" ? runtime.message : undefined}
+      />
+      {current ? (
+        <WorkspaceView
+          key={current.workspace.id}
+          storage={props.services.storage}
+          workspace={current.workspace}
+          files={current.files}
+          runtime={runtime}
+          controller={controller}
+          notifications={notifications}
+          dialogs={dialogs}
+          layout={props.layout}
+          panels={panels}
+          onServices={setWorkbench}
+        />
+      ) : (
+        <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />
+      )}
+      <StatusBar runtime={runtime} />
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+// Mounting the app: the frame renders at once; `start` hands over storage and the runtime
+// factories when they are ready, `fail` swaps in the error screen.
+import { createRoot } from "react-dom/client";
+import "./app.css";
+import { createStore } from "zustand/vanilla";
+import { Dialogs, Notifications } from "../common";
+import { App, type BootState } from "./app";
+import type { Contributions } from "./contributions";
+import type { FatalError } from "./error-screen";
+import { createLayoutStore } from "./layout-store";
+import type { AppServices } from "./services";
+import { WorkspaceController } from "./workspace-controller";
+import { errorMessage } from "../../base";
+
+export interface AppHandle {
+  /** Opens the last workspace (or creates the first) and shows it. */
+  start(services: AppServices): Promise<void>;
+  /** Replaces the app with a full-page error (nothing works without storage). */
+  fail(error: FatalError): void;
+  readonly notifications: Notifications;
+  /** Unmounts and releases the open workspace. */
+  dispose(): Promise<void>;
+}
+
+export function mountApp(container: HTMLElement, contributions: Partial<Contributions> = {}): AppHandle {
+  const boot = createStore<BootState>(() => ({ phase: "booting" }));
+  const notifications = new Notifications();
+  const dialogs = new Dialogs();
+  let layoutStorage: Storage | undefined;
+  try {
+    layoutStorage = window.localStorage;
+  } catch {
+    // Blocked storage (privacy settings): the layout is simply not remembered.
+  }
+  const layout = createLayoutStore(layoutStorage);
+  const root = createRoot(container);
+  root.render(
+    <App
+      boot={boot}
+      notifications={notifications}
+      dialogs={dialogs}
+      layout={layout}
+      contributions={{ panels: contributions.panels ?? [], topBar: contributions.topBar ?? [] }}
+    />,
+  );
+  let controller: WorkspaceController | undefined;
+  return {
+    notifications,
+    async start(services) {
+      controller = new WorkspaceController(services);
+      boot.setState({ phase: "ready", services, controller });
+      try {
+        await controller.start();
+      } catch (error) {
+        boot.setState({
+          phase: "fatal",
+          error: {
+            title: "webcode could not open a workspace",
+            message: `Opening the workspace failed: ${errorMessage(error)}.`,
+            steps: ["Reload the page.", "If it keeps failing, the stored data may be damaged: clear this site's data in the browser settings (this deletes your workspaces)."],
+          },
+        });
+      }
+    },
+    fail(error) {
+      boot.setState({ phase: "fatal", error });
+    },
+    async dispose() {
+      dialogs.dispose();
+      notifications.dispose();
+      await controller?.dispose();
+      root.unmount();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// What the app shell needs from the composition root (main.tsx): storage, and the two steps of
+// opening a workspace. main.tsx picks the concrete runtime; the UI only sees the interfaces.
+import type { RuntimeSelection, WorkspaceFiles } from "../../runtime";
+import type { Storage } from "../../storage";
+
+export type { RuntimeSelection, WorkspaceFiles };
+
+export interface AppServices {
+  storage: Storage;
+  /** Opens the file service of a workspace (restores its files from IndexedDB). */
+  openFiles(workspaceId: string): Promise<WorkspaceFiles>;
+  /** Picks and starts a runtime over the files; never hangs (WebContainer boot is raced). */
+  startRuntime(files: WorkspaceFiles): Promise<RuntimeSelection>;
+}

@@ -1,0 +1,144 @@
+// Which workspace is open, and switching, creating, renaming and deleting workspaces. Each action
+// is persisted on its own; the last opened workspace is remembered in settings for the next visit.
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { errorMessage } from "../../base";
+import { createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from "../../runtime";
+import type { WorkspaceRecord } from "../../storage";
+import type { AppServices, RuntimeSelection, WorkspaceFiles } from "./services";
+
+export const LAST_WORKSPACE_KEY = "ui.lastWorkspaceId";
+export const FIRST_WORKSPACE_NAME = "My workspace";
+
+export type RuntimeStatus =
+  | { status: "starting" }
+  | ({ status: "ready" } & RuntimeSelection)
+  | { status: "failed"; message: string };
+
+export interface OpenWorkspace {
+  workspace: WorkspaceRecord;
+  files: WorkspaceFiles;
+}
+
+export interface WorkspaceState {
+  workspaces: WorkspaceRecord[];
+  /** undefined while the first workspace is opening. */
+  current?: OpenWorkspace;
+  runtime: RuntimeStatus;
+  /** True while a switch is in progress (the panes show a progress message). */
+  switching: boolean;
+}
+
+export class WorkspaceController {
+  readonly store: StoreApi<WorkspaceState> = createStore<WorkspaceState>(() => ({
+    workspaces: [],
+    runtime: { status: "starting" },
+    switching: true,
+  }));
+  /** Guards against an older switch finishing after a newer one started. */
+  private generation = 0;
+  private disposed = false;
+
+  constructor(private readonly services: AppServices) {}
+
+  /** Opens the last opened workspace, or the newest, or creates the first one with a README. */
+  async start(): Promise<void> {
+    const { storage } = this.services;
+    let workspaces = await listWorkspaces(storage);
+    if (workspaces.length === 0) {
+      await createWorkspace(storage, FIRST_WORKSPACE_NAME, { seedReadme: true });
+      workspaces = await listWorkspaces(storage);
+    }
+    const last = await storage.settings.get<string>(LAST_WORKSPACE_KEY);
+    const pick = workspaces.find((w) => w.id === last) ?? workspaces[0]!;
+    this.store.setState({ workspaces });
+    await this.switchTo(pick.id);
+  }
+
+  async switchTo(id: string): Promise<void> {
+    if (this.disposed) return;
+    const generation = ++this.generation;
+    const { storage } = this.services;
+    const workspace = (await storage.workspaces.get(id)) ?? this.store.getState().workspaces.find((w) => w.id === id);
+    if (!workspace) throw new Error(`The workspace ${id} no longer exists. Pick another one from the list.`);
+    this.store.setState({ switching: true });
+    await this.closeCurrent();
+    const files = await this.services.openFiles(id);
+    if (generation !== this.generation || this.disposed) {
+      files.dispose();
+      return;
+    }
+    this.store.setState({ current: { workspace, files }, runtime: { status: "starting" }, switching: false });
+    await storage.settings.put(LAST_WORKSPACE_KEY, id);
+    void this.startRuntime(files, generation);
+  }
+
+  async create(name: string): Promise<WorkspaceRecord> {
+    const record = await createWorkspace(this.services.storage, name, { seedReadme: false });
+    await this.refresh();
+    await this.switchTo(record.id);
+    return record;
+  }
+
+  async rename(id: string, name: string): Promise<void> {
+    await renameWorkspace(this.services.storage, id, name);
+    await this.refresh();
+    const current = this.store.getState().current;
+    if (current?.workspace.id === id) {
+      const workspace = this.store.getState().workspaces.find((w) => w.id === id) ?? { ...current.workspace, name };
+      this.store.setState({ current: { ...current, workspace } });
+    }
+  }
+
+  /** Deletes a workspace; deleting the open one opens another (or a fresh one if none is left). */
+  async remove(id: string): Promise<void> {
+    const wasCurrent = this.store.getState().current?.workspace.id === id;
+    if (wasCurrent) {
+      this.store.setState({ switching: true });
+      await this.closeCurrent();
+    }
+    await deleteWorkspace(this.services.storage, id);
+    await this.refresh();
+    if (!wasCurrent) return;
+    let next = this.store.getState().workspaces[0];
+    if (!next) {
+      next = await createWorkspace(this.services.storage, FIRST_WORKSPACE_NAME, { seedReadme: true });
+      await this.refresh();
+    }
+    await this.switchTo(next.id);
+  }
+
+  async refresh(): Promise<void> {
+    this.store.setState({ workspaces: await listWorkspaces(this.services.storage) });
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.generation++;
+    await this.closeCurrent();
+  }
+
+  private async startRuntime(files: WorkspaceFiles, generation: number): Promise<void> {
+    let runtime: RuntimeStatus;
+    try {
+      runtime = { status: "ready", ...(await this.services.startRuntime(files)) };
+    } catch (error) {
+      runtime = { status: "failed", message: `The runtime could not start: ${errorMessage(error)}. Reload the page to try again.` };
+    }
+    if (generation !== this.generation || this.disposed) {
+      if (runtime.status === "ready") runtime.runtime.dispose();
+      return;
+    }
+    this.store.setState({ runtime });
+  }
+
+  /** Stops the runtime, writes pending file changes and releases the workspace. */
+  private async closeCurrent(): Promise<void> {
+    const { current, runtime } = this.store.getState();
+    this.store.setState({ current: undefined, runtime: { status: "starting" } });
+    if (runtime.status === "ready") runtime.runtime.dispose();
+    if (current) {
+      // close() waits until the last changes are stored before the next workspace opens.
+      await current.files.close();
+    }
+  }
+}

@@ -1,0 +1,190 @@
+// One open workspace: creates its editor documents, lays out tree | editor + terminal | right
+// panel, and gives contributed panels the workbench services. Remounted when the workspace changes.
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useStore } from "zustand";
+import type { WorkspaceRecord } from "../../storage";
+import type { Dialogs, Notifications } from "../common";
+import { EditorDocuments, EditorPanel, loadMonacoBuffers, type UnsavedChoice } from "../editor";
+import { FileTree } from "../files";
+import { TerminalPanel } from "../terminal";
+import type { PanelContribution } from "./contributions";
+import type { LayoutStore } from "./layout-store";
+import { RightPanel } from "./right-panel";
+import type { Storage } from "../../storage";
+import type { WorkspaceFiles } from "./services";
+import { SplitHandle } from "./split-handle";
+import { WorkbenchContext, type WorkbenchServices } from "./workbench-context";
+import type { RuntimeStatus, WorkspaceController } from "./workspace-controller";
+import { basename } from "../../base";
+
+export interface WorkspaceViewProps {
+  storage: Storage;
+  workspace: WorkspaceRecord;
+  files: WorkspaceFiles;
+  runtime: RuntimeStatus;
+  controller: WorkspaceController;
+  notifications: Notifications;
+  dialogs: Dialogs;
+  layout: LayoutStore;
+  panels: PanelContribution[];
+  /** Receives the workbench services while this view is mounted (for the top bar and its items). */
+  onServices(services: WorkbenchServices | undefined): void;
+}
+
+/** The README a new workspace is seeded with, opened when nothing else is. */
+const WELCOME_FILES = ["README.md", "readme.md", "README"];
+
+export function WorkspaceView(props: WorkspaceViewProps) {
+  const { files, dialogs, notifications } = props;
+  const [documents, setDocuments] = useState<EditorDocuments | undefined>(undefined);
+
+  useEffect(() => {
+    const created = new EditorDocuments({
+      files,
+      loadBuffers: loadMonacoBuffers,
+      onError: (error, context) => notifications.error(error, context),
+      askUnsaved: async (path): Promise<UnsavedChoice> => {
+        const answer = await dialogs.ask({
+          kind: "choice",
+          title: "Save changes?",
+          message: `"${basename(path)}" has unsaved changes. Save them before closing?`,
+          buttons: [
+            { id: "cancel", label: "Cancel" },
+            { id: "discard", label: "Don't save" },
+            { id: "save", label: "Save", primary: true },
+          ],
+          cancelId: "cancel",
+        });
+        return answer === "save" || answer === "discard" ? answer : "cancel";
+      },
+    });
+    setDocuments(created);
+    void (async () => {
+      for (const name of WELCOME_FILES) {
+        if (await files.exists(name).catch(() => false)) {
+          await created.open(name, { activate: true });
+          return;
+        }
+      }
+    })();
+    return () => created.dispose();
+  }, [files, dialogs, notifications]);
+
+  if (!documents) return <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />;
+  return <WorkspaceLayout {...props} documents={documents} />;
+}
+
+function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocuments }) {
+  const { layout, documents, runtime, panels } = props;
+  const sizes = useStore(layout, (s) => s.sizes);
+  const hidden = useStore(layout, (s) => s.hidden);
+  const [selectedPanel, setSelectedPanel] = useState<string | undefined>(undefined);
+  const showPanel = useCallback(
+    (id: string) => {
+      setSelectedPanel(id);
+      if (layout.getState().hidden.right) layout.toggle("right");
+    },
+    [layout],
+  );
+
+  const services: WorkbenchServices = useMemo(
+    () => ({
+      storage: props.storage,
+      notifications: props.notifications,
+      dialogs: props.dialogs,
+      layout,
+      workspaces: props.controller,
+      workspace: props.workspace,
+      files: props.files,
+      runtime,
+      documents,
+      showPanel,
+    }),
+    [props.storage, props.notifications, props.dialogs, layout, props.controller, props.workspace, props.files, runtime, documents, showPanel],
+  );
+
+  const { onServices } = props;
+  useEffect(() => {
+    onServices(services);
+    return () => onServices(undefined);
+  }, [services, onServices]);
+
+  const columns = [
+    hidden.tree ? "0" : `${sizes.tree}px`,
+    hidden.tree ? "0" : "4px",
+    "minmax(200px, 1fr)",
+    hidden.right ? "0" : "4px",
+    hidden.right ? "0" : `${sizes.right}px`,
+  ].join(" ");
+  const rows = ["minmax(80px, 1fr)", hidden.terminal ? "0" : "4px", hidden.terminal ? "0" : `${sizes.terminal}px`].join(" ");
+  const ready = runtime.status === "ready" ? runtime.runtime : undefined;
+
+  return (
+    <WorkbenchContext.Provider value={services}>
+      <div className="workbench" style={{ gridTemplateColumns: columns }}>
+        <aside className="pane pane-tree" hidden={hidden.tree}>
+          <FileTree
+            files={props.files}
+            documents={documents}
+            dialogs={props.dialogs}
+            notifications={props.notifications}
+            workspaceName={props.workspace.name}
+          />
+        </aside>
+        {!hidden.tree ? (
+          <SplitHandle pane="tree" label="Resize file tree" orientation="vertical" size={sizes.tree} direction={1} onResize={(s) => layout.resize("tree", s)} />
+        ) : (
+          <div />
+        )}
+        <main className="center" style={{ gridTemplateRows: rows }}>
+          <EditorPanel documents={documents} files={props.files} dialogs={props.dialogs} />
+          {!hidden.terminal ? (
+            <SplitHandle
+              pane="terminal"
+              label="Resize terminal"
+              orientation="horizontal"
+              size={sizes.terminal}
+              direction={-1}
+              onResize={(s) => layout.resize("terminal", s)}
+            />
+          ) : (
+            <div />
+          )}
+          <div className="pane pane-terminal" hidden={hidden.terminal}>
+            <TerminalPanel runtime={ready} runtimeError={runtime.status === "failed" ? runtime.message : undefined} />
+          </div>
+        </main>
+        {!hidden.right ? (
+          <SplitHandle pane="right" label="Resize side panel" orientation="vertical" size={sizes.right} direction={-1} onResize={(s) => layout.resize("right", s)} />
+        ) : (
+          <div />
+        )}
+        <aside className="pane pane-right" hidden={hidden.right}>
+          <RightPanel panels={panels} selected={selectedPanel} onSelect={setSelectedPanel} services={services} />
+        </aside>
+      </div>
+    </WorkbenchContext.Provider>
+  );
+}
+
+/** The frame shown before a workspace is open: same grid, so nothing jumps when it arrives. */
+export function WorkbenchSkeleton({ layout, message }: { layout: LayoutStore; message: string }) {
+  const sizes = useStore(layout, (s) => s.sizes);
+  return (
+    <div className="workbench" style={{ gridTemplateColumns: `${sizes.tree}px 4px minmax(200px, 1fr) 4px ${sizes.right}px` }} aria-busy="true">
+      <aside className="pane pane-tree skeleton" />
+      <div className="split-handle" />
+      <main className="center" style={{ gridTemplateRows: `minmax(80px, 1fr) 4px ${sizes.terminal}px` }}>
+        <div className="editor-panel">
+          <div className="editor-message" role="status">
+            {message}
+          </div>
+        </div>
+        <div className="split-handle" />
+        <div className="pane pane-terminal skeleton" />
+      </main>
+      <div className="split-handle" />
+      <aside className="pane pane-right skeleton" />
+    </div>
+  );
+}

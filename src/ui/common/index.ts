@@ -1,0 +1,6 @@
+// Shared pieces of the UI panels: notifications, dialogs, icons.
+export * from "./notifications";
+export * from "./dialogs";
+export { DialogHost } from "./dialog-host";
+export { Toasts } from "./toasts";
+export { Icon, IconButton, type IconName } from "./icons";

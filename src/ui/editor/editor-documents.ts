@@ -1,0 +1,407 @@
+// The open files of the editor: tabs, dirty state, saving through the workspace file service,
+// and what happens when a file changes underneath an open tab (terminal, agent, import): a clean
+// tab reloads, a dirty one asks (keep mine / load theirs), a deleted one closes, a moved one follows.
+import { createStore, type StoreApi } from "zustand/vanilla";
+import {
+  basename,
+  DisposableStore,
+  Emitter,
+  errorMessage,
+  isInside,
+  looksBinary,
+  normalizePath,
+  toDisposable,
+  tryDecodeText,
+  type Disposable,
+} from "../../base";
+import type { FileChange, WorkspaceFs } from "../../runtime";
+import type { BufferFactory, TextBuffer } from "./text-buffer";
+
+export type TabStatus = "loading" | "text" | "binary" | "error";
+
+export interface EditorTab {
+  path: string;
+  status: TabStatus;
+  dirty: boolean;
+  /** The file changed on disk while the tab had unsaved changes: the user picks a side. */
+  conflict: boolean;
+  /** The file was deleted on disk while the tab had unsaved changes; saving recreates it. */
+  deletedOnDisk: boolean;
+  /** Size in bytes (shown for binary files). */
+  size?: number;
+  /** Why the file could not be opened. */
+  error?: string;
+}
+
+export interface EditorDocumentsState {
+  tabs: EditorTab[];
+  active?: string;
+}
+
+export type UnsavedChoice = "save" | "discard" | "cancel";
+
+export interface EditorDocumentsOptions {
+  files: WorkspaceFs;
+  /** Loads the editor engine on first use (Monaco is a lazy chunk). */
+  loadBuffers: () => Promise<BufferFactory>;
+  /** Asks what to do with unsaved changes of a tab being closed. */
+  askUnsaved: (path: string) => Promise<UnsavedChoice>;
+  onError: (error: unknown, context: string) => void;
+}
+
+interface OpenDocument {
+  buffer: TextBuffer;
+  /** The file's content on disk as last seen (what "dirty" compares against). */
+  saved: string;
+  /** The content on disk that conflicts with unsaved changes. */
+  theirs?: string;
+  listener: Disposable;
+}
+
+/** How many newly created files are read when looking for where a deleted open file went. */
+const MOVE_CANDIDATE_LIMIT = 20;
+
+export class EditorDocuments implements Disposable {
+  readonly store: StoreApi<EditorDocumentsState> = createStore<EditorDocumentsState>(() => ({ tabs: [] }));
+  private readonly docs = new Map<string, OpenDocument>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private readonly disposables = new DisposableStore();
+  /** Moves started here: their deletions are not "file deleted underneath the tab". */
+  private readonly moving: Array<{ from: string; to: string }> = [];
+  private factory?: BufferFactory;
+  private readonly focusRequests = new Emitter<string>();
+  /** Fires when a tab wants the keyboard (a file opened with `focus: true` finished loading). */
+  readonly onDidRequestFocus = this.focusRequests.event;
+  private queue: Promise<void> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly options: EditorDocumentsOptions) {
+    this.disposables.add(options.files.onDidChange((changes) => this.enqueue(() => this.applyChanges(changes))));
+  }
+
+  get tabs(): EditorTab[] {
+    return this.store.getState().tabs;
+  }
+
+  get active(): string | undefined {
+    return this.store.getState().active;
+  }
+
+  tab(path: string): EditorTab | undefined {
+    return this.tabs.find((t) => t.path === path);
+  }
+
+  buffer(path: string): TextBuffer | undefined {
+    return this.docs.get(path)?.buffer;
+  }
+
+  /** Opens a file in a tab (or shows its tab) and makes it active. */
+  async open(input: string, options: { activate?: boolean; focus?: boolean } = {}): Promise<void> {
+    const path = normalizePath(input);
+    if (options.activate !== false) this.activate(path, true);
+    let pending = this.loading.get(path);
+    if (!pending && !this.tab(path)) {
+      this.setTabs([...this.tabs, { path, status: "loading", dirty: false, conflict: false, deletedOnDisk: false }]);
+      if (options.activate !== false) this.store.setState({ active: path });
+      pending = this.load(path).finally(() => this.loading.delete(path));
+      this.loading.set(path, pending);
+    }
+    await pending;
+    if (options.focus && this.active === path) this.focusRequests.fire(path);
+  }
+
+  activate(path: string, onlyIfOpen = false): void {
+    if (onlyIfOpen && !this.tab(path)) return;
+    if (this.tab(path)) this.store.setState({ active: path });
+  }
+
+  /** Saves a tab's text through the file service; false when it failed (the user was told). */
+  async save(path: string | undefined = this.active): Promise<boolean> {
+    if (path === undefined) return false;
+    const doc = this.docs.get(path);
+    if (!doc) return false;
+    const text = doc.buffer.getValue();
+    try {
+      await this.options.files.writeFile(path, text, { source: "editor" });
+    } catch (error) {
+      this.options.onError(error, `Could not save ${path}`);
+      return false;
+    }
+    const current = this.pathOf(doc);
+    if (current === undefined) return true;
+    doc.saved = text;
+    doc.theirs = undefined;
+    this.patch(current, { conflict: false, deletedOnDisk: false });
+    this.updateDirty(current);
+    return true;
+  }
+
+  async saveAll(): Promise<boolean> {
+    let ok = true;
+    for (const tab of this.tabs.filter((t) => t.dirty)) ok = (await this.save(tab.path)) && ok;
+    return ok;
+  }
+
+  /** Closes a tab; unsaved changes are saved or discarded as the user chooses. False = kept open. */
+  async close(path: string, options: { force?: boolean } = {}): Promise<boolean> {
+    const tab = this.tab(path);
+    if (!tab) return true;
+    if (!options.force && tab.dirty) {
+      const choice = await this.options.askUnsaved(path);
+      if (choice === "cancel") return false;
+      if (choice === "save" && !(await this.save(path))) return false;
+    }
+    this.removeTab(path);
+    return true;
+  }
+
+  /** Closes every tab of a file or folder without asking (it was deleted on purpose). */
+  closeUnder(path: string): void {
+    for (const tab of this.tabs.filter((t) => isInside(t.path, path))) this.removeTab(tab.path);
+  }
+
+  /** Renames or moves a file or folder; its open tabs follow with their unsaved text. */
+  async move(from: string, to: string): Promise<void> {
+    const entry = { from, to };
+    this.moving.push(entry);
+    try {
+      await this.options.files.rename(from, to, { source: "user" });
+      this.retarget(from, to);
+      // The rename's change batch arrives on a later tick; let it pass while the move is known.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await this.idle();
+    } finally {
+      this.moving.splice(this.moving.indexOf(entry), 1);
+    }
+  }
+
+  /** Keeps the unsaved text; the next save overwrites the file on disk. */
+  keepMine(path: string): void {
+    const doc = this.docs.get(path);
+    if (!doc || doc.theirs === undefined) return;
+    doc.saved = doc.theirs;
+    doc.theirs = undefined;
+    this.patch(path, { conflict: false });
+    this.updateDirty(path);
+  }
+
+  /** Drops the unsaved text and shows the file as it is on disk. */
+  loadTheirs(path: string): void {
+    const doc = this.docs.get(path);
+    if (!doc || doc.theirs === undefined) return;
+    const theirs = doc.theirs;
+    doc.saved = theirs;
+    doc.theirs = undefined;
+    doc.buffer.setValue(theirs);
+    this.patch(path, { conflict: false });
+    this.updateDirty(path);
+  }
+
+  /** Resolves when every change notification received so far has been handled. */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.disposables.dispose();
+    this.focusRequests.dispose();
+    for (const doc of this.docs.values()) {
+      doc.listener.dispose();
+      doc.buffer.dispose();
+    }
+    this.docs.clear();
+    this.store.setState({ tabs: [], active: undefined });
+  }
+
+  private async load(path: string): Promise<void> {
+    try {
+      const bytes = await this.options.files.readFile(path);
+      const text = looksBinary(bytes) ? undefined : tryDecodeText(bytes);
+      if (text === undefined) {
+        this.patch(path, { status: "binary", size: bytes.length });
+        return;
+      }
+      this.factory ??= await this.options.loadBuffers();
+      if (this.disposed || !this.tab(path)) return;
+      this.attach(path, this.factory.create(path, text), text);
+      this.patch(path, { status: "text", size: bytes.length });
+    } catch (error) {
+      this.patch(path, { status: "error", error: `Could not open ${path}: ${errorMessage(error)}` });
+    }
+  }
+
+  private attach(path: string, buffer: TextBuffer, saved: string): OpenDocument {
+    const doc: OpenDocument = { buffer, saved, listener: toDisposable(() => {}) };
+    doc.listener = buffer.onDidChangeContent(() => {
+      const current = this.pathOf(doc);
+      if (current !== undefined) this.updateDirty(current);
+    });
+    this.docs.set(path, doc);
+    return doc;
+  }
+
+  private pathOf(doc: OpenDocument): string | undefined {
+    for (const [path, value] of this.docs) if (value === doc) return path;
+    return undefined;
+  }
+
+  private updateDirty(path: string): void {
+    const doc = this.docs.get(path);
+    if (!doc) return;
+    const dirty = doc.buffer.getValue() !== doc.saved;
+    if (this.tab(path)?.dirty !== dirty) this.patch(path, { dirty });
+  }
+
+  private removeTab(path: string): void {
+    const doc = this.docs.get(path);
+    if (doc) {
+      doc.listener.dispose();
+      doc.buffer.dispose();
+      this.docs.delete(path);
+    }
+    const tabs = this.tabs;
+    const index = tabs.findIndex((t) => t.path === path);
+    if (index < 0) return;
+    const rest = tabs.filter((t) => t.path !== path);
+    let active = this.active;
+    if (active === path) active = (rest[index] ?? rest[index - 1])?.path;
+    this.store.setState({ tabs: rest, active });
+  }
+
+  /** Re-keys the tabs of `from` (a file or a folder) to `to`, keeping unsaved text. */
+  private retarget(from: string, to: string): void {
+    const renamed = new Map<string, string>();
+    for (const tab of this.tabs) {
+      if (isInside(tab.path, from)) renamed.set(tab.path, to + tab.path.slice(from.length));
+    }
+    if (renamed.size === 0) return;
+    for (const [oldPath, newPath] of renamed) {
+      const doc = this.docs.get(oldPath);
+      if (!doc || !this.factory) continue;
+      const text = doc.buffer.getValue();
+      doc.listener.dispose();
+      doc.buffer.dispose();
+      this.docs.delete(oldPath);
+      const moved = this.attach(newPath, this.factory.create(newPath, text), doc.saved);
+      moved.theirs = doc.theirs;
+    }
+    const active = this.active;
+    this.store.setState({
+      tabs: this.tabs.map((t) => (renamed.has(t.path) ? { ...t, path: renamed.get(t.path)!, deletedOnDisk: false } : t)),
+      active: active !== undefined ? (renamed.get(active) ?? active) : undefined,
+    });
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch((error) => this.options.onError(error, "Could not update the editor"));
+  }
+
+  private async applyChanges(changes: FileChange[]): Promise<void> {
+    if (this.disposed) return;
+    for (const change of changes) {
+      if (change.type === "deleted" || change.kind !== "file" || change.source === "editor") continue;
+      if (this.tab(change.path)) await this.reload(change.path);
+    }
+    const deleted = changes.filter((c) => c.type === "deleted");
+    if (deleted.length === 0) return;
+    const created = changes.filter((c) => c.type === "created");
+    const gone = this.tabs.filter(
+      (t) => deleted.some((d) => isInside(t.path, d.path)) && !this.moving.some((m) => isInside(t.path, m.from)),
+    );
+    for (const tab of gone) {
+      // A delete followed by a create in the same batch (atomic save) is a change, not a delete.
+      if (await this.options.files.exists(tab.path)) {
+        await this.reload(tab.path);
+        continue;
+      }
+      const target = this.renameTarget(tab.path, created) ?? (await this.findMoveTarget(tab.path, deleted, created));
+      if (target !== undefined) this.retarget(tab.path, target);
+      else if (tab.dirty) this.patch(tab.path, { deletedOnDisk: true });
+      else this.removeTab(tab.path);
+    }
+  }
+
+  /** Reads a file that changed on disk into its tab. */
+  private async reload(path: string): Promise<void> {
+    const tab = this.tab(path);
+    if (!tab || tab.status === "loading") return;
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.options.files.readFile(path);
+    } catch {
+      return; // Deleted in the meantime: the deletion is handled with its own notification.
+    }
+    const doc = this.docs.get(path);
+    const text = looksBinary(bytes) ? undefined : tryDecodeText(bytes);
+    if (!doc || text === undefined) {
+      // A binary file (or one that became binary) is shown by size; reopen to pick up a new kind.
+      if (doc && text === undefined) {
+        this.removeTab(path);
+        await this.open(path, { activate: false });
+      } else this.patch(path, { size: bytes.length });
+      return;
+    }
+    if (text === doc.saved) return;
+    if (text === doc.buffer.getValue()) {
+      doc.saved = text;
+      doc.theirs = undefined;
+      this.patch(path, { conflict: false, deletedOnDisk: false });
+    } else if (!this.tab(path)?.dirty) {
+      doc.saved = text;
+      doc.buffer.setValue(text);
+      this.patch(path, { deletedOnDisk: false });
+    } else {
+      doc.theirs = text;
+      this.patch(path, { conflict: true, deletedOnDisk: false });
+    }
+    this.updateDirty(path);
+  }
+
+  /** Where a rename reported by the file service (`renamedFrom`) took an open file. */
+  private renameTarget(path: string, created: FileChange[]): string | undefined {
+    for (const change of created) {
+      const from = change.renamedFrom;
+      if (from !== undefined && isInside(path, from)) {
+        const target = change.path + path.slice(from.length);
+        if (target === change.path || created.some((c) => c.path === target)) return target;
+      }
+    }
+    return undefined;
+  }
+
+  /** Where did a deleted open file go, when nobody said? A file created in the same batch with its saved content. */
+  private async findMoveTarget(path: string, deleted: FileChange[], created: FileChange[]): Promise<string | undefined> {
+    const doc = this.docs.get(path);
+    if (!doc) return undefined;
+    const candidates: string[] = [];
+    for (const d of deleted) {
+      if (d.path === path || !isInside(path, d.path)) continue;
+      for (const c of created) if (c.kind === "dir") candidates.push(c.path + path.slice(d.path.length));
+    }
+    const files = created.filter((c) => c.kind === "file").map((c) => c.path);
+    candidates.push(...files.filter((p) => basename(p) === basename(path)), ...files);
+    const seen = new Set<string>();
+    for (const candidate of candidates) {
+      if (seen.has(candidate) || this.tab(candidate)) continue;
+      seen.add(candidate);
+      if (seen.size > MOVE_CANDIDATE_LIMIT) break;
+      try {
+        if ((await this.options.files.readText(candidate)) === doc.saved) return candidate;
+      } catch {
+        // Not there (or not text): not where the file went.
+      }
+    }
+    return undefined;
+  }
+
+  private patch(path: string, patch: Partial<EditorTab>): void {
+    if (!this.tab(path)) return;
+    this.setTabs(this.tabs.map((t) => (t.path === path ? { ...t, ...patch } : t)));
+  }
+
+  private setTabs(tabs: EditorTab[]): void {
+    this.store.setState({ tabs });
+  }
+}

@@ -1,0 +1,235 @@
+// The editor area: tabs, the Monaco editor (loaded lazily), save, conflict and deleted-file bars,
+// binary-file message and quick open. Ctrl/Cmd+S saves and Ctrl/Cmd+P opens quick open anywhere.
+import { useEffect, useRef, useState } from "react";
+import { useStore } from "zustand";
+import "./editor.css";
+import { basename, DisposableStore, errorMessage, formatBytes, toDisposable } from "../../base";
+import type * as MonacoApi from "monaco-editor";
+import type { WorkspaceFs } from "../../runtime";
+import { Icon, IconButton, type Dialogs } from "../common";
+import type { EditorDocuments } from "./editor-documents";
+import { editorStatus } from "./editor-status";
+import { EditorTabs } from "./editor-tabs";
+import { loadMonaco, type MonacoModule } from "./monaco-loader";
+import { QuickOpen } from "./quick-open";
+
+export const EDITOR_READY_MARK = "webcode:editor-ready";
+
+export interface EditorPanelProps {
+  documents: EditorDocuments;
+  files: WorkspaceFs;
+  dialogs: Dialogs;
+}
+
+type MonacoEditor = MonacoApi.editor.IStandaloneCodeEditor;
+type ViewState = MonacoApi.editor.ICodeEditorViewState;
+
+const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+export const MOD_KEY_LABEL = isMac ? "⌘" : "Ctrl+";
+
+export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
+  const tabs = useStore(documents.store, (s) => s.tabs);
+  const active = useStore(documents.store, (s) => s.active);
+  const dialogOpen = useStore(dialogs.store, (s) => s.current !== undefined);
+  const activeTab = tabs.find((t) => t.path === active);
+  const host = useRef<HTMLDivElement>(null);
+  const [editor, setEditor] = useState<{ instance: MonacoEditor; module: MonacoModule } | undefined>(undefined);
+  const [loadError, setLoadError] = useState<string | undefined>(undefined);
+  const [quickOpen, setQuickOpen] = useState(false);
+  const viewStates = useRef(new Map<string, ViewState>());
+  const shown = useRef<string | undefined>(undefined);
+
+  // Create Monaco once per workspace; the TypeScript project lives as long as the editor.
+  useEffect(() => {
+    let cancelled = false;
+    const disposables = new DisposableStore();
+    loadMonaco().then(
+      (module) => {
+        if (cancelled || !host.current) return;
+        const instance = module.monaco.editor.create(host.current, {
+          model: null,
+          theme: "webcode-dark",
+          automaticLayout: true,
+          fontSize: 13,
+          fontFamily: "'JetBrains Mono', 'Cascadia Code', 'Fira Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+          minimap: { enabled: true, renderCharacters: false },
+          scrollBeyondLastLine: false,
+          renderWhitespace: "selection",
+          tabSize: 2,
+          fixedOverflowWidgets: true,
+          ariaLabel: "Editor",
+        });
+        disposables.add(instance);
+        disposables.add(new module.TypeScriptProject(files));
+        disposables.add(
+          instance.onDidChangeCursorPosition((e) => editorStatus.setState({ line: e.position.lineNumber, column: e.position.column })),
+        );
+        const updateMarkers = () => {
+          const model = instance.getModel();
+          const markers = model ? module.monaco.editor.getModelMarkers({ resource: model.uri }) : [];
+          const { MarkerSeverity } = module.monaco;
+          editorStatus.setState({
+            errors: markers.filter((m) => m.severity === MarkerSeverity.Error).length,
+            warnings: markers.filter((m) => m.severity === MarkerSeverity.Warning).length,
+          });
+        };
+        disposables.add(module.monaco.editor.onDidChangeMarkers(updateMarkers));
+        disposables.add(instance.onDidChangeModel(updateMarkers));
+        disposables.add(toDisposable(() => editorStatus.setState({ line: undefined, column: undefined, language: undefined, errors: 0, warnings: 0 })));
+        host.current.dataset.editorReady = "true";
+        performance.mark(EDITOR_READY_MARK);
+        setEditor({ instance, module });
+      },
+      (error: unknown) => !cancelled && setLoadError(`The editor could not be loaded: ${errorMessage(error)}. Check your connection and reload the page.`),
+    );
+    return () => {
+      cancelled = true;
+      disposables.dispose();
+      shown.current = undefined;
+      setEditor(undefined);
+    };
+  }, [files]);
+
+  // Show the active tab's model, keeping each tab's cursor and scroll position.
+  const activeBufferReady = activeTab?.status === "text";
+  useEffect(() => {
+    if (!editor) return;
+    const { instance, module } = editor;
+    if (shown.current !== undefined) {
+      const state = instance.saveViewState();
+      if (state) viewStates.current.set(shown.current, state);
+    }
+    const model = activeBufferReady && active !== undefined ? module.monacoBuffers.model(active) : undefined;
+    if (instance.getModel() !== (model ?? null)) instance.setModel(model ?? null);
+    shown.current = model ? active : undefined;
+    if (model && active !== undefined) {
+      const state = viewStates.current.get(active);
+      if (state) instance.restoreViewState(state);
+      editorStatus.setState({ language: model.getLanguageId(), ...positionOf(instance) });
+    } else {
+      editorStatus.setState({ language: undefined, line: undefined, column: undefined });
+    }
+  }, [editor, active, activeBufferReady, tabs]);
+
+  // Forget view states of closed tabs.
+  useEffect(() => {
+    for (const path of viewStates.current.keys()) if (!tabs.some((t) => t.path === path)) viewStates.current.delete(path);
+  }, [tabs]);
+
+  useEffect(() => {
+    const subscription = documents.onDidRequestFocus(() => editor?.instance.focus());
+    return () => subscription.dispose();
+  }, [documents, editor]);
+
+  // Workbench-wide shortcuts, caught before Monaco or xterm see them.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || dialogOpen) return;
+      const key = event.key.toLowerCase();
+      if (key === "s") {
+        event.preventDefault();
+        event.stopPropagation();
+        void (event.shiftKey ? documents.saveAll() : documents.save());
+      } else if (key === "p" && !event.shiftKey) {
+        event.preventDefault();
+        event.stopPropagation();
+        setQuickOpen(true);
+      }
+    };
+    window.addEventListener("keydown", onKeyDown, true);
+    return () => window.removeEventListener("keydown", onKeyDown, true);
+  }, [documents, dialogOpen]);
+
+  const name = active !== undefined ? basename(active) : undefined;
+
+  return (
+    <section className="editor-panel" aria-label="Editor">
+      <div className="editor-tabs-bar">
+        <EditorTabs
+          tabs={tabs}
+          active={active}
+          onSelect={(path) => documents.activate(path)}
+          onClose={(path) => void documents.close(path)}
+        />
+        <div className="editor-actions">
+          <IconButton icon="search" label="Go to file" shortcut={`${MOD_KEY_LABEL}P`} onClick={() => setQuickOpen(true)} />
+          <IconButton
+            icon="save"
+            label="Save"
+            shortcut={`${MOD_KEY_LABEL}S`}
+            disabled={!activeTab || activeTab.status !== "text" || !(activeTab.dirty || activeTab.deletedOnDisk)}
+            onClick={() => void documents.save()}
+          />
+        </div>
+      </div>
+      {activeTab?.conflict && (
+        <div className="editor-banner editor-banner-warning" role="alert">
+          <Icon name="warning" />
+          <span>
+            <strong>{name}</strong> changed on disk while you had unsaved changes.
+          </span>
+          <button type="button" className="button" onClick={() => documents.keepMine(activeTab.path)}>
+            Keep mine
+          </button>
+          <button type="button" className="button button-primary" onClick={() => documents.loadTheirs(activeTab.path)}>
+            Load theirs
+          </button>
+        </div>
+      )}
+      {activeTab?.deletedOnDisk && (
+        <div className="editor-banner editor-banner-warning" role="alert">
+          <Icon name="warning" />
+          <span>
+            <strong>{name}</strong> was deleted on disk. Save to create it again, or close the tab to drop your changes.
+          </span>
+        </div>
+      )}
+      <div className="editor-body">
+        <div ref={host} className={`monaco-host ${activeBufferReady ? "" : "is-hidden"}`} data-testid="monaco-host" />
+        {!activeTab && !loadError && (
+          <div className="editor-empty">
+            <p>No file is open.</p>
+            <p>
+              Pick a file in the tree, or press <kbd>{MOD_KEY_LABEL}P</kbd> to find one.
+            </p>
+          </div>
+        )}
+        {activeTab?.status === "loading" && <div className="editor-message" role="status">Opening {name}…</div>}
+        {activeTab?.status === "binary" && (
+          <div className="editor-message" role="status">
+            <Icon name="file" size={32} />
+            <p>
+              <strong>{name}</strong> is a binary file ({formatBytes(activeTab.size ?? 0)}); the editor shows text files only.
+            </p>
+          </div>
+        )}
+        {activeTab?.status === "error" && (
+          <div className="editor-message" role="alert">
+            {activeTab.error}
+          </div>
+        )}
+        {activeTab?.status === "text" && !editor && !loadError && <div className="editor-message" role="status">Loading the editor…</div>}
+        {loadError && (
+          <div className="editor-message" role="alert">
+            {loadError}
+          </div>
+        )}
+      </div>
+      {quickOpen && (
+        <QuickOpen
+          files={files}
+          onClose={() => setQuickOpen(false)}
+          onOpen={(path) => {
+            setQuickOpen(false);
+            void documents.open(path, { focus: true });
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function positionOf(instance: MonacoEditor): { line?: number; column?: number } {
+  const position = instance.getPosition();
+  return position ? { line: position.lineNumber, column: position.column } : {};
+}

@@ -1,0 +1,24 @@
+// Loads the editor engine on demand. Everything Monaco lives behind this dynamic import so the
+// workbench frame paints before the editor's megabytes arrive.
+import type * as Setup from "./monaco-setup";
+import type * as Project from "./typescript-project";
+import type { BufferFactory } from "./text-buffer";
+
+export type MonacoModule = typeof Setup & typeof Project;
+
+let loading: Promise<MonacoModule> | undefined;
+
+export function loadMonaco(): Promise<MonacoModule> {
+  loading ??= Promise.all([import("./monaco-setup"), import("./typescript-project")])
+    .then(([setup, project]) => ({ ...setup, ...project }))
+    .catch((error: unknown) => {
+      // Let a later attempt retry (e.g. a chunk failed to download after a deploy).
+      loading = undefined;
+      throw error;
+    });
+  return loading;
+}
+
+export async function loadMonacoBuffers(): Promise<BufferFactory> {
+  return (await loadMonaco()).monacoBuffers;
+}

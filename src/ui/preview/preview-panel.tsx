@@ -1,0 +1,132 @@
+// The preview panel: shows a dev server started in the runtime (it opens on the runtime's
+// server-ready event) in a frame with a URL bar and reload. The browser runtime cannot run servers,
+// and the panel says so instead of showing an empty frame.
+import { useEffect, useId, useState } from "react";
+import type { Runtime } from "../../runtime";
+import "./preview.css";
+import { Icon, IconButton } from "../common";
+
+export interface PreviewPanelProps {
+  runtime: Runtime | undefined;
+  /** Called when a server becomes ready, so the host can bring the preview to the front. */
+  onServerReady?(url: string): void;
+}
+
+interface Server {
+  port: number;
+  url: string;
+}
+
+/** Only http(s) URLs load in the frame: a typed "javascript:" URL must never run in the app's origin. */
+export function safePreviewUrl(input: string): string | undefined {
+  try {
+    const url = new URL(input.trim());
+    return url.protocol === "http:" || url.protocol === "https:" ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
+  const [servers, setServers] = useState<Server[]>([]);
+  const [url, setUrl] = useState<string | undefined>(undefined);
+  const [typed, setTyped] = useState("");
+  const [reloads, setReloads] = useState(0);
+  const [urlError, setUrlError] = useState<string | undefined>(undefined);
+  const inputId = useId();
+
+  useEffect(() => {
+    setServers([]);
+    setUrl(undefined);
+    if (!runtime) return;
+    const subscription = runtime.onServerReady((port, serverUrl) => {
+      setServers((list) => [...list.filter((s) => s.port !== port), { port, url: serverUrl }]);
+      setUrl(serverUrl);
+      setTyped(serverUrl);
+      onServerReady?.(serverUrl);
+    });
+    return () => subscription.dispose();
+  }, [runtime, onServerReady]);
+
+  const go = () => {
+    const safe = safePreviewUrl(typed);
+    if (!safe) {
+      setUrlError("Enter an http:// or https:// address.");
+      return;
+    }
+    setUrlError(undefined);
+    setUrl(safe);
+    setReloads((n) => n + 1);
+  };
+
+  if (!runtime) return <div className="preview-message" role="status">Starting the runtime…</div>;
+
+  if (!runtime.capabilities.servers) {
+    return (
+      <div className="preview-message">
+        <Icon name="globe" size={32} />
+        <p>
+          The browser runtime cannot run dev servers, so there is nothing to preview here. Servers need the WebContainer runtime, which
+          requires a cross-origin-isolated page in a Chromium-based browser with network access.
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="preview-panel">
+      <form
+        className="preview-bar"
+        onSubmit={(event) => {
+          event.preventDefault();
+          go();
+        }}
+      >
+        <IconButton icon="refresh" label="Reload preview" disabled={!url} onClick={() => setReloads((n) => n + 1)} />
+        <label htmlFor={inputId} className="visually-hidden">
+          Preview URL
+        </label>
+        <input
+          id={inputId}
+          className="text-input"
+          value={typed}
+          placeholder="Start a dev server in the terminal (e.g. npm run dev)"
+          spellCheck={false}
+          aria-invalid={urlError ? true : undefined}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+        {servers.length > 1 && (
+          <select aria-label="Server" value={url} onChange={(event) => {
+            setUrl(event.target.value);
+            setTyped(event.target.value);
+          }}>
+            {servers.map((s) => (
+              <option key={s.port} value={s.url}>
+                port {s.port}
+              </option>
+            ))}
+          </select>
+        )}
+      </form>
+      {urlError && (
+        <p className="input-error" role="alert">
+          {urlError}
+        </p>
+      )}
+      {url ? (
+        <iframe
+          key={`${url}#${reloads}`}
+          className="preview-frame"
+          title="Preview"
+          src={url}
+          allow="cross-origin-isolated; clipboard-read; clipboard-write"
+        />
+      ) : (
+        <div className="preview-message" role="status">
+          <Icon name="globe" size={32} />
+          <p>No server is running yet. Start one in the terminal (for example <code>npm run dev</code>) and it opens here.</p>
+        </div>
+      )}
+    </div>
+  );
+}

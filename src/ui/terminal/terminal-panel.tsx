@@ -1,0 +1,102 @@
+// The terminal panel: xterm (loaded lazily) connected to the runtime's interactive shell, refit
+// whenever the panel changes size. Ctrl-C reaches the shell, which interrupts the running command.
+import { useEffect, useRef, useState } from "react";
+import { errorMessage } from "../../base";
+import "./terminal.css";
+import type { Runtime } from "../../runtime";
+import type * as XtermSetup from "./xterm-setup";
+import { IconButton } from "../common";
+import { TerminalSession } from "./terminal-session";
+
+export interface TerminalPanelProps {
+  /** undefined while the runtime is starting. */
+  runtime: Runtime | undefined;
+  /** Why there is no runtime (it failed to start). */
+  runtimeError?: string;
+}
+
+type XtermModule = typeof XtermSetup;
+
+let loading: Promise<XtermModule> | undefined;
+function loadXterm(): Promise<XtermModule> {
+  loading ??= import("./xterm-setup").catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+export function TerminalPanel({ runtime, runtimeError }: TerminalPanelProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const [generation, setGeneration] = useState(0);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [ready, setReady] = useState(false);
+  const clear = useRef<() => void>(() => {});
+
+  useEffect(() => {
+    if (!runtime) return;
+    let cancelled = false;
+    let session: TerminalSession | undefined;
+    let observer: ResizeObserver | undefined;
+    let frame = 0;
+    loadXterm().then(
+      (xterm) => {
+        const element = host.current;
+        if (cancelled || !element) return;
+        const { terminal, fit } = xterm.createTerminal();
+        terminal.open(element);
+        fit.fit();
+        try {
+          session = new TerminalSession(runtime, terminal);
+        } catch (e) {
+          terminal.dispose();
+          setError(`The shell could not start: ${errorMessage(e)}. Use "Restart shell" to try again.`);
+          return;
+        }
+        clear.current = () => terminal.clear();
+        observer = new ResizeObserver(() => {
+          cancelAnimationFrame(frame);
+          frame = requestAnimationFrame(() => {
+            // A hidden panel measures 0 x 0; keep the last size until it is visible again.
+            if (element.clientWidth > 0 && element.clientHeight > 0) fit.fit();
+          });
+        });
+        observer.observe(element);
+        setReady(true);
+        element.dataset.terminalReady = "true";
+      },
+      (e: unknown) => !cancelled && setError(`The terminal could not be loaded: ${errorMessage(e)}. Reload the page to try again.`),
+    );
+    return () => {
+      cancelled = true;
+      cancelAnimationFrame(frame);
+      observer?.disconnect();
+      session?.dispose();
+      clear.current = () => {};
+      if (host.current) delete host.current.dataset.terminalReady;
+      setReady(false);
+      setError(undefined);
+    };
+  }, [runtime, generation]);
+
+  const message = runtimeError ?? error ?? (!runtime ? "Starting the runtime…" : !ready ? "Starting the shell…" : undefined);
+  return (
+    <section className="terminal-panel" aria-label="Terminal">
+      <header className="panel-header">
+        <h2 className="panel-title">Terminal</h2>
+        <div className="panel-actions">
+          <IconButton icon="clear" label="Clear terminal" disabled={!ready} onClick={() => clear.current()} />
+          <IconButton icon="refresh" label="Restart shell" disabled={!runtime} onClick={() => setGeneration((g) => g + 1)} />
+        </div>
+      </header>
+      <div className="terminal-body">
+        <div ref={host} className="terminal-host" onClick={() => host.current?.querySelector("textarea")?.focus()} />
+        {message && (
+          <div className="terminal-message" role={runtimeError || error ? "alert" : "status"}>
+            {message}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,339 @@
+// The editor's open documents over a real WorkspaceFiles (fake-indexeddb) with in-memory buffers:
+// dirty state, saving, and files changing underneath open tabs.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Emitter } from "../../src/base";
+import { WorkspaceFiles, type FileChange } from "../../src/runtime";
+import { openStorage, type Storage } from "../../src/storage";
+import { EditorDocuments, type BufferFactory, type TextBuffer, type UnsavedChoice } from "../../src/ui/editor";
+
+class MemoryBuffer implements TextBuffer {
+  private readonly changed = new Emitter<void>();
+  disposed = false;
+  constructor(
+    readonly path: string,
+    private text: string,
+  ) {}
+  getValue() {
+    return this.text;
+  }
+  setValue(text: string) {
+    this.text = text;
+    this.changed.fire();
+  }
+  /** What typing in the editor does. */
+  type(text: string) {
+    this.setValue(this.text + text);
+  }
+  onDidChangeContent(listener: () => void) {
+    return this.changed.event(listener);
+  }
+  dispose() {
+    this.disposed = true;
+    this.changed.dispose();
+  }
+}
+
+class MemoryBuffers implements BufferFactory {
+  readonly all: MemoryBuffer[] = [];
+  create(path: string, text: string) {
+    const buffer = new MemoryBuffer(path, text);
+    this.all.push(buffer);
+    return buffer;
+  }
+  get live() {
+    return this.all.filter((b) => !b.disposed);
+  }
+}
+
+let counter = 0;
+let storage: Storage;
+let files: WorkspaceFiles;
+let buffers: MemoryBuffers;
+let documents: EditorDocuments;
+let answers: UnsavedChoice[];
+let asked: string[];
+let errors: string[];
+
+beforeEach(async () => {
+  storage = await openStorage({ name: `ui-editor-documents-${counter++}-${Date.now()}` });
+  files = await WorkspaceFiles.open(storage, "ws1", { persistDelayMs: 1 });
+  buffers = new MemoryBuffers();
+  answers = [];
+  asked = [];
+  errors = [];
+  documents = new EditorDocuments({
+    files,
+    loadBuffers: async () => buffers,
+    askUnsaved: async (path) => {
+      asked.push(path);
+      return answers.shift() ?? "cancel";
+    },
+    onError: (error, context) => errors.push(`${context}: ${String(error)}`),
+  });
+});
+
+afterEach(async () => {
+  documents.dispose();
+  await files.close();
+  storage.close();
+});
+
+const buffer = (path: string) => documents.buffer(path) as MemoryBuffer;
+/** Lets the change batch fire (one per tick) and the documents service handle it. */
+const settle = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await documents.idle();
+};
+
+describe("EditorDocuments", () => {
+  it("opens a text file in an active, clean tab", async () => {
+    await files.writeFile("src/a.ts", "export const a = 1;\n");
+    await documents.open("src/a.ts");
+    expect(documents.tabs).toEqual([expect.objectContaining({ path: "src/a.ts", status: "text", dirty: false })]);
+    expect(documents.active).toBe("src/a.ts");
+    expect(buffer("src/a.ts").getValue()).toBe("export const a = 1;\n");
+  });
+
+  it("opening an open file again only activates it", async () => {
+    await files.writeFile("a.txt", "a");
+    await files.writeFile("b.txt", "b");
+    await documents.open("a.txt");
+    await documents.open("b.txt");
+    await documents.open("a.txt");
+    expect(documents.tabs.map((t) => t.path)).toEqual(["a.txt", "b.txt"]);
+    expect(documents.active).toBe("a.txt");
+    expect(buffers.all).toHaveLength(2);
+  });
+
+  it("marks a tab dirty when edited and clean again when the text returns to the saved one", async () => {
+    await files.writeFile("a.txt", "hello");
+    await documents.open("a.txt");
+    buffer("a.txt").type("!");
+    expect(documents.tab("a.txt")?.dirty).toBe(true);
+    buffer("a.txt").setValue("hello");
+    expect(documents.tab("a.txt")?.dirty).toBe(false);
+  });
+
+  it("saves through the file service with source editor, and the tab is clean", async () => {
+    await files.writeFile("a.txt", "hello");
+    await documents.open("a.txt");
+    const seen: FileChange[] = [];
+    const sub = files.onDidChange((changes) => seen.push(...changes));
+    buffer("a.txt").type(" world");
+    expect(await documents.save()).toBe(true);
+    await settle();
+    sub.dispose();
+    expect(await files.readText("a.txt")).toBe("hello world");
+    expect(documents.tab("a.txt")?.dirty).toBe(false);
+    expect(seen).toContainEqual(expect.objectContaining({ path: "a.txt", type: "changed", source: "editor" }));
+    // Persisted: a fresh service over the same database reads the saved text.
+    await files.flush();
+    const again = await WorkspaceFiles.open(storage, "ws1");
+    expect(await again.readText("a.txt")).toBe("hello world");
+    again.dispose();
+  });
+
+  it("reports a failed save and keeps the tab dirty", async () => {
+    await files.writeFile("a.txt", "x");
+    await documents.open("a.txt");
+    buffer("a.txt").type("y");
+    await files.close(); // later writes are refused
+    expect(await documents.save("a.txt")).toBe(false);
+    expect(errors[0]).toMatch(/Could not save a\.txt/);
+    expect(documents.tab("a.txt")?.dirty).toBe(true);
+    files = await WorkspaceFiles.open(storage, "ws1");
+  });
+
+  it("reloads a clean tab when the file changes underneath it", async () => {
+    await files.writeFile("a.txt", "one");
+    await documents.open("a.txt");
+    await files.writeFile("a.txt", "two", { source: "terminal" });
+    await settle();
+    expect(buffer("a.txt").getValue()).toBe("two");
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
+  });
+
+  it("asks (keep mine / load theirs) when a dirty tab's file changes underneath it", async () => {
+    await files.writeFile("a.txt", "base");
+    await documents.open("a.txt");
+    buffer("a.txt").setValue("mine");
+    await files.writeFile("a.txt", "theirs", { source: "agent" });
+    await settle();
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: true, conflict: true });
+    expect(buffer("a.txt").getValue()).toBe("mine");
+
+    documents.loadTheirs("a.txt");
+    expect(buffer("a.txt").getValue()).toBe("theirs");
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
+  });
+
+  it("keep mine leaves the unsaved text and the next save overwrites the file", async () => {
+    await files.writeFile("a.txt", "base");
+    await documents.open("a.txt");
+    buffer("a.txt").setValue("mine");
+    await files.writeFile("a.txt", "theirs", { source: "terminal" });
+    await settle();
+    documents.keepMine("a.txt");
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: true, conflict: false });
+    // Typing back to their text makes the tab clean: "saved" is now their version.
+    buffer("a.txt").setValue("theirs");
+    expect(documents.tab("a.txt")?.dirty).toBe(false);
+    buffer("a.txt").setValue("mine");
+    await documents.save("a.txt");
+    expect(await files.readText("a.txt")).toBe("mine");
+  });
+
+  it("does not raise a conflict for its own saves while the user keeps typing", async () => {
+    await files.writeFile("a.txt", "a");
+    await documents.open("a.txt");
+    buffer("a.txt").setValue("ab");
+    const saving = documents.save();
+    buffer("a.txt").type("c");
+    await saving;
+    await settle();
+    expect(documents.tab("a.txt")).toMatchObject({ conflict: false, dirty: true });
+    expect(buffer("a.txt").getValue()).toBe("abc");
+  });
+
+  it("closes a clean tab whose file is deleted, and marks a dirty one", async () => {
+    await files.writeFile("a.txt", "a");
+    await files.writeFile("b.txt", "b");
+    await documents.open("a.txt");
+    await documents.open("b.txt");
+    buffer("b.txt").type("!");
+    await files.remove("a.txt", { source: "terminal" });
+    await files.remove("b.txt", { source: "terminal" });
+    await settle();
+    expect(documents.tabs.map((t) => t.path)).toEqual(["b.txt"]);
+    expect(documents.tab("b.txt")).toMatchObject({ deletedOnDisk: true, dirty: true });
+    // Saving recreates the file.
+    await documents.save("b.txt");
+    expect(await files.readText("b.txt")).toBe("b!");
+    expect(documents.tab("b.txt")?.deletedOnDisk).toBe(false);
+  });
+
+  it("follows a file renamed underneath it (terminal mv), keeping unsaved text", async () => {
+    await files.writeFile("a.txt", "text");
+    await documents.open("a.txt");
+    buffer("a.txt").type(" more");
+    await files.rename("a.txt", "docs/b.txt", { source: "terminal" });
+    await settle();
+    expect(documents.tabs.map((t) => t.path)).toEqual(["docs/b.txt"]);
+    expect(documents.active).toBe("docs/b.txt");
+    expect(buffer("docs/b.txt").getValue()).toBe("text more");
+    expect(documents.tab("docs/b.txt")?.dirty).toBe(true);
+  });
+
+  it("moves a folder with open files through move(), and the tabs follow", async () => {
+    await files.writeFile("src/a.ts", "a");
+    await files.writeFile("src/lib/b.ts", "b");
+    await documents.open("src/a.ts");
+    await documents.open("src/lib/b.ts");
+    await documents.move("src", "app");
+    await settle();
+    expect(documents.tabs.map((t) => t.path)).toEqual(["app/a.ts", "app/lib/b.ts"]);
+    expect(documents.active).toBe("app/lib/b.ts");
+    expect(buffers.live.map((b) => b.path).sort()).toEqual(["app/a.ts", "app/lib/b.ts"]);
+  });
+
+  it("shows binary files as binary, without a text buffer", async () => {
+    await files.writeFile("img.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]));
+    await documents.open("img.png");
+    expect(documents.tab("img.png")).toMatchObject({ status: "binary", size: 8 });
+    expect(documents.buffer("img.png")).toBeUndefined();
+    expect(await documents.save("img.png")).toBe(false);
+  });
+
+  it("shows an error tab for a file that does not exist", async () => {
+    await documents.open("missing.txt");
+    expect(documents.tab("missing.txt")).toMatchObject({ status: "error" });
+    expect(documents.tab("missing.txt")?.error).toMatch(/Could not open missing\.txt/);
+  });
+
+  it("asks before closing a dirty tab: cancel keeps it, discard drops it", async () => {
+    await files.writeFile("a.txt", "a");
+    await documents.open("a.txt");
+    buffer("a.txt").type("!");
+    answers.push("cancel");
+    expect(await documents.close("a.txt")).toBe(false);
+    expect(documents.tab("a.txt")).toBeDefined();
+    answers.push("discard");
+    expect(await documents.close("a.txt")).toBe(true);
+    expect(asked).toEqual(["a.txt", "a.txt"]);
+    expect(documents.tabs).toEqual([]);
+    expect(await files.readText("a.txt")).toBe("a");
+  });
+
+  it("saves before closing when the user picks save", async () => {
+    await files.writeFile("a.txt", "a");
+    await documents.open("a.txt");
+    buffer("a.txt").type("!");
+    answers.push("save");
+    expect(await documents.close("a.txt")).toBe(true);
+    expect(await files.readText("a.txt")).toBe("a!");
+  });
+
+  it("activates the neighbour when the active tab closes", async () => {
+    for (const name of ["a", "b", "c"]) await files.writeFile(`${name}.txt`, name);
+    for (const name of ["a", "b", "c"]) await documents.open(`${name}.txt`);
+    documents.activate("b.txt");
+    await documents.close("b.txt");
+    expect(documents.active).toBe("c.txt");
+    await documents.close("c.txt");
+    expect(documents.active).toBe("a.txt");
+  });
+
+  it("closeUnder closes every tab of a folder without asking", async () => {
+    await files.writeFile("src/a.ts", "a");
+    await files.writeFile("src/b.ts", "b");
+    await files.writeFile("c.ts", "c");
+    for (const p of ["src/a.ts", "src/b.ts", "c.ts"]) await documents.open(p);
+    buffer("src/a.ts").type("!");
+    documents.closeUnder("src");
+    expect(documents.tabs.map((t) => t.path)).toEqual(["c.ts"]);
+    expect(asked).toEqual([]);
+  });
+
+  it("disposes every buffer it created (no leaked models)", async () => {
+    await files.writeFile("a.txt", "a");
+    await files.writeFile("b.txt", "b");
+    await documents.open("a.txt");
+    await documents.open("b.txt");
+    await documents.close("a.txt");
+    expect(buffers.live.map((b) => b.path)).toEqual(["b.txt"]);
+    documents.dispose();
+    expect(buffers.live).toEqual([]);
+  });
+
+  it("fires a focus request once a file opened with focus has loaded", async () => {
+    await files.writeFile("a.txt", "a");
+    const requests: string[] = [];
+    const sub = documents.onDidRequestFocus((path) => requests.push(path));
+    await documents.open("a.txt");
+    await documents.open("a.txt", { focus: true });
+    sub.dispose();
+    expect(requests).toEqual(["a.txt"]);
+  });
+
+  it("stops listening to the file service when disposed", async () => {
+    await files.writeFile("a.txt", "a");
+    await documents.open("a.txt");
+    const before = buffer("a.txt");
+    documents.dispose();
+    await files.writeFile("a.txt", "b", { source: "terminal" });
+    await settle();
+    expect(before.getValue()).toBe("a");
+    expect(documents.tabs).toEqual([]);
+  });
+
+  it("finds where a file went when a runtime reports a move as delete + create without renamedFrom", async () => {
+    await files.writeFile("notes/todo.md", "- write tests\n");
+    await files.writeFile("other.md", "unrelated");
+    await documents.open("notes/todo.md");
+    // Same tick: one change batch, as a runtime watching its own file system would report it.
+    files.removeSync("notes/todo.md", { source: "runtime" });
+    files.writeSync("archive/todo.md", "- write tests\n", { source: "runtime" });
+    await settle();
+    expect(documents.tabs.map((t) => t.path)).toEqual(["archive/todo.md"]);
+  });
+});
