@@ -1,0 +1,405 @@
+// The agent facade: the one object the UI talks to. It owns the session store, the event bus, the
+// permission and question managers and the workspace snapshots, runs turns (one at a time per
+// session) and exposes sessions, messages, revert/fork and replies to asks.
+import { DisposableStore, EventBus, UserFacingError, newId, type Disposable } from "../base";
+import type { ProviderRegistry } from "../providers";
+import type { Runtime } from "../runtime";
+import {
+  emptyUsage,
+  type FileAttachment,
+  type ModelRef,
+  type PartRecord,
+  type SessionRecord,
+  type Storage,
+  type UserMessageRecord,
+} from "../storage";
+import { PermissionManager, type PendingPermission, type PermissionReply, type Rule } from "./permission";
+import type { FileTimes, SubagentRequest } from "./tools/tool";
+import { queueCompaction } from "./session/compaction";
+import type { SessionEnv, SubagentCaller } from "./session/env";
+import type { AgentBus, AgentEvents, PendingQuestion, SessionStatus } from "./session/events";
+import { DEFAULT_AGENT, runLoop, type LoopResult } from "./session/loop";
+import { QuestionManager } from "./session/questions";
+import { closeInterrupted } from "./session/recovery";
+import { commitRevert, forkSession, revertSession, unrevertSession, visibleToUser } from "./session/revert";
+import type { AgentInfo, AgentServices } from "./session/services";
+import { SnapshotService } from "./session/snapshot";
+import { SessionStore, type MessageWithParts } from "./session/store";
+import { runSubagent } from "./session/subagent";
+import { DEFAULT_SESSION_TITLE } from "./session/title";
+
+export interface AgentDeps {
+  storage: Storage;
+  runtime: Runtime;
+  providers: ProviderRegistry;
+  /** The session machinery's siblings: tools, agents, prompts, costs. */
+  services: AgentServices;
+  now?: () => number;
+  /** The model for sessions and prompts that name none (the user's default in Settings). */
+  defaultModel?: () => ModelRef | undefined;
+  /** The user's permission config as rules (Settings), applied over the defaults. */
+  userRules?: () => Rule[];
+  /** A batched write failed (e.g. storage quota); the UI shows it. */
+  onPersistError?: (error: unknown) => void;
+}
+
+export interface PromptInput {
+  text: string;
+  files?: FileAttachment[];
+  agent?: string;
+  model?: ModelRef;
+  /** Extra system text for this turn. */
+  system?: string;
+  /** Per-turn tool toggles: `{ bash: false }` hides bash for this turn. */
+  tools?: Record<string, boolean>;
+  /** Run the text with this subagent as a subtask (the user's "@explore ..."). */
+  subtask?: { agent: string; description: string };
+}
+
+export interface PromptResult {
+  userMessageId: string;
+  /** The last reply written in the turn. */
+  assistantMessageId?: string;
+  error?: { name: string; message: string; action?: string };
+}
+
+export interface CreateSessionInput {
+  title?: string;
+  agent?: string;
+  model?: ModelRef;
+}
+
+export interface Agent extends Disposable {
+  readonly bus: AgentBus;
+  createSession(input?: CreateSessionInput): Promise<SessionRecord>;
+  /** Adds the user's message and runs the turn; resolves when the turn ends. */
+  prompt(sessionId: string, input: PromptInput): Promise<PromptResult>;
+  abort(sessionId: string): void;
+  status(sessionId: string): SessionStatus;
+  replyPermission(requestId: string, reply: PermissionReply, message?: string): boolean;
+  pendingPermissions(sessionId?: string): PendingPermission[];
+  replyQuestion(requestId: string, answers: string[][]): boolean;
+  rejectQuestion(requestId: string): boolean;
+  pendingQuestions(sessionId?: string): PendingQuestion[];
+  /** Summarises the session now (the /compact command). */
+  compact(sessionId: string): Promise<void>;
+  revert(sessionId: string, messageId: string): Promise<SessionRecord>;
+  unrevert(sessionId: string): Promise<SessionRecord>;
+  fork(sessionId: string, messageId?: string): Promise<SessionRecord>;
+  listSessions(options?: { includeChildren?: boolean; includeArchived?: boolean }): Promise<SessionRecord[]>;
+  getSession(sessionId: string): Promise<SessionRecord | undefined>;
+  /** Messages with parts, oldest first; while reverted, the hidden ones are left out. */
+  getMessages(sessionId: string): Promise<MessageWithParts[]>;
+  renameSession(sessionId: string, title: string): Promise<void>;
+  setArchived(sessionId: string, archived: boolean): Promise<void>;
+  deleteSession(sessionId: string): Promise<void>;
+  /** Files the user changed since the last turn; reported to the model with the next message. */
+  noteUserEdits(sessionId: string, paths: string[]): Promise<void>;
+  listAgents(): Promise<AgentInfo[]>;
+  /** Resolves when no turn is running and background work (titles) has settled. */
+  whenIdle(): Promise<void>;
+  /** Writes everything queued to storage. */
+  flush(): Promise<void>;
+}
+
+/** Turned into a system reminder on the next user message (spec: report what the user edited). */
+export function userEditsReminder(paths: string[]): string {
+  return `<system-reminder>\nThe user edited these files since your last turn: ${paths.join(", ")}. Read them again before changing them.\n</system-reminder>`;
+}
+
+interface Run {
+  controller: AbortController;
+  done: Promise<LoopResult>;
+}
+
+export function createAgent(deps: AgentDeps): Agent {
+  const now = deps.now ?? (() => Date.now());
+  const disposables = new DisposableStore();
+  const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
+  const runs = new Map<string, Run>();
+  const statuses = new Map<string, SessionStatus>();
+  const background = new Set<Promise<unknown>>();
+  const fileTimes = new Map<string, FileTimes>();
+  const instructions = new Map<string, Set<string>>();
+  let agentsCache: Promise<AgentInfo[]> | undefined;
+
+  const store = disposables.add(
+    new SessionStore(deps.storage, bus, {
+      ...(deps.onPersistError && { onPersistError: deps.onPersistError }),
+      onLoad: ({ session, messages }) => {
+        if (!runs.has(session.id)) closeInterrupted({ store, now }, messages);
+      },
+    }),
+  );
+  const permissions = new PermissionManager({
+    now,
+    onAsked: (request) => bus.emit("permission-asked", request),
+    onReplied: (event) => bus.emit("permission-replied", event),
+  });
+  const questions = new QuestionManager(bus, now);
+  const snapshots = disposables.add(new SnapshotService(deps.storage, deps.runtime.fs, now));
+  // Custom agents live in the workspace; reload them when those files change.
+  disposables.add(
+    deps.runtime.fs.onDidChange((changes) => {
+      if (changes.some((c) => /^\.(webcode|opencode)\/agent(\/|$)/.test(c.path))) agentsCache = undefined;
+    }),
+  );
+
+  const setStatus = (sessionId: string, status: SessionStatus) => {
+    statuses.set(sessionId, status);
+    bus.emit("session-status", { sessionId, status });
+  };
+
+  const env: SessionEnv = {
+    storage: deps.storage,
+    runtime: deps.runtime,
+    providers: deps.providers,
+    bus,
+    store,
+    permissions,
+    questions,
+    snapshots,
+    services: deps.services,
+    now,
+    userRules: () => deps.userRules?.() ?? [],
+    agents: () => (agentsCache ??= deps.services.loadAgents(deps.runtime).catch((error: unknown) => {
+      agentsCache = undefined;
+      throw error;
+    })),
+    fileTimes: (sessionId) => {
+      let times = fileTimes.get(sessionId);
+      if (!times) {
+        const map = new Map<string, number>();
+        times = { markRead: (path, mtime) => void map.set(path, mtime), lastRead: (path) => map.get(path) };
+        fileTimes.set(sessionId, times);
+      }
+      return times;
+    },
+    instructionsLoaded: (sessionId) => {
+      let set = instructions.get(sessionId);
+      if (!set) instructions.set(sessionId, (set = new Set()));
+      return set;
+    },
+    setStatus,
+    runSubagent: (caller: SubagentCaller, request: SubagentRequest) =>
+      runSubagent(env, (childId, abort) => run(childId, abort), caller, request),
+  };
+
+  /** Runs the loop of a session, one run at a time; `parent` links a subagent's abort. */
+  function run(sessionId: string, parent?: AbortSignal): Promise<LoopResult> {
+    if (runs.has(sessionId)) {
+      return Promise.reject(
+        new UserFacingError("The agent is still working in this session. Wait for it to finish or stop it first.", "session-busy"),
+      );
+    }
+    const controller = new AbortController();
+    const onParentAbort = () => controller.abort(parent?.reason);
+    if (parent?.aborted) controller.abort(parent.reason);
+    else parent?.addEventListener("abort", onParentAbort, { once: true });
+    setStatus(sessionId, { type: "busy" });
+    const done = (async () => {
+      try {
+        const result = await runLoop(env, sessionId, controller.signal);
+        for (const task of result.background) track(task);
+        return result;
+      } finally {
+        parent?.removeEventListener("abort", onParentAbort);
+        runs.delete(sessionId);
+        permissions.rejectAll(sessionId);
+        questions.rejectAll(sessionId);
+        await store.flush(sessionId);
+        setStatus(sessionId, { type: "idle" });
+      }
+    })();
+    runs.set(sessionId, { controller, done });
+    return done;
+  }
+
+  function track(task: Promise<unknown>): void {
+    const settled = task.catch(() => undefined).finally(() => background.delete(settled));
+    background.add(settled);
+  }
+
+  function refuseWhileBusy(sessionId: string, what: string): void {
+    if (runs.has(sessionId)) {
+      throw new UserFacingError(`Cannot ${what} while the agent is working in this session. Stop it first, then try again.`, "session-busy");
+    }
+  }
+
+  async function resolveModel(session: SessionRecord, requested?: ModelRef): Promise<ModelRef> {
+    const model = requested ?? session.model ?? deps.defaultModel?.();
+    if (!model) {
+      throw new UserFacingError("No model is selected. Add a provider in Settings and choose a model, then send your message again.", "no-model");
+    }
+    return model;
+  }
+
+  const agent: Agent = {
+    bus,
+
+    async createSession(input = {}) {
+      const time = now();
+      const model = input.model ?? deps.defaultModel?.();
+      const session: SessionRecord = {
+        v: 1,
+        id: newId("ses", time),
+        workspaceId: deps.runtime.fs.workspaceId,
+        title: input.title ?? DEFAULT_SESSION_TITLE,
+        createdAt: time,
+        updatedAt: time,
+        agent: input.agent ?? DEFAULT_AGENT,
+        ...(model && { model }),
+        permission: [],
+        tokens: emptyUsage(),
+        cost: 0,
+        todos: [],
+      };
+      await store.createSession(session);
+      return session;
+    },
+
+    async prompt(sessionId, input) {
+      refuseWhileBusy(sessionId, "send a message");
+      await commitRevert(env, sessionId);
+      let session = await store.requireSession(sessionId);
+      const model = await resolveModel(session, input.model);
+      const agentName = input.agent ?? session.agent;
+      const time = now();
+      const message: UserMessageRecord = {
+        v: 1,
+        id: newId("msg", time),
+        sessionId,
+        role: "user",
+        createdAt: time,
+        agent: agentName,
+        model,
+        ...(input.system !== undefined && { system: input.system }),
+        ...(input.tools && { tools: input.tools }),
+      };
+      store.updateMessage(message);
+      const part = (): { v: number; id: string; sessionId: string; messageId: string } => ({
+        v: 1,
+        id: newId("prt", now()),
+        sessionId,
+        messageId: message.id,
+      });
+      const parts: PartRecord[] = [];
+      if (session.userEdits && session.userEdits.length > 0) {
+        parts.push({ ...part(), type: "text", text: userEditsReminder(session.userEdits), synthetic: true });
+      }
+      if (input.subtask) {
+        parts.push({ ...part(), type: "subtask", prompt: input.text, description: input.subtask.description, agent: input.subtask.agent });
+      } else {
+        parts.push({ ...part(), type: "text", text: input.text });
+      }
+      for (const file of input.files ?? []) parts.push({ ...part(), type: "file", ...file });
+      for (const p of parts) store.updatePart(p);
+      const { userEdits: _edits, ...rest } = session;
+      session = { ...rest, agent: agentName, model, updatedAt: now() };
+      store.updateSession(session);
+      await store.flush(sessionId);
+
+      const result = await run(sessionId);
+      return {
+        userMessageId: message.id,
+        ...(result.assistant && { assistantMessageId: result.assistant.id }),
+        ...((result.error ?? result.assistant?.error) && { error: result.error ?? result.assistant!.error! }),
+      };
+    },
+
+    abort(sessionId) {
+      runs.get(sessionId)?.controller.abort();
+    },
+
+    status: (sessionId) => statuses.get(sessionId) ?? { type: "idle" },
+    replyPermission: (requestId, reply, message) => permissions.reply(requestId, reply, message),
+    pendingPermissions: (sessionId) => permissions.pending(sessionId),
+    replyQuestion: (requestId, answers) => questions.reply(requestId, answers),
+    rejectQuestion: (requestId) => questions.reject(requestId),
+    pendingQuestions: (sessionId) => questions.pending(sessionId),
+
+    async compact(sessionId) {
+      refuseWhileBusy(sessionId, "compact the session");
+      await commitRevert(env, sessionId);
+      const session = await store.requireSession(sessionId);
+      const model = await resolveModel(session);
+      await queueCompaction(env, session, { auto: false, agent: session.agent, model });
+      await run(sessionId);
+    },
+
+    async revert(sessionId, messageId) {
+      refuseWhileBusy(sessionId, "revert");
+      return revertSession(env, sessionId, messageId);
+    },
+
+    async unrevert(sessionId) {
+      refuseWhileBusy(sessionId, "undo the revert");
+      return unrevertSession(env, sessionId);
+    },
+
+    async fork(sessionId, messageId) {
+      refuseWhileBusy(sessionId, "fork");
+      return forkSession(env, sessionId, messageId);
+    },
+
+    async listSessions(options = {}) {
+      const sessions = await deps.storage.sessions.list(deps.runtime.fs.workspaceId);
+      return sessions
+        .map((s) => store.cached(s.id) ?? s)
+        .filter((s) => (options.includeChildren || s.parentId === undefined) && (options.includeArchived || !s.archived));
+    },
+
+    getSession: (sessionId) => store.getSession(sessionId),
+
+    async getMessages(sessionId) {
+      const session = await store.getSession(sessionId);
+      if (!session) return [];
+      return visibleToUser(session, await store.messages(sessionId));
+    },
+
+    async renameSession(sessionId, title) {
+      const session = await store.requireSession(sessionId);
+      const trimmed = title.trim();
+      if (trimmed === "") throw new UserFacingError("A session title cannot be empty.", "invalid-title");
+      store.updateSession({ ...session, title: trimmed.slice(0, 200), updatedAt: now() });
+      await store.flush(sessionId);
+    },
+
+    async setArchived(sessionId, archived) {
+      const session = await store.requireSession(sessionId);
+      store.updateSession({ ...session, archived, updatedAt: now() });
+      await store.flush(sessionId);
+    },
+
+    async deleteSession(sessionId) {
+      refuseWhileBusy(sessionId, "delete the session");
+      permissions.clearSession(sessionId);
+      fileTimes.delete(sessionId);
+      instructions.delete(sessionId);
+      await store.deleteSession(sessionId);
+    },
+
+    async noteUserEdits(sessionId, paths) {
+      const session = await store.requireSession(sessionId);
+      const merged = [...new Set([...(session.userEdits ?? []), ...paths])].sort();
+      store.updateSession({ ...session, userEdits: merged });
+      await store.flush(sessionId);
+    },
+
+    listAgents: () => env.agents(),
+
+    async whenIdle() {
+      while (runs.size > 0 || background.size > 0) {
+        await Promise.all([...[...runs.values()].map((r) => r.done.catch(() => undefined)), ...background]);
+      }
+    },
+
+    flush: () => store.flush(),
+
+    dispose() {
+      for (const { controller } of runs.values()) controller.abort();
+      disposables.dispose();
+    },
+  };
+  return agent;
+}

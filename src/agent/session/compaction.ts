@@ -1,0 +1,171 @@
+// Compaction (spec §8): the hidden compaction agent summarises everything before the last turns
+// into one assistant message marked `summary: true`; loading skips what it summarised. After an
+// automatic compaction a synthetic "continue" message resumes the turn.
+import { emptyUsage, type AssistantMessageRecord, type ModelRef, type SessionRecord, type UserMessageRecord } from "../../storage";
+import { newId } from "../../base";
+import type { SessionEnv } from "./env";
+import { compactionPart, isTurnStart } from "./history";
+import { toModelMessages } from "./model-messages";
+import { processStep } from "./processor";
+import type { AgentInfo } from "./services";
+import type { MessageWithParts } from "./store";
+import { usableContext } from "./usage";
+
+/** Turns kept verbatim after the summary (fewer when they alone would crowd the context). */
+export const COMPACTION_KEEP_TURNS = 2;
+/** Tool outputs in the summarised part are cut to this many characters for the summary request. */
+export const COMPACTION_TOOL_OUTPUT_CHARS = 2000;
+/** The kept turns may use at most this share of the usable context. */
+export const COMPACTION_TAIL_SHARE = 0.3;
+/** What the summary request asks after the transcript (the system prompt holds the format). */
+export const COMPACTION_REQUEST = "Summarise the conversation above now, in the format your instructions describe.";
+
+/** chars / 4: the token estimate of spec §8. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function messageTokens(message: MessageWithParts): number {
+  let chars = 0;
+  for (const part of message.parts) {
+    if (part.type === "text" || part.type === "reasoning") chars += part.text.length;
+    else if (part.type === "tool") {
+      chars += JSON.stringify(part.state.input ?? {}).length;
+      if (part.state.status === "completed" && part.state.compactedAt === undefined) chars += part.state.output.length;
+      if (part.state.status === "error") chars += part.state.error.length;
+    }
+  }
+  return Math.ceil(chars / 4);
+}
+
+/** Adds a compaction request to the session; the loop runs it on its next pass. */
+export async function queueCompaction(
+  env: SessionEnv,
+  session: SessionRecord,
+  input: { auto: boolean; agent: string; model: ModelRef },
+): Promise<UserMessageRecord> {
+  const message: UserMessageRecord = {
+    v: 1,
+    id: newId("msg", env.now()),
+    sessionId: session.id,
+    role: "user",
+    createdAt: env.now(),
+    agent: input.agent,
+    model: input.model,
+    synthetic: true,
+  };
+  env.store.updateMessage(message);
+  env.store.updatePart({
+    v: 1,
+    id: newId("prt", env.now()),
+    sessionId: session.id,
+    messageId: message.id,
+    type: "compaction",
+    auto: input.auto,
+  });
+  await env.store.flush(session.id);
+  return message;
+}
+
+/** Splits what precedes the request into the part to summarise and the turns kept verbatim. */
+export function splitForCompaction(before: MessageWithParts[], tailBudget: number): { summarise: MessageWithParts[]; tail: MessageWithParts[] } {
+  const starts = before.map((m, i) => (isTurnStart(m) ? i : -1)).filter((i) => i >= 0);
+  for (let keep = Math.min(COMPACTION_KEEP_TURNS, starts.length); keep > 0; keep--) {
+    const index = starts[starts.length - keep]!;
+    const tail = before.slice(index);
+    if (index === 0) continue; // nothing would be left to summarise
+    if (tail.reduce((sum, m) => sum + messageTokens(m), 0) > tailBudget) continue;
+    return { summarise: before.slice(0, index), tail };
+  }
+  return { summarise: before, tail: [] };
+}
+
+export type CompactionResult = "done" | "failed" | "aborted" | "empty";
+
+export async function runCompaction(
+  env: SessionEnv,
+  input: {
+    session: SessionRecord;
+    request: MessageWithParts & { info: UserMessageRecord };
+    /** The visible history, the request included. */
+    history: MessageWithParts[];
+    agent: AgentInfo;
+    abort: AbortSignal;
+  },
+): Promise<CompactionResult> {
+  const { session, request, agent, abort } = input;
+  const part = compactionPart(request);
+  const index = input.history.findIndex((m) => m.info.id === request.info.id);
+  const before = input.history.slice(0, index < 0 ? input.history.length : index);
+  if (!part || before.length === 0) {
+    await env.store.removeMessages(session.id, [request.info.id]);
+    return "empty";
+  }
+
+  const modelRef = agent.model ?? request.info.model ?? session.model;
+  if (!modelRef) throw new Error("No model is selected for this session; choose one in the model picker, then try again.");
+  const modelInfo = env.providers.modelInfo(modelRef);
+  const budget = modelInfo ? usableContext(modelInfo) * COMPACTION_TAIL_SHARE : Number.POSITIVE_INFINITY;
+  const { summarise, tail } = splitForCompaction(before, budget);
+  env.store.updatePart({ ...part, ...(tail[0] && { tailStartId: tail[0].info.id }) });
+
+  const summary: AssistantMessageRecord = {
+    v: 1,
+    id: newId("msg", env.now()),
+    sessionId: session.id,
+    role: "assistant",
+    createdAt: env.now(),
+    parentId: request.info.id,
+    agent: agent.name,
+    model: modelRef,
+    tokens: emptyUsage(),
+    cost: 0,
+    summary: true,
+  };
+  env.store.updateMessage(summary);
+  const supportsImages = modelInfo?.capabilities.images ?? false;
+  const messages = toModelMessages(summarise, { supportsImages, maxToolOutputChars: COMPACTION_TOOL_OUTPUT_CHARS });
+  messages.push({ role: "user", content: COMPACTION_REQUEST });
+  const result = await processStep(env, {
+    session,
+    assistant: summary,
+    agent,
+    model: env.providers.languageModel(modelRef),
+    modelInfo,
+    system: agent.prompt ?? env.services.prompts.compaction,
+    messages,
+    tools: [],
+    rules: agent.permission,
+    abort,
+    snapshots: false,
+    earlierCalls: () => [],
+    ...(agent.temperature !== undefined && { temperature: agent.temperature }),
+  });
+  if (abort.aborted || result.assistant.finish === "aborted") return "aborted";
+  if (result.error || result.outcome === "compact") return "failed";
+
+  if (part.auto) {
+    const resume: UserMessageRecord = {
+      v: 1,
+      id: newId("msg", env.now()),
+      sessionId: session.id,
+      role: "user",
+      createdAt: env.now(),
+      agent: request.info.agent,
+      ...(request.info.model && { model: request.info.model }),
+      synthetic: true,
+    };
+    env.store.updateMessage(resume);
+    env.store.updatePart({
+      v: 1,
+      id: newId("prt", env.now()),
+      sessionId: session.id,
+      messageId: resume.id,
+      type: "text",
+      text: env.services.prompts.continueAfterCompaction,
+      synthetic: true,
+    });
+  }
+  await env.store.flush(session.id);
+  return "done";
+}

@@ -1,0 +1,319 @@
+// The agent loop (spec §1): one user turn runs model calls until the model stops, the user stops
+// it, a permission is rejected, an error ends it or the agent's step limit is reached; queued
+// compactions and subtasks run in between, and overflowing context is compacted automatically.
+import { newId } from "../../base";
+import {
+  emptyUsage,
+  type AssistantMessageRecord,
+  type MessageError,
+  type ModelRef,
+  type PartRecord,
+  type SessionRecord,
+  type UserMessageRecord,
+} from "../../storage";
+import { DEFAULT_RULES, disabledTools, mergeRules, type Rule } from "../permission";
+import type { ToolDefinition } from "../tools/tool";
+import { queueCompaction, runCompaction } from "./compaction";
+import type { SessionEnv } from "./env";
+import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser, visibleHistory } from "./history";
+import { toModelMessages } from "./model-messages";
+import { processStep } from "./processor";
+import { prune } from "./prune";
+import type { AgentInfo } from "./services";
+import type { MessageWithParts } from "./store";
+import { generateTitle, hasDefaultTitle } from "./title";
+import { isOverflow } from "./usage";
+
+/** Automatic compactions allowed in one turn before the agent gives up instead of looping. */
+export const MAX_COMPACTIONS_PER_TURN = 3;
+/** The agent a message runs with when it names none (or one that no longer exists). */
+export const DEFAULT_AGENT = "build";
+
+export interface LoopResult {
+  /** The last assistant message written by this run. */
+  assistant?: AssistantMessageRecord;
+  error?: MessageError;
+  /** Background work started by the run (the title request); tests and benchmarks may await it. */
+  background: Promise<unknown>[];
+}
+
+export function findAgent(agents: AgentInfo[], name: string | undefined): AgentInfo {
+  const agent = agents.find((a) => a.name === name) ?? agents.find((a) => a.name === DEFAULT_AGENT) ?? agents[0];
+  if (!agent) throw new Error("No agents are defined; webcode cannot run a turn.");
+  return agent;
+}
+
+/** Defaults, the user's config, the agent's rules, then the session's own overrides (last match wins). */
+export function rulesFor(env: SessionEnv, agent: AgentInfo, session: SessionRecord): Rule[] {
+  return mergeRules(DEFAULT_RULES, env.userRules(), agent.permission, session.permission);
+}
+
+/** The tools offered for one call: the model's edit family, minus denied and per-turn disabled ones. */
+export function resolveTools(
+  env: SessionEnv,
+  input: { modelId: string; rules: Rule[]; toggles?: Record<string, boolean>; supportsTools: boolean },
+): ToolDefinition[] {
+  if (!input.supportsTools) return [];
+  const patch = env.services.prefersApplyPatch(input.modelId);
+  const candidates = env.services.tools.filter((tool) =>
+    patch ? tool.id !== "edit" && tool.id !== "write" : tool.id !== "apply_patch",
+  );
+  const disabled = disabledTools(
+    candidates.map((t) => t.id),
+    input.rules,
+  );
+  return candidates.filter((tool) => !disabled.has(tool.id) && input.toggles?.[tool.id] !== false);
+}
+
+function modelOf(user: UserMessageRecord, session: SessionRecord, agent: AgentInfo): ModelRef {
+  const model = user.model ?? agent.model ?? session.model;
+  if (!model) throw new Error("No model is selected for this session; choose one in the model picker, then send your message again.");
+  return model;
+}
+
+/** Tool calls in assistant messages answering `userId` (the current turn), oldest first. */
+function turnCalls(history: MessageWithParts[], userId: string): Array<{ tool: string; input: unknown }> {
+  const calls: Array<{ tool: string; input: unknown }> = [];
+  for (const message of history) {
+    if (message.info.role !== "assistant" || message.info.parentId !== userId) continue;
+    for (const part of message.parts) if (part.type === "tool") calls.push({ tool: part.tool, input: part.state.input });
+  }
+  return calls;
+}
+
+function userText(message: MessageWithParts): string {
+  return message.parts
+    .filter((p) => p.type === "text" && !p.synthetic)
+    .map((p) => (p.type === "text" ? p.text : ""))
+    .join("\n");
+}
+
+export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSignal): Promise<LoopResult> {
+  const result: LoopResult = { background: [] };
+  let steps = 0;
+  let compactions = 0;
+  const agents = await env.agents();
+
+  while (!abort.aborted) {
+    const session = await env.store.requireSession(sessionId);
+    const all = await env.store.messages(sessionId);
+    const history = visibleHistory(all);
+    const user = lastUser(history);
+    if (!user || user.info.role !== "user") break;
+    const userInfo = user.info;
+    const newest = lastAssistant(history);
+
+    // 2. Done: the newest reply answers the newest user message and finished without pending tools.
+    if (
+      newest &&
+      newest.info.role === "assistant" &&
+      newest.info.id > userInfo.id &&
+      newest.info.completedAt !== undefined &&
+      newest.info.finish !== "tool-calls" &&
+      !hasUnfinishedTool(newest)
+    ) {
+      break;
+    }
+    const answered = history.some((m) => m.info.role === "assistant" && m.info.parentId === userInfo.id);
+
+    // 3. Queued work: a compaction or a subtask the user asked for.
+    if (!answered && compactionPart(user)) {
+      if (++compactions > MAX_COMPACTIONS_PER_TURN) {
+        result.error = {
+          name: "ContextOverflowError",
+          message: `The conversation still does not fit the model's context after ${MAX_COMPACTIONS_PER_TURN} compactions.`,
+          action: "Start a new session, or switch to a model with a larger context window.",
+        };
+        break;
+      }
+      const agent = findAgent(agents, "compaction");
+      const outcome = await runCompaction(env, { session, request: user as MessageWithParts & { info: UserMessageRecord }, history, agent, abort });
+      if (outcome === "failed" || outcome === "aborted") break;
+      continue;
+    }
+    const subtask = user.parts.find((p) => p.type === "subtask");
+    if (!answered && subtask?.type === "subtask") {
+      result.assistant = await runSubtask(env, { session, user: userInfo, subtask, agents, abort });
+      continue;
+    }
+
+    const agent = findAgent(agents, userInfo.agent);
+    const modelRef = modelOf(userInfo, session, agent);
+    const modelInfo = env.providers.modelInfo(modelRef);
+
+    // 4. The last finished call filled the context: compact before the next one.
+    const finished = lastAssistant(history, true);
+    if (finished && finished.info.role === "assistant" && !finished.info.summary) {
+      const info = env.providers.modelInfo(finished.info.model);
+      if (isOverflow(finished.info.tokens, info)) {
+        await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
+        continue;
+      }
+    }
+
+    // 5. One model call.
+    steps++;
+    const isLastStep = agent.steps !== undefined && steps >= agent.steps;
+    const assistant: AssistantMessageRecord = {
+      v: 1,
+      id: newId("msg", env.now()),
+      sessionId,
+      role: "assistant",
+      createdAt: env.now(),
+      parentId: userInfo.id,
+      agent: agent.name,
+      model: modelRef,
+      tokens: emptyUsage(),
+      cost: 0,
+    };
+    env.store.updateMessage(assistant);
+
+    if (steps === 1 && session.parentId === undefined && hasDefaultTitle(session) && all.filter(isTurnStart).length === 1) {
+      result.background.push(
+        generateTitle(env, { sessionId, model: modelRef, userText: userText(user), agent: agents.find((a) => a.name === "title"), abort }),
+      );
+    }
+
+    const rules = rulesFor(env, agent, session);
+    const tools = resolveTools(env, {
+      modelId: modelRef.modelId,
+      rules,
+      supportsTools: modelInfo?.capabilities.tools ?? true,
+      ...(userInfo.tools && { toggles: userInfo.tools }),
+    });
+    const reminders = isLastStep ? [env.services.prompts.maxSteps] : [];
+    const system = await env.services.buildSystemPrompt({
+      agent,
+      model: modelRef,
+      modelName: modelInfo?.name ?? modelRef.modelId,
+      runtime: env.runtime,
+      date: new Date(env.now()),
+      ...(userInfo.system !== undefined && { userSystem: userInfo.system }),
+      reminders,
+    });
+    const supportsImages = modelInfo?.capabilities.images ?? false;
+    const step = await processStep(env, {
+      session,
+      assistant,
+      agent,
+      model: env.providers.languageModel(modelRef),
+      modelInfo,
+      system,
+      messages: toModelMessages(history, { supportsImages }),
+      tools,
+      rules,
+      abort,
+      snapshots: true,
+      earlierCalls: () => turnCalls(history, userInfo.id),
+      ...(agent.temperature !== undefined && { temperature: agent.temperature }),
+      ...(agent.topP !== undefined && { topP: agent.topP }),
+    });
+    result.assistant = step.assistant;
+    if (step.error) result.error = step.error;
+
+    // 7. What next.
+    if (step.outcome === "stop") break;
+    if (step.outcome === "compact") {
+      await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
+      continue;
+    }
+    if (isLastStep) break;
+  }
+
+  if (!abort.aborted) await prune(env, sessionId);
+  await env.store.flush(sessionId);
+  return result;
+}
+
+/** A subtask part the user queued: run the subagent as if the primary agent had called task. */
+async function runSubtask(
+  env: SessionEnv,
+  input: {
+    session: SessionRecord;
+    user: UserMessageRecord;
+    subtask: { prompt: string; description: string; agent: string };
+    agents: AgentInfo[];
+    abort: AbortSignal;
+  },
+): Promise<AssistantMessageRecord> {
+  const { session, user, subtask, abort } = input;
+  const agent = findAgent(input.agents, user.agent);
+  const model = modelOf(user, session, agent);
+  let assistant: AssistantMessageRecord = {
+    v: 1,
+    id: newId("msg", env.now()),
+    sessionId: session.id,
+    role: "assistant",
+    createdAt: env.now(),
+    parentId: user.id,
+    agent: agent.name,
+    model,
+    tokens: emptyUsage(),
+    cost: 0,
+  };
+  env.store.updateMessage(assistant);
+  const callId = newId("call", env.now());
+  const start = env.now();
+  const toolInput = { description: subtask.description, prompt: subtask.prompt, subagent_type: subtask.agent };
+  let part: Extract<PartRecord, { type: "tool" }> = {
+    v: 1,
+    id: newId("prt", env.now()),
+    sessionId: session.id,
+    messageId: assistant.id,
+    type: "tool",
+    callId,
+    tool: "task",
+    state: { status: "running", input: toolInput, start },
+  };
+  env.store.updatePart(part);
+  try {
+    const result = await env.runSubagent(
+      {
+        sessionId: session.id,
+        messageId: assistant.id,
+        callId,
+        agent,
+        rules: rulesFor(env, agent, session),
+        abort,
+        update: (update) => {
+          if (part.state.status !== "running") return;
+          part = {
+            ...part,
+            state: {
+              ...part.state,
+              ...(update.title !== undefined && { title: update.title }),
+              ...(update.metadata && { metadata: { ...part.state.metadata, ...update.metadata } }),
+            },
+          };
+          env.store.updatePart(part);
+        },
+      },
+      { description: subtask.description, prompt: subtask.prompt, subagentType: subtask.agent },
+    );
+    env.store.updatePart({
+      ...part,
+      state: {
+        status: "completed",
+        input: toolInput,
+        output: `${result.text}\n\n<task_metadata>\nsession_id: ${result.sessionId}\n</task_metadata>`,
+        title: subtask.description,
+        metadata: { ...(part.state.status === "running" ? part.state.metadata : {}), sessionId: result.sessionId },
+        start,
+        end: env.now(),
+      },
+    });
+    assistant = { ...assistant, completedAt: env.now(), finish: "tool-calls" };
+  } catch (error) {
+    const message = abort.aborted ? "aborted" : error instanceof Error ? error.message : String(error);
+    env.store.updatePart({ ...part, state: { status: "error", input: toolInput, error: message, start, end: env.now() } });
+    assistant = {
+      ...assistant,
+      completedAt: env.now(),
+      finish: abort.aborted ? "aborted" : "error",
+      error: abort.aborted ? { name: "AbortedError", message: "Stopped by the user." } : { name: "SubtaskError", message },
+    };
+  }
+  env.store.updateMessage(assistant);
+  await env.store.flush(session.id);
+  return assistant;
+}

@@ -1,0 +1,121 @@
+// Stored messages → AI SDK model messages for the next call. Tool outputs pruned earlier are sent
+// as a short placeholder; reasoning is not sent back (it cannot round-trip without provider
+// signatures); an interrupted tool call is answered with an error so the history stays valid.
+import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
+import type { FileAttachment, PartRecord } from "../../storage";
+import type { MessageWithParts } from "./store";
+
+/** What the model sees in place of a tool output that pruning cleared. */
+export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
+/** The user side of a compaction: the summary that follows answers it. */
+export const COMPACTION_QUESTION = "What did we do so far?";
+
+export interface ConvertOptions {
+  supportsImages: boolean;
+  /** Cut every tool output to this many characters (the compaction request uses 2000). */
+  maxToolOutputChars?: number;
+}
+
+type UserPart = Exclude<UserContent, string>[number];
+
+function parseDataUrl(url: string): { mime: string; base64: string } | undefined {
+  const match = /^data:([^;,]+)(;base64)?,(.*)$/s.exec(url);
+  if (!match || !match[2]) return undefined;
+  return { mime: match[1]!, base64: match[3]! };
+}
+
+function isImage(file: FileAttachment): boolean {
+  return file.mime.startsWith("image/");
+}
+
+function attachmentToUser(file: FileAttachment, options: ConvertOptions): UserPart {
+  if (isImage(file)) {
+    const data = parseDataUrl(file.url);
+    if (options.supportsImages && data) {
+      return { type: "file", mediaType: file.mime, filename: file.filename, data: { type: "data", data: data.base64 } };
+    }
+    return { type: "text", text: `[Image ${file.filename} attached; this model cannot see images.]` };
+  }
+  const data = parseDataUrl(file.url);
+  const text = data ? new TextDecoder().decode(Uint8Array.from(atob(data.base64), (c) => c.charCodeAt(0))) : file.url;
+  return { type: "text", text: `Attached file ${file.filename}:\n${text}` };
+}
+
+function cut(text: string, max: number | undefined): string {
+  if (max === undefined || text.length <= max) return text;
+  return `${text.slice(0, max)}\n[... ${text.length - max} more characters cut]`;
+}
+
+function toolInput(input: unknown): unknown {
+  return typeof input === "object" && input !== null && !Array.isArray(input) ? input : {};
+}
+
+type ToolPart = Extract<PartRecord, { type: "tool" }>;
+
+function toolResult(part: ToolPart, options: ConvertOptions): ToolContent[number] {
+  const state = part.state;
+  const base = { type: "tool-result" as const, toolCallId: part.callId, toolName: part.tool };
+  if (state.status === "completed") {
+    if (state.compactedAt !== undefined) return { ...base, output: { type: "text", value: CLEARED_TOOL_OUTPUT } };
+    const text = cut(state.output, options.maxToolOutputChars);
+    const images = (state.attachments ?? []).filter((a) => isImage(a) && options.supportsImages);
+    if (images.length === 0) return { ...base, output: { type: "text", value: text } };
+    const value: Array<{ type: "text"; text: string } | { type: "file"; data: { type: "data"; data: string }; mediaType: string }> = [
+      { type: "text", text },
+    ];
+    for (const image of images) {
+      const data = parseDataUrl(image.url);
+      if (data) value.push({ type: "file", data: { type: "data", data: data.base64 }, mediaType: image.mime });
+    }
+    return { ...base, output: { type: "content", value } };
+  }
+  if (state.status === "error") return { ...base, output: { type: "error-text", value: cut(state.error, options.maxToolOutputChars) } };
+  return { ...base, output: { type: "error-text", value: "The tool call was interrupted before it finished." } };
+}
+
+function userMessage(message: MessageWithParts, options: ConvertOptions): ModelMessage | undefined {
+  const content: UserPart[] = [];
+  for (const part of message.parts) {
+    if (part.type === "text" && part.text.trim() !== "") content.push({ type: "text", text: part.text });
+    else if (part.type === "file") content.push(attachmentToUser(part, options));
+    else if (part.type === "compaction") content.push({ type: "text", text: COMPACTION_QUESTION });
+    else if (part.type === "subtask") content.push({ type: "text", text: `The user ran the ${part.agent} subagent: ${part.description}` });
+  }
+  return content.length > 0 ? { role: "user", content } : undefined;
+}
+
+/** One assistant message becomes one (assistant, tool) pair per step. */
+function assistantMessages(message: MessageWithParts, options: ConvertOptions): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  let content: Exclude<AssistantContent, string> = [];
+  let results: ToolContent = [];
+  const flush = () => {
+    if (content.length > 0) out.push({ role: "assistant", content });
+    if (results.length > 0) out.push({ role: "tool", content: results });
+    content = [];
+    results = [];
+  };
+  for (const part of message.parts) {
+    if (part.type === "step-start") flush();
+    else if (part.type === "text" && part.text !== "") content.push({ type: "text", text: part.text });
+    else if (part.type === "tool") {
+      content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: toolInput(part.state.input) });
+      results.push(toolResult(part, options));
+    }
+  }
+  flush();
+  return out;
+}
+
+export function toModelMessages(messages: MessageWithParts[], options: ConvertOptions): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    if (message.info.role === "user") {
+      const converted = userMessage(message, options);
+      if (converted) out.push(converted);
+    } else {
+      out.push(...assistantMessages(message, options));
+    }
+  }
+  return out;
+}

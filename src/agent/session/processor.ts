@@ -1,0 +1,281 @@
+// One model call of the loop (spec §1 steps 5–7): streams it with the AI SDK, turns every stream
+// event into parts, retries what is retryable, records usage, cost and the step's file changes,
+// and says what the loop does next: continue (tools were called), stop, or compact.
+import { streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
+import { errorMessage, newId } from "../../base";
+import type { ModelInfo } from "../../providers";
+import type { AssistantMessageRecord, MessageError, PartRecord, SessionRecord, TokenUsage } from "../../storage";
+import type { Rule } from "../permission";
+import type { ToolDefinition } from "../tools/tool";
+import type { SessionEnv } from "./env";
+import { RETRY_MAX_ATTEMPTS, classifyFailure, failureToMessageError, retryDelay, sleep, type Failure } from "./retry";
+import type { AgentInfo } from "./services";
+import { ToolCalls } from "./tool-calls";
+import { addUsage, toTokenUsage } from "./usage";
+
+export type StepOutcome = "continue" | "stop" | "compact";
+
+export interface StepInput {
+  session: SessionRecord;
+  assistant: AssistantMessageRecord;
+  agent: AgentInfo;
+  model: LanguageModel;
+  modelInfo: ModelInfo | undefined;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolDefinition[];
+  rules: Rule[];
+  abort: AbortSignal;
+  /** Record workspace snapshots and a patch part (off for compaction and other tool-less calls). */
+  snapshots: boolean;
+  /** Tool calls made earlier in this turn (doom-loop guard). */
+  earlierCalls(): Array<{ tool: string; input: unknown }>;
+  temperature?: number;
+  topP?: number;
+}
+
+export interface StepResult {
+  outcome: StepOutcome;
+  assistant: AssistantMessageRecord;
+  /** Set when the step failed for good (shown on the message). */
+  error?: MessageError;
+}
+
+type TextLike = Extract<PartRecord, { type: "text" } | { type: "reasoning" }>;
+
+export async function processStep(env: SessionEnv, input: StepInput): Promise<StepResult> {
+  const { session, agent, abort } = input;
+  let assistant = input.assistant;
+  const calls = new ToolCalls(env, {
+    session,
+    assistant,
+    agent,
+    supportsImages: input.modelInfo?.capabilities.images ?? false,
+    rules: input.rules,
+    abort,
+    earlierCalls: input.earlierCalls,
+  });
+  const newPart = (): { v: number; id: string; sessionId: string; messageId: string } => ({
+    v: 1,
+    id: newId("prt", env.now()),
+    sessionId: session.id,
+    messageId: assistant.id,
+  });
+
+  const startSnapshot = input.snapshots ? await takeSnapshot(env) : undefined;
+  env.store.updatePart({ ...newPart(), type: "step-start", ...(startSnapshot && { snapshot: startSnapshot }) });
+
+  let tokens: TokenUsage | undefined;
+  let finishReason: string | undefined;
+  let failure: Failure | undefined;
+  let aborted = false;
+  const open = new Map<string, TextLike>();
+
+  const appendText = (key: string, delta: string) => {
+    const part = open.get(key);
+    if (!part) return;
+    const next = { ...part, text: part.text + delta };
+    open.set(key, next);
+    env.store.updatePart(next, delta);
+  };
+  const closeText = (key: string) => {
+    const part = open.get(key);
+    if (!part) return;
+    open.delete(key);
+    env.store.updatePart({ ...part, time: { ...(part.time ?? { start: env.now() }), end: env.now() } } as TextLike);
+  };
+
+  const handle = (chunk: TextStreamPart<ToolSet>, attemptParts: PartRecord[]) => {
+    switch (chunk.type) {
+      case "text-start":
+      case "reasoning-start": {
+        const type = chunk.type === "text-start" ? "text" : "reasoning";
+        const part = { ...newPart(), type, text: "", time: { start: env.now() } } as TextLike;
+        open.set(`${type}:${chunk.id}`, part);
+        attemptParts.push(part);
+        env.store.updatePart(part);
+        break;
+      }
+      case "text-delta":
+        appendText(`text:${chunk.id}`, chunk.text);
+        break;
+      case "reasoning-delta":
+        appendText(`reasoning:${chunk.id}`, chunk.text);
+        break;
+      case "text-end":
+        closeText(`text:${chunk.id}`);
+        break;
+      case "reasoning-end":
+        closeText(`reasoning:${chunk.id}`);
+        break;
+      case "tool-input-start":
+        calls.inputStart(chunk.id, chunk.toolName);
+        break;
+      case "tool-input-delta":
+        calls.inputDelta(chunk.id, chunk.delta);
+        break;
+      case "tool-call":
+        calls.called(chunk.toolCallId, chunk.toolName, chunk.input);
+        break;
+      case "tool-result":
+        calls.resultEvent(chunk.toolCallId, chunk.toolName, chunk.input, chunk.output);
+        break;
+      case "tool-error":
+        calls.errorEvent(chunk.toolCallId, chunk.toolName, chunk.input, chunk.error);
+        break;
+      case "finish-step":
+        tokens = addUsage(tokens ?? toTokenUsage(undefined), toTokenUsage(chunk.usage));
+        finishReason = chunk.finishReason;
+        break;
+      case "finish":
+        finishReason ??= chunk.finishReason;
+        break;
+      case "abort":
+        aborted = true;
+        break;
+      default:
+        break;
+    }
+  };
+
+  const toolSet = calls.toolSet(input.tools);
+  for (let attempt = 1; ; attempt++) {
+    const attemptParts: PartRecord[] = [];
+    let streamError: unknown;
+    try {
+      const result = streamText({
+        model: input.model,
+        instructions: input.system,
+        messages: input.messages,
+        tools: toolSet,
+        maxRetries: 0,
+        abortSignal: abort,
+        ...(input.temperature !== undefined && { temperature: input.temperature }),
+        ...(input.topP !== undefined && { topP: input.topP }),
+        repairToolCall: async ({ toolCall, tools, error }) => {
+          // Models sometimes capitalise tool names ("Read"); try the lower-cased name once.
+          const lower = toolCall.toolName.toLowerCase();
+          if (error.name === "AI_NoSuchToolError" && lower !== toolCall.toolName && lower in tools) {
+            return { ...toolCall, toolName: lower };
+          }
+          return null;
+        },
+        // Errors arrive as stream parts and are handled below; the default handler would log them.
+        onError: () => {},
+      });
+      for await (const chunk of result.stream) {
+        if (chunk.type === "error") {
+          streamError = chunk.error;
+          break;
+        }
+        handle(chunk, attemptParts);
+      }
+    } catch (error) {
+      streamError = error;
+    }
+    if (abort.aborted) aborted = true;
+    if (aborted || streamError === undefined) break;
+
+    const classified = classifyFailure(streamError);
+    if (classified.kind === "aborted") {
+      aborted = true;
+      break;
+    }
+    if (classified.kind === "retryable" && attempt < RETRY_MAX_ATTEMPTS && !calls.blocked) {
+      // Drop what the failed attempt streamed (the retry streams it again); finished tool calls stay.
+      for (const part of attemptParts) {
+        open.forEach((value, key) => value.id === part.id && open.delete(key));
+        await env.store.removePart(part);
+      }
+      for (const part of calls.all) if (part.state.status === "pending") await env.store.removePart(part);
+      const delayMs = retryDelay(attempt, classified.headers, env.now());
+      const at = env.now();
+      const error = failureToMessageError(classified, env.providers.providerName(assistant.model.providerId));
+      env.store.updatePart({ ...newPart(), type: "retry", attempt, error: { ...error, message: classified.message }, at, delayMs });
+      env.setStatus(session.id, { type: "retry", attempt, message: classified.message, nextAt: at + delayMs });
+      try {
+        await sleep(delayMs, abort);
+      } catch {
+        aborted = true;
+        break;
+      }
+      env.setStatus(session.id, { type: "busy" });
+      continue;
+    }
+    failure = classified;
+    break;
+  }
+
+  // ---- the step is over: close everything, persist, decide ---------------------------------------
+  for (const key of [...open.keys()]) closeText(key);
+  calls.finishUnfinished(aborted ? "aborted" : failure ? `interrupted: ${failure.message}` : "interrupted");
+
+  // Some providers report "stop" although the model called tools; the results still need a reply.
+  if (calls.all.length > 0 && finishReason !== "length" && finishReason !== "content-filter" && finishReason !== undefined) {
+    finishReason = "tool-calls";
+  }
+  const cost = tokens && input.modelInfo ? env.services.calculateCost(input.modelInfo, tokens) : 0;
+  let endSnapshot: string | undefined;
+  if (startSnapshot) {
+    endSnapshot = await takeSnapshot(env);
+    const files = endSnapshot ? await env.snapshots.changes(startSnapshot, endSnapshot).catch(() => []) : [];
+    if (endSnapshot && files.length > 0) env.store.updatePart({ ...newPart(), type: "patch", hash: endSnapshot, files });
+  }
+  if (tokens) {
+    env.store.updatePart({
+      ...newPart(),
+      type: "step-finish",
+      reason: finishReason ?? "unknown",
+      tokens,
+      cost,
+      ...(endSnapshot && { snapshot: endSnapshot }),
+    });
+  }
+
+  const providerName = env.providers.providerName(assistant.model.providerId);
+  const error: MessageError | undefined = aborted
+    ? failureToMessageError({ kind: "aborted", message: "aborted" }, providerName)
+    : failure && failure.kind !== "overflow"
+      ? failureToMessageError(failure, providerName)
+      : undefined;
+  assistant = {
+    ...assistant,
+    completedAt: env.now(),
+    finish: aborted ? "aborted" : failure ? (failure.kind === "overflow" ? "context-overflow" : "error") : (finishReason ?? "unknown"),
+    tokens: tokens ? addUsage(assistant.tokens, tokens) : assistant.tokens,
+    cost: assistant.cost + cost,
+    ...(error && { error }),
+  };
+  env.store.updateMessage(assistant);
+  if (tokens) await addToSessionTotals(env, session.id, tokens, cost);
+  await env.store.flush(session.id);
+
+  let outcome: StepOutcome;
+  if (aborted || calls.blocked) outcome = "stop";
+  else if (failure?.kind === "overflow") outcome = "compact";
+  else if (failure) outcome = "stop";
+  else if (finishReason === "tool-calls") outcome = "continue";
+  else outcome = "stop";
+  return { outcome, assistant, ...(error && { error }) };
+}
+
+async function takeSnapshot(env: SessionEnv): Promise<string | undefined> {
+  try {
+    return await env.snapshots.take();
+  } catch (error) {
+    // A snapshot failure must not stop the agent; revert just has less to work with.
+    console.warn(`webcode: workspace snapshot failed: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
+
+/** Session totals include the costs of its subagents (spec §11): child steps add to the parent too. */
+async function addToSessionTotals(env: SessionEnv, sessionId: string, tokens: TokenUsage, cost: number): Promise<void> {
+  let id: string | undefined = sessionId;
+  while (id) {
+    const session = await env.store.getSession(id);
+    if (!session) return;
+    env.store.updateSession({ ...session, tokens: addUsage(session.tokens, tokens), cost: session.cost + cost, updatedAt: env.now() });
+    id = session.parentId;
+  }
+}

@@ -1,0 +1,204 @@
+// Classifying model-call failures (spec §1 "Retries"): what is retried and after how long, what
+// needs the user (a bad API key), and what means the context overflowed (compaction, not retry).
+import { abortError, errorMessage, isAbortError } from "../../base";
+import type { MessageError } from "../../storage";
+
+/** The first retry waits this long when the provider does not say; each next one doubles it. */
+export const RETRY_INITIAL_DELAY_MS = 2000;
+export const RETRY_BACKOFF_FACTOR = 2;
+/** Backoff delays are capped here (a provider's own retry-after is honoured as sent). */
+export const RETRY_MAX_DELAY_MS = 30_000;
+/** At most this many model calls per step: the first attempt plus up to 7 retries. */
+export const RETRY_MAX_ATTEMPTS = 8;
+
+export type FailureKind =
+  /** Worth trying again after a delay: 408/409/429/5xx, network failure, provider overloaded. */
+  | "retryable"
+  /** 401/403: the key is missing, wrong or lacks access; retrying cannot help. */
+  | "auth"
+  /** The request did not fit the model's context window: compact, then continue. */
+  | "overflow"
+  | "aborted"
+  | "fatal";
+
+export interface Failure {
+  kind: FailureKind;
+  message: string;
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+interface ErrorLike {
+  name?: unknown;
+  message?: unknown;
+  statusCode?: unknown;
+  status?: unknown;
+  responseHeaders?: unknown;
+  responseBody?: unknown;
+  isRetryable?: unknown;
+  cause?: unknown;
+  lastError?: unknown;
+  error?: unknown;
+  type?: unknown;
+  code?: unknown;
+}
+
+const OVERFLOW_PATTERNS = [
+  /context[ _-]?length/i,
+  /context[ _-]?window/i,
+  /maximum context/i,
+  /prompt is too long/i,
+  /input is too long/i,
+  /too many tokens/i,
+  /exceeds? (the )?(model'?s? )?(maximum )?context/i,
+  /reduce the length of the messages/i,
+  /request_too_large/i,
+];
+
+const NETWORK_PATTERNS = [
+  /failed to fetch/i,
+  /fetch failed/i,
+  /network ?error/i,
+  /load failed/i,
+  /\bterminated\b/i,
+  /socket hang up/i,
+  /other side closed/i,
+  /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN/,
+  /premature close/i,
+];
+
+function asErrorLike(error: unknown): ErrorLike | undefined {
+  return typeof error === "object" && error !== null ? (error as ErrorLike) : undefined;
+}
+
+/** Status code of an AI SDK APICallError / StreamProviderError (or a RetryError around one). */
+function statusOf(error: ErrorLike): number | undefined {
+  for (const value of [error.statusCode, error.status]) if (typeof value === "number") return value;
+  const inner = asErrorLike(error.lastError);
+  return inner ? statusOf(inner) : undefined;
+}
+
+function headersOf(error: ErrorLike): Record<string, string> | undefined {
+  if (typeof error.responseHeaders === "object" && error.responseHeaders !== null) {
+    return error.responseHeaders as Record<string, string>;
+  }
+  const inner = asErrorLike(error.lastError);
+  return inner ? headersOf(inner) : undefined;
+}
+
+/** All the text an error carries (message, body, nested provider error), to match patterns on. */
+function describe(error: unknown, depth = 0): string {
+  if (depth > 3) return "";
+  const like = asErrorLike(error);
+  if (!like) return typeof error === "string" ? error : "";
+  const parts: string[] = [];
+  if (typeof like.message === "string") parts.push(like.message);
+  if (typeof like.type === "string") parts.push(like.type);
+  if (typeof like.code === "string") parts.push(like.code);
+  if (typeof like.responseBody === "string") parts.push(like.responseBody.slice(0, 2000));
+  for (const inner of [like.error, like.cause, like.lastError]) if (inner) parts.push(describe(inner, depth + 1));
+  return parts.join(" ");
+}
+
+export function classifyFailure(error: unknown): Failure {
+  if (isAbortError(error)) return { kind: "aborted", message: "aborted" };
+  const like = asErrorLike(error) ?? {};
+  const status = statusOf(like);
+  const headers = headersOf(like);
+  const text = describe(error);
+  const message = errorMessage(error);
+  const base = { message, ...(status !== undefined && { status }), ...(headers && { headers }) };
+  if (status === 401 || status === 403) return { kind: "auth", ...base };
+  // A rate limit may mention tokens ("tokens per minute"); it is still a rate limit.
+  if (status === 429) return { kind: "retryable", ...base };
+  if (status === 413 || OVERFLOW_PATTERNS.some((p) => p.test(text))) return { kind: "overflow", ...base };
+  if (status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500)) {
+    return { kind: "retryable", ...base };
+  }
+  if (/overloaded|rate[ _-]?limit|too many requests|server_error|unavailable/i.test(text)) return { kind: "retryable", ...base };
+  if (status === undefined && NETWORK_PATTERNS.some((p) => p.test(text))) return { kind: "retryable", ...base };
+  if (status === undefined && like.isRetryable === true) return { kind: "retryable", ...base };
+  return { kind: "fatal", ...base };
+}
+
+function header(headers: Record<string, string> | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
+  return undefined;
+}
+
+/**
+ * How long to wait before retry number `retry` (1 = the first retry): the provider's
+ * `retry-after-ms` or `retry-after` (seconds or an HTTP date) when sent, else exponential backoff.
+ */
+export function retryDelay(retry: number, headers: Record<string, string> | undefined, now: number): number {
+  const ms = header(headers, "retry-after-ms");
+  if (ms !== undefined) {
+    const value = Number.parseFloat(ms);
+    if (Number.isFinite(value) && value >= 0) return Math.ceil(value);
+  }
+  const after = header(headers, "retry-after");
+  if (after !== undefined) {
+    const seconds = Number.parseFloat(after);
+    if (/^\s*\d+(\.\d+)?\s*$/.test(after) && Number.isFinite(seconds)) return Math.ceil(seconds * 1000);
+    const date = Date.parse(after);
+    if (Number.isFinite(date)) return Math.max(0, date - now);
+  }
+  return Math.min(RETRY_INITIAL_DELAY_MS * RETRY_BACKOFF_FACTOR ** (retry - 1), RETRY_MAX_DELAY_MS);
+}
+
+/** The error stored on the message and shown to the user: what happened and what to do. */
+export function failureToMessageError(failure: Failure, providerName: string): MessageError {
+  const status = failure.status !== undefined ? { status: failure.status } : {};
+  switch (failure.kind) {
+    case "auth":
+      return {
+        name: "ProviderAuthError",
+        message: `${providerName} refused the request (HTTP ${failure.status}): ${failure.message}`,
+        action: `Check your API key for ${providerName} in Settings → Providers, then send your message again.`,
+        ...status,
+      };
+    case "overflow":
+      return {
+        name: "ContextOverflowError",
+        message: `The conversation no longer fits in the model's context window: ${failure.message}`,
+        action: "Compact the session (/compact) or start a new session, then continue.",
+        ...status,
+      };
+    case "retryable":
+      return {
+        name: "ProviderUnavailableError",
+        message: `${providerName} kept failing after ${RETRY_MAX_ATTEMPTS} attempts: ${failure.message}`,
+        action: "Wait a minute and send your message again, or switch to another model.",
+        ...status,
+      };
+    case "aborted":
+      return { name: "AbortedError", message: "Stopped by the user." };
+    default:
+      return {
+        name: "ProviderError",
+        message: `${providerName} returned an error: ${failure.message}`,
+        action: "Send your message again; if it keeps failing, try another model.",
+        ...status,
+      };
+  }
+}
+
+/** Waits `ms`, or rejects with an AbortError as soon as the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(abortError());
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,129 @@
+// Workspace snapshots (spec §10): at each step start the agent records a content hash per file;
+// contents go to content-addressed blobs, so an unchanged file costs nothing after its first
+// snapshot. Revert and unrevert restore files from a snapshot through the runtime's file service.
+import { newId, sha256Hex, tryDecodeText, type Disposable } from "../../base";
+import type { WorkspaceFs } from "../../runtime";
+import type { BlobRecord, SnapshotRecord, Storage } from "../../storage";
+
+/** Files larger than this are left out of snapshots (and so are never reverted). */
+export const SNAPSHOT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Folders whose contents are reproducible or not the user's work; hashing them would dominate. */
+export const SNAPSHOT_IGNORED_FOLDERS = ["node_modules", ".git"];
+
+interface CachedHash {
+  mtime: number;
+  size: number;
+  hash: string;
+}
+
+function ignored(path: string): boolean {
+  return path.split("/").some((segment) => SNAPSHOT_IGNORED_FOLDERS.includes(segment));
+}
+
+export class SnapshotService implements Disposable {
+  private readonly hashes = new Map<string, CachedHash>();
+  private readonly storedBlobs = new Set<string>();
+  private last: SnapshotRecord | undefined;
+  private readonly listener: Disposable;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly fs: WorkspaceFs,
+    private readonly now: () => number,
+  ) {
+    // mtime and size catch most changes; the change feed also catches same-size rewrites within a millisecond.
+    this.listener = fs.onDidChange((changes) => {
+      for (const change of changes) {
+        this.hashes.delete(change.path);
+        if (change.kind === "dir") {
+          for (const path of this.hashes.keys()) if (path.startsWith(change.path + "/")) this.hashes.delete(path);
+        }
+      }
+    });
+  }
+
+  /** Records the workspace's current files; returns the snapshot id (reused when nothing changed). */
+  async take(): Promise<string> {
+    const files: Record<string, string> = {};
+    const blobs: BlobRecord[] = [];
+    for (const stat of await this.fs.listAll()) {
+      if (stat.kind !== "file" || stat.size > SNAPSHOT_MAX_FILE_BYTES || ignored(stat.path)) continue;
+      const cached = this.hashes.get(stat.path);
+      if (cached && cached.mtime === stat.mtime && cached.size === stat.size) {
+        files[stat.path] = cached.hash;
+        continue;
+      }
+      let bytes: Uint8Array;
+      try {
+        bytes = await this.fs.readFile(stat.path);
+      } catch {
+        continue; // deleted between listing and reading
+      }
+      const hash = await sha256Hex(bytes);
+      this.hashes.set(stat.path, { mtime: stat.mtime, size: stat.size, hash });
+      files[stat.path] = hash;
+      if (!this.storedBlobs.has(hash)) {
+        blobs.push({ hash, data: tryDecodeText(bytes) ?? bytes });
+        this.storedBlobs.add(hash);
+      }
+    }
+    if (blobs.length > 0) await this.storage.blobs.putMany(blobs);
+    if (this.last && sameFiles(this.last.files, files)) return this.last.id;
+    const record: SnapshotRecord = {
+      v: 1,
+      id: newId("snp", this.now()),
+      workspaceId: this.fs.workspaceId,
+      createdAt: this.now(),
+      files,
+    };
+    await this.storage.snapshots.put(record);
+    this.last = record;
+    return record.id;
+  }
+
+  async get(id: string): Promise<SnapshotRecord | undefined> {
+    if (this.last?.id === id) return this.last;
+    return this.storage.snapshots.get(id);
+  }
+
+  /** Paths added, removed or changed between two snapshots, sorted. */
+  async changes(fromId: string, toId: string): Promise<string[]> {
+    if (fromId === toId) return [];
+    const [from, to] = await Promise.all([this.get(fromId), this.get(toId)]);
+    if (!from || !to) return [];
+    const paths = new Set([...Object.keys(from.files), ...Object.keys(to.files)]);
+    return [...paths].filter((p) => from.files[p] !== to.files[p]).sort();
+  }
+
+  /**
+   * Puts `paths` back as they were in the snapshot: rewrites changed files, recreates deleted
+   * ones, removes files that did not exist then. Writes go through the runtime (source "agent").
+   */
+  async restore(snapshotId: string, paths: string[]): Promise<void> {
+    const snapshot = await this.get(snapshotId);
+    if (!snapshot) throw new Error(`The snapshot ${snapshotId} is missing from storage; the files cannot be restored.`);
+    for (const path of paths) {
+      const hash = snapshot.files[path];
+      if (hash === undefined) {
+        if (await this.fs.exists(path)) await this.fs.remove(path, { source: "agent" });
+        continue;
+      }
+      const current = this.hashes.get(path);
+      const stat = await this.fs.stat(path);
+      if (stat && current && current.hash === hash && current.mtime === stat.mtime && current.size === stat.size) continue;
+      const blob = await this.storage.blobs.get(hash);
+      if (!blob) throw new Error(`The saved content of ${path} is missing from storage; it cannot be restored.`);
+      await this.fs.writeFile(path, blob.data, { source: "agent" });
+    }
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+  }
+}
+
+function sameFiles(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => a[k] === b[k]);
+}

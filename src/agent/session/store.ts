@@ -1,0 +1,293 @@
+// The session store: an in-memory view of the sessions the agent touches, the one way the agent
+// changes sessions, messages and parts. Every change is published on the bus at once and persisted
+// in batches (at most one IndexedDB transaction per PERSIST_INTERVAL_MS per session; flush() forces).
+import type { Disposable } from "../../base";
+import type { MessageRecord, PartRecord, SessionRecord, Storage } from "../../storage";
+import type { AgentBus } from "./events";
+
+/** Minimum time between two batched writes of one session (≤ 10 transactions per second). */
+export const PERSIST_INTERVAL_MS = 100;
+
+export interface MessageWithParts {
+  info: MessageRecord;
+  parts: PartRecord[];
+}
+
+interface SessionEntry {
+  session: SessionRecord;
+  messages: MessageRecord[];
+  parts: Map<string, PartRecord[]>;
+}
+
+interface PendingWrites {
+  sessions: Map<string, SessionRecord>;
+  messages: Map<string, MessageRecord>;
+  parts: Map<string, PartRecord>;
+  timer?: ReturnType<typeof setTimeout>;
+  lastWrite: number;
+  /** The write in flight; writes of one session are chained so they land in order. */
+  writing: Promise<void>;
+}
+
+function byId<T extends { id: string }>(a: T, b: T): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Inserts or replaces by id, keeping the list sorted by id (ids are time-ordered). */
+function upsert<T extends { id: string }>(list: T[], item: T): void {
+  for (let i = list.length - 1; i >= 0; i--) {
+    const current = list[i]!;
+    if (current.id === item.id) {
+      list[i] = item;
+      return;
+    }
+    if (current.id < item.id) {
+      list.splice(i + 1, 0, item);
+      return;
+    }
+  }
+  list.unshift(item);
+}
+
+export interface SessionStoreOptions {
+  /** Called when a batched write fails (e.g. storage quota); the records stay queued for the next write. */
+  onPersistError?(error: unknown): void;
+  /** Called once per session when it is first loaded from storage (crash recovery hooks in here). */
+  onLoad?(entry: { session: SessionRecord; messages: MessageWithParts[] }): Promise<void> | void;
+}
+
+export class SessionStore implements Disposable {
+  private readonly entries = new Map<string, SessionEntry>();
+  private readonly loading = new Map<string, Promise<SessionEntry | undefined>>();
+  private readonly pending = new Map<string, PendingWrites>();
+  /** Number of IndexedDB transactions issued for session records (for tests and benchmarks). */
+  transactions = 0;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly bus: AgentBus,
+    private readonly options: SessionStoreOptions = {},
+  ) {}
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  async getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    return (await this.entry(sessionId))?.session;
+  }
+
+  async requireSession(sessionId: string): Promise<SessionRecord> {
+    const session = await this.getSession(sessionId);
+    if (!session) throw new Error(`Session ${sessionId} does not exist (it may have been deleted).`);
+    return session;
+  }
+
+  /** The in-memory version of a session if this store has loaded it (it may be newer than storage). */
+  cached(sessionId: string): SessionRecord | undefined {
+    return this.entries.get(sessionId)?.session;
+  }
+
+  /** Messages with their parts, oldest first. The arrays are copies; the records are shared. */
+  async messages(sessionId: string): Promise<MessageWithParts[]> {
+    const entry = await this.entry(sessionId);
+    if (!entry) return [];
+    return entry.messages.map((info) => ({ info, parts: (entry.parts.get(info.id) ?? []).slice() }));
+  }
+
+  async message(sessionId: string, messageId: string): Promise<MessageWithParts | undefined> {
+    const entry = await this.entry(sessionId);
+    const info = entry?.messages.find((m) => m.id === messageId);
+    return info && entry ? { info, parts: (entry.parts.get(info.id) ?? []).slice() } : undefined;
+  }
+
+  /** Parts of a message already loaded (synchronous; the loop's hot path). */
+  partsOf(sessionId: string, messageId: string): PartRecord[] {
+    return this.entries.get(sessionId)?.parts.get(messageId) ?? [];
+  }
+
+  private entry(sessionId: string): Promise<SessionEntry | undefined> {
+    const cached = this.entries.get(sessionId);
+    if (cached) return Promise.resolve(cached);
+    let loading = this.loading.get(sessionId);
+    if (!loading) {
+      loading = this.load(sessionId).finally(() => this.loading.delete(sessionId));
+      this.loading.set(sessionId, loading);
+    }
+    return loading;
+  }
+
+  private async load(sessionId: string): Promise<SessionEntry | undefined> {
+    const session = await this.storage.sessions.get(sessionId);
+    if (!session) return undefined;
+    const [messages, parts] = await Promise.all([
+      this.storage.messages.list(sessionId),
+      this.storage.parts.listBySession(sessionId),
+    ]);
+    const byMessage = new Map<string, PartRecord[]>();
+    for (const part of parts) {
+      let list = byMessage.get(part.messageId);
+      if (!list) byMessage.set(part.messageId, (list = []));
+      list.push(part);
+    }
+    for (const list of byMessage.values()) list.sort(byId);
+    const entry: SessionEntry = { session, messages: messages.sort(byId), parts: byMessage };
+    // Another caller may have created the session in memory meanwhile; memory wins.
+    const existing = this.entries.get(sessionId);
+    if (existing) return existing;
+    this.entries.set(sessionId, entry);
+    await this.options.onLoad?.({
+      session,
+      messages: entry.messages.map((info) => ({ info, parts: (entry.parts.get(info.id) ?? []).slice() })),
+    });
+    return this.entries.get(sessionId);
+  }
+
+  // ---- writing -------------------------------------------------------------------------------
+
+  /** Registers a new session (written at once: the session list must survive a reload). */
+  async createSession(session: SessionRecord): Promise<void> {
+    this.entries.set(session.id, { session, messages: [], parts: new Map() });
+    this.queue(session.id).sessions.set(session.id, session);
+    this.bus.emit("session-created", { session });
+    await this.flush(session.id);
+  }
+
+  updateSession(session: SessionRecord): void {
+    const entry = this.entries.get(session.id);
+    if (entry) entry.session = session;
+    this.queue(session.id).sessions.set(session.id, session);
+    this.schedule(session.id);
+    this.bus.emit("session-updated", { session });
+  }
+
+  updateMessage(message: MessageRecord): void {
+    const entry = this.entries.get(message.sessionId);
+    if (entry) upsert(entry.messages, message);
+    this.queue(message.sessionId).messages.set(message.id, message);
+    this.schedule(message.sessionId);
+    this.bus.emit("message-updated", { message });
+  }
+
+  /** Publishes the part at once; persists it with the next batch. */
+  updatePart(part: PartRecord, delta?: string): void {
+    const entry = this.entries.get(part.sessionId);
+    if (entry) {
+      let list = entry.parts.get(part.messageId);
+      if (!list) entry.parts.set(part.messageId, (list = []));
+      upsert(list, part);
+    }
+    this.queue(part.sessionId).parts.set(part.id, part);
+    this.schedule(part.sessionId);
+    this.bus.emit("part-updated", delta === undefined ? { part } : { part, delta });
+  }
+
+  async removePart(part: PartRecord): Promise<void> {
+    const entry = this.entries.get(part.sessionId);
+    const list = entry?.parts.get(part.messageId);
+    if (list) {
+      const index = list.findIndex((p) => p.id === part.id);
+      if (index >= 0) list.splice(index, 1);
+    }
+    const queue = this.queue(part.sessionId);
+    queue.parts.delete(part.id);
+    await this.flush(part.sessionId);
+    await this.storage.parts.delete([part.id]);
+    this.bus.emit("part-removed", { sessionId: part.sessionId, messageId: part.messageId, partId: part.id });
+  }
+
+  async removeMessages(sessionId: string, messageIds: string[]): Promise<void> {
+    if (messageIds.length === 0) return;
+    const ids = new Set(messageIds);
+    const entry = this.entries.get(sessionId);
+    if (entry) {
+      entry.messages = entry.messages.filter((m) => !ids.has(m.id));
+      for (const id of ids) entry.parts.delete(id);
+    }
+    const queue = this.queue(sessionId);
+    for (const id of ids) queue.messages.delete(id);
+    for (const [partId, part] of queue.parts) if (ids.has(part.messageId)) queue.parts.delete(partId);
+    await this.flush(sessionId);
+    await this.storage.messages.delete(messageIds);
+    for (const messageId of messageIds) this.bus.emit("message-removed", { sessionId, messageId });
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.flush(sessionId);
+    const queue = this.pending.get(sessionId);
+    if (queue?.timer) clearTimeout(queue.timer);
+    this.pending.delete(sessionId);
+    const children = await this.storage.sessions.children(sessionId);
+    await this.storage.sessions.delete(sessionId);
+    for (const id of [sessionId, ...children.map((c) => c.id)]) {
+      this.entries.delete(id);
+      this.bus.emit("session-deleted", { sessionId: id });
+    }
+  }
+
+  /** Writes everything queued for a session (or all sessions) now, in one transaction each. */
+  async flush(sessionId?: string): Promise<void> {
+    if (sessionId === undefined) {
+      await Promise.all([...this.pending.keys()].map((id) => this.flush(id)));
+      return;
+    }
+    const queue = this.pending.get(sessionId);
+    if (!queue) return;
+    if (queue.timer) {
+      clearTimeout(queue.timer);
+      queue.timer = undefined;
+    }
+    if (queue.sessions.size + queue.messages.size + queue.parts.size > 0) {
+      const batch = {
+        sessions: [...queue.sessions.values()],
+        messages: [...queue.messages.values()],
+        parts: [...queue.parts.values()],
+      };
+      queue.sessions.clear();
+      queue.messages.clear();
+      queue.parts.clear();
+      queue.lastWrite = Date.now();
+      queue.writing = queue.writing.then(async () => {
+        this.transactions++;
+        try {
+          await this.storage.writeBatch(batch);
+        } catch (error) {
+          // Keep what failed queued (unless a newer version is already waiting) and report it.
+          for (const s of batch.sessions) if (!queue.sessions.has(s.id)) queue.sessions.set(s.id, s);
+          for (const m of batch.messages) if (!queue.messages.has(m.id)) queue.messages.set(m.id, m);
+          for (const p of batch.parts) if (!queue.parts.has(p.id)) queue.parts.set(p.id, p);
+          this.options.onPersistError?.(error);
+        }
+      });
+    }
+    await queue.writing;
+  }
+
+  private queue(sessionId: string): PendingWrites {
+    let queue = this.pending.get(sessionId);
+    if (!queue) {
+      queue = {
+        sessions: new Map(),
+        messages: new Map(),
+        parts: new Map(),
+        lastWrite: 0,
+        writing: Promise.resolve(),
+      };
+      this.pending.set(sessionId, queue);
+    }
+    return queue;
+  }
+
+  private schedule(sessionId: string): void {
+    const queue = this.queue(sessionId);
+    if (queue.timer) return;
+    const wait = Math.max(0, queue.lastWrite + PERSIST_INTERVAL_MS - Date.now());
+    queue.timer = setTimeout(() => {
+      queue.timer = undefined;
+      void this.flush(sessionId);
+    }, wait);
+  }
+
+  dispose(): void {
+    for (const queue of this.pending.values()) if (queue.timer) clearTimeout(queue.timer);
+    void this.flush();
+  }
+}

@@ -1,0 +1,297 @@
+// The tool calls of one model call: builds the AI SDK tool set whose execute runs each call through
+// the permission checks, the doom-loop guard and the shared tool wrapper, and moves each tool part
+// pending → running → completed | error with live updates.
+import { jsonSchema, zodSchema, type Tool, type ToolSet } from "ai";
+import { errorMessage, isAbortError, newId } from "../../base";
+import type { AssistantMessageRecord, PartRecord, SessionRecord, ToolState } from "../../storage";
+import type { Rule } from "../permission";
+import {
+  PermissionDeniedError,
+  PermissionRejectedError,
+  type PermissionRequest,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+} from "../tools/tool";
+import type { SessionEnv } from "./env";
+import { QuestionRejectedError } from "./questions";
+import type { AgentInfo } from "./services";
+
+type ToolPart = Extract<PartRecord, { type: "tool" }>;
+
+/** The doom-loop guard: this many identical calls in a row make the next one ask first. */
+export const DOOM_LOOP_THRESHOLD = 3;
+
+export interface ToolScope {
+  session: SessionRecord;
+  assistant: AssistantMessageRecord;
+  agent: AgentInfo;
+  supportsImages: boolean;
+  /** Rules the asks of this step are evaluated against (defaults, user, agent, session overrides). */
+  rules: Rule[];
+  abort: AbortSignal;
+  /** Tool calls made earlier in this turn, oldest first (for the doom-loop guard). */
+  earlierCalls(): Array<{ tool: string; input: unknown }>;
+}
+
+function isFinal(state: ToolState): boolean {
+  return state.status === "completed" || state.status === "error";
+}
+
+function startOf(state: ToolState, now: number): number {
+  return state.status === "running" || state.status === "completed" || state.status === "error" ? state.start : now;
+}
+
+export class ToolCalls {
+  private readonly parts = new Map<string, ToolPart>();
+  /** Set when the user rejected a call: the turn stops after this model call. */
+  blocked = false;
+
+  constructor(
+    private readonly env: SessionEnv,
+    private readonly scope: ToolScope,
+  ) {}
+
+  get all(): ToolPart[] {
+    return [...this.parts.values()];
+  }
+
+  // ---- stream events -------------------------------------------------------------------------
+
+  inputStart(callId: string, toolName: string): void {
+    this.ensure(callId, toolName);
+  }
+
+  inputDelta(callId: string, delta: string): void {
+    const part = this.parts.get(callId);
+    if (!part || part.state.status !== "pending") return;
+    this.put({ ...part, state: { ...part.state, raw: part.state.raw + delta } });
+  }
+
+  /** The complete call (parsed input). Never downgrades a call that already started running. */
+  called(callId: string, toolName: string, input: unknown): void {
+    const part = this.ensure(callId, toolName);
+    if (part.state.status !== "pending") return;
+    const raw = part.state.raw || safeStringify(input);
+    this.put({ ...part, tool: toolName, state: { status: "pending", input, raw } });
+  }
+
+  /** A result event for a call execute did not finish itself (provider-executed or unusual paths). */
+  resultEvent(callId: string, toolName: string, input: unknown, output: unknown): void {
+    const part = this.ensure(callId, toolName);
+    if (isFinal(part.state)) return;
+    const now = this.env.now();
+    const result = output as Partial<ToolResult> | string;
+    const text = typeof result === "string" ? result : (result.output ?? safeStringify(output));
+    this.put({
+      ...part,
+      state: {
+        status: "completed",
+        input,
+        output: text,
+        title: typeof result === "string" ? "" : (result.title ?? ""),
+        metadata: typeof result === "string" ? {} : (result.metadata ?? {}),
+        start: startOf(part.state, now),
+        end: now,
+      },
+    });
+  }
+
+  /** An error event: invalid input or unknown tool (execute never ran), or execute failed. */
+  errorEvent(callId: string, toolName: string, input: unknown, error: unknown): void {
+    const part = this.ensure(callId, toolName);
+    if (isFinal(part.state)) return;
+    const now = this.env.now();
+    this.put({ ...part, state: { status: "error", input, error: errorMessage(error), start: startOf(part.state, now), end: now } });
+  }
+
+  /** Ends every call that has not finished (abort, failed stream): error with this reason. */
+  finishUnfinished(reason: string): void {
+    const now = this.env.now();
+    for (const part of this.parts.values()) {
+      if (isFinal(part.state)) continue;
+      this.put({
+        ...part,
+        state: { status: "error", input: part.state.input, error: reason, start: startOf(part.state, now), end: now },
+      });
+    }
+  }
+
+  // ---- the tool set --------------------------------------------------------------------------
+
+  /**
+   * The AI SDK tools. The JSON schema has no validator on purpose: the shared wrapper validates
+   * with zod and words the error for the model ("...Rewrite the input...").
+   */
+  toolSet(tools: ToolDefinition[]): ToolSet {
+    const set: ToolSet = {};
+    for (const tool of tools) {
+      const schema = zodSchema(tool.parameters);
+      const entry: Tool = {
+        description: tool.description,
+        inputSchema: jsonSchema(() => schema.jsonSchema),
+        execute: (input: unknown, options: { toolCallId: string }) => this.execute(tool, input, options.toolCallId),
+      };
+      set[tool.id] = entry;
+    }
+    return set;
+  }
+
+  private async execute(tool: ToolDefinition, input: unknown, callId: string): Promise<string> {
+    let part = this.ensure(callId, tool.id);
+    const start = this.env.now();
+    part = this.put({ ...part, tool: tool.id, state: { status: "running", input, start } });
+    try {
+      if (this.blocked) throw new PermissionRejectedError(tool.id, "another call of this turn was rejected");
+      await this.guardDoomLoop(tool.id, input, callId);
+      const result = await this.env.services.runTool(tool, input, this.context(tool, callId));
+      const current = this.parts.get(callId) ?? part;
+      const end = this.env.now();
+      this.put({
+        ...current,
+        state: {
+          status: "completed",
+          input,
+          output: result.output,
+          title: result.title,
+          metadata: result.metadata,
+          start,
+          end,
+          ...(result.attachments && result.attachments.length > 0 && { attachments: result.attachments }),
+        },
+      });
+      return result.output;
+    } catch (error) {
+      const current = this.parts.get(callId) ?? part;
+      const aborted = this.scope.abort.aborted || isAbortError(error);
+      if (error instanceof PermissionRejectedError || error instanceof QuestionRejectedError) {
+        this.blocked = true;
+        this.env.permissions.rejectAll(this.scope.session.id);
+        this.env.questions.rejectAll(this.scope.session.id);
+      }
+      const message = aborted ? "aborted" : errorMessage(error);
+      const metadata = current.state.status === "running" ? current.state.metadata : undefined;
+      this.put({
+        ...current,
+        state: { status: "error", input, error: message, start, end: this.env.now(), ...(metadata && { metadata }) },
+      });
+      throw error instanceof Error ? error : new Error(message);
+    }
+  }
+
+  /** The same tool with the same input DOOM_LOOP_THRESHOLD times in a row: ask before the next. */
+  private async guardDoomLoop(toolId: string, input: unknown, callId: string): Promise<void> {
+    const calls = [
+      ...this.scope.earlierCalls(),
+      ...this.all.filter((p) => p.callId !== callId && p.state.status !== "pending").map((p) => ({ tool: p.tool, input: p.state.input })),
+    ];
+    const last = calls.slice(-DOOM_LOOP_THRESHOLD);
+    if (last.length < DOOM_LOOP_THRESHOLD) return;
+    const key = safeStringify(input);
+    if (!last.every((c) => c.tool === toolId && safeStringify(c.input) === key)) return;
+    await this.ask(
+      {
+        permission: "doom_loop",
+        patterns: [toolId],
+        always: [toolId],
+        metadata: { tool: toolId, input, repeated: DOOM_LOOP_THRESHOLD },
+      },
+      callId,
+    );
+  }
+
+  private ask(request: PermissionRequest, callId: string): Promise<void> {
+    return this.env.permissions.ask({
+      sessionId: this.scope.session.id,
+      request,
+      rules: this.scope.rules,
+      callId,
+      messageId: this.scope.assistant.id,
+      signal: this.scope.abort,
+    });
+  }
+
+  private context(tool: ToolDefinition, callId: string): ToolContext {
+    const { session, assistant, agent, abort } = this.scope;
+    return {
+      sessionId: session.id,
+      messageId: assistant.id,
+      callId,
+      agent: agent.name,
+      model: { ...assistant.model, supportsImages: this.scope.supportsImages },
+      runtime: this.env.runtime,
+      abort,
+      fileTimes: this.env.fileTimes(session.id),
+      instructionsLoaded: this.env.instructionsLoaded(session.id),
+      ask: (request) => this.ask(request, callId),
+      update: (update) => this.update(callId, update),
+      askQuestions: (questions) =>
+        this.env.questions.ask({ sessionId: session.id, questions, callId, messageId: assistant.id, signal: abort }),
+      runSubagent: (request) =>
+        this.env.runSubagent(
+          {
+            sessionId: session.id,
+            messageId: assistant.id,
+            callId,
+            agent,
+            rules: this.scope.rules,
+            abort,
+            update: (update) => this.update(callId, update),
+          },
+          request,
+        ),
+      setTodos: async (todos) => {
+        const current = await this.env.store.requireSession(session.id);
+        this.env.store.updateSession({ ...current, todos, updatedAt: this.env.now() });
+      },
+    };
+  }
+
+  private update(callId: string, update: { title?: string; metadata?: Record<string, unknown> }): void {
+    const part = this.parts.get(callId);
+    if (!part || part.state.status !== "running") return;
+    this.put({
+      ...part,
+      state: {
+        ...part.state,
+        ...(update.title !== undefined && { title: update.title }),
+        ...(update.metadata && { metadata: { ...part.state.metadata, ...update.metadata } }),
+      },
+    });
+  }
+
+  private ensure(callId: string, toolName: string): ToolPart {
+    const existing = this.parts.get(callId);
+    if (existing) return existing;
+    const part: ToolPart = {
+      v: 1,
+      id: newId("prt", this.env.now()),
+      sessionId: this.scope.session.id,
+      messageId: this.scope.assistant.id,
+      type: "tool",
+      callId,
+      tool: toolName,
+      state: { status: "pending", input: {}, raw: "" },
+    };
+    return this.put(part);
+  }
+
+  private put(part: ToolPart): ToolPart {
+    this.parts.set(part.callId, part);
+    this.env.store.updatePart(part);
+    return part;
+  }
+}
+
+/** Denied outright by a rule: the model gets the reason and may try something else (turn goes on). */
+export function isDenied(error: unknown): boolean {
+  return error instanceof PermissionDeniedError;
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}
