@@ -39,6 +39,7 @@ export class InteractiveShell implements Shell {
   private disposed = false;
   private started = false;
   private lastWritten = "";
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly host: BashHost,
@@ -78,6 +79,12 @@ export class InteractiveShell implements Shell {
     void this.drain();
   }
 
+  /** Resolves once every key written so far is handled and no command is running. */
+  whenIdle(): Promise<void> {
+    if (this.disposed || (!this.processing && this.queue.length === 0)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   resize(size: { cols: number; rows: number }): void {
     this.cols = Math.max(10, size.cols);
   }
@@ -87,6 +94,7 @@ export class InteractiveShell implements Shell {
     this.disposed = true;
     this.running?.abort();
     this.queue.length = 0;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.emit(DISABLE_BRACKETED_PASTE);
     this.output.dispose();
     this.options.onDispose?.();
@@ -118,6 +126,9 @@ export class InteractiveShell implements Shell {
       this.render();
     } finally {
       this.processing = false;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
     }
   }
 
