@@ -75,6 +75,8 @@ export interface ToolContext {
   askQuestions(questions: Question[]): Promise<string[][]>;
   runSubagent(request: SubagentRequest): Promise<SubagentResult>;
   setTodos(todos: TodoItem[]): Promise<void>;
+  /** The subagents the task tool may start (name, description); when absent the task tool's own list. */
+  subagents?: ReadonlyArray<{ name: string; description: string }>;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {

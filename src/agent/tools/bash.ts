@@ -1,0 +1,95 @@
+// The bash tool: runs a command in the workspace runtime's shell, streaming output into the tool part,
+// stopping on timeout or abort, keeping the tail of long output and reporting the exit code.
+import { z } from "zod";
+import description from "../../../prompts/tools/bash.md?raw";
+import { bashPermission } from "../permission";
+import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateText } from "./wrapper";
+import { resolveToolPath, showPath } from "./workspace-path";
+import type { ToolDefinition } from "./tool";
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** Live output reaches the tool part at most this often. */
+export const BASH_UPDATE_INTERVAL_MS = 100;
+/** Output kept in memory for the UI; a runaway command keeps only its last bytes. */
+export const BASH_MAX_KEPT_CHARS = 1024 * 1024;
+
+const parameters = z.object({
+  command: z.string().min(1).describe("The command to run"),
+  timeout: z.number().int().positive().optional().describe(`Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
+  workdir: z.string().optional().describe("Folder to run in (default: workspace root)"),
+  description: z.string().describe("What the command does, in 5-10 words"),
+});
+
+export const bashTool: ToolDefinition<typeof parameters> = {
+  id: "bash",
+  description,
+  parameters,
+  async execute(args, context) {
+    const timeout = Math.min(args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
+    const cwd = await resolveToolPath(args.workdir ?? "", context);
+    if (cwd !== "") {
+      const stat = await context.runtime.fs.stat(cwd);
+      if (stat?.kind !== "dir") throw new Error(`workdir ${cwd} is not a folder of the workspace.`);
+    }
+    const { patterns, always } = bashPermission(args.command);
+    await context.ask({ permission: "bash", patterns, always, metadata: { command: args.command, description: args.description } });
+
+    let output = "";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const publish = () => {
+      timer = undefined;
+      context.update({ metadata: { output: tailOf(output), description: args.description } });
+    };
+    context.update({ title: args.description, metadata: { output: "", description: args.description } });
+    let result;
+    try {
+      result = await context.runtime.exec(args.command, {
+        cwd,
+        timeoutMs: timeout,
+        signal: context.abort,
+        source: "agent",
+        onOutput: (chunk) => {
+          output += chunk;
+          if (output.length > BASH_MAX_KEPT_CHARS * 2) output = output.slice(-BASH_MAX_KEPT_CHARS);
+          timer ??= setTimeout(publish, BASH_UPDATE_INTERVAL_MS);
+        },
+      });
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+    // Runtimes that do not stream still return the whole output.
+    const full = (result.output || output).slice(-BASH_MAX_KEPT_CHARS);
+    const cut = truncateText(full, { keep: "tail" });
+    const notes: string[] = [];
+    if (cut.truncated) {
+      notes.push(
+        `(Output truncated: showing the last ${cut.text.split("\n").length} of ${full.split("\n").length} lines, at most ${MAX_OUTPUT_LINES} lines or ${MAX_OUTPUT_BYTES / 1024} KB. Redirect to a file and read or grep it for the rest.)`,
+      );
+    }
+    const aborted = result.aborted === true || context.abort.aborted;
+    if (result.timedOut) notes.push(`(The command timed out after ${timeout} ms and was stopped. Use a longer timeout or a quicker command.)`);
+    else if (aborted) notes.push("(The command was aborted by the user.)");
+    const body = cut.text.trim() === "" ? "(no output)" : cut.text.replace(/\n+$/, "");
+    const text = [cut.truncated ? notes.shift()! : undefined, body, ...notes, `Exit code: ${result.exitCode}`].filter((x) => x !== undefined).join("\n\n");
+    return {
+      title: args.description || args.command,
+      output: text,
+      metadata: {
+        output: tailOf(full),
+        exitCode: result.exitCode,
+        description: args.description,
+        workdir: showPath(cwd),
+        timedOut: result.timedOut === true,
+        aborted,
+        truncated: cut.truncated,
+        ...(cut.truncated && { fullOutput: full }),
+      },
+    };
+  },
+};
+
+/** The end of the output for the live view (the part is re-sent on every update). */
+function tailOf(output: string): string {
+  return output.length > MAX_OUTPUT_BYTES ? output.slice(-MAX_OUTPUT_BYTES) : output;
+}

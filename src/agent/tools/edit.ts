@@ -1,0 +1,65 @@
+// The edit tool: replaces text in a file through applyEdit (agent-spec §4); an empty oldString
+// creates a new file. Needs a fresh read of an existing file; returns a unified diff in metadata.
+import { z } from "zod";
+import { looksBinary } from "../../base";
+import description from "../../../prompts/tools/edit.md?raw";
+import { unifiedDiff } from "./diff";
+import { applyEdit } from "./edit-match";
+import { assertReadBefore } from "./file-times";
+import { resolveToolPath } from "./workspace-path";
+import type { ToolDefinition } from "./tool";
+
+const parameters = z.object({
+  filePath: z.string().describe("Path of the file, relative to the workspace root"),
+  oldString: z.string().describe("Exact text to replace (empty to create a new file)"),
+  newString: z.string().describe("Text to put in its place"),
+  replaceAll: z.boolean().optional().describe("Replace every occurrence of oldString"),
+});
+
+export const editTool: ToolDefinition<typeof parameters> = {
+  id: "edit",
+  description,
+  parameters,
+  async execute(args, context) {
+    const path = await resolveToolPath(args.filePath, context);
+    if (path === "") throw new Error("filePath must name a file, not the workspace root.");
+    if (args.oldString === args.newString) {
+      throw new Error("oldString and newString are identical, so there is nothing to change. Put the new text in newString.");
+    }
+    const fs = context.runtime.fs;
+    const stat = await fs.stat(path);
+    if (stat?.kind === "dir") throw new Error(`${path} is a folder; give the path of a file inside it.`);
+
+    let before = "";
+    let after: string;
+    if (args.oldString === "") {
+      if (stat) {
+        throw new Error(`${path} already exists. To change it, put the exact text to replace in oldString; to replace all of it, read it and use the write tool.`);
+      }
+      after = args.newString;
+    } else {
+      if (!stat) throw new Error(`File not found: ${path}. To create it, call edit with an empty oldString (or use write).`);
+      const bytes = await fs.readFile(path);
+      if (looksBinary(bytes)) throw new Error(`${path} is a binary file and cannot be edited as text.`);
+      assertReadBefore(context.fileTimes, path, stat, "edit");
+      before = await fs.readText(path);
+      after = applyEdit(before, args.oldString, args.newString, args.replaceAll ?? false);
+    }
+
+    const { diff, additions, deletions } = unifiedDiff(path, before, after);
+    await context.ask({ permission: "edit", patterns: [path], always: ["*"], metadata: { filePath: path, diff } });
+    // The user may have saved the file while the permission card was open: never overwrite that.
+    const current = await fs.stat(path);
+    if (current?.mtime !== stat?.mtime) {
+      throw new Error(`${path} changed while waiting for permission. Read it again and redo the edit.`);
+    }
+    await fs.writeFile(path, after, { source: "agent" });
+    const written = await fs.stat(path);
+    if (written) context.fileTimes.markRead(path, written.mtime);
+    return {
+      title: path,
+      output: stat ? `Edited ${path}.` : `Created ${path}.`,
+      metadata: { filePath: path, diff, additions, deletions, created: !stat },
+    };
+  },
+};

@@ -1,0 +1,40 @@
+// The write tool: creates or overwrites a file. Overwriting needs a fresh read by this session.
+import { z } from "zod";
+import description from "../../../prompts/tools/write.md?raw";
+import { unifiedDiff } from "./diff";
+import { assertReadBefore } from "./file-times";
+import { resolveToolPath } from "./workspace-path";
+import type { ToolDefinition } from "./tool";
+
+const parameters = z.object({
+  filePath: z.string().describe("Path of the file, relative to the workspace root"),
+  content: z.string().describe("The complete new content of the file"),
+});
+
+export const writeTool: ToolDefinition<typeof parameters> = {
+  id: "write",
+  description,
+  parameters,
+  async execute(args, context) {
+    const path = await resolveToolPath(args.filePath, context);
+    if (path === "") throw new Error("filePath must name a file, not the workspace root.");
+    const fs = context.runtime.fs;
+    const stat = await fs.stat(path);
+    if (stat?.kind === "dir") throw new Error(`${path} is a folder; give the path of a file inside it.`);
+    const before = stat ? await fs.readText(path) : "";
+    if (stat) assertReadBefore(context.fileTimes, path, stat, "overwrite");
+    const { diff, additions, deletions } = unifiedDiff(path, before, args.content);
+    await context.ask({ permission: "edit", patterns: [path], always: ["*"], metadata: { filePath: path, diff } });
+    // The user may have saved the file while the permission card was open: never overwrite that.
+    const current = await fs.stat(path);
+    if (current?.mtime !== stat?.mtime) throw new Error(`${path} changed while waiting for permission. Read it again and redo the write.`);
+    await fs.writeFile(path, args.content, { source: "agent" });
+    const after = await fs.stat(path);
+    if (after) context.fileTimes.markRead(path, after.mtime);
+    return {
+      title: path,
+      output: stat ? `Wrote ${path} (overwrote the previous content).` : `Created ${path}.`,
+      metadata: { filePath: path, diff, additions, deletions, created: !stat },
+    };
+  },
+};
