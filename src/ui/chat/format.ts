@@ -1,0 +1,49 @@
+// Formatting for the chat: token counts, costs, durations, context sizes and prices.
+import type { TokenUsage } from "../../storage";
+
+/** 950 -> "950", 12_345 -> "12.3k", 1_200_000 -> "1.2M". */
+export function formatTokens(count: number): string {
+  if (count < 1000) return String(Math.round(count));
+  if (count < 1_000_000) return `${trim(count / 1000)}k`;
+  return `${trim(count / 1_000_000)}M`;
+}
+
+function trim(value: number): string {
+  return value >= 100 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, "");
+}
+
+/** USD with enough precision for small amounts: "$0.0042", "$1.23". */
+export function formatCost(usd: number): string {
+  if (usd === 0) return "$0.00";
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/** Total tokens of a usage (input + output + cache reads and writes; reasoning is inside output). */
+export function totalTokens(usage: TokenUsage): number {
+  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
+/** "in 1.2k · out 340 · cache 5k" — what a message or session used. */
+export function describeUsage(usage: TokenUsage): string {
+  const parts = [`in ${formatTokens(usage.input)}`, `out ${formatTokens(usage.output)}`];
+  if (usage.reasoning > 0) parts.push(`reasoning ${formatTokens(usage.reasoning)}`);
+  if (usage.cacheRead > 0) parts.push(`cache read ${formatTokens(usage.cacheRead)}`);
+  if (usage.cacheWrite > 0) parts.push(`cache write ${formatTokens(usage.cacheWrite)}`);
+  return parts.join(" · ");
+}
+
+/** 850 -> "850 ms", 12_300 -> "12.3 s", 125_000 -> "2 min 5 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${trim(ms / 1000)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
+}
+
+/** Price per million tokens: "$3 / $15 per M" ("free" when both are zero). */
+export function formatPrice(cost: { input: number; output: number }): string {
+  if (cost.input === 0 && cost.output === 0) return "free";
+  return `$${cost.input} / $${cost.output} per M`;
+}

@@ -1,0 +1,95 @@
+// The non-tool parts of a message: text (streaming markdown), reasoning (collapsed), attachments,
+// step usage, the files a step changed, compaction and subtask markers, retries.
+import { memo } from "react";
+import type { PartRecord } from "../../storage";
+import { Markdown, isSafeImageUrl } from "../markdown";
+import { describeUsage, formatCost, formatDuration } from "./format";
+import { ToolPartView } from "./tool-part-view";
+
+export interface PartViewProps {
+  part: PartRecord;
+  /** The message is still being written (text renders incrementally). */
+  streaming: boolean;
+  onOpenSession?(sessionId: string): void;
+  onOpenFile?(path: string): void;
+}
+
+export const PartView = memo(function PartView({ part, streaming, onOpenSession, onOpenFile }: PartViewProps) {
+  switch (part.type) {
+    case "text":
+      if (part.synthetic) return null;
+      return <Markdown text={part.text} streaming={streaming && part.time?.end === undefined} className="part-text" />;
+    case "reasoning": {
+      const took = part.time.end !== undefined ? formatDuration(part.time.end - part.time.start) : undefined;
+      return (
+        <details className="part-reasoning">
+          <summary>{took ? `Thought for ${took}` : "Thinking…"}</summary>
+          <Markdown text={part.text} streaming={streaming && part.time.end === undefined} />
+        </details>
+      );
+    }
+    case "file":
+      return <AttachmentChip mime={part.mime} filename={part.filename} url={part.url} />;
+    case "tool":
+      return <ToolPartView part={part} onOpenSession={onOpenSession} />;
+    case "step-start":
+      return null;
+    case "step-finish":
+      return (
+        <p className="part-step-finish" aria-label="Step usage">
+          {describeUsage(part.tokens)} · {formatCost(part.cost)}
+        </p>
+      );
+    case "patch":
+      if (part.files.length === 0) return null;
+      return (
+        <div className="part-patch">
+          <span>
+            Changed {part.files.length} file{part.files.length === 1 ? "" : "s"}:
+          </span>
+          <ul>
+            {part.files.map((file) => (
+              <li key={file}>
+                {onOpenFile ? (
+                  <button type="button" className="link-button" onClick={() => onOpenFile(file)}>
+                    {file}
+                  </button>
+                ) : (
+                  file
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      );
+    case "compaction":
+      return <p className="part-marker">{part.auto ? "The conversation was compacted automatically to fit the model's context." : "Conversation compacted."}</p>;
+    case "subtask":
+      return (
+        <p className="part-marker">
+          Subtask for {part.agent}: {part.description}
+        </p>
+      );
+    case "retry":
+      return (
+        <p className="part-retry">
+          Attempt {part.attempt} failed: {part.error.message}
+        </p>
+      );
+  }
+});
+
+export function AttachmentChip({ mime, filename, url, onRemove }: { mime: string; filename: string; url: string; onRemove?(): void }) {
+  const image = mime.startsWith("image/") && isSafeImageUrl(url);
+  return (
+    <span className="attachment-chip">
+      {image && <img src={url} alt="" className="attachment-thumb" />}
+      <span className="attachment-name">{filename}</span>
+      {onRemove && (
+        <button type="button" className="icon-text-button" aria-label={`Remove attachment ${filename}`} onClick={onRemove}>
+          ×
+        </button>
+      )}
+    </span>
+  );
+}

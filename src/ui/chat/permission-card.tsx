@@ -1,0 +1,92 @@
+// A permission ask in the chat: what the agent wants to do (the command, the diff, the paths) and
+// the three replies. "Reject" can carry a message telling the model what to do instead.
+import { useId, useState } from "react";
+import { highlightCode } from "../markdown";
+import type { PendingPermission, PermissionReply } from "./agent-port";
+import { DiffBlock } from "./tool-part-view";
+
+export interface PermissionCardProps {
+  request: PendingPermission;
+  onReply(requestId: string, reply: PermissionReply, message?: string): void;
+}
+
+const TITLES: Record<string, string> = {
+  edit: "The agent wants to change files",
+  bash: "The agent wants to run a command",
+  read: "The agent wants to read a protected file",
+  external_directory: "The agent wants to work outside the workspace",
+  webfetch: "The agent wants to fetch a web page",
+  doom_loop: "The agent is repeating the same call",
+  task: "The agent wants to start a subagent",
+};
+
+export function permissionTitle(permission: string): string {
+  return TITLES[permission] ?? `The agent asks for the "${permission}" permission`;
+}
+
+export function PermissionCard({ request, onReply }: PermissionCardProps) {
+  const [message, setMessage] = useState("");
+  const [sent, setSent] = useState(false);
+  const messageId = useId();
+  const titleId = useId();
+  const command = typeof request.metadata.command === "string" ? request.metadata.command : request.permission === "bash" ? request.patterns.join("\n") : undefined;
+  const diff = typeof request.metadata.diff === "string" ? request.metadata.diff : undefined;
+  const reply = (answer: PermissionReply) => {
+    if (sent) return;
+    setSent(true);
+    const text = message.trim();
+    onReply(request.id, answer, answer === "reject" && text ? text : undefined);
+  };
+  return (
+    <section className="permission-card" role="group" aria-labelledby={titleId}>
+      <h3 id={titleId} className="card-title">
+        {permissionTitle(request.permission)}
+      </h3>
+      {command !== undefined && (
+        <pre className="tool-command">
+          <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${command}`, "bash") }} />
+        </pre>
+      )}
+      {diff !== undefined && <DiffBlock diff={diff} />}
+      {command === undefined && request.patterns.length > 0 && (
+        <ul className="permission-patterns">
+          {request.patterns.map((pattern) => (
+            <li key={pattern}>
+              <code>{pattern}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+      {request.always.length > 0 && (
+        <p className="card-note">
+          "Always allow" allows <code>{request.always.join(", ")}</code> for the rest of this session.
+        </p>
+      )}
+      <label className="card-label" htmlFor={messageId}>
+        Message to the agent
+      </label>
+      <input
+        id={messageId}
+        className="text-input"
+        type="text"
+        value={message}
+        placeholder="Optional: what to do instead (sent with Reject)"
+        onChange={(event) => setMessage(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && message.trim()) reply("reject");
+        }}
+      />
+      <div className="card-buttons">
+        <button type="button" className="button button-primary" disabled={sent} onClick={() => reply("once")}>
+          Allow once
+        </button>
+        <button type="button" className="button" disabled={sent} onClick={() => reply("always")}>
+          Always allow
+        </button>
+        <button type="button" className="button button-danger" disabled={sent} onClick={() => reply("reject")}>
+          Reject
+        </button>
+      </div>
+    </section>
+  );
+}

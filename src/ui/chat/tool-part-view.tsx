@@ -1,0 +1,219 @@
+// One tool call in the transcript: status, a one-line summary of the input, and the tool's own
+// view — live output for bash, the diff for edits and writes, the todo list, the subagent link.
+import { memo, useState } from "react";
+import type { PartRecord, TodoItem, ToolState } from "../../storage";
+import { Markdown, highlightCode } from "../markdown";
+import { formatDuration } from "./format";
+
+export type ToolPart = Extract<PartRecord, { type: "tool" }>;
+
+/** How many characters of live bash output are shown (the tail); the rest is a click away. */
+export const LIVE_OUTPUT_TAIL_CHARS = 20_000;
+
+const STATUS_LABEL: Record<ToolState["status"], string> = {
+  pending: "Pending",
+  running: "Running",
+  completed: "Done",
+  error: "Failed",
+};
+
+function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function metadataOf(state: ToolState): Record<string, unknown> {
+  return "metadata" in state && state.metadata ? state.metadata : {};
+}
+
+/** The one line that says what the call does: the command, the path, the pattern. */
+export function summarizeToolInput(tool: string, input: unknown): string {
+  const args = record(input);
+  const pick = (...keys: string[]) => keys.map((k) => text(args[k])).find((v) => v !== undefined && v !== "");
+  switch (tool) {
+    case "bash":
+      return pick("description", "command") ?? "";
+    case "read":
+    case "write":
+    case "edit":
+      return pick("filePath", "path") ?? "";
+    case "glob":
+    case "grep":
+      return [pick("pattern"), pick("path", "include")].filter(Boolean).join(" in ");
+    case "list":
+      return pick("path") ?? ".";
+    case "webfetch":
+      return pick("url") ?? "";
+    case "task":
+      return [pick("subagent_type"), pick("description")].filter(Boolean).join(": ");
+    case "todowrite":
+      return `${Array.isArray(args.todos) ? args.todos.length : 0} items`;
+    case "apply_patch": {
+      const patch = pick("patchText") ?? "";
+      const files = Array.from(patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm), (m) => m[1]);
+      return files.join(", ");
+    }
+    default:
+      return pick("description", "filePath", "path", "pattern", "command", "url", "query") ?? "";
+  }
+}
+
+export interface ToolPartViewProps {
+  part: ToolPart;
+  /** Opens a subagent's child session (task parts). */
+  onOpenSession?(sessionId: string): void;
+  now?: number;
+}
+
+export const ToolPartView = memo(function ToolPartView({ part, onOpenSession }: ToolPartViewProps) {
+  const { state, tool } = part;
+  const [showInput, setShowInput] = useState(false);
+  const metadata = metadataOf(state);
+  const title = ("title" in state && state.title) || summarizeToolInput(tool, state.input);
+  const duration = state.status === "completed" || state.status === "error" ? formatDuration(state.end - state.start) : undefined;
+  return (
+    <section className={`tool-part tool-${state.status}`} aria-label={`${tool} tool call, ${STATUS_LABEL[state.status]}`}>
+      <header className="tool-header">
+        <span className="tool-name">{tool}</span>
+        <span className="tool-title" title={title}>
+          {title}
+        </span>
+        <span className={`tool-status tool-status-${state.status}`}>{STATUS_LABEL[state.status]}</span>
+        {duration && <span className="tool-duration">{duration}</span>}
+        <button type="button" className="link-button" aria-expanded={showInput} onClick={() => setShowInput((v) => !v)}>
+          {showInput ? "Hide input" : "Show input"}
+        </button>
+      </header>
+      {showInput && <pre className="tool-input">{JSON.stringify(state.input, null, 2) ?? (state.status === "pending" ? state.raw : "")}</pre>}
+      <ToolBody part={part} metadata={metadata} onOpenSession={onOpenSession} />
+      {state.status === "error" && (
+        <p className="tool-error" role="status">
+          {state.error}
+        </p>
+      )}
+    </section>
+  );
+});
+
+function ToolBody({ part, metadata, onOpenSession }: { part: ToolPart; metadata: Record<string, unknown>; onOpenSession?(id: string): void }) {
+  const { state, tool } = part;
+  const input = record(state.input);
+  switch (tool) {
+    case "bash": {
+      const command = text(input.command);
+      const live = text(metadata.output);
+      const output = state.status === "completed" ? (text(metadata.fullOutput) ?? state.output) : live;
+      const exitCode = typeof metadata.exitCode === "number" ? metadata.exitCode : undefined;
+      return (
+        <div className="tool-body">
+          {command && (
+            <pre className="tool-command">
+              <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${command}`, "bash") }} />
+            </pre>
+          )}
+          {output !== undefined && output !== "" && <TerminalOutput output={output} live={state.status === "running"} />}
+          {exitCode !== undefined && exitCode !== 0 && <p className="tool-note">Exit code {exitCode}</p>}
+        </div>
+      );
+    }
+    case "edit":
+    case "write":
+    case "apply_patch": {
+      const diff = text(metadata.diff);
+      return diff ? <DiffBlock diff={diff} /> : null;
+    }
+    case "todowrite": {
+      const todos = Array.isArray(input.todos) ? (input.todos as TodoItem[]) : [];
+      return <TodoList todos={todos} />;
+    }
+    case "task": {
+      const childId = text(metadata.sessionId);
+      const summary = state.status === "completed" ? state.output : undefined;
+      return (
+        <div className="tool-body">
+          {childId && onOpenSession && (
+            <button type="button" className="button" onClick={() => onOpenSession(childId)}>
+              Open subagent session
+            </button>
+          )}
+          {summary && <Markdown text={summary} className="tool-markdown" />}
+        </div>
+      );
+    }
+    case "question": {
+      if (state.status !== "completed") return null;
+      return <p className="tool-note">{state.output}</p>;
+    }
+    default: {
+      if (state.status !== "completed" || !state.output) return null;
+      return <CollapsedOutput output={state.output} />;
+    }
+  }
+}
+
+/** Live or finished command output: the tail while it streams, everything on request. */
+function TerminalOutput({ output, live }: { output: string; live: boolean }) {
+  const [full, setFull] = useState(false);
+  const cut = !full && output.length > LIVE_OUTPUT_TAIL_CHARS;
+  const shown = cut ? output.slice(-LIVE_OUTPUT_TAIL_CHARS) : output;
+  return (
+    <div className="tool-output-wrap">
+      {cut && (
+        <button type="button" className="link-button" onClick={() => setFull(true)}>
+          Show all {output.length.toLocaleString()} characters
+        </button>
+      )}
+      <pre className="tool-output" aria-live={live ? "polite" : undefined} aria-label="Command output">
+        {shown}
+      </pre>
+    </div>
+  );
+}
+
+function CollapsedOutput({ output }: { output: string }) {
+  const [open, setOpen] = useState(false);
+  const lines = output.split("\n").length;
+  return (
+    <div className="tool-output-wrap">
+      <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+        {open ? "Hide output" : `Show output (${lines} line${lines === 1 ? "" : "s"})`}
+      </button>
+      {open && <pre className="tool-output">{output}</pre>}
+    </div>
+  );
+}
+
+export function DiffBlock({ diff }: { diff: string }) {
+  return (
+    <pre className="tool-diff" aria-label="Diff">
+      <code dangerouslySetInnerHTML={{ __html: highlightCode(diff, "diff") }} />
+    </pre>
+  );
+}
+
+const TODO_MARK: Record<TodoItem["status"], string> = {
+  pending: "☐",
+  in_progress: "◐",
+  completed: "☑",
+  cancelled: "☒",
+};
+
+export function TodoList({ todos }: { todos: TodoItem[] }) {
+  if (todos.length === 0) return <p className="tool-note">The todo list is empty.</p>;
+  return (
+    <ul className="todo-list" aria-label="Todo list">
+      {todos.map((todo, index) => (
+        <li key={index} className={`todo todo-${todo.status}`}>
+          <span className="todo-mark" aria-hidden="true">
+            {TODO_MARK[todo.status]}
+          </span>
+          <span className="todo-content">{todo.content}</span>
+          <span className="visually-hidden">({todo.status.replace("_", " ")})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
