@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WorkspaceFiles, type FileChange } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
-import { InteractiveShell } from "../../src/runtime/browser/interactive-shell";
+import type { InteractiveShell } from "../../src/runtime/browser/interactive-shell";
 import { KeyReader } from "../../src/runtime/browser/key-reader";
 import { stripAnsi, textWidth } from "../../src/runtime/browser/terminal-text";
 import { openStorage } from "../../src/storage";
