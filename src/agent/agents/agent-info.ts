@@ -1,0 +1,25 @@
+// What an agent is (spec §6): a named profile of prompt, model settings and permission rules.
+import type { ModelRef } from "../../storage";
+import type { Rule } from "../permission";
+
+export type AgentMode = "primary" | "subagent" | "all";
+
+export interface AgentInfo {
+  name: string;
+  description: string;
+  /** primary: chosen by the user; subagent: called through the task tool; all: both. */
+  mode: AgentMode;
+  /** Not shown in pickers (title, compaction, summary). */
+  hidden?: boolean;
+  /** Replaces the model family's prompt when set. */
+  prompt?: string;
+  model?: ModelRef;
+  temperature?: number;
+  topP?: number;
+  /** Maximum model calls in one turn (unlimited when unset). */
+  steps?: number;
+  /** The agent's own rules, applied after the defaults and the user's config (last match wins). */
+  permission: Rule[];
+  color?: string;
+  builtIn: boolean;
+}

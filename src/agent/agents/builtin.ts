@@ -1,0 +1,52 @@
+// The built-in agents of spec §6. Their permission lists hold only what differs from the defaults:
+// the loop evaluates defaults, then user config, then these, then session grants.
+import { ruleset } from "../permission";
+import { COMPACTION_PROMPT, EXPLORE_PROMPT, SUMMARY_PROMPT, TITLE_PROMPT } from "../prompt";
+import type { AgentInfo } from "./agent-info";
+
+/** Where the plan agent may write its plans. */
+export const PLAN_FILES_PATTERN = ".webcode/plans/*.md";
+export const DEFAULT_AGENT = "build";
+
+const NO_TOOLS = ruleset({ "*": "deny" });
+
+export const BUILTIN_AGENTS: readonly AgentInfo[] = Object.freeze([
+  {
+    name: "build",
+    description: "The default agent: reads, edits and runs code with every tool the permissions allow.",
+    mode: "primary",
+    permission: [],
+    builtIn: true,
+  },
+  {
+    name: "plan",
+    description: "Plans without changing code: explores read-only and writes plans only to .webcode/plans/. Commands need approval.",
+    mode: "primary",
+    permission: ruleset({ edit: { "*": "deny", [PLAN_FILES_PATTERN]: "allow" }, bash: "ask" }),
+    builtIn: true,
+  },
+  {
+    name: "general",
+    description: "General-purpose agent for researching complex questions and carrying out multi-step tasks on its own. Use it to run several units of work in parallel.",
+    mode: "subagent",
+    permission: ruleset({ todowrite: "deny" }),
+    builtIn: true,
+  },
+  {
+    name: "explore",
+    description: "Fast read-only agent for exploring a codebase: finds files by pattern, searches code for keywords, answers questions about how the code works. Say how thorough to be (quick, medium or very thorough).",
+    mode: "subagent",
+    prompt: EXPLORE_PROMPT,
+    permission: ruleset({ "*": "deny", read: "allow", glob: "allow", grep: "allow", list: "allow", webfetch: "allow" }),
+    builtIn: true,
+  },
+  { name: "title", description: "Writes session titles.", mode: "primary", hidden: true, prompt: TITLE_PROMPT, permission: NO_TOOLS, builtIn: true },
+  { name: "compaction", description: "Summarises a session when its context fills up.", mode: "primary", hidden: true, prompt: COMPACTION_PROMPT, permission: NO_TOOLS, builtIn: true },
+  { name: "summary", description: "Summarises what a session did.", mode: "primary", hidden: true, prompt: SUMMARY_PROMPT, permission: NO_TOOLS, builtIn: true },
+].map((agent) => Object.freeze(agent) as AgentInfo));
+
+/** A fresh copy of a built-in agent (callers may mutate their copy). */
+export function builtinAgent(name: string): AgentInfo | undefined {
+  const agent = BUILTIN_AGENTS.find((a) => a.name === name);
+  return agent && { ...agent, permission: agent.permission.map((r) => ({ ...r })) };
+}

@@ -1,0 +1,12 @@
+// Agents (spec §6): the built-in profiles and the custom ones defined in the workspace.
+export type { AgentInfo, AgentMode } from "./agent-info";
+export { BUILTIN_AGENTS, DEFAULT_AGENT, PLAN_FILES_PATTERN, builtinAgent } from "./builtin";
+export {
+  AGENT_FOLDERS,
+  MAX_AGENT_FILE_BYTES,
+  loadAgents,
+  loadAgentsWithProblems,
+  type AgentProblem,
+  type LoadedAgents,
+} from "./load-agents";
+export { FrontmatterError, parseFrontmatter, splitFrontmatter, type FrontmatterMap, type FrontmatterValue } from "./frontmatter";

@@ -1,0 +1,57 @@
+// Assembles the one system message of a model call (spec §7): agent or family prompt, environment
+// block, project instructions, then the turn's own system text and reminders.
+import type { Runtime } from "../../runtime";
+import type { ModelRef } from "../../storage";
+import type { AgentInfo } from "../agents";
+import { promptFamily } from "./family";
+import { formatInstructions, loadRootInstructions } from "./instructions";
+import { FAMILY_PROMPTS } from "./texts";
+
+export interface SystemPromptInput {
+  agent: AgentInfo;
+  model: ModelRef;
+  modelName: string;
+  runtime: Runtime;
+  date: Date;
+  userSystem?: string;
+  reminders?: string[];
+}
+
+/** What the runtime can run, in words the model can act on. */
+export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">): string {
+  const { node, npm, servers } = runtime.capabilities;
+  const can = [node && "node", npm && "npm", servers && "dev servers (their preview URLs open in the preview panel)"].filter(Boolean);
+  const cannot = [!node && "node", !npm && "npm", !servers && "dev servers"].filter(Boolean);
+  const name =
+    runtime.kind === "webcontainer"
+      ? "WebContainer (Node.js running in the browser tab)"
+      : "browser fallback (simulated bash with file and text commands such as ls, cat, grep, sed, find, wc)";
+  const lines = [`Runtime: ${name}`];
+  if (can.length) lines.push(`Can run: ${can.join(", ")}`);
+  lines.push(`Not available: ${[...cannot, "git", runtime.kind === "browser" && "network access from bash"].filter(Boolean).join(", ")}`);
+  return lines.join("\n");
+}
+
+export async function environmentBlock(input: Pick<SystemPromptInput, "model" | "modelName" | "runtime" | "date">): Promise<string> {
+  const isGit = await input.runtime.fs.exists(".git").catch(() => false);
+  return [
+    "<env>",
+    `Model: ${input.modelName} (${input.model.providerId}/${input.model.modelId})`,
+    "Workspace root: / (tool paths are relative to it, e.g. src/main.ts)",
+    `Git repository: ${isGit ? "yes" : "no"}`,
+    describeRuntime(input.runtime),
+    `Today's date: ${input.date.toDateString()}`,
+    "</env>",
+  ].join("\n");
+}
+
+export async function buildSystemPrompt(input: SystemPromptInput): Promise<string> {
+  const sections: string[] = [];
+  sections.push(input.agent.prompt?.trim() || FAMILY_PROMPTS[promptFamily(input.model.modelId)]);
+  sections.push(await environmentBlock(input));
+  const instructions = await loadRootInstructions(input.runtime.fs).catch(() => undefined);
+  if (instructions) sections.push(formatInstructions(instructions));
+  if (input.userSystem?.trim()) sections.push(input.userSystem.trim());
+  for (const reminder of input.reminders ?? []) if (reminder.trim()) sections.push(reminder.trim());
+  return sections.join("\n\n");
+}

@@ -1,0 +1,143 @@
+// Assembly of the system prompt (spec §7) and the AGENTS.md files found for the read tool.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openStorage, type Storage } from "../../src/storage";
+import { WorkspaceFiles, type Runtime, type RuntimeCapabilities, type RuntimeKind } from "../../src/runtime";
+import { builtinAgent } from "../../src/agent/agents";
+import {
+  FAMILY_PROMPTS,
+  MAX_INSTRUCTION_BYTES,
+  PLAN_REMINDER,
+  buildSystemPrompt,
+  describeRuntime,
+  loadDirectoryInstructions,
+} from "../../src/agent/prompt";
+
+let storage: Storage;
+let fs: WorkspaceFiles;
+
+beforeEach(async () => {
+  storage = await openStorage({ name: `prompt-${Math.random()}` });
+  fs = await WorkspaceFiles.open(storage, "ws");
+});
+afterEach(() => {
+  fs.dispose();
+  storage.close();
+});
+
+function runtime(kind: RuntimeKind, capabilities: RuntimeCapabilities): Runtime {
+  const unused = () => {
+    throw new Error("not used by the system prompt");
+  };
+  return { kind, capabilities, fs, exec: unused, openShell: unused, onServerReady: unused, dispose: () => {} };
+}
+
+const WEBCONTAINER = { node: true, npm: true, servers: true };
+const BROWSER = { node: false, npm: false, servers: false };
+const date = new Date(2026, 10, 21, 12, 0, 0);
+
+function build(overrides: Partial<Parameters<typeof buildSystemPrompt>[0]> = {}) {
+  return buildSystemPrompt({
+    agent: builtinAgent("build")!,
+    model: { providerId: "anthropic", modelId: "claude-sonnet-4-5" },
+    modelName: "Claude Sonnet 4.5",
+    runtime: runtime("browser", BROWSER),
+    date,
+    ...overrides,
+  });
+}
+
+describe("buildSystemPrompt", () => {
+  it("starts with the model family's prompt when the agent has none", async () => {
+    expect((await build()).startsWith(FAMILY_PROMPTS.anthropic)).toBe(true);
+    const gpt = await build({ model: { providerId: "openai", modelId: "gpt-5" } });
+    expect(gpt.startsWith(FAMILY_PROMPTS["openai-reasoning"])).toBe(true);
+    const local = await build({ model: { providerId: "ollama", modelId: "qwen3" } });
+    expect(local.startsWith(FAMILY_PROMPTS.default)).toBe(true);
+  });
+
+  it("uses the agent's own prompt instead", async () => {
+    const text = await build({ agent: builtinAgent("explore")! });
+    expect(text.startsWith(builtinAgent("explore")!.prompt!)).toBe(true);
+    expect(text).not.toContain(FAMILY_PROMPTS.anthropic);
+  });
+
+  it("has an environment block with model, root, git, runtime and date", async () => {
+    const text = await build();
+    expect(text).toContain("<env>");
+    expect(text).toContain("Model: Claude Sonnet 4.5 (anthropic/claude-sonnet-4-5)");
+    expect(text).toContain("Workspace root:");
+    expect(text).toContain("Git repository: no");
+    expect(text).toContain("Runtime: browser fallback");
+    expect(text).toContain("Not available: node, npm, dev servers, git, network access from bash");
+    expect(text).toContain(`Today's date: ${date.toDateString()}`);
+    await fs.mkdir(".git");
+    expect(await build()).toContain("Git repository: yes");
+  });
+
+  it("describes what a WebContainer can run", () => {
+    const text = describeRuntime({ kind: "webcontainer", capabilities: WEBCONTAINER });
+    expect(text).toContain("Runtime: WebContainer");
+    expect(text).toMatch(/Can run: node, npm, dev servers/);
+    expect(text).toContain("Not available: git");
+    expect(describeRuntime({ kind: "webcontainer", capabilities: { node: true, npm: true, servers: false } })).toContain("Not available: dev servers, git");
+  });
+
+  it("adds AGENTS.md from the root, else CLAUDE.md, with its path", async () => {
+    expect(await build()).not.toContain("Instructions from:");
+    await fs.writeFile("CLAUDE.md", "Use tabs.");
+    expect(await build()).toContain("Instructions from: CLAUDE.md\nUse tabs.");
+    await fs.writeFile("AGENTS.md", "Run npm test before finishing.\n");
+    const text = await build();
+    expect(text).toContain("Instructions from: AGENTS.md\nRun npm test before finishing.");
+    expect(text).not.toContain("Use tabs.");
+  });
+
+  it("cuts huge instruction files", async () => {
+    await fs.writeFile("AGENTS.md", "x".repeat(MAX_INSTRUCTION_BYTES + 5000));
+    const text = await build();
+    expect(text).toContain("[truncated: AGENTS.md");
+    expect(text.length).toBeLessThan(MAX_INSTRUCTION_BYTES + 6000);
+  });
+
+  it("ends with the per-turn system text and reminders, in that order", async () => {
+    await fs.writeFile("AGENTS.md", "Project rules.");
+    const text = await build({ userSystem: "Answer in French.", reminders: [PLAN_REMINDER, "  "] });
+    const order = [FAMILY_PROMPTS.anthropic.slice(0, 40), "<env>", "Instructions from: AGENTS.md", "Answer in French.", PLAN_REMINDER];
+    const positions = order.map((piece) => text.indexOf(piece));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(text.endsWith(PLAN_REMINDER)).toBe(true);
+  });
+
+  it("stays within its share of the 15 KB first-request budget", async () => {
+    // Tool descriptions take about 7 KB of the 15 KB; the system prompt must leave room for them.
+    for (const modelId of ["claude-sonnet-4-5", "gpt-5", "gpt-4.1", "gemini-2.5-pro", "qwen3"]) {
+      const text = await build({ model: { providerId: "p", modelId }, runtime: runtime("webcontainer", WEBCONTAINER) });
+      expect(new TextEncoder().encode(text).length).toBeLessThanOrEqual(3500);
+    }
+  });
+});
+
+describe("loadDirectoryInstructions", () => {
+  it("finds AGENTS.md between the file and the root, outermost first, once per session", async () => {
+    await fs.writeFile("AGENTS.md", "root");
+    await fs.writeFile("packages/AGENTS.md", "packages rules");
+    await fs.writeFile("packages/app/CLAUDE.md", "app rules");
+    await fs.writeFile("packages/app/src/deep/file.ts", "x");
+    const loaded = new Set<string>();
+    const found = await loadDirectoryInstructions(fs, "packages/app/src/deep/file.ts", loaded);
+    expect(found).toEqual([
+      { path: "packages/AGENTS.md", text: "packages rules" },
+      { path: "packages/app/CLAUDE.md", text: "app rules" },
+    ]);
+    expect([...loaded]).toEqual(["packages/AGENTS.md", "packages/app/CLAUDE.md"]);
+    expect(await loadDirectoryInstructions(fs, "packages/app/other.ts", loaded)).toEqual([]);
+  });
+
+  it("skips the root (already in the system prompt) and the file itself", async () => {
+    await fs.writeFile("AGENTS.md", "root");
+    await fs.writeFile("a/AGENTS.md", "a rules");
+    expect(await loadDirectoryInstructions(fs, "top.ts", new Set())).toEqual([]);
+    expect(await loadDirectoryInstructions(fs, "a/AGENTS.md", new Set())).toEqual([]);
+  });
+});
