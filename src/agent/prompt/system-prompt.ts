@@ -37,7 +37,7 @@ export async function environmentBlock(input: Pick<SystemPromptInput, "model" | 
   return [
     "<env>",
     `Model: ${input.modelName} (${input.model.providerId}/${input.model.modelId})`,
-    "Workspace root: / (tool paths are relative to it, e.g. src/main.ts)",
+    "Workspace root: tool paths are relative to it (e.g. src/main.ts)",
     `Git repository: ${isGit ? "yes" : "no"}`,
     describeRuntime(input.runtime),
     `Today's date: ${input.date.toDateString()}`,
