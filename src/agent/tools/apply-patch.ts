@@ -9,7 +9,7 @@ import { resolveToolPath } from "./workspace-path";
 import type { ToolContext, ToolDefinition } from "./tool";
 
 const parameters = z.object({
-  patchText: z.string().describe("The full patch, from *** Begin Patch to *** End Patch"),
+  patchText: z.string().describe("The whole patch, Begin to End"),
 });
 
 interface PlannedChange {

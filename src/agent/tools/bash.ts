@@ -15,10 +15,10 @@ export const BASH_UPDATE_INTERVAL_MS = 100;
 export const BASH_MAX_KEPT_CHARS = 1024 * 1024;
 
 const parameters = z.object({
-  command: z.string().min(1).describe("The command to run"),
-  timeout: z.number().int().positive().optional().describe(`Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
-  workdir: z.string().optional().describe("Folder to run in (default: workspace root)"),
-  description: z.string().describe("What the command does, in 5-10 words"),
+  command: z.string().min(1),
+  timeout: z.number().positive().optional().describe("Milliseconds"),
+  workdir: z.string().optional().describe("Folder to run in (default: root)"),
+  description: z.string().describe("What it does, in 5-10 words"),
 });
 
 export const bashTool: ToolDefinition<typeof parameters> = {
@@ -26,7 +26,7 @@ export const bashTool: ToolDefinition<typeof parameters> = {
   description,
   parameters,
   async execute(args, context) {
-    const timeout = Math.min(args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
+    const timeout = Math.floor(Math.min(args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS));
     const cwd = await resolveToolPath(args.workdir ?? "", context);
     if (cwd !== "") {
       const stat = await context.runtime.fs.stat(cwd);

@@ -10,10 +10,10 @@ import { resolveToolPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
 
 const parameters = z.object({
-  filePath: z.string().describe("Path of the file, relative to the workspace root"),
-  oldString: z.string().describe("Exact text to replace (empty to create a new file)"),
-  newString: z.string().describe("Text to put in its place"),
-  replaceAll: z.boolean().optional().describe("Replace every occurrence of oldString"),
+  filePath: z.string().describe("Path relative to the workspace root"),
+  oldString: z.string().describe("Exact text to replace"),
+  newString: z.string(),
+  replaceAll: z.boolean().optional().describe("Replace every occurrence"),
 });
 
 export const editTool: ToolDefinition<typeof parameters> = {

@@ -10,8 +10,8 @@ import type { ToolDefinition } from "./tool";
 export const GLOB_MAX_RESULTS = 100;
 
 const parameters = z.object({
-  pattern: z.string().min(1).describe('Glob such as "**/*.ts" or "src/**/*.test.ts"'),
-  path: z.string().optional().describe("Folder to search in (default: workspace root)"),
+  pattern: z.string().min(1),
+  path: z.string().optional().describe("Folder to search (default: root)"),
 });
 
 export const globTool: ToolDefinition<typeof parameters> = {

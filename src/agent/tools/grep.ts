@@ -15,9 +15,9 @@ export const GREP_MAX_LINE_LENGTH = 2000;
 export const GREP_MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 const parameters = z.object({
-  pattern: z.string().min(1).describe("JavaScript regular expression to search file contents for"),
-  path: z.string().optional().describe("Folder to search in (default: workspace root)"),
-  include: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "*.{ts,tsx}"'),
+  pattern: z.string().min(1).describe("Regular expression"),
+  path: z.string().optional().describe("Folder to search (default: root)"),
+  include: z.string().optional().describe("File glob filter"),
 });
 
 /** Compiles the model's pattern; accepts a leading (?i) as ripgrep does. */

@@ -31,8 +31,8 @@ export const LIST_DEFAULT_IGNORES = [
 ];
 
 const parameters = z.object({
-  path: z.string().optional().describe("Folder to list (default: workspace root)"),
-  ignore: z.array(z.string()).optional().describe("Extra glob patterns to leave out"),
+  path: z.string().optional().describe("Folder (default: root)"),
+  ignore: z.array(z.string()).optional().describe("Globs to skip"),
 });
 
 export const listTool: ToolDefinition<typeof parameters> = {

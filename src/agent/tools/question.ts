@@ -10,10 +10,10 @@ const parameters = z.object({
   questions: z
     .array(
       z.object({
-        question: z.string().min(1).describe("The full question"),
-        header: z.string().max(QUESTION_HEADER_MAX).describe(`Short label (max ${QUESTION_HEADER_MAX} chars)`),
-        options: z.array(z.object({ label: z.string().min(1), description: z.string() })).describe("Choices (the user may also type an answer)"),
-        multiple: z.boolean().optional().describe("Allow several choices"),
+        question: z.string().min(1),
+        header: z.string().max(QUESTION_HEADER_MAX),
+        options: z.array(z.object({ label: z.string().min(1), description: z.string() })),
+        multiple: z.boolean().optional(),
       }),
     )
     .min(1),

@@ -31,9 +31,9 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 const parameters = z.object({
-  filePath: z.string().describe("Path of the file or folder, relative to the workspace root"),
-  offset: z.number().int().min(1).optional().describe("Line to start from (1-based)"),
-  limit: z.number().int().min(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LIMIT})`),
+  filePath: z.string().describe("Path relative to the workspace root"),
+  offset: z.number().min(1).optional().describe("Line to start at (1-based)"),
+  limit: z.number().min(1).optional().describe(`Lines to read (default ${READ_DEFAULT_LIMIT})`),
 });
 
 export const readTool: ToolDefinition<typeof parameters> = {
@@ -46,7 +46,9 @@ export const readTool: ToolDefinition<typeof parameters> = {
     const fs = context.runtime.fs;
     const stat = await fs.stat(path);
     if (!stat) throw new Error(await notFoundMessage(fs, path));
-    if (stat.kind === "dir") return readFolder(fs, path, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT);
+    const offset = Math.floor(args.offset ?? 1);
+    const limit = Math.floor(args.limit ?? READ_DEFAULT_LIMIT);
+    if (stat.kind === "dir") return readFolder(fs, path, offset, limit);
     const bytes = await fs.readFile(path);
     const imageType = IMAGE_TYPES[extension(path)];
     if (imageType) return readImage(path, bytes, imageType, context);
@@ -54,7 +56,7 @@ export const readTool: ToolDefinition<typeof parameters> = {
     if (text === undefined) {
       throw new Error(`Cannot read ${path}: it is a binary file (${bytes.length} bytes). Only text files and images can be read.`);
     }
-    const result = numberLines(path, text, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT);
+    const result = numberLines(path, text, offset, limit);
     context.fileTimes.markRead(path, stat.mtime);
     const reminders = await instructionReminders(fs, path, context.instructionsLoaded);
     if (reminders) result.output += `\n\n${reminders}`;

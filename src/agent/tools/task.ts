@@ -16,10 +16,10 @@ export const DEFAULT_SUBAGENTS: readonly SubagentInfo[] = [
 ];
 
 const parameters = z.object({
-  description: z.string().describe("Short (3-5 words) description of the task"),
-  prompt: z.string().describe("The full task for the subagent"),
-  subagent_type: z.string().describe("Which subagent to use"),
-  taskId: z.string().optional().describe("Resume an earlier task: the task_id it returned"),
+  description: z.string().describe("The task in 3-5 words"),
+  prompt: z.string().describe("The full task"),
+  subagent_type: z.string(),
+  taskId: z.string().optional().describe("task_id of a task to resume"),
 });
 
 /** The task tool describing `subagents`; calls for other subagents are refused with the list. */

@@ -7,12 +7,12 @@ const parameters = z.object({
   todos: z
     .array(
       z.object({
-        content: z.string().min(1).describe("What to do"),
+        content: z.string().min(1),
         status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
         priority: z.enum(["high", "medium", "low"]),
       }),
     )
-    .describe("The whole updated list"),
+    .describe("The whole list"),
 });
 
 const MARKS = { pending: "[ ]", in_progress: "[~]", completed: "[x]", cancelled: "[-]" } as const;

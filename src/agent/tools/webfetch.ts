@@ -13,9 +13,9 @@ export const WEBFETCH_DEFAULT_TIMEOUT_S = 30;
 export const WEBFETCH_MAX_TIMEOUT_S = 120;
 
 const parameters = z.object({
-  url: z.string().describe("The http(s) URL to fetch"),
-  format: z.enum(["markdown", "text", "html"]).default("markdown").describe("How to return the content (default markdown)"),
-  timeout: z.number().positive().optional().describe(`Timeout in seconds (default ${WEBFETCH_DEFAULT_TIMEOUT_S}, max ${WEBFETCH_MAX_TIMEOUT_S})`),
+  url: z.string(),
+  format: z.enum(["markdown", "text", "html"]).default("markdown"),
+  timeout: z.number().positive().optional().describe("Seconds"),
 });
 
 export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;

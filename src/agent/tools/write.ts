@@ -7,8 +7,8 @@ import { resolveToolPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
 
 const parameters = z.object({
-  filePath: z.string().describe("Path of the file, relative to the workspace root"),
-  content: z.string().describe("The complete new content of the file"),
+  filePath: z.string().describe("Path relative to the workspace root"),
+  content: z.string().describe("The whole new content"),
 });
 
 export const writeTool: ToolDefinition<typeof parameters> = {
