@@ -129,7 +129,7 @@ export class ScriptedModel {
         const turn = typeof next === "function" ? next(options) : next;
         if (turn.kind === "error") throw turn.error;
         const endedAt = this.endedAt;
-        const base = simulateReadableStream({ chunks: turn.chunks, chunkDelayInMs: turn.delayMs ?? null });
+        const base = simulateReadableStream({ chunks: turn.chunks, initialDelayInMs: null, chunkDelayInMs: turn.delayMs ?? null });
         const reader = base.getReader();
         const hang = turn.hang;
         const signal = options.abortSignal;
