@@ -72,6 +72,29 @@ function corsAdvice(config: ProviderConfig, origin: string | undefined): string 
   return `${config.name} answered, but the browser blocked the response because the server does not allow this page's origin${page} (CORS). ${hint ?? "Configure the server to allow this origin, or use a provider that supports browser access."}`;
 }
 
+/** Turns a rejected fetch into a result: timeout, CORS refusal or unreachable server. */
+async function diagnose(error: unknown, url: string, config: ProviderConfig, fetchImpl: typeof fetch, options: TestConnectionOptions): Promise<ConnectionResult> {
+  const timeoutMs = options.timeoutMs ?? CONNECTION_TIMEOUT_MS;
+  if (isAbortError(error)) {
+    return { ok: false, kind: "unreachable", message: `${config.name} did not answer within ${Math.round(timeoutMs / 1000)} s at ${url}. Check that the server is running and the URL is right.` };
+  }
+  // fetch rejects with the same TypeError for "blocked by CORS" and "nothing listening". An opaque
+  // no-cors request succeeds when the server is up, which tells the two apart.
+  let serverUp = false;
+  try {
+    await fetchImpl(url, { method: "GET", mode: "no-cors", signal: AbortSignal.timeout(timeoutMs) });
+    serverUp = true;
+  } catch {
+    serverUp = false;
+  }
+  if (serverUp) return { ok: false, kind: "cors", message: corsAdvice(config, options.origin) };
+  return {
+    ok: false,
+    kind: "unreachable",
+    message: `Could not reach ${config.name} at ${url} (${errorMessage(error)}). Check the URL, that the server is running, and your network.`,
+  };
+}
+
 /** Checks that the provider answers with this config. Never throws. */
 export async function testConnection(config: ProviderConfig, options: TestConnectionOptions = {}): Promise<ConnectionResult> {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -82,37 +105,27 @@ export async function testConnection(config: ProviderConfig, options: TestConnec
   if (config.kind !== "openai-compatible" && !config.apiKey?.trim()) {
     return { ok: false, kind: "bad-key", message: `No API key is set for ${config.name}. Paste your key and test again.` };
   }
-
-  let response: Response;
-  try {
-    response = await fetchImpl(request.url, { method: "GET", headers: request.headers, signal: AbortSignal.timeout(options.timeoutMs ?? CONNECTION_TIMEOUT_MS) });
-  } catch (error) {
-    if (isAbortError(error)) {
-      return { ok: false, kind: "unreachable", message: `${config.name} did not answer within ${Math.round((options.timeoutMs ?? CONNECTION_TIMEOUT_MS) / 1000)} s at ${request.url}. Check that the server is running and the URL is right.` };
-    }
-    // fetch rejects with the same TypeError for "blocked by CORS" and "nothing listening". An opaque
-    // no-cors request succeeds when the server is up, which tells the two apart.
-    let serverUp = false;
+  // OpenRouter lists models without a key, so its key is checked on its "current key" endpoint first.
+  const urls = config.kind === "openrouter" ? [request.url.replace(/\/models$/, "/key"), request.url] : [request.url];
+  let response: Response | undefined;
+  for (const url of urls) {
     try {
-      await fetchImpl(request.url, { method: "GET", mode: "no-cors", signal: AbortSignal.timeout(options.timeoutMs ?? CONNECTION_TIMEOUT_MS) });
-      serverUp = true;
-    } catch {
-      serverUp = false;
+      response = await fetchImpl(url, { method: "GET", headers: request.headers, signal: AbortSignal.timeout(options.timeoutMs ?? CONNECTION_TIMEOUT_MS) });
+    } catch (error) {
+      return diagnose(error, url, config, fetchImpl, options);
     }
-    if (serverUp) return { ok: false, kind: "cors", message: corsAdvice(config, options.origin) };
-    return {
-      ok: false,
-      kind: "unreachable",
-      message: `Could not reach ${config.name} at ${request.url} (${errorMessage(error)}). Check the URL, that the server is running, and your network.`,
-    };
+    if (!response.ok) return interpret(config, url, response);
   }
+  return interpret(config, request.url, response!);
+}
 
+async function interpret(config: ProviderConfig, url: string, response: Response): Promise<ConnectionResult> {
   if (response.status === 401 || response.status === 403) {
     const detail = await errorDetail(response);
     return { ok: false, kind: "bad-key", message: `${config.name} refused the API key (HTTP ${response.status}${detail ? `: ${detail}` : ""}). Check the key and paste it again.` };
   }
   if (response.status === 404) {
-    return { ok: false, kind: "not-found", message: `${config.name} has nothing at ${request.url} (HTTP 404). Check the base URL; it usually ends in /v1.` };
+    return { ok: false, kind: "not-found", message: `${config.name} has nothing at ${url} (HTTP 404). Check the base URL; it usually ends in /v1.` };
   }
   if (!response.ok) {
     const detail = await errorDetail(response);

@@ -47,7 +47,7 @@ export interface FakeTurn {
   responseDelayMs?: number;
 }
 
-export type FakeProtocol = "openai-chat" | "openai-responses" | "anthropic" | "models" | "preflight" | "other";
+export type FakeProtocol = "openai-chat" | "openai-responses" | "anthropic" | "models" | "key" | "preflight" | "other";
 
 export interface RecordedRequest {
   method: string;
@@ -107,6 +107,8 @@ function protocolOf(method: string, path: string): FakeProtocol {
   if (method === "POST" && route === "/responses") return "openai-responses";
   if (method === "POST" && route === "/messages") return "anthropic";
   if (method === "GET" && route === "/models") return "models";
+  // OpenRouter's "current key" endpoint, which its model list (public) cannot stand in for.
+  if (method === "GET" && route === "/key") return "key";
   return "other";
 }
 
@@ -509,6 +511,10 @@ export async function startFakeModelServer(script: FakeScript, options: FakeServ
     }
     if (protocol === "models") {
       sendJson(200, modelsBody(headers, path, options.models ?? ["fake-model"]));
+      return;
+    }
+    if (protocol === "key") {
+      sendJson(200, { data: { label: "fake key", limit: null, usage: 0, is_free_tier: false } });
       return;
     }
     if (protocol === "other") {

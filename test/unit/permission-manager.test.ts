@@ -152,7 +152,7 @@ describe("PermissionManager", () => {
   });
 
   it("withdraws an ask when its signal aborts", async () => {
-    const { manager, rules } = setup();
+    const { manager, rules, replied } = setup();
     const controller = new AbortController();
     const a = settle(manager.ask({ sessionId: "s", request: bash("ls"), rules, signal: controller.signal }));
     controller.abort();
@@ -160,6 +160,7 @@ describe("PermissionManager", () => {
     expect(a.status).toBe("rejected");
     expect((a.error as Error).name).toBe("AbortError");
     expect(manager.pending()).toEqual([]);
+    expect(replied.map((r) => r.reply)).toEqual(["reject"]);
   });
 
   it("asks with pattern * when a request has no patterns", async () => {

@@ -41,6 +41,16 @@ describe("testConnection", () => {
     expect(await testConnection(configFromPreset("ollama", { baseUrl: server.url }))).toEqual({ ok: true, models: ["qwen3:8b"] });
   });
 
+  it("checks an OpenRouter key on its key endpoint, since its model list is public", async () => {
+    server = await startFakeModelServer([], { models: ["openai/gpt-5"], requireKey: "good" });
+    expect(await testConnection(configFromPreset("openrouter", { apiKey: "good", baseUrl: server.url }))).toEqual({ ok: true, models: ["openai/gpt-5"] });
+    expect(server.requests.map((r) => r.path)).toEqual(["/v1/key", "/v1/models"]);
+    const publicModels: typeof fetch = async (input) =>
+      String(input).endsWith("/key") ? new Response('{"error":{"message":"No auth credentials found"}}', { status: 401 }) : new Response('{"data":[]}');
+    const result = await testConnection(configFromPreset("openrouter", { apiKey: "bad" }), { fetch: publicModels });
+    expect(result).toMatchObject({ ok: false, kind: "bad-key" });
+  });
+
   it("reports a refused key as bad-key with the server's message", async () => {
     server = await startFakeModelServer([], { requireKey: "good" });
     const result = await testConnection(configFromPreset("openrouter", { apiKey: "bad", baseUrl: server.url }));

@@ -35,7 +35,7 @@ export interface AskInput {
   rules: Rule[];
   callId?: string;
   messageId?: string;
-  /** Aborting withdraws the ask and rejects with the signal's reason. */
+  /** Aborting withdraws the ask (reported to onReplied as a reject) and rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
@@ -77,6 +77,8 @@ export class PermissionManager {
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         if (!this.waiters.delete(pending.id)) return;
+        // Tell listeners the ask is gone so its card disappears.
+        this.options.onReplied?.({ sessionId, requestId: pending.id, reply: "reject" });
         reject(input.signal?.reason);
       };
       input.signal?.addEventListener("abort", onAbort, { once: true });
