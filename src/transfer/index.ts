@@ -20,3 +20,48 @@ export {
   type FileHandleLike,
   type FileLike,
 } from "./folder-import";
+export {
+  findSecrets,
+  isEnvFile,
+  redactSecrets,
+  scanForSecrets,
+  type SecretFinding,
+  type SecretKind,
+  type ShareSource,
+} from "./secret-scan";
+export {
+  OMIT_REASONS,
+  SHARE_FORMAT,
+  SHARE_LINK_CAP,
+  SHARE_MAX_INFLATED_BYTES,
+  SHARE_TOOL_OUTPUT_CHARS,
+  SHARE_VERSION,
+  type OmitReason,
+  type OmittedFile,
+  type ShareEnvelope,
+  type ShareFile,
+  type ShareMessage,
+  type SharePart,
+} from "./share-envelope";
+export {
+  decodeShareFile,
+  decodeShareLink,
+  encodeShareFile,
+  encodeShareLink,
+  findShareFragment,
+  isShareFile,
+  type ShareEncodeOptions,
+  type ShareFileResult,
+  type ShareLinkResult,
+} from "./share-codec";
+export {
+  ShareError,
+  continueSharedSession,
+  openShare,
+  restoreShareEnvelope,
+  shareToRecords,
+  type OpenedShare,
+  type RestoredShare,
+  type ShareErrorCode,
+  type ShareRecords,
+} from "./share-restore";

@@ -1,0 +1,133 @@
+// Finds key-like strings and .env files in what is about to be shared, so the share dialog can
+// show them (masked) and let the user leave them out. A safety net, not a guarantee.
+import { basename } from "../base";
+import type { FileRecord, MessageRecord, PartRecord, SessionRecord } from "../storage";
+
+export type SecretKind =
+  | "anthropic-key"
+  | "openai-key"
+  | "aws-access-key"
+  | "github-token"
+  | "slack-token"
+  | "google-api-key"
+  | "private-key"
+  | "env-file";
+
+export interface SecretFinding {
+  where: "file" | "message";
+  /** The file, for where = "file". */
+  path?: string;
+  /** The message and part, for where = "message" (partId absent for the title or a message error). */
+  messageId?: string;
+  partId?: string;
+  kind: SecretKind;
+  /** The start of the match and its length, never the secret itself. */
+  preview: string;
+}
+
+/** Patterns in priority order: the first that matches a stretch of text names it. */
+const PATTERNS: Array<{ kind: Exclude<SecretKind, "env-file">; regex: RegExp }> = [
+  { kind: "private-key", regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
+  { kind: "anthropic-key", regex: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { kind: "openai-key", regex: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  { kind: "aws-access-key", regex: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { kind: "github-token", regex: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g },
+  { kind: "slack-token", regex: /\bxox[bpas]-[A-Za-z0-9-]{10,}/g },
+  { kind: "google-api-key", regex: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+];
+
+const ENV_TEMPLATES = new Set(["example", "sample", "template", "dist", "defaults"]);
+
+/** `.env`, `.env.local`, `.env.production`, ... but not `.env.example` (and similar templates). */
+export function isEnvFile(path: string): boolean {
+  const name = basename(path);
+  if (name === ".env") return true;
+  if (!name.startsWith(".env.")) return false;
+  return !ENV_TEMPLATES.has(name.slice(5).toLowerCase());
+}
+
+function mask(match: string): string {
+  const visible = match.startsWith("-----") ? match.slice(0, 16) : match.slice(0, Math.min(6, Math.floor(match.length / 3)));
+  return `${visible}… (${match.length} characters)`;
+}
+
+/** Every secret-looking match in a text. */
+export function findSecrets(text: string): Array<{ kind: SecretKind; preview: string }> {
+  const found: Array<{ kind: SecretKind; preview: string; start: number; end: number }> = [];
+  for (const { kind, regex } of PATTERNS) {
+    for (const match of text.matchAll(regex)) {
+      const start = match.index ?? 0;
+      const end = start + match[0].length;
+      if (found.some((f) => start < f.end && end > f.start)) continue;
+      found.push({ kind, preview: mask(match[0]), start, end });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start).map(({ kind, preview }) => ({ kind, preview }));
+}
+
+/** Replaces every secret-looking match with a marker naming its kind. */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const { kind, regex } of PATTERNS) out = out.replace(regex, `[redacted ${kind}]`);
+  return out;
+}
+
+/** What a share is built from: records only (no settings, no keys), by construction. */
+export interface ShareSource {
+  session: SessionRecord;
+  messages: MessageRecord[];
+  parts: PartRecord[];
+  files: FileRecord[];
+}
+
+/** The texts of a part that end up in a share (the same fields the encoder copies). */
+export function partTexts(part: PartRecord): string[] {
+  switch (part.type) {
+    case "text":
+    case "reasoning":
+      return [part.text];
+    case "file":
+      return [part.filename, part.url];
+    case "tool": {
+      const state = part.state;
+      const texts = [safeJson(state.input)];
+      if (state.status === "completed") texts.push(state.title, state.output, safeJson(state.metadata));
+      if (state.status === "error") texts.push(state.error);
+      return texts;
+    }
+    case "subtask":
+      return [part.prompt, part.description];
+    case "retry":
+      return [part.error.message];
+    default:
+      return [];
+  }
+}
+
+export function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** Scans files (text ones) and the transcript (title, parts, message errors). */
+export function scanForSecrets(source: ShareSource): SecretFinding[] {
+  const findings: SecretFinding[] = [];
+  for (const file of source.files) {
+    if (file.kind !== "file") continue;
+    if (isEnvFile(file.path)) findings.push({ where: "file", path: file.path, kind: "env-file", preview: `${basename(file.path)} (environment file)` });
+    if (typeof file.data !== "string") continue;
+    for (const hit of findSecrets(file.data)) findings.push({ where: "file", path: file.path, ...hit });
+  }
+  for (const hit of findSecrets(source.session.title)) findings.push({ where: "message", ...hit });
+  for (const message of source.messages) {
+    const texts = [message.role === "assistant" ? (message.error?.message ?? "") : (message.system ?? "")];
+    for (const hit of texts.flatMap(findSecrets)) findings.push({ where: "message", messageId: message.id, ...hit });
+  }
+  for (const part of source.parts) {
+    for (const hit of partTexts(part).flatMap(findSecrets)) findings.push({ where: "message", messageId: part.messageId, partId: part.id, ...hit });
+  }
+  return findings;
+}
