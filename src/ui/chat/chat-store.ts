@@ -26,6 +26,8 @@ export type ChatAction =
   | { name: "sessions-loaded"; payload: { sessions: SessionRecord[] } }
   /** Start capturing a session's events (before its snapshot is read, so nothing falls between). */
   | { name: "messages-loading"; payload: { sessionId: string } }
+  /** Forget a session's messages (before a reload, e.g. after unrevert brings hidden ones back). */
+  | { name: "messages-unloaded"; payload: { sessionId: string } }
   | { name: "messages-loaded"; payload: { sessionId: string; messages: MessageWithParts[] } }
   | { name: "pending-loaded"; payload: { permissions: PendingPermission[]; questions: PendingQuestion[] } };
 
@@ -122,6 +124,11 @@ export function reduceChat(state: ChatState, actions: readonly ChatAction[]): Ch
         s.sessions = withoutKey(s.sessions, id);
         s.messages = withoutKey(s.messages, id);
         s.status = withoutKey(s.status, id);
+        break;
+      }
+      case "messages-unloaded": {
+        const s = copyState();
+        s.messages = withoutKey(s.messages, action.payload.sessionId);
         break;
       }
       case "messages-loading": {

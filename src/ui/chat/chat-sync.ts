@@ -88,7 +88,11 @@ export class ChatSync implements Disposable {
   }
 
   /** Loads a session's messages once; events arriving meanwhile are kept and win over the snapshot. */
-  openSession(sessionId: string): Promise<void> {
+  openSession(sessionId: string, options: { reload?: boolean } = {}): Promise<void> {
+    if (options.reload && !this.loading.has(sessionId)) {
+      this.flush();
+      dispatchChat(this.store, [{ name: "messages-unloaded", payload: { sessionId } }]);
+    }
     if (this.store.getState().messages[sessionId] && !this.loading.has(sessionId)) return Promise.resolve();
     const existing = this.loading.get(sessionId);
     if (existing) return existing;

@@ -105,7 +105,8 @@ function ToolBody({ part, metadata, onOpenSession }: { part: ToolPart; metadata:
     case "bash": {
       const command = text(input.command);
       const live = text(metadata.output);
-      const output = state.status === "completed" ? (text(metadata.fullOutput) ?? state.output) : live;
+      // metadata.output is the raw output (tail); the tool's `output` adds notes for the model.
+      const output = state.status === "completed" ? (text(metadata.fullOutput) ?? live ?? state.output) : live;
       const exitCode = typeof metadata.exitCode === "number" ? metadata.exitCode : undefined;
       return (
         <div className="tool-body">
@@ -131,15 +132,25 @@ function ToolBody({ part, metadata, onOpenSession }: { part: ToolPart; metadata:
     }
     case "task": {
       const childId = text(metadata.sessionId);
-      const summary = state.status === "completed" ? state.output : undefined;
+      const progress = Array.isArray(metadata.summary) ? (metadata.summary as { callId: string; tool: string; status: string; title?: string }[]) : [];
+      const result = state.status === "completed" ? /<task_result>\n?([\s\S]*?)\n?<\/task_result>/.exec(state.output)?.[1] ?? state.output : undefined;
       return (
         <div className="tool-body">
+          {progress.length > 0 && (
+            <ul className="task-progress" aria-label="Subagent progress">
+              {progress.map((step) => (
+                <li key={step.callId} className={`task-step tool-status-${step.status}`}>
+                  <span className="tool-name">{step.tool}</span> {step.title ?? ""}
+                </li>
+              ))}
+            </ul>
+          )}
           {childId && onOpenSession && (
             <button type="button" className="button" onClick={() => onOpenSession(childId)}>
               Open subagent session
             </button>
           )}
-          {summary && <Markdown text={summary} className="tool-markdown" />}
+          {result && <Markdown text={result} className="tool-markdown" />}
         </div>
       );
     }

@@ -1,0 +1,228 @@
+// The chat panel: header (session, agent picker, sessions, changes, usage), the transcript with
+// permission and question cards, the retry countdown, and the prompt box. First run without a
+// provider shows the guide instead.
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useStore } from "zustand";
+import { errorMessage, tryDecodeText } from "../../base";
+import type { WorkspaceFs } from "../../runtime";
+import type { FileAttachment } from "../../storage";
+import { FirstRunGuide } from "../settings";
+import { SessionsSidebar } from "../sessions";
+import type { ChatController } from "./chat-controller";
+import type { MessageEntry } from "./chat-store";
+import { ChangesView, type DiffRenderer } from "./changes-view";
+import { describeUsage, formatCost, totalTokens } from "./format";
+import { MessageList } from "./message-list";
+import { PermissionCard } from "./permission-card";
+import { PromptBox } from "./prompt-box";
+import { QuestionCard } from "./question-card";
+import type { ChangesSource } from "./session-changes";
+import { BUILTIN_COMMANDS, COMMAND_DIRECTORIES, loadCustomCommands, type SlashCommand } from "./slash-commands";
+import { StatusLine } from "./status-line";
+
+/** Largest text file a mention attaches. */
+export const MAX_MENTION_BYTES = 256 * 1024;
+
+const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp" };
+
+export interface ChatPanelProps {
+  controller: ChatController;
+  /** The workspace files (mentions, custom commands). */
+  files: Pick<WorkspaceFs, "listAll" | "list" | "readFile" | "readText" | "onDidChange">;
+  /** False until a provider is configured: the first-run guide shows instead of the chat. */
+  hasProvider: boolean;
+  onOpenSettings(): void;
+  onOpenFile?(path: string): void;
+  /** Where the Changes view reads before/after contents (SnapshotChangesSource). */
+  changes?: ChangesSource;
+  /** The shell's Monaco diff editor; a plain diff is shown without it. */
+  renderDiff?: DiffRenderer;
+  /** Whether the selected model accepts images (pasted images are refused otherwise). */
+  supportsImages?: boolean;
+  onProblem?(message: string): void;
+  confirm?(message: string): Promise<boolean>;
+}
+
+const EMPTY: readonly MessageEntry[] = [];
+
+export function ChatPanel(props: ChatPanelProps) {
+  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, onProblem, confirm } = props;
+  const view = useStore(controller.view);
+  const sessionId = view.activeSessionId;
+  const session = useStore(controller.store, (s) => (sessionId ? s.sessions[sessionId] : undefined));
+  const sessions = useStore(controller.store, (s) => s.sessions);
+  const statuses = useStore(controller.store, (s) => s.status);
+  const entries = useStore(controller.store, (s) => (sessionId ? (s.messages[sessionId] ?? EMPTY) : EMPTY));
+  const permissions = useStore(controller.store, (s) => s.permissions);
+  const questions = useStore(controller.store, (s) => s.questions);
+  const status = sessionId ? statuses[sessionId] : undefined;
+  const busy = status !== undefined && status.type !== "idle";
+  const commands = useCustomCommands(files, onProblem);
+
+  const visible = useMemo(() => {
+    const revertedAt = session?.revert?.messageId;
+    return revertedAt ? entries.filter((e) => e.info.id < revertedAt) : entries;
+  }, [entries, session?.revert?.messageId]);
+  const hiddenCount = entries.length - visible.length;
+  const busySessions = useMemo(() => new Set(Object.entries(statuses).filter(([, s]) => s.type !== "idle").map(([id]) => id)), [statuses]);
+  const sessionList = useMemo(() => Object.values(sessions), [sessions]);
+  const pendingPermissions = Object.values(permissions).filter((p) => p.sessionId === sessionId);
+  const pendingQuestions = Object.values(questions).filter((q) => q.sessionId === sessionId);
+
+  const readAttachment = useCallback(async (path: string): Promise<FileAttachment> => {
+    const bytes = await files.readFile(path);
+    const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+    const imageType = IMAGE_TYPES[extension];
+    if (imageType) return { mime: imageType, filename: path, url: `data:${imageType};base64,${toBase64(bytes)}` };
+    if (bytes.length > MAX_MENTION_BYTES) throw new Error(`it is ${Math.round(bytes.length / 1024)} KB; mention files up to ${MAX_MENTION_BYTES / 1024} KB, or ask the agent to read it`);
+    const text = tryDecodeText(bytes);
+    if (text === undefined) throw new Error("it is a binary file");
+    return { mime: "text/plain", filename: path, url: text };
+  }, [files]);
+
+  const listFiles = useCallback(async () => (await files.listAll()).filter((f) => f.kind === "file").map((f) => f.path), [files]);
+
+  return (
+    <div className="chat-panel">
+      <header className="chat-header">
+        <button type="button" className="button" aria-pressed={view.showSessions} onClick={() => controller.toggleSessions()}>
+          Sessions
+        </button>
+        {session?.parentId && (
+          <button type="button" className="link-button" onClick={() => void controller.openSession(session.parentId!)}>
+            Back to parent session
+          </button>
+        )}
+        <h2 className="chat-title" title={session?.title}>
+          {session?.title ?? "New session"}
+        </h2>
+        <AgentPicker controller={controller} />
+        <button type="button" className="button" aria-pressed={view.view === "changes"} disabled={!session} onClick={() => controller.setView(view.view === "changes" ? "chat" : "changes")}>
+          Changes
+        </button>
+        <button type="button" className="button" onClick={() => void controller.newSession()}>
+          New
+        </button>
+      </header>
+      {session && totalTokens(session.tokens) > 0 && (
+        <p className="chat-usage" aria-label="Session usage">
+          Session: {describeUsage(session.tokens)} · {formatCost(session.cost)}
+        </p>
+      )}
+      <div className="chat-body">
+        {view.showSessions && (
+          <SessionsSidebar
+            sessions={sessionList}
+            activeSessionId={sessionId}
+            busy={busySessions}
+            onOpen={(id) => void controller.openSession(id)}
+            onNew={() => void controller.newSession()}
+            onRename={controller.agent.renameSession ? (id) => void controller.rename(id) : undefined}
+            onDelete={controller.agent.deleteSession ? (id) => void controller.remove(id) : undefined}
+          />
+        )}
+        <div className="chat-main">
+          {!hasProvider ? (
+            <FirstRunGuide onOpenSettings={onOpenSettings} />
+          ) : view.view === "changes" && changes ? (
+            <ChangesView entries={entries} source={changes} renderDiff={renderDiff} onOpenFile={onOpenFile} confirm={confirm} onProblem={onProblem} />
+          ) : (
+            <>
+              <MessageList
+                entries={visible}
+                busy={busy}
+                onFork={(id) => void controller.fork(id)}
+                onRevert={(id) => void controller.revert(id)}
+                onOpenSession={(id) => void controller.openSession(id)}
+                onOpenFile={onOpenFile}
+                onOpenSettings={onOpenSettings}
+              />
+              {session?.revert && (
+                <div className="revert-banner" role="status">
+                  <span>
+                    Reverted: {hiddenCount > 0 ? `${hiddenCount} later message${hiddenCount === 1 ? " is" : "s are"} hidden and ` : ""}the files are back as they were. Sending a new message makes
+                    this permanent.
+                  </span>
+                  <button type="button" className="button" onClick={() => void controller.unrevert()}>
+                    Unrevert
+                  </button>
+                </div>
+              )}
+              {pendingPermissions.map((request) => (
+                <PermissionCard key={request.id} request={request} onReply={(id, reply, message) => controller.answerPermission(id, reply, message)} />
+              ))}
+              {pendingQuestions.map((request) => (
+                <QuestionCard
+                  key={request.id}
+                  request={request}
+                  onAnswer={(id, answers) => controller.answerQuestion(id, answers)}
+                  onDismiss={controller.agent.rejectQuestion ? (id) => controller.dismissQuestion(id) : undefined}
+                />
+              ))}
+              <StatusLine status={status} />
+            </>
+          )}
+        </div>
+      </div>
+      <PromptBox
+        busy={busy}
+        disabledReason={!hasProvider ? "Add a model provider in Settings to start." : session?.share?.readOnly ? "This shared session is read-only." : undefined}
+        commands={commands}
+        onSend={(input) => void controller.send(input)}
+        onStop={() => controller.stop()}
+        onCommand={(command, args) => void controller.runCommand(command, args)}
+        listFiles={listFiles}
+        readAttachment={readAttachment}
+        supportsImages={supportsImages}
+        onProblem={onProblem}
+      />
+    </div>
+  );
+}
+
+function AgentPicker({ controller }: { controller: ChatController }) {
+  const agents = useStore(controller.view, (s) => s.agents);
+  const agentName = useStore(controller.view, (s) => s.agentName);
+  const options = agents.some((a) => a.name === agentName) ? agents : [...agents, { name: agentName, description: "", mode: "primary" as const, builtIn: true }];
+  return (
+    <label className="agent-picker">
+      <span className="visually-hidden">Agent</span>
+      <select className="select" aria-label="Agent" value={agentName} onChange={(event) => controller.setAgent(event.target.value)}>
+        {options.map((agent) => (
+          <option key={agent.name} value={agent.name} title={agent.description}>
+            {agent.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Built-ins plus the workspace's .webcode/command/*.md, reloaded when those files change. */
+function useCustomCommands(files: ChatPanelProps["files"], onProblem?: (message: string) => void): SlashCommand[] {
+  const [custom, setCustom] = useState<SlashCommand[]>([]);
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      loadCustomCommands(files).then(
+        (commands) => live && setCustom(commands),
+        (error: unknown) => onProblem?.(`Could not load custom commands: ${errorMessage(error)}.`),
+      );
+    void load();
+    const watcher = files.onDidChange((changes) => {
+      if (changes.some((c) => COMMAND_DIRECTORIES.some((dir) => c.path === dir || c.path.startsWith(`${dir}/`)))) void load();
+    });
+    return () => {
+      live = false;
+      watcher.dispose();
+    };
+  }, [files, onProblem]);
+  return useMemo(() => [...BUILTIN_COMMANDS, ...custom.filter((c) => !BUILTIN_COMMANDS.some((b) => b.name === c.name))], [custom]);
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(binary);
+}

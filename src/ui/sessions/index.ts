@@ -1,0 +1,2 @@
+// The sessions sidebar: list, search, new, rename, delete, child sessions.
+export { SessionsSidebar, sessionTree, relativeTime, type SessionsSidebarProps, type SessionTreeItem } from "./sessions-sidebar";

@@ -1,0 +1,8 @@
+// Settings: providers (presets, keys kept in this origin's IndexedDB), default and small model,
+// connection test; and the first-run guide shown until a provider exists.
+export { SettingsDialog, type SettingsDialogProps } from "./settings-dialog";
+export { SettingsButton, type SettingsButtonProps } from "./settings-button";
+export { ProviderForm, OUTCOME_HEADINGS, type ProviderFormProps, type TestConnection } from "./provider-form";
+export { ModelPicker, modelLabel, type ModelPickerProps } from "./model-picker";
+export { ProviderSettings, DEFAULT_MODEL_KEY, findModel, uniqueProviderId, type ProviderSettingsState } from "./provider-settings";
+export { FirstRunGuide } from "./first-run-guide";
