@@ -18,11 +18,13 @@ import type { FileTimes, SubagentRequest } from "./tools/tool";
 import { queueCompaction } from "./session/compaction";
 import type { SessionEnv, SubagentCaller } from "./session/env";
 import type { AgentBus, AgentEvents, PendingQuestion, SessionStatus } from "./session/events";
-import { DEFAULT_AGENT, runLoop, type LoopResult } from "./session/loop";
+import { DEFAULT_AGENT, type AgentInfo } from "./agents";
+import { runLoop, type LoopResult } from "./session/loop";
 import { QuestionManager } from "./session/questions";
 import { closeInterrupted } from "./session/recovery";
 import { commitRevert, forkSession, revertSession, unrevertSession, visibleToUser } from "./session/revert";
-import type { AgentInfo, AgentServices } from "./session/services";
+import type { AgentServices } from "./session/services";
+import { defaultServices, type DefaultServicesOptions } from "./session/default-services";
 import { SnapshotService } from "./session/snapshot";
 import { SessionStore, type MessageWithParts } from "./session/store";
 import { runSubagent } from "./session/subagent";
@@ -32,8 +34,10 @@ export interface AgentDeps {
   storage: Storage;
   runtime: Runtime;
   providers: ProviderRegistry;
-  /** The session machinery's siblings: tools, agents, prompts, costs. */
-  services: AgentServices;
+  /** Replaces parts of the session machinery's siblings (tools, agents, prompts, costs); tests inject here. */
+  services?: Partial<AgentServices>;
+  /** fetch for the webfetch tool (default: the global fetch). */
+  fetch?: DefaultServicesOptions["fetch"];
   now?: () => number;
   /** The model for sessions and prompts that name none (the user's default in Settings). */
   defaultModel?: () => ModelRef | undefined;
@@ -114,6 +118,7 @@ interface Run {
 
 export function createAgent(deps: AgentDeps): Agent {
   const now = deps.now ?? (() => Date.now());
+  const services: AgentServices = { ...defaultServices(deps.fetch ? { fetch: deps.fetch } : {}), ...deps.services };
   const disposables = new DisposableStore();
   const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
   const runs = new Map<string, Run>();
@@ -159,10 +164,10 @@ export function createAgent(deps: AgentDeps): Agent {
     permissions,
     questions,
     snapshots,
-    services: deps.services,
+    services,
     now,
     userRules: () => deps.userRules?.() ?? [],
-    agents: () => (agentsCache ??= deps.services.loadAgents(deps.runtime).catch((error: unknown) => {
+    agents: () => (agentsCache ??= services.loadAgents(deps.runtime).catch((error: unknown) => {
       agentsCache = undefined;
       throw error;
     })),

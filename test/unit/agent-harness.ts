@@ -292,7 +292,7 @@ export const TEST_AGENTS: AgentInfo[] = [
 
 export function testServices(overrides: Partial<AgentServices> = {}): AgentServices {
   return {
-    tools: [echoTool, writeFileTool, waitTool, taskTool, questionTool, todoTool],
+    tools: () => [echoTool, writeFileTool, waitTool, taskTool, questionTool, todoTool],
     runTool: simpleRunTool,
     loadAgents: async () => TEST_AGENTS,
     buildSystemPrompt: async (input) => [`SYSTEM for ${input.agent.name}`, ...(input.userSystem ? [input.userSystem] : []), ...(input.reminders ?? [])].join("\n"),

@@ -11,6 +11,7 @@ import {
   type SessionRecord,
   type UserMessageRecord,
 } from "../../storage";
+import { DEFAULT_AGENT } from "../agents";
 import { DEFAULT_RULES, disabledTools, mergeRules, type Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
 import { queueCompaction, runCompaction } from "./compaction";
@@ -19,15 +20,13 @@ import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser
 import { toModelMessages } from "./model-messages";
 import { processStep } from "./processor";
 import { prune } from "./prune";
-import type { AgentInfo } from "./services";
+import type { AgentInfo, SubagentSummary } from "./services";
 import type { MessageWithParts } from "./store";
 import { generateTitle, hasDefaultTitle } from "./title";
 import { isOverflow } from "./usage";
 
 /** Automatic compactions allowed in one turn before the agent gives up instead of looping. */
 export const MAX_COMPACTIONS_PER_TURN = 3;
-/** The agent a message runs with when it names none (or one that no longer exists). */
-export const DEFAULT_AGENT = "build";
 
 export interface LoopResult {
   /** The last assistant message written by this run. */
@@ -43,6 +42,11 @@ export function findAgent(agents: AgentInfo[], name: string | undefined): AgentI
   return agent;
 }
 
+/** The subagents the task tool may start: every visible agent that is not primary-only. */
+export function subagentsOf(agents: AgentInfo[]): SubagentSummary[] {
+  return agents.filter((a) => a.mode !== "primary" && !a.hidden).map((a) => ({ name: a.name, description: a.description }));
+}
+
 /** Defaults, the user's config, the agent's rules, then the session's own overrides (last match wins). */
 export function rulesFor(env: SessionEnv, agent: AgentInfo, session: SessionRecord): Rule[] {
   return mergeRules(DEFAULT_RULES, env.userRules(), agent.permission, session.permission);
@@ -51,11 +55,11 @@ export function rulesFor(env: SessionEnv, agent: AgentInfo, session: SessionReco
 /** The tools offered for one call: the model's edit family, minus denied and per-turn disabled ones. */
 export function resolveTools(
   env: SessionEnv,
-  input: { modelId: string; rules: Rule[]; toggles?: Record<string, boolean>; supportsTools: boolean },
+  input: { modelId: string; rules: Rule[]; toggles?: Record<string, boolean>; supportsTools: boolean; subagents: SubagentSummary[] },
 ): ToolDefinition[] {
   if (!input.supportsTools) return [];
   const patch = env.services.prefersApplyPatch(input.modelId);
-  const candidates = env.services.tools.filter((tool) =>
+  const candidates = env.services.tools(input.subagents).filter((tool) =>
     patch ? tool.id !== "edit" && tool.id !== "write" : tool.id !== "apply_patch",
   );
   const disabled = disabledTools(
@@ -179,9 +183,13 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       modelId: modelRef.modelId,
       rules,
       supportsTools: modelInfo?.capabilities.tools ?? true,
+      subagents: subagentsOf(agents),
       ...(userInfo.tools && { toggles: userInfo.tools }),
     });
-    const reminders = isLastStep ? [env.services.prompts.maxSteps] : [];
+    const reminders = [
+      ...(agent.name === "plan" ? [env.services.prompts.plan] : []),
+      ...(isLastStep ? [env.services.prompts.maxSteps] : []),
+    ];
     const system = await env.services.buildSystemPrompt({
       agent,
       model: modelRef,
@@ -196,6 +204,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       session,
       assistant,
       agent,
+      subagents: subagentsOf(agents),
       model: env.providers.languageModel(modelRef),
       modelInfo,
       system,

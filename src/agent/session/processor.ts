@@ -9,7 +9,7 @@ import type { Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
 import type { SessionEnv } from "./env";
 import { RETRY_MAX_ATTEMPTS, classifyFailure, failureToMessageError, retryDelay, sleep, type Failure } from "./retry";
-import type { AgentInfo } from "./services";
+import type { AgentInfo, SubagentSummary } from "./services";
 import { ToolCalls } from "./tool-calls";
 import { addUsage, toTokenUsage } from "./usage";
 
@@ -19,6 +19,8 @@ export interface StepInput {
   session: SessionRecord;
   assistant: AssistantMessageRecord;
   agent: AgentInfo;
+  /** The subagents the task tool may start (empty for tool-less calls). */
+  subagents?: SubagentSummary[];
   model: LanguageModel;
   modelInfo: ModelInfo | undefined;
   system: string;
@@ -54,6 +56,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     rules: input.rules,
     abort,
     earlierCalls: input.earlierCalls,
+    subagents: input.subagents ?? [],
   });
   const newPart = (): { v: number; id: string; sessionId: string; messageId: string } => ({
     v: 1,

@@ -15,7 +15,7 @@ import {
 } from "../tools/tool";
 import type { SessionEnv } from "./env";
 import { QuestionRejectedError } from "./questions";
-import type { AgentInfo } from "./services";
+import type { AgentInfo, SubagentSummary } from "./services";
 
 type ToolPart = Extract<PartRecord, { type: "tool" }>;
 
@@ -32,6 +32,7 @@ export interface ToolScope {
   abort: AbortSignal;
   /** Tool calls made earlier in this turn, oldest first (for the doom-loop guard). */
   earlierCalls(): Array<{ tool: string; input: unknown }>;
+  subagents: SubagentSummary[];
 }
 
 function isFinal(state: ToolState): boolean {
@@ -223,6 +224,7 @@ export class ToolCalls {
       abort,
       fileTimes: this.env.fileTimes(session.id),
       instructionsLoaded: this.env.instructionsLoaded(session.id),
+      subagents: this.scope.subagents,
       ask: (request) => this.ask(request, callId),
       update: (update) => this.update(callId, update),
       askQuestions: (questions) =>
