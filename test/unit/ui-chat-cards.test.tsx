@@ -1,0 +1,109 @@
+// @vitest-environment happy-dom
+// Permission and question cards send the right replies, once.
+import "../support/happy-dom-node-name";
+import { afterEach, describe, expect, it } from "vitest";
+import type { PendingPermission, PendingQuestion } from "../../src/ui/chat/agent-port";
+import { PermissionCard } from "../../src/ui/chat/permission-card";
+import { QuestionCard } from "../../src/ui/chat/question-card";
+import { button, byLabel, click, render, typeInto, type Rendered } from "./ui-chat-render";
+
+let view: Rendered | undefined;
+afterEach(async () => {
+  await view?.unmount();
+  view = undefined;
+});
+
+const bashAsk: PendingPermission = {
+  id: "per_1",
+  sessionId: "ses_1",
+  permission: "bash",
+  patterns: ["rm -rf dist"],
+  always: ["rm *"],
+  metadata: { command: "rm -rf dist", description: "Clean the build" },
+  createdAt: 1,
+};
+
+const editAsk: PendingPermission = {
+  id: "per_2",
+  sessionId: "ses_1",
+  permission: "edit",
+  patterns: ["src/app.ts"],
+  always: ["*"],
+  metadata: { filePath: "src/app.ts", diff: "--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-old\n+new" },
+  createdAt: 1,
+};
+
+describe("PermissionCard", () => {
+  it.each([
+    ["Allow once", "once"],
+    ["Always allow", "always"],
+    ["Reject", "reject"],
+  ] as const)("%s replies %s", async (label, reply) => {
+    const replies: unknown[][] = [];
+    view = await render(<PermissionCard request={bashAsk} onReply={(...args) => replies.push(args)} />);
+    expect(view.container.textContent).toContain("rm -rf dist");
+    await click(button(view.container, label));
+    expect(replies).toEqual([["per_1", reply, undefined]]);
+    // A second click does nothing: the reply is on its way.
+    await click(button(view.container, "Allow once"));
+    expect(replies).toHaveLength(1);
+  });
+
+  it("sends the message to the agent with Reject only", async () => {
+    const replies: unknown[][] = [];
+    view = await render(<PermissionCard request={bashAsk} onReply={(...args) => replies.push(args)} />);
+    const input = byLabel<HTMLInputElement>(view.container, "Message to the agent")!;
+    await typeInto(input, "use npm run clean instead");
+    await click(button(view.container, "Reject"));
+    expect(replies).toEqual([["per_1", "reject", "use npm run clean instead"]]);
+  });
+
+  it("does not send the message with Allow once", async () => {
+    const replies: unknown[][] = [];
+    view = await render(<PermissionCard request={bashAsk} onReply={(...args) => replies.push(args)} />);
+    await typeInto(byLabel<HTMLInputElement>(view.container, "Message to the agent")!, "careful");
+    await click(button(view.container, "Allow once"));
+    expect(replies).toEqual([["per_1", "once", undefined]]);
+  });
+
+  it("shows the diff of an edit and what Always allow covers", async () => {
+    view = await render(<PermissionCard request={editAsk} onReply={() => {}} />);
+    expect(view.container.querySelector('[aria-label="Diff"]')?.textContent).toContain("+new");
+    expect(view.container.textContent).toContain("The agent wants to change files");
+    expect(view.container.querySelector(".card-note")?.textContent).toContain("*");
+  });
+});
+
+describe("QuestionCard", () => {
+  const request: PendingQuestion = {
+    id: "que_1",
+    sessionId: "ses_1",
+    createdAt: 1,
+    questions: [
+      { header: "Framework", question: "Which test runner?", multiple: false, options: [{ label: "Vitest", description: "fast" }, { label: "Jest", description: "" }] },
+      { header: "Targets", question: "Which browsers?", multiple: true, options: [{ label: "Chrome", description: "" }, { label: "Firefox", description: "" }] },
+    ],
+  };
+
+  it("sends one answer list per question, including a typed answer", async () => {
+    const answers: unknown[][] = [];
+    view = await render(<QuestionCard request={request} onAnswer={(...args) => answers.push(args)} onDismiss={() => {}} />);
+    const send = button(view.container, "Send answers")!;
+    expect(send.disabled).toBe(true);
+    const inputs = Array.from(view.container.querySelectorAll<HTMLInputElement>("input[type=radio], input[type=checkbox]"));
+    await click(inputs[0]);
+    await click(inputs[2]);
+    await click(inputs[3]);
+    const typed = Array.from(view.container.querySelectorAll<HTMLInputElement>("input[type=text]"));
+    await typeInto(typed[1]!, "Safari");
+    await click(button(view.container, "Send answers"));
+    expect(answers).toEqual([["que_1", [["Vitest"], ["Chrome", "Firefox", "Safari"]]]]);
+  });
+
+  it("dismisses", async () => {
+    const dismissed: string[] = [];
+    view = await render(<QuestionCard request={request} onAnswer={() => {}} onDismiss={(id) => dismissed.push(id)} />);
+    await click(button(view.container, "Dismiss"));
+    expect(dismissed).toEqual(["que_1"]);
+  });
+});
