@@ -237,7 +237,7 @@ function fitFiles(
   for (;;) {
     const envelope = make();
     const size = measure(envelope);
-    if (size <= limit) return { envelope, size, fits: true };
+    if (size <= limit) return refill(envelope, size);
     // Still over: drop (largest first) until the estimates cover the excess, then measure again.
     let excess = (size - limit) * 1.1;
     while (excess > 0 && next < bySize.length) {
@@ -250,6 +250,28 @@ function fitFiles(
       const lastSize = measure(last);
       return { envelope: last, size: lastSize, fits: lastSize <= limit };
     }
+  }
+
+  /**
+   * Estimates are per file and pessimistic (files compress better together), so a fitting result
+   * may leave much of the cap unused: calibrate on the real size and take back the smallest of the
+   * files left out while they are predicted to fit. One more measurement; kept only if it fits.
+   */
+  function refill(envelope: ShareEnvelope, size: number): { envelope: ShareEnvelope; size: number; fits: boolean } {
+    if (next === 0 || size >= limit * 0.95) return { envelope, size, fits: true };
+    const keptCost = bySize.slice(next).reduce((n, c) => n + costs.get(c)!, 0);
+    const ratio = keptCost > 0 ? Math.min(1, Math.max(0.05, (size - empty) / keptCost)) : 1;
+    let predicted = size;
+    let back = next;
+    while (back > 0 && predicted + ratio * costs.get(bySize[back - 1]!)! <= limit * 0.97) {
+      predicted += ratio * costs.get(bySize[back - 1]!)!;
+      dropped.delete(bySize[--back]!);
+    }
+    if (back === next) return { envelope, size, fits: true };
+    const bigger = make();
+    const biggerSize = measure(bigger);
+    if (biggerSize <= limit) return { envelope: bigger, size: biggerSize, fits: true };
+    return { envelope, size, fits: true };
   }
 }
 
@@ -269,7 +291,13 @@ export function encodeShareLink(source: ShareSource, options: ShareEncodeOptions
   const omitted: OmittedFile[] = [];
   const transcript = buildTranscript(source, options);
   const candidates = buildCandidates(source, options, omitted);
-  const linkLength = (envelope: ShareEnvelope) => LINK_PREFIX.length + Math.ceil((envelopeBytes(envelope).length * 4) / 3);
+  // The bytes of each measured envelope are kept, so the chosen one is not compressed twice.
+  const measured = new Map<ShareEnvelope, Uint8Array>();
+  const linkLength = (envelope: ShareEnvelope) => {
+    const bytes = envelopeBytes(envelope);
+    measured.set(envelope, bytes);
+    return LINK_PREFIX.length + Math.ceil((bytes.length * 4) / 3);
+  };
   const estimate = (c: Candidate) => {
     // Files far over the cap are not worth compressing to find out.
     if (c.size > cap * 40) return c.size;
@@ -277,7 +305,7 @@ export function encodeShareLink(source: ShareSource, options: ShareEncodeOptions
   };
   const { envelope, size, fits } = fitFiles(transcript, candidates, omitted, cap, linkLength, estimate);
   if (!fits) return { length: size, fits: false, envelope, omitted: envelope.omitted };
-  const fragment = LINK_PREFIX + base64UrlEncode(envelopeBytes(envelope));
+  const fragment = LINK_PREFIX + base64UrlEncode(measured.get(envelope) ?? envelopeBytes(envelope));
   return { fragment, length: fragment.length, fits: true, envelope, omitted: envelope.omitted };
 }
 
