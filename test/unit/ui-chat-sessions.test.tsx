@@ -1,0 +1,81 @@
+// @vitest-environment happy-dom
+// Sessions sidebar: newest first, search, children under their parent, rename and delete (confirmed).
+import "../support/happy-dom-node-name";
+import { afterEach, describe, expect, it } from "vitest";
+import { ChatController } from "../../src/ui/chat/chat-controller";
+import { SessionsSidebar, sessionTree } from "../../src/ui/sessions";
+import { FakeAgent, ManualFrames, session } from "./ui-chat-fixtures";
+import { button, byLabel, click, render, typeInto, type Rendered } from "./ui-chat-render";
+
+let view: Rendered | undefined;
+afterEach(async () => {
+  await view?.unmount();
+  view = undefined;
+});
+
+const older = session({ id: "ses_a", title: "Add login page", updatedAt: 100 });
+const newer = session({ id: "ses_b", title: "Fix flaky test", updatedAt: 200 });
+const child = session({ id: "ses_c", title: "Search for usages (@explore subagent)", updatedAt: 300, parentId: "ses_a" });
+const archived = session({ id: "ses_d", title: "Old", updatedAt: 400, archived: true });
+
+describe("sessionTree", () => {
+  it("lists top-level sessions newest first with their children, without archived ones", () => {
+    const tree = sessionTree([older, newer, child, archived]);
+    expect(tree.map((t) => t.session.title)).toEqual(["Fix flaky test", "Add login page"]);
+    expect(tree[1]!.children.map((c) => c.id)).toEqual(["ses_c"]);
+  });
+
+  it("searches titles, keeping a parent whose child matches", () => {
+    expect(sessionTree([older, newer, child], "flaky").map((t) => t.session.id)).toEqual(["ses_b"]);
+    const byChild = sessionTree([older, newer, child], "usages");
+    expect(byChild.map((t) => t.session.id)).toEqual(["ses_a"]);
+    expect(byChild[0]!.children.map((c) => c.id)).toEqual(["ses_c"]);
+  });
+});
+
+describe("SessionsSidebar", () => {
+  it("opens, creates, renames and deletes through its callbacks", async () => {
+    const calls: string[] = [];
+    view = await render(
+      <SessionsSidebar
+        sessions={[older, newer, child]}
+        activeSessionId="ses_b"
+        onOpen={(id) => calls.push(`open ${id}`)}
+        onNew={() => calls.push("new")}
+        onRename={(id) => calls.push(`rename ${id}`)}
+        onDelete={(id) => calls.push(`delete ${id}`)}
+        now={250}
+      />,
+    );
+    const titles = Array.from(view.container.querySelectorAll(".session-title")).map((t) => t.textContent);
+    expect(titles).toEqual(["Fix flaky test", "Add login page", "Search for usages (@explore subagent)"]);
+    expect(view.container.querySelector('[aria-current="true"]')?.textContent).toContain("Fix flaky test");
+    await click(view.container.querySelectorAll<HTMLButtonElement>(".session-open")[1]);
+    await click(button(view.container, "New session"));
+    await click(button(view.container, "Rename Add login page"));
+    await click(button(view.container, "Delete Fix flaky test"));
+    expect(calls).toEqual(["open ses_a", "new", "rename ses_a", "delete ses_b"]);
+    await typeInto(byLabel<HTMLInputElement>(view.container, "Search sessions")!, "nothing like this");
+    expect(view.container.textContent).toContain('No session matches "nothing like this"');
+  });
+
+  it("asks before deleting and renames with the entered title (controller)", async () => {
+    const agent = new FakeAgent();
+    agent.sessions = [older];
+    const answers = { confirm: false, title: "Login page" as string | undefined };
+    const controller = new ChatController(agent, {
+      scheduler: new ManualFrames(),
+      confirm: async () => answers.confirm,
+      promptTitle: async () => answers.title,
+    });
+    await controller.sync.loadSessions();
+    await controller.remove("ses_a");
+    expect(agent.callsOf("deleteSession")).toEqual([]);
+    answers.confirm = true;
+    await controller.remove("ses_a");
+    expect(agent.callsOf("deleteSession")).toEqual([["ses_a"]]);
+    await controller.rename("ses_a");
+    expect(agent.callsOf("renameSession")).toEqual([["ses_a", "Login page"]]);
+    controller.dispose();
+  });
+});
