@@ -84,7 +84,8 @@ export function readZip(bytes: Uint8Array, options: ImportOptions = {}, onProgre
     planned.push({ entry, path, kind: item.kind });
   }
   const files = planned.filter((p) => p.kind === "file");
-  if (files.length === 0 && planned.length === 0 && named.length > 0 && skipped.nodeModules + skipped.git === 0) {
+  // Everything skipped (only node_modules, say) is not an error: the result says what was skipped.
+  if (planned.length === 0 && skipped.nodeModules + skipped.git === 0) {
     throw new ImportError("empty", "This zip contains no files. Choose another archive.");
   }
 

@@ -265,6 +265,11 @@ describe("readZip: broken files", () => {
     refused(zip.subarray(0, Math.floor(zip.length / 2)), "truncated");
   });
 
+  it("refuses an empty zip but not one whose files were all skipped", () => {
+    refused(buildZip([]), "empty");
+    expect(readZip(buildZip([{ name: "node_modules/x.js", data: "x" }])).skipped.nodeModules).toBe(1);
+  });
+
   it("refuses a CRC mismatch", () => {
     refused(buildZip([{ name: "a.txt", data: "hello", crc: 12345 }]), "corrupt");
   });
