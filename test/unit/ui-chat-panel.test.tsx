@@ -99,7 +99,8 @@ describe("ChatPanel", () => {
     agent.bus.emit("message-updated", { message: reply });
     agent.bus.emit("session-status", { sessionId: s.id, status: { type: "busy" } });
     agent.bus.emit("part-updated", { part: part(reply, { type: "text", text: "Running **tests** now." }, "prt_1") });
-    const bash = part(reply, { type: "tool", callId: "c1", tool: "bash", state: { status: "running", input: { command: "npm test", description: "Run tests" }, start: 1, metadata: { output: "PASS a.test.ts\n" } } }, "prt_2");
+    const running = { status: "running" as const, input: { command: "npm test", description: "Run tests" }, start: 1, metadata: { output: "PASS a.test.ts\n" } };
+    const bash = part(reply, { type: "tool", callId: "c1", tool: "bash", state: running }, "prt_2");
     agent.bus.emit("part-updated", { part: bash });
     expect(view!.container.textContent).not.toContain("Running");
     await frame();
@@ -109,7 +110,7 @@ describe("ChatPanel", () => {
     expect(view!.container.querySelector('[aria-label="Command output"]')?.textContent).toBe("PASS a.test.ts\n");
     expect(button(view!.container, "Stop")).toBeDefined();
 
-    agent.bus.emit("part-updated", { part: { ...bash, state: { ...bash.state, metadata: { output: "PASS a.test.ts\nPASS b.test.ts\n" } } } as typeof bash });
+    agent.bus.emit("part-updated", { part: part(reply, { type: "tool", callId: "c1", tool: "bash", state: { ...running, metadata: { output: "PASS a.test.ts\nPASS b.test.ts\n" } } }, "prt_2") });
     agent.bus.emit("message-updated", { message: { ...reply, completedAt: 2, cost: 0.0123, tokens: { input: 1200, output: 340, reasoning: 0, cacheRead: 0, cacheWrite: 0 } } });
     agent.bus.emit("session-updated", { session: { ...s, cost: 0.0123, tokens: { input: 1200, output: 340, reasoning: 0, cacheRead: 0, cacheWrite: 0 } } });
     agent.bus.emit("session-status", { sessionId: s.id, status: { type: "idle" } });
