@@ -122,6 +122,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const disposables = new DisposableStore();
   const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
   const runs = new Map<string, Run>();
+  const childRuns = new Map<string, Set<Promise<void>>>();
   const statuses = new Map<string, SessionStatus>();
   const background = new Set<Promise<unknown>>();
   const fileTimes = new Map<string, FileTimes>();
@@ -187,7 +188,24 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     setStatus,
     runSubagent: (caller: SubagentCaller, request: SubagentRequest) =>
-      runSubagent(env, (childId, abort) => run(childId, abort), caller, request),
+      runSubagent(
+        env,
+        (childId, abort) => {
+          // The parent's run waits for its children, so an aborted turn ends only once they have.
+          const child = run(childId, abort);
+          let set = childRuns.get(caller.sessionId);
+          if (!set) childRuns.set(caller.sessionId, (set = new Set()));
+          const settled = child.then(
+            () => undefined,
+            () => undefined,
+          );
+          set.add(settled);
+          void settled.then(() => set.delete(settled));
+          return child;
+        },
+        caller,
+        request,
+      ),
   };
 
   /** Runs the loop of a session, one run at a time; `parent` links a subagent's abort. */
@@ -208,6 +226,8 @@ export function createAgent(deps: AgentDeps): Agent {
         for (const task of result.background) track(task);
         return result;
       } finally {
+        while (childRuns.get(sessionId)?.size) await Promise.all([...childRuns.get(sessionId)!]);
+        childRuns.delete(sessionId);
         parent?.removeEventListener("abort", onParentAbort);
         runs.delete(sessionId);
         permissions.rejectAll(sessionId);

@@ -284,6 +284,7 @@ const deny = (permission: string) => ({ permission, pattern: "*", action: "deny"
 export const TEST_AGENTS: AgentInfo[] = [
   { name: "build", description: "default", mode: "primary", permission: [], builtIn: true },
   { name: "limited", description: "two steps", mode: "primary", steps: 2, permission: [], builtIn: true },
+  { name: "careful", description: "may not put files", mode: "primary", permission: [deny("put")], builtIn: true },
   { name: "general", description: "general subagent", mode: "subagent", permission: [], builtIn: true },
   { name: "explore", description: "read-only", mode: "subagent", permission: [deny("*"), allow("echo"), allow("wait")], builtIn: true },
   { name: "compaction", description: "", mode: "primary", hidden: true, prompt: "COMPACTION AGENT PROMPT", permission: [deny("*")], builtIn: true },
