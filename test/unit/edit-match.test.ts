@@ -166,6 +166,12 @@ describe("line-trimmed matcher: newString corrected by the same indentation mapp
     expect(message).toMatch(/lines 1-3/);
   });
 
+  it("refuses when newString would have to move left of column 0", () => {
+    // oldString is indented one level deeper than the file; newString dedents below that.
+    const content = "def f():\n    return 1\n";
+    expect(errorOf(() => applyEdit(content, "    def f():\n        return 1", "def f():\n    return 2"))).toMatch(/left of column 0/);
+  });
+
   it("drops blank-line padding from newString like it was dropped from oldString", () => {
     const content = "a()\n    b()\nc()\n";
     expect(applyEdit(content, "\n\nb()\n\n", "\n\nB()\n\n")).toBe("a()\n    B()\nc()\n");

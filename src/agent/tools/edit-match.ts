@@ -3,7 +3,6 @@
 // corrected by the same mapping the match forgave. A wrong edit is worse than a refusal.
 import { EditRefusal, MATCHERS, matchInput, type Candidate, type Matcher } from "./edit-matchers";
 import {
-  bigramSimilarity,
   curlQuotes,
   hasCurlyQuotes,
   lineAt,
@@ -161,7 +160,21 @@ function looksLikeReadOutput(find: string): boolean {
   return lines.length > 0 && lines.every((l) => /^\s*\d+: /.test(l));
 }
 
-/** Slides a window of oldString's height over the file and keeps the best by bigram similarity. */
+/** The words and symbols of a line: the basis of a cheap similarity for the closest region. */
+function tokens(line: string): Set<string> {
+  return new Set(line.match(/\w+|[^\s\w]/g) ?? []);
+}
+
+/** Dice coefficient of two sets. */
+function dice(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const gram of small) if (large.has(gram)) shared++;
+  return (2 * shared) / (a.size + b.size);
+}
+
+/** Slides a window of oldString's height over the file and keeps the best by token similarity. */
 function closestRegion(content: string, find: string): { first: number; last: number } | undefined {
   const fileLines = content.split("\n").map((l) => l.trim().slice(0, CLOSEST_LINE_CHARS));
   const findLines = find
@@ -169,7 +182,9 @@ function closestRegion(content: string, find: string): { first: number; last: nu
     .map((l) => l.trim().slice(0, CLOSEST_LINE_CHARS))
     .slice(0, CLOSEST_REGION_MAX_LINES);
   while (findLines.length > 1 && findLines[findLines.length - 1] === "") findLines.pop();
-  const height = Math.min(findLines.length, CLOSEST_REGION_MAX_LINES);
+  const height = findLines.length;
+  const fileGrams = fileLines.map(tokens);
+  const findGrams = findLines.map(tokens);
   // A window's score sums the similarity of each file line to the oldString line at the same height.
   let best: { first: number; score: number } | undefined;
   for (let first = 0; first <= Math.max(0, fileLines.length - height); first++) {
@@ -177,7 +192,7 @@ function closestRegion(content: string, find: string): { first: number; last: nu
     for (let k = 0; k < height && first + k < fileLines.length; k++) {
       const a = fileLines[first + k]!;
       const b = findLines[k]!;
-      score += a === b ? (a === "" ? 0.2 : 1) : bigramSimilarity(a, b);
+      score += a === b ? (a === "" ? 0.2 : 1) : dice(fileGrams[first + k]!, findGrams[k]!);
     }
     if (!best || score > best.score) best = { first, score };
   }

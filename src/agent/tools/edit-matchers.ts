@@ -364,7 +364,10 @@ export const indentationFlexibleMatcher: Matcher = {
     const wanted = dedent(find.core).join("\n");
     const n = find.core.length;
     const candidates: Candidate[] = [];
+    const firstTrimmed = find.core[0]!.trim();
     for (let i = 0; i + n <= input.lines.length; i++) {
+      // Equal after dedent implies equal after trimming: a cheap filter before the real test.
+      if (input.lines[i]!.trim() !== firstTrimmed) continue;
       if (dedent(input.lines.slice(i, i + n)).join("\n") === wanted) {
         candidates.push(lineBlock(input, i, i + n - 1, find, pairLines(find, input, i)));
         i += n - 1;

@@ -124,7 +124,7 @@ export function similarity(a: string, b: string): number {
   return 1 - levenshtein(a, b) / longer;
 }
 
-/** Dice coefficient of character bigrams: a cheap similarity for finding the closest region. */
+/** Dice coefficient of character bigrams: a cheap similarity of short strings (file names). */
 export function bigramSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
