@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { UserFacingError } from "../../src/base";
+import {
+  STARTER_README,
+  WorkspaceFiles,
+  createWorkspace,
+  deleteWorkspace,
+  listWorkspaces,
+  renameWorkspace,
+  suggestWorkspaceName,
+} from "../../src/runtime";
+import { openStorage } from "../../src/storage";
+
+let counter = 0;
+const freshStorage = () => openStorage({ name: `workspace-records-${counter++}-${Date.now()}` });
+
+describe("workspaces", () => {
+  it("creates a workspace with a README that says what to do next", async () => {
+    const storage = await freshStorage();
+    const record = await createWorkspace(storage, "  My project  ");
+    expect(record.name).toBe("My project");
+    expect(record.id).toMatch(/^ws_/);
+    const files = await WorkspaceFiles.open(storage, record.id);
+    const readme = await files.readText("README.md");
+    expect(readme).toBe(STARTER_README);
+    for (const hint of [/file tree/, /terminal/, /Settings/, /import/i, /zip/]) expect(readme).toMatch(hint);
+    expect((await listWorkspaces(storage)).map((w) => w.name)).toEqual(["My project"]);
+  });
+
+  it("can start empty", async () => {
+    const storage = await freshStorage();
+    const record = await createWorkspace(storage, "Empty", { seedReadme: false });
+    expect(await storage.files.list(record.id)).toEqual([]);
+  });
+
+  it("refuses empty, too long, control-character and duplicate names with clear errors", async () => {
+    const storage = await freshStorage();
+    await createWorkspace(storage, "Taken");
+    await expect(createWorkspace(storage, "   ")).rejects.toThrow(/cannot be empty/);
+    await expect(createWorkspace(storage, "x".repeat(200))).rejects.toThrow(/at most 80/);
+    await expect(createWorkspace(storage, "bad\u0007name")).rejects.toThrow(/control characters/);
+    await expect(createWorkspace(storage, "taken")).rejects.toThrow(/already exists\. Choose another name/);
+    await expect(createWorkspace(storage, "")).rejects.toBeInstanceOf(UserFacingError);
+    expect(await listWorkspaces(storage)).toHaveLength(1);
+  });
+
+  it("renames, keeping the id and refusing a clash with another workspace", async () => {
+    const storage = await freshStorage();
+    const a = await createWorkspace(storage, "Alpha");
+    await createWorkspace(storage, "Beta");
+    const renamed = await renameWorkspace(storage, a.id, "Gamma");
+    expect(renamed).toMatchObject({ id: a.id, name: "Gamma" });
+    expect((await storage.workspaces.get(a.id))?.name).toBe("Gamma");
+    // Renaming to its own name (different case) is fine; to another's is not.
+    await expect(renameWorkspace(storage, a.id, "gamma")).resolves.toMatchObject({ name: "gamma" });
+    await expect(renameWorkspace(storage, a.id, "beta")).rejects.toThrow(/already exists/);
+    await expect(renameWorkspace(storage, "ws_missing", "X")).rejects.toThrow(/no longer exists/);
+  });
+
+  it("deletes a workspace with its files", async () => {
+    const storage = await freshStorage();
+    const keep = await createWorkspace(storage, "Keep");
+    const gone = await createWorkspace(storage, "Gone");
+    await deleteWorkspace(storage, gone.id);
+    expect((await listWorkspaces(storage)).map((w) => w.id)).toEqual([keep.id]);
+    expect(await storage.files.list(gone.id)).toEqual([]);
+    expect(await storage.files.list(keep.id)).toHaveLength(1);
+    await expect(deleteWorkspace(storage, gone.id)).rejects.toThrow(/no longer exists/);
+  });
+
+  it("suggests a free name", async () => {
+    const storage = await freshStorage();
+    expect(await suggestWorkspaceName(storage, "repo")).toBe("repo");
+    await createWorkspace(storage, "repo", { seedReadme: false });
+    await createWorkspace(storage, "repo 2", { seedReadme: false });
+    expect(await suggestWorkspaceName(storage, "repo")).toBe("repo 3");
+    expect(await suggestWorkspaceName(storage, "  ")).toBe("Workspace");
+  });
+});
