@@ -65,7 +65,8 @@ export function readZip(bytes: Uint8Array, options: ImportOptions = {}, onProgre
   for (const item of named) {
     const path = stripFolder(item.path, top);
     if (path === "") continue;
-    const reason = skipReason(path, options);
+    // Checked on the full name, so a top folder that is itself node_modules is skipped too.
+    const reason = skipReason(item.path, options);
     if (reason) {
       skipped[reason]++;
       continue;
