@@ -65,3 +65,4 @@ export {
   type ShareErrorCode,
   type ShareRecords,
 } from "./share-restore";
+export { fetchZip, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";

@@ -27,7 +27,8 @@ export type ImportErrorCode =
   | "too-many-entries"
   | "too-large"
   | "zip-bomb"
-  | "empty";
+  | "empty"
+  | "download-failed";
 
 /** A refused or broken import. The message is written for the user; nothing was written. */
 export class ImportError extends UserFacingError {
