@@ -123,6 +123,8 @@ export function createAgent(deps: AgentDeps): Agent {
   const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
   const runs = new Map<string, Run>();
   const childRuns = new Map<string, Set<Promise<void>>>();
+  /** Sessions whose turn is being set up (user message written, loop not started yet). */
+  const starting = new Set<string>();
   const statuses = new Map<string, SessionStatus>();
   const background = new Set<Promise<unknown>>();
   const fileTimes = new Map<string, FileTimes>();
@@ -246,7 +248,7 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   function refuseWhileBusy(sessionId: string, what: string): void {
-    if (runs.has(sessionId)) {
+    if (runs.has(sessionId) || starting.has(sessionId)) {
       throw new UserFacingError(`Cannot ${what} while the agent is working in this session. Stop it first, then try again.`, "session-busy");
     }
   }
@@ -257,6 +259,54 @@ export function createAgent(deps: AgentDeps): Agent {
       throw new UserFacingError("No model is selected. Add a provider in Settings and choose a model, then send your message again.", "no-model");
     }
     return model;
+  }
+
+  async function startTurn(sessionId: string, input: PromptInput): Promise<PromptResult> {
+    await commitRevert(env, sessionId);
+    let session = await store.requireSession(sessionId);
+    const model = await resolveModel(session, input.model);
+    const agentName = input.agent ?? session.agent;
+    const time = now();
+    const message: UserMessageRecord = {
+      v: 1,
+      id: newId("msg", time),
+      sessionId,
+      role: "user",
+      createdAt: time,
+      agent: agentName,
+      model,
+      ...(input.system !== undefined && { system: input.system }),
+      ...(input.tools && { tools: input.tools }),
+    };
+    store.updateMessage(message);
+    const part = (): { v: number; id: string; sessionId: string; messageId: string } => ({
+      v: 1,
+      id: newId("prt", now()),
+      sessionId,
+      messageId: message.id,
+    });
+    const parts: PartRecord[] = [];
+    if (session.userEdits && session.userEdits.length > 0) {
+      parts.push({ ...part(), type: "text", text: userEditsReminder(session.userEdits), synthetic: true });
+    }
+    if (input.subtask) {
+      parts.push({ ...part(), type: "subtask", prompt: input.text, description: input.subtask.description, agent: input.subtask.agent });
+    } else {
+      parts.push({ ...part(), type: "text", text: input.text });
+    }
+    for (const file of input.files ?? []) parts.push({ ...part(), type: "file", ...file });
+    for (const p of parts) store.updatePart(p);
+    const { userEdits: _edits, ...rest } = session;
+    session = { ...rest, agent: agentName, model, updatedAt: now() };
+    store.updateSession(session);
+    await store.flush(sessionId);
+
+    const result = await run(sessionId);
+    return {
+      userMessageId: message.id,
+      ...(result.assistant && { assistantMessageId: result.assistant.id }),
+      ...((result.error ?? result.assistant?.error) && { error: result.error ?? result.assistant!.error! }),
+    };
   }
 
   const agent: Agent = {
@@ -285,51 +335,12 @@ export function createAgent(deps: AgentDeps): Agent {
 
     async prompt(sessionId, input) {
       refuseWhileBusy(sessionId, "send a message");
-      await commitRevert(env, sessionId);
-      let session = await store.requireSession(sessionId);
-      const model = await resolveModel(session, input.model);
-      const agentName = input.agent ?? session.agent;
-      const time = now();
-      const message: UserMessageRecord = {
-        v: 1,
-        id: newId("msg", time),
-        sessionId,
-        role: "user",
-        createdAt: time,
-        agent: agentName,
-        model,
-        ...(input.system !== undefined && { system: input.system }),
-        ...(input.tools && { tools: input.tools }),
-      };
-      store.updateMessage(message);
-      const part = (): { v: number; id: string; sessionId: string; messageId: string } => ({
-        v: 1,
-        id: newId("prt", now()),
-        sessionId,
-        messageId: message.id,
-      });
-      const parts: PartRecord[] = [];
-      if (session.userEdits && session.userEdits.length > 0) {
-        parts.push({ ...part(), type: "text", text: userEditsReminder(session.userEdits), synthetic: true });
+      starting.add(sessionId);
+      try {
+        return await startTurn(sessionId, input);
+      } finally {
+        starting.delete(sessionId);
       }
-      if (input.subtask) {
-        parts.push({ ...part(), type: "subtask", prompt: input.text, description: input.subtask.description, agent: input.subtask.agent });
-      } else {
-        parts.push({ ...part(), type: "text", text: input.text });
-      }
-      for (const file of input.files ?? []) parts.push({ ...part(), type: "file", ...file });
-      for (const p of parts) store.updatePart(p);
-      const { userEdits: _edits, ...rest } = session;
-      session = { ...rest, agent: agentName, model, updatedAt: now() };
-      store.updateSession(session);
-      await store.flush(sessionId);
-
-      const result = await run(sessionId);
-      return {
-        userMessageId: message.id,
-        ...(result.assistant && { assistantMessageId: result.assistant.id }),
-        ...((result.error ?? result.assistant?.error) && { error: result.error ?? result.assistant!.error! }),
-      };
     },
 
     abort(sessionId) {
@@ -345,11 +356,16 @@ export function createAgent(deps: AgentDeps): Agent {
 
     async compact(sessionId) {
       refuseWhileBusy(sessionId, "compact the session");
-      await commitRevert(env, sessionId);
-      const session = await store.requireSession(sessionId);
-      const model = await resolveModel(session);
-      await queueCompaction(env, session, { auto: false, agent: session.agent, model });
-      await run(sessionId);
+      starting.add(sessionId);
+      try {
+        await commitRevert(env, sessionId);
+        const session = await store.requireSession(sessionId);
+        const model = await resolveModel(session);
+        await queueCompaction(env, session, { auto: false, agent: session.agent, model });
+        await run(sessionId);
+      } finally {
+        starting.delete(sessionId);
+      }
     },
 
     async revert(sessionId, messageId) {

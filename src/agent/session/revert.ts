@@ -2,9 +2,10 @@
 // they were before a message and hides the later messages (kept until the next prompt, so
 // unrevert can bring both back); fork copies the messages before a point into a new session.
 import { UserFacingError, newId } from "../../base";
-import type { MessageRecord, PartRecord, SessionRecord } from "../../storage";
+import { emptyUsage, type MessageRecord, type PartRecord, type SessionRecord } from "../../storage";
 import type { SessionEnv } from "./env";
 import type { MessageWithParts } from "./store";
+import { addUsage } from "./usage";
 
 /** The files changed by steps at or after `messageId` (from their patch parts), sorted. */
 function changedFilesFrom(messages: MessageWithParts[], messageId: string): string[] {
@@ -96,7 +97,8 @@ export async function forkSession(env: SessionEnv, sessionId: string, messageId?
     title: `${base} (fork #${n})`,
     createdAt: now,
     updatedAt: now,
-    tokens: { ...session.tokens },
+    tokens: messages.reduce((sum, m) => (m.info.role === "assistant" ? addUsage(sum, m.info.tokens) : sum), emptyUsage()),
+    cost: messages.reduce((sum, m) => sum + (m.info.role === "assistant" ? m.info.cost : 0), 0),
     todos: session.todos.map((t) => ({ ...t })),
     permission: session.permission.slice(),
   };
