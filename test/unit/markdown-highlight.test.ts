@@ -96,8 +96,13 @@ describe("highlightCode", () => {
 
   it("highlights 100 KB of TypeScript quickly", () => {
     const code = 'export function f(a: number): string { return `v${a}` + "x"; } // c\n'.repeat(1500);
-    const start = performance.now();
-    highlightCode(code, "ts");
-    expect(performance.now() - start).toBeLessThan(200);
+    // Best of three, so a busy machine does not fail the test; a quadratic scan would still be far off.
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const start = performance.now();
+      highlightCode(code, "ts");
+      best = Math.min(best, performance.now() - start);
+    }
+    expect(best).toBeLessThan(150);
   });
 });

@@ -19,6 +19,7 @@ import { QuestionCard } from "./question-card";
 import type { ChangesSource } from "./session-changes";
 import { BUILTIN_COMMANDS, COMMAND_DIRECTORIES, loadCustomCommands, type SlashCommand } from "./slash-commands";
 import { StatusLine } from "./status-line";
+import "./chat.css";
 
 /** Largest text file a mention attaches. */
 export const MAX_MENTION_BYTES = 256 * 1024;

@@ -65,16 +65,42 @@ export function highlightCode(code: string, info?: string): string {
 }
 
 const isDigit = (ch: string | undefined): boolean => ch !== undefined && ch >= "0" && ch <= "9";
-const isIdentStart = (ch: string | undefined): boolean => ch !== undefined && /[A-Za-z_$\u00c0-\uffff]/.test(ch);
+
+// Character classes by char code: the scanner runs per character, so no regex per test.
+function isIdentStartCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c >= 0xc0;
+}
+function isIdentCode(c: number, dash: boolean): boolean {
+  return isIdentStartCode(c) || (c >= 48 && c <= 57) || (dash && c === 45);
+}
+const isIdentStart = (ch: string | undefined): boolean => ch !== undefined && isIdentStartCode(ch.charCodeAt(0));
 const NUMBER = /^(?:0[xX][0-9a-fA-F_]+n?|0[bB][01_]+n?|0[oO][0-7_]+n?|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?[a-zA-Z%]*)/;
 
 function highlightGeneric(code: string, spec: LanguageSpec): string {
   const out = new Output();
-  const identPattern = spec.dashInIdentifiers ? /[\w$-]/ : /[\w$]/;
+  const dash = spec.dashInIdentifiers === true;
+  const identPattern = { test: (ch: string) => isIdentCode(ch.charCodeAt(0), dash) };
+  // First characters that can start something other than plain text, for the fast path below.
+  const starters = new Set<string>([...spec.lineComments.map((o) => o[0]!), ...spec.blockComments.map(([o]) => o[0]!), ...spec.quotes]);
+  if (spec.dollarVariables) starters.add("$");
+  if (spec.atWords) starters.add("@");
   let i = 0;
   const n = code.length;
   outer: while (i < n) {
     const ch = code[i]!;
+    const code0 = code.charCodeAt(i);
+    // Fast path: punctuation and spaces that start nothing go straight to the output.
+    if (!starters.has(ch) && !isIdentStartCode(code0) && !(code0 >= 48 && code0 <= 57)) {
+      let j = i + 1;
+      while (j < n) {
+        const c = code.charCodeAt(j);
+        if (starters.has(code[j]!) || isIdentStartCode(c) || (c >= 48 && c <= 57)) break;
+        j++;
+      }
+      out.text(code.slice(i, j));
+      i = j;
+      continue;
+    }
     for (const opener of spec.lineComments) {
       if (code.startsWith(opener, i)) {
         const end = code.indexOf("\n", i);
@@ -132,7 +158,7 @@ function highlightGeneric(code: string, spec: LanguageSpec): string {
     }
     if (isIdentStart(ch)) {
       let j = i + 1;
-      while (j < n && identPattern.test(code[j]!)) j++;
+      while (j < n && isIdentCode(code.charCodeAt(j), dash)) j++;
       const word = code.slice(i, j);
       const kind = classifyWord(word, code, j, spec);
       if (kind) out.token(kind, word);

@@ -2,6 +2,7 @@
 // are touched in the DOM; code blocks get working copy buttons through one delegated listener.
 import { memo, useCallback, useMemo, useRef, type MouseEvent } from "react";
 import { IncrementalMarkdown } from "./incremental-markdown";
+import "./markdown.css";
 
 export interface MarkdownProps {
   text: string;

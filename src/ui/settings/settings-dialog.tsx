@@ -7,6 +7,7 @@ import { maskKey, type ProviderConfig } from "../../providers";
 import { ModelPicker } from "./model-picker";
 import { ProviderForm, type TestConnection } from "./provider-form";
 import type { ProviderSettings } from "./provider-settings";
+import "./settings.css";
 
 export interface SettingsDialogProps {
   settings: ProviderSettings;
