@@ -14,6 +14,8 @@ const MAX_COMMENT = 0xffff;
 export interface ZipDirectoryEntry {
   /** The raw name as decoded from the archive (not yet validated). */
   name: string;
+  /** The name's bytes, compared with the local header's copy. */
+  rawName: Uint8Array;
   method: number;
   flags: number;
   crc: number;
@@ -187,6 +189,7 @@ export function readZipDirectory(bytes: Uint8Array, limits: ImportLimits): ZipDi
     const host = madeBy >>> 8;
     entries.push({
       name: decodeName(rawName),
+      rawName,
       method,
       flags,
       crc,
@@ -212,7 +215,13 @@ export function locateEntryData(bytes: Uint8Array, entry: ZipDirectoryEntry, cen
   const p = entry.localHeaderOffset;
   if (p + 30 > centralOffset) throw corrupt(`the data of "${entry.name}" lies outside the archive`);
   if (view.getUint32(p, true) !== LOCAL_SIGNATURE) throw corrupt(`bad header signature for "${entry.name}"`);
-  const start = p + 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true);
+  const nameLength = view.getUint16(p + 26, true);
+  const start = p + 30 + nameLength + view.getUint16(p + 28, true);
+  // Two different names for one entry is how archives show one file to a checker and write another.
+  const localName = bytes.subarray(p + 30, p + 30 + nameLength);
+  if (nameLength !== entry.rawName.length || localName.some((b, i) => b !== entry.rawName[i])) {
+    throw corrupt(`the two headers of "${entry.name}" disagree about its name`);
+  }
   if (start + entry.compressedSize > centralOffset) {
     throw start + entry.compressedSize > bytes.length
       ? truncated(`the data of "${entry.name}" is cut off`)

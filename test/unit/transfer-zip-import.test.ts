@@ -245,7 +245,12 @@ describe("readZip: bombs and limits", () => {
   });
 
   it("refuses overlapping entries (the 'better zip bomb')", () => {
-    refused(buildZip([{ name: "a.txt", data: "hello" }, { name: "b.txt", data: "hello", shareLocalWith: 0 }]), "zip-bomb");
+    // a.txt's data claims to run on into b.txt's header, as in Fifield's overlapping construction.
+    const data = "hello ".repeat(20);
+    const compressed = deflateSync(strToU8(data)).length;
+    refused(buildZip([{ name: "a.txt", data, declaredCompressedSize: compressed + 40 }, { name: "b.txt", data }]), "zip-bomb");
+    // Two entries pointing at one local header are refused too (their names cannot both match it).
+    refused(buildZip([{ name: "a.txt", data: "hello" }, { name: "b.txt", data: "hello", shareLocalWith: 0 }]), "corrupt");
   });
 });
 
@@ -290,6 +295,12 @@ describe("readZip: broken files", () => {
     bad[centralOffset] = 0;
     refused(bad, "corrupt");
     refused(buildZip([{ name: "a.txt", data: "a" }], { declaredCount: 40 }), "corrupt");
+  });
+
+  it("refuses an entry whose local header names a different file", () => {
+    const zip = buildZip([{ name: "safe.txt", data: "x" }]);
+    zip.set(new TextEncoder().encode("evil.sh!"), 30); // the local copy of the name only
+    expect(refused(zip, "corrupt").message).toMatch(/disagree/);
   });
 
   it("refuses a bad local header signature", () => {
