@@ -1,5 +1,6 @@
 // Vite: the app build, the dev server (with the cross-origin isolation headers WebContainer needs)
 // and Vitest's three projects: unit (Node), e2e (Playwright + Chromium on the built app), bench.
+import "./scripts/node20-polyfills";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 
