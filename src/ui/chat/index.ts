@@ -11,3 +11,4 @@ export { QuestionCard } from "./question-card";
 export { PromptBox } from "./prompt-box";
 export { BUILTIN_COMMANDS, INIT_PROMPT, loadCustomCommands, type SlashCommand } from "./slash-commands";
 export type { ChatAgent, AgentEvents, PendingPermission, PendingQuestion, SessionStatus, MessageWithParts } from "./agent-port";
+export { createAgentUi, CHAT_PANEL_ID, type AgentUi, type AgentUiDeps } from "./agent-ui";

@@ -1,0 +1,100 @@
+// Plugs the agent UI into the shell's extension points: a "Chat" panel in the right-hand tab host
+// and a "Settings" button in the top bar, sharing one open state so "Open Settings" in the chat
+// (first-run guide, key errors) opens the same dialog.
+import { useEffect, useMemo } from "react";
+import { useStore } from "zustand";
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
+import { findModel, SettingsButton, type ProviderSettings, type TestConnection } from "../settings";
+import type { ChatAgent } from "./agent-port";
+import { ChatController } from "./chat-controller";
+import { ChatPanel } from "./chat-panel";
+import type { DiffRenderer } from "./changes-view";
+import { SnapshotChangesSource } from "./session-changes";
+
+export interface AgentUiDeps {
+  /** Provider configs and the default model, loaded (`await settings.load()`) before mounting. */
+  settings: ProviderSettings;
+  /** Usually `(config) => testConnection(config, { origin: location.origin })` from src/providers. */
+  testConnection: TestConnection;
+  /** The agent of the open workspace; undefined while its runtime is still starting. */
+  agentFor(services: WorkbenchServices): ChatAgent | undefined;
+  /** The shell's Monaco diff editor for the Changes view (optional; a plain diff otherwise). */
+  renderDiff?: DiffRenderer;
+}
+
+export const CHAT_PANEL_ID = "chat";
+
+export interface AgentUi {
+  panels: PanelContribution[];
+  topBar: TopBarContribution[];
+  /** Opens or closes the Settings dialog from anywhere. */
+  settingsOpen: StoreApi<{ open: boolean }>;
+}
+
+export function createAgentUi(deps: AgentUiDeps): AgentUi {
+  const settingsOpen = createStore<{ open: boolean }>(() => ({ open: false }));
+  return {
+    settingsOpen,
+    panels: [
+      {
+        id: CHAT_PANEL_ID,
+        title: "Chat",
+        order: -10,
+        render: (services) => <ChatPanelHost services={services} deps={deps} settingsOpen={settingsOpen} />,
+      },
+    ],
+    topBar: [
+      {
+        id: "settings",
+        order: 100,
+        render: () => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} />,
+      },
+    ],
+  };
+}
+
+function SettingsTopBarItem({ deps, settingsOpen }: { deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }> }) {
+  const open = useStore(settingsOpen, (s) => s.open);
+  return <SettingsButton settings={deps.settings} testConnection={deps.testConnection} open={open} onOpenChange={(value) => settingsOpen.setState({ open: value })} />;
+}
+
+function ChatPanelHost({ services, deps, settingsOpen }: { services: WorkbenchServices; deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }> }) {
+  const agent = deps.agentFor(services);
+  const settings = useStore(deps.settings.store);
+  const controller = useMemo(
+    () =>
+      agent &&
+      new ChatController(agent, {
+        onProblem: (message) => services.notifications.notify("error", message),
+        confirm: (title, message, label) => services.dialogs.confirm(title, message, label, { danger: true }),
+        promptTitle: (current) => services.dialogs.prompt("Rename session", "Title", { initialValue: current, confirmLabel: "Rename" }),
+      }),
+    [agent, services.notifications, services.dialogs],
+  );
+  useEffect(() => {
+    if (!controller) return;
+    void controller.start();
+    return () => controller.dispose();
+  }, [controller]);
+  const changes = useMemo(() => new SnapshotChangesSource(services.storage, services.files), [services.storage, services.files]);
+  if (!controller) {
+    return <p className="changes-note">{services.runtime.status === "failed" ? `The workspace runtime failed: ${services.runtime.message}` : "Starting the workspace…"}</p>;
+  }
+  const model = deps.settings.defaultModel;
+  const info = model ? findModel(settings.configs, model) : undefined;
+  return (
+    <ChatPanel
+      controller={controller}
+      files={services.files}
+      hasProvider={settings.configs.length > 0}
+      onOpenSettings={() => settingsOpen.setState({ open: true })}
+      onOpenFile={(path) => void services.documents.open(path)}
+      changes={changes}
+      renderDiff={deps.renderDiff}
+      supportsImages={info?.capabilities.images ?? true}
+      onProblem={(message) => services.notifications.notify("error", message)}
+      confirm={(message) => services.dialogs.confirm("Revert file?", message, "Revert")}
+    />
+  );
+}

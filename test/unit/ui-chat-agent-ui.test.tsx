@@ -1,0 +1,51 @@
+// @vitest-environment happy-dom
+// The shell contributions: the Chat panel and the top bar's Settings button share one dialog.
+import "../support/happy-dom-node-name";
+import { afterEach, describe, expect, it } from "vitest";
+import { toDisposable } from "../../src/base";
+import { openStorage, type Storage } from "../../src/storage";
+import type { WorkbenchServices } from "../../src/ui/app";
+import { Dialogs, Notifications } from "../../src/ui/common";
+import { createAgentUi } from "../../src/ui/chat";
+import { ProviderSettings } from "../../src/ui/settings";
+import { FakeAgent } from "./ui-chat-fixtures";
+import { button, click, render, settle, type Rendered } from "./ui-chat-render";
+
+let views: Rendered[] = [];
+let storage: Storage | undefined;
+afterEach(async () => {
+  for (const view of views) await view.unmount();
+  views = [];
+  storage?.close();
+});
+
+describe("createAgentUi", () => {
+  it("contributes a Chat panel whose Open Settings opens the top bar's Settings dialog", async () => {
+    storage = await openStorage({ name: `agent-ui-${Math.random()}` });
+    const settings = new ProviderSettings(storage);
+    await settings.load();
+    const agent = new FakeAgent();
+    const ui = createAgentUi({ settings, testConnection: async () => ({ ok: true }), agentFor: () => agent });
+    const services = {
+      storage,
+      notifications: new Notifications(),
+      dialogs: new Dialogs(),
+      files: { listAll: async () => [], list: async () => [], readFile: async () => new Uint8Array(), readText: async () => "", onDidChange: () => toDisposable(() => {}) },
+      runtime: { status: "starting" },
+      documents: { open: async () => {} },
+    } as unknown as WorkbenchServices;
+    expect(ui.panels.map((p) => p.title)).toEqual(["Chat"]);
+    const bar = await render(<>{ui.topBar[0]!.render(services)}</>);
+    const panel = await render(<>{ui.panels[0]!.render(services)}</>);
+    views = [panel, bar];
+    await settle();
+    expect(panel.container.textContent).toContain("Connect a model to start");
+    expect(bar.container.querySelector('[role="dialog"]')).toBeNull();
+    await click(button(panel.container, "Open Settings"));
+    expect(bar.container.querySelector('[role="dialog"]')?.getAttribute("aria-label")).toBe("Settings");
+    await click(button(bar.container, "Close"));
+    expect(bar.container.querySelector('[role="dialog"]')).toBeNull();
+    await click(button(bar.container, "Settings"));
+    expect(bar.container.querySelector('[role="dialog"]')).not.toBeNull();
+  });
+});
