@@ -74,6 +74,7 @@ export async function importIntoWorkspace(fs: WorkspaceFs, entries: ImportEntry[
   const written: string[] = [];
   const skipped: string[] = [];
   const totalFiles = list.filter((e) => e.kind === "file").length;
+  // Progress counts text in characters (close enough for a progress bar, and free to compute).
   const size = (e: ImportEntry) => (e.kind === "dir" ? 0 : typeof e.data === "string" ? e.data.length : e.data.length);
   const totalBytes = list.reduce((n, e) => n + size(e), 0);
   let files = 0;

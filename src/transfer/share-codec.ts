@@ -21,7 +21,7 @@ import {
   type ShareMessage,
   type SharePart,
 } from "./share-envelope";
-import { ShareError, damagedShare, newerVersionError, restoreShareEnvelope, sanitizeJson, truncateOutput, type RestoredShare } from "./share-restore";
+import { ShareError, boundedJson, damagedShare, newerVersionError, restoreShareEnvelope, truncateOutput, type RestoredShare } from "./share-restore";
 
 export interface ShareEncodeOptions {
   /** Cap for a link: the whole `#share=v1.…` fragment, in characters (default 1.5 MB). */
@@ -72,11 +72,7 @@ function redactDeep(value: unknown, redact: Redact): unknown {
   return value;
 }
 
-const boundJson = (value: unknown, max: number): unknown => {
-  const clean = sanitizeJson(value);
-  const text = JSON.stringify(clean) ?? "null";
-  return text.length <= max ? clean : { truncated: text.slice(0, 2000) + "…" };
-};
+const boundJson = (value: unknown, max: number): unknown => boundedJson(value, max).value;
 
 function shareMessage(m: MessageRecord, id: string, parentId: string | undefined, redact: Redact): ShareMessage | undefined {
   if (m.role === "user") {

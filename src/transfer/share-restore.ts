@@ -72,7 +72,8 @@ export function sanitizeJson(value: unknown, depth = 0): unknown {
   return null;
 }
 
-function boundedJson(value: unknown, max: number): { value: unknown; cut: boolean } {
+/** Sanitised JSON, or a short truncated stand-in when its text is longer than `max`. */
+export function boundedJson(value: unknown, max: number): { value: unknown; cut: boolean } {
   const clean = sanitizeJson(value);
   const text = JSON.stringify(clean) ?? "null";
   return text.length <= max ? { value: clean, cut: false } : { value: { truncated: text.slice(0, 2000) + "…" }, cut: true };
