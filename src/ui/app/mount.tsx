@@ -11,6 +11,14 @@ import { createLayoutStore } from "./layout-store";
 import type { AppServices } from "./services";
 import { WorkspaceController } from "./workspace-controller";
 import { errorMessage } from "../../base";
+import { preloadMonaco } from "../editor";
+
+/**
+ * The runtime (just-bash, or WebContainer's client) starts after Monaco has loaded: both are
+ * megabytes of script competing for the main thread, and the editor is what the user sees first.
+ * It never waits longer than this.
+ */
+export const RUNTIME_DEFER_MAX_MS = 3000;
 
 export interface AppHandle {
   /** Opens the last workspace (or creates the first) and shows it. */
@@ -43,11 +51,18 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
       contributions={{ panels: contributions.panels ?? [], topBar: contributions.topBar ?? [] }}
     />,
   );
+  const editorLoaded = preloadMonaco();
   let controller: WorkspaceController | undefined;
   return {
     notifications,
     async start(services) {
-      controller = new WorkspaceController(services);
+      controller = new WorkspaceController({
+        ...services,
+        startRuntime: async (files) => {
+          await Promise.race([editorLoaded, new Promise((resolve) => setTimeout(resolve, RUNTIME_DEFER_MAX_MS))]);
+          return services.startRuntime(files);
+        },
+      });
       boot.setState({ phase: "ready", services, controller });
       try {
         await controller.start();

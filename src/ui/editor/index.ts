@@ -2,7 +2,7 @@
 export { EditorDocuments, type EditorTab, type EditorDocumentsState, type UnsavedChoice, type EditorDocumentsOptions } from "./editor-documents";
 export { EditorPanel, EDITOR_READY_MARK, MOD_KEY_LABEL } from "./editor-panel";
 export { EditorStatusItems } from "./editor-status-bar";
-export { loadMonacoBuffers } from "./monaco-loader";
+export { loadMonacoBuffers, preloadMonaco } from "./monaco-loader";
 export type { TextBuffer, BufferFactory } from "./text-buffer";
 export { languageForPath } from "./languages";
 export { filterPaths, scorePath, type QuickOpenMatch } from "./quick-open-filter";

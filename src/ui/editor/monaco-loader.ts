@@ -22,3 +22,21 @@ export function loadMonaco(): Promise<MonacoModule> {
 export async function loadMonacoBuffers(): Promise<BufferFactory> {
   return (await loadMonaco()).monacoBuffers;
 }
+
+/**
+ * Starts downloading and evaluating Monaco once the frame has painted, while storage and the
+ * workspace open, so the editor is ready sooner. Resolves when Monaco is loaded (or failed).
+ */
+export function preloadMonaco(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    // Two frames: the first paint has happened by the time the second callback runs.
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        loadMonaco().then(
+          () => resolve(),
+          () => resolve(),
+        );
+      }),
+    );
+  });
+}

@@ -1,0 +1,238 @@
+// The IDE shell in a real browser (built app, headless Chromium, browser runtime): files, editor,
+// terminal, workspaces, the runtime fallback notice and the storage error screen.
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  MOD,
+  createFileFromTree,
+  editorText,
+  launchBrowser,
+  openApp,
+  runInTerminal,
+  terminalText,
+  treeItem,
+  waitForActiveTab,
+  waitForTerminal,
+  waitForWorkbench,
+  type AppPage,
+} from "../support/browser";
+
+let browser: Browser;
+let app: AppPage | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  await app?.context.close();
+  app = undefined;
+});
+
+describe("IDE shell", () => {
+  it("creates a file in the tree, edits and saves it, cats it in the terminal, and finds it after a reload", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    // First run: the starter README is there and open.
+    await expect.poll(() => treeItem(page, "README.md").count()).toBe(1);
+    await waitForActiveTab(page, "README.md");
+
+    await createFileFromTree(page, "hello.txt");
+    await waitForActiveTab(page, "hello.txt");
+    await page.locator(".monaco-host .view-lines").click();
+    await page.keyboard.type("Hello from Monaco");
+    await expect.poll(() => page.getByRole("tab", { name: "hello.txt, unsaved changes" }).count()).toBe(1);
+    await page.keyboard.press(`${MOD}+s`);
+    await expect.poll(() => page.getByRole("tab", { name: "hello.txt", exact: true }).count()).toBe(1);
+
+    await runInTerminal(page, "cat hello.txt");
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain("Hello from Monaco");
+
+    await page.reload();
+    await waitForWorkbench(page);
+    await treeItem(page, "hello.txt").click();
+    await waitForActiveTab(page, "hello.txt");
+    await expect.poll(() => editorText(page), { timeout: 15_000 }).toContain("Hello from Monaco");
+    expect(app.errors).toEqual([]);
+  });
+
+  it("shows changes made in the terminal in the tree and in an open editor tab", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    await waitForActiveTab(page, "README.md");
+    await runInTerminal(page, "mkdir notes && echo fresh text > notes/todo.md && echo replaced > README.md");
+    await expect.poll(() => treeItem(page, "notes").count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => editorText(page), { timeout: 15_000 }).toContain("replaced");
+    await treeItem(page, "notes").click();
+    await expect.poll(() => treeItem(page, "todo.md").count()).toBe(1);
+  });
+
+  it("refuses an invalid file name and says why", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await page.getByRole("button", { name: "New file" }).click();
+    const input = page.getByRole("textbox", { name: "Name" });
+    await input.fill("bad:name.txt");
+    await expect.poll(() => page.getByRole("tree", { name: "Files" }).getByRole("alert").innerText()).toMatch(/not allowed/);
+    await input.press("Enter");
+    // Still editing: nothing was created.
+    await expect.poll(() => input.count()).toBe(1);
+    expect(await treeItem(page, "bad:name.txt").count()).toBe(0);
+    await input.fill("README.md");
+    await expect.poll(() => page.getByRole("tree", { name: "Files" }).getByRole("alert").innerText()).toMatch(/already exists/);
+    await input.press("Escape");
+    await expect.poll(() => input.count()).toBe(0);
+  });
+
+  it("cancels a running terminal command with Ctrl-C", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    await runInTerminal(page, "sleep 60");
+    // Give the command a moment to start, then interrupt it.
+    await expect.poll(() => terminalText(page)).toContain("sleep 60");
+    const started = Date.now();
+    await page.keyboard.press("Control+c");
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/\^C[\s\S]*\$\s*$/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await runInTerminal(page, "echo still-alive");
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/still-alive[\s\S]*still-alive/);
+  });
+
+  it("renames with F2, deletes with Delete (confirmed) and closes the deleted file's tab", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await createFileFromTree(page, "draft.md");
+    await waitForActiveTab(page, "draft.md");
+    await treeItem(page, "draft.md").click();
+    await page.keyboard.press("F2");
+    const input = page.getByRole("textbox", { name: "Name" });
+    await input.fill("final.md");
+    await input.press("Enter");
+    await expect.poll(() => treeItem(page, "final.md").count()).toBe(1);
+    await waitForActiveTab(page, "final.md");
+
+    await treeItem(page, "final.md").click();
+    await page.keyboard.press("Delete");
+    const dialog = page.getByRole("alertdialog", { name: "Delete file?" });
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => treeItem(page, "final.md").count()).toBe(0);
+    await expect.poll(() => page.getByRole("tab", { name: "final.md" }).count()).toBe(0);
+  });
+
+  it("opens the context menu from the keyboard and creates a folder from it", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await treeItem(page, "README.md").click();
+    await page.keyboard.press("Shift+F10");
+    const menu = page.getByRole("menu");
+    await expect.poll(() => menu.getByRole("menuitem").allInnerTexts()).toEqual(["Open", "New file", "New folder", "Rename\nF2", "Delete\nDelete"]);
+    await menu.getByRole("menuitem", { name: "New folder" }).click();
+    const input = page.getByRole("textbox", { name: "Name" });
+    await input.fill("src");
+    await input.press("Enter");
+    await expect.poll(() => treeItem(page, "src").getAttribute("aria-expanded")).toBe("false");
+    // Arrow keys walk the tree; Right expands a folder.
+    await page.getByRole("tree", { name: "Files" }).focus();
+    await page.keyboard.press("Home");
+    await expect.poll(() => treeItem(page, "src").getAttribute("aria-selected")).toBe("true");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => treeItem(page, "src").getAttribute("aria-expanded")).toBe("true");
+  });
+
+  it("quick open (Ctrl+P) finds and opens a file from the keyboard", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    await runInTerminal(page, "mkdir -p src/deep && echo x > src/deep/needle.ts");
+    await expect.poll(() => treeItem(page, "src").count(), { timeout: 15_000 }).toBe(1);
+    await page.locator(".monaco-host").click();
+    await page.keyboard.press(`${MOD}+p`);
+    const input = page.getByRole("combobox", { name: "Go to file" });
+    await input.fill("needle");
+    await expect.poll(() => page.getByRole("listbox", { name: "Matching files" }).getByRole("option", { selected: true }).innerText()).toContain("needle.ts");
+    await input.press("Enter");
+    await waitForActiveTab(page, "src/deep/needle.ts");
+  });
+
+  it("keeps files separate between workspaces, and switching is remembered", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await createFileFromTree(page, "first-only.txt");
+
+    await page.getByRole("button", { name: "New workspace" }).click();
+    const dialog = page.getByRole("dialog", { name: "New workspace" });
+    await dialog.getByRole("textbox", { name: "Workspace name" }).fill("Second");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await expect.poll(() => page.getByRole("combobox", { name: "Workspace" }).locator("option:checked").innerText()).toBe("Second");
+    await waitForWorkbench(page);
+    await expect.poll(() => page.getByRole("tree", { name: "Files" }).getByRole("treeitem").count()).toBe(0);
+    await createFileFromTree(page, "second-only.txt");
+
+    await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "My workspace" });
+    await expect.poll(() => treeItem(page, "first-only.txt").count(), { timeout: 15_000 }).toBe(1);
+    expect(await treeItem(page, "second-only.txt").count()).toBe(0);
+
+    await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "Second" });
+    await expect.poll(() => treeItem(page, "second-only.txt").count(), { timeout: 15_000 }).toBe(1);
+    await page.reload();
+    await waitForWorkbench(page);
+    await expect.poll(() => page.getByRole("combobox", { name: "Workspace" }).locator("option:checked").innerText()).toBe("Second");
+    await expect.poll(() => treeItem(page, "second-only.txt").count()).toBe(1);
+  });
+
+  it("falls back to the browser runtime with a visible notice when WebContainer cannot boot (no hang)", async () => {
+    app = await openApp(browser, "?runtime=webcontainer&bootTimeout=1500");
+    const { page } = app;
+    await waitForWorkbench(page);
+    const notice = page.getByRole("status", { name: "Runtime notice" });
+    await expect.poll(() => notice.innerText(), { timeout: 20_000 }).toMatch(/WebContainer/);
+    expect(await notice.innerText()).toMatch(/Unavailable here: node/);
+    // The terminal works on the browser runtime, and node says why it is missing.
+    await waitForTerminal(page);
+    await runInTerminal(page, "echo fallback-ok");
+    await expect.poll(() => terminalText(page)).toMatch(/fallback-ok[\s\S]*fallback-ok/);
+    await page.getByRole("button", { name: "Dismiss runtime notice" }).click();
+    await expect.poll(() => notice.count()).toBe(0);
+  });
+
+  it("without an override on an isolated page, a WebContainer boot that cannot finish still ends in the fallback", async () => {
+    app = await openApp(browser, "?bootTimeout=1500");
+    const { page } = app;
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    await waitForWorkbench(page);
+    await expect.poll(() => page.getByRole("status", { name: "Runtime notice" }).innerText(), { timeout: 20_000 }).toMatch(/WebContainer/);
+    await waitForTerminal(page);
+  });
+
+  it("shows a clear error screen when IndexedDB cannot be opened", async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      IDBFactory.prototype.open = () => {
+        throw new DOMException("The user denied permission to access the database.", "SecurityError");
+      };
+    });
+    const page = await context.newPage();
+    app = { context, page, errors: [] };
+    const { baseUrl } = await import("../support/browser");
+    await page.goto(new URL("?runtime=browser", baseUrl()).toString());
+    const alert = page.getByRole("alert");
+    await expect.poll(() => alert.innerText(), { timeout: 15_000 }).toMatch(/cannot open its storage/);
+    expect(await alert.innerText()).toMatch(/private or incognito/);
+    expect(await page.getByRole("button", { name: "Reload" }).count()).toBe(1);
+  });
+});

@@ -1,0 +1,90 @@
+// Playwright helpers for the browser tests: one Chromium per test file, a fresh context (fresh
+// IndexedDB) per test, and helpers that drive the IDE by role and name and wait for conditions.
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { expect, inject } from "vitest";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+export function baseUrl(): string {
+  return inject("baseUrl") ?? process.env.WEBCODE_BASE_URL!;
+}
+
+export interface AppPage {
+  context: BrowserContext;
+  page: Page;
+  /** Page errors and console errors seen so far (a test can assert there were none). */
+  errors: string[];
+}
+
+/** A fresh context and page; `query` is appended to the app URL (e.g. "?runtime=browser"). */
+export async function openApp(browser: Browser, query = "?runtime=browser", size = { width: 1440, height: 900 }): Promise<AppPage> {
+  const context = await browser.newContext({ viewport: size });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(new URL(query, baseUrl()).toString());
+  return { context, page, errors };
+}
+
+/** Waits until the workspace is open: the file tree is there and the editor has loaded Monaco. */
+export async function waitForWorkbench(page: Page): Promise<void> {
+  await expect.poll(() => page.getByRole("tree", { name: "Files" }).count(), { timeout: 30_000 }).toBe(1);
+  await page.waitForSelector("[data-editor-ready='true']", { state: "attached", timeout: 30_000 });
+}
+
+/** Waits until the terminal is connected to a shell and showing its prompt. */
+export async function waitForTerminal(page: Page): Promise<void> {
+  await page.waitForSelector("[data-terminal-ready='true']", { state: "attached", timeout: 30_000 });
+  await expect.poll(() => terminalText(page), { timeout: 15_000 }).toMatch(/\$\s*$/m);
+}
+
+/** The text on the terminal's screen (xterm's DOM renderer rows). */
+export async function terminalText(page: Page): Promise<string> {
+  return page.locator(".terminal-host .xterm-rows").innerText().catch(() => "");
+}
+
+/** Types a command into the terminal and presses Enter. */
+export async function runInTerminal(page: Page, command: string): Promise<void> {
+  await page.locator(".terminal-host").click();
+  await page.keyboard.type(command);
+  await page.keyboard.press("Enter");
+}
+
+export function treeItem(page: Page, name: string): Locator {
+  return page.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name, exact: true });
+}
+
+/** Creates a file with the tree's "New file" button and the inline name field. */
+export async function createFileFromTree(page: Page, name: string): Promise<void> {
+  await page.getByRole("button", { name: "New file" }).click();
+  const input = page.getByRole("textbox", { name: "Name" });
+  await input.fill(name);
+  await input.press("Enter");
+  await expect.poll(() => treeItem(page, name).count()).toBe(1);
+}
+
+/** The editor's text as Monaco renders it (view lines; fine for short files). */
+export async function editorText(page: Page): Promise<string> {
+  return page.locator(".monaco-host .view-lines").innerText();
+}
+
+/** Waits for the active editor tab to be named `name`. */
+export async function waitForActiveTab(page: Page, name: string): Promise<void> {
+  await expect
+    .poll(() => page.getByRole("tablist", { name: "Open files" }).getByRole("tab", { selected: true }).getAttribute("data-path"), { timeout: 20_000 })
+    .toBe(name);
+}
+
+export const MOD = process.platform === "darwin" ? "Meta" : "Control";
