@@ -116,8 +116,10 @@ export function classifyFailure(error: unknown): Failure {
     return { kind: "retryable", ...base };
   }
   if (/overloaded|rate[ _-]?limit|too many requests|server_error|unavailable/i.test(text)) return { kind: "retryable", ...base };
-  if (status === undefined && NETWORK_PATTERNS.some((p) => p.test(text))) return { kind: "retryable", ...base };
-  if (status === undefined && like.isRetryable === true) return { kind: "retryable", ...base };
+  // No status, or a 2xx whose stream then broke ("Failed to process successful response"): the network.
+  const noHttpFailure = status === undefined || (status >= 200 && status < 300);
+  if (noHttpFailure && NETWORK_PATTERNS.some((p) => p.test(text))) return { kind: "retryable", ...base };
+  if (noHttpFailure && like.isRetryable === true) return { kind: "retryable", ...base };
   return { kind: "fatal", ...base };
 }
 
