@@ -79,3 +79,23 @@ describe("SessionsSidebar", () => {
     controller.dispose();
   });
 });
+
+describe("ChatController.noteFileChanges", () => {
+  it("reports the user's own file edits to the open session, not the agent's", async () => {
+    const agent = new FakeAgent();
+    agent.sessions = [older];
+    const noted: unknown[][] = [];
+    const withEdits = Object.assign(agent, { noteUserEdits: async (...args: unknown[]) => void noted.push(args) });
+    const controller = new ChatController(withEdits, { scheduler: new ManualFrames() });
+    await controller.start();
+    controller.noteFileChanges([
+      { type: "changed", path: "src/a.ts", kind: "file", source: "editor" },
+      { type: "changed", path: "src/b.ts", kind: "file", source: "agent" },
+      { type: "created", path: "out.txt", kind: "file", source: "terminal" },
+      { type: "created", path: "src", kind: "dir", source: "editor" },
+    ]);
+    controller.noteFileChanges([{ type: "changed", path: "src/c.ts", kind: "file", source: "agent" }]);
+    expect(noted).toEqual([["ses_a", ["src/a.ts", "out.txt"]]]);
+    controller.dispose();
+  });
+});

@@ -135,6 +135,8 @@ export interface ChatAgent {
   renameSession?(sessionId: string, title: string): Promise<unknown>;
   /** Deletes a session and its children (optional on the facade; the sidebar hides Delete without it). */
   deleteSession?(sessionId: string): Promise<unknown>;
+  /** Files the user changed since the last turn, reported with the next message (optional). */
+  noteUserEdits?(sessionId: string, paths: string[]): Promise<unknown>;
   /** Pending asks and questions, to show cards after a reload (optional). */
   pendingPermissions?(sessionId?: string): PendingPermission[];
   pendingQuestions?(sessionId?: string): PendingQuestion[];

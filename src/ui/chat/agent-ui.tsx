@@ -75,8 +75,12 @@ function ChatPanelHost({ services, deps, settingsOpen }: { services: WorkbenchSe
   useEffect(() => {
     if (!controller) return;
     void controller.start();
-    return () => controller.dispose();
-  }, [controller]);
+    const edits = services.files.onDidChange((changes) => controller.noteFileChanges(changes));
+    return () => {
+      edits.dispose();
+      controller.dispose();
+    };
+  }, [controller, services.files]);
   const changes = useMemo(() => new SnapshotChangesSource(services.storage, services.files), [services.storage, services.files]);
   if (!controller) {
     return <p className="changes-note">{services.runtime.status === "failed" ? `The workspace runtime failed: ${services.runtime.message}` : "Starting the workspace…"}</p>;

@@ -2,6 +2,7 @@
 // the calls to the agent (send, stop, commands, fork, revert, rename, delete). Owns the store and
 // its bus subscription for one open workspace.
 import { errorMessage, type Disposable } from "../../base";
+import type { ChangeSource, FileChange } from "../../runtime";
 import type { FileAttachment, SessionRecord } from "../../storage";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { AgentSummary, ChatAgent } from "./agent-port";
@@ -31,6 +32,9 @@ export interface ChatControllerOptions {
 }
 
 export const DEFAULT_AGENT = "build";
+
+/** Change sources that are the user's own edits. */
+const USER_SOURCES: ReadonlySet<ChangeSource> = new Set<ChangeSource>(["editor", "terminal", "user"]);
 
 export class ChatController implements Disposable {
   readonly store: ChatStore;
@@ -239,6 +243,18 @@ export class ChatController implements Disposable {
     } catch (error) {
       this.problem(`Could not delete the session: ${errorMessage(error)}.`);
     }
+  }
+
+  /**
+   * Reports workspace changes the user made (editor, terminal) to the open session, so the agent
+   * re-reads those files before touching them. Changes by the agent itself are not reported.
+   */
+  noteFileChanges(changes: readonly FileChange[]): void {
+    const sessionId = this.view.getState().activeSessionId;
+    if (!sessionId || !this.agent.noteUserEdits) return;
+    const paths = [...new Set(changes.filter((c) => c.kind === "file" && USER_SOURCES.has(c.source)).map((c) => c.path))];
+    if (paths.length === 0) return;
+    this.agent.noteUserEdits(sessionId, paths).catch((error: unknown) => this.problem(`Could not note your edits for the agent: ${errorMessage(error)}.`));
   }
 
   answerPermission(requestId: string, reply: "once" | "always" | "reject", message?: string): void {
