@@ -65,7 +65,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     messageId: assistant.id,
   });
 
-  const startSnapshot = input.snapshots ? await takeSnapshot(env) : undefined;
+  const startSnapshot = input.snapshots ? await takeSnapshot(env, { reuseIfQuiet: true }) : undefined;
   env.store.updatePart({ ...newPart(), type: "step-start", ...(startSnapshot && { snapshot: startSnapshot }) });
 
   let tokens: TokenUsage | undefined;
@@ -262,9 +262,9 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   return { outcome, assistant, ...(error && { error }) };
 }
 
-async function takeSnapshot(env: SessionEnv): Promise<string | undefined> {
+async function takeSnapshot(env: SessionEnv, options: { reuseIfQuiet?: boolean } = {}): Promise<string | undefined> {
   try {
-    return await env.snapshots.take();
+    return await env.snapshots.take(options);
   } catch (error) {
     // A snapshot failure must not stop the agent; revert just has less to work with.
     console.warn(`webcode: workspace snapshot failed: ${errorMessage(error)}`);

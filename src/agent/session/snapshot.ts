@@ -2,7 +2,7 @@
 // contents go to content-addressed blobs, so an unchanged file costs nothing after its first
 // snapshot. Revert and unrevert restore files from a snapshot through the runtime's file service.
 import { newId, sha256Hex, tryDecodeText, type Disposable } from "../../base";
-import type { WorkspaceFs } from "../../runtime";
+import type { FileStat, WorkspaceFs } from "../../runtime";
 import type { BlobRecord, SnapshotRecord, Storage } from "../../storage";
 
 /** Files larger than this are left out of snapshots (and so are never reverted). */
@@ -24,6 +24,8 @@ export class SnapshotService implements Disposable {
   private readonly hashes = new Map<string, CachedHash>();
   private readonly storedBlobs = new Set<string>();
   private last: SnapshotRecord | undefined;
+  /** Whether the workspace reported a change since the last snapshot was taken. */
+  private changed = true;
   private readonly listener: Disposable;
 
   constructor(
@@ -33,6 +35,7 @@ export class SnapshotService implements Disposable {
   ) {
     // mtime and size catch most changes; the change feed also catches same-size rewrites within a millisecond.
     this.listener = fs.onDidChange((changes) => {
+      this.changed = true;
       for (const change of changes) {
         this.hashes.delete(change.path);
         if (change.kind === "dir") {
@@ -42,31 +45,41 @@ export class SnapshotService implements Disposable {
     });
   }
 
-  /** Records the workspace's current files; returns the snapshot id (reused when nothing changed). */
-  async take(): Promise<string> {
+  /**
+   * Records the workspace's current files; returns the snapshot id (reused when nothing changed).
+   * With `reuseIfQuiet`, the last snapshot is returned without a scan when the workspace has
+   * reported no change since it was taken (the start of a step right after the previous one ended).
+   */
+  async take(options: { reuseIfQuiet?: boolean } = {}): Promise<string> {
+    if (options.reuseIfQuiet && !this.changed && this.last) return this.last.id;
+    this.changed = false;
     const files: Record<string, string> = {};
     const blobs: BlobRecord[] = [];
+    const toHash: FileStat[] = [];
     for (const stat of await this.fs.listAll()) {
       if (stat.kind !== "file" || stat.size > SNAPSHOT_MAX_FILE_BYTES || ignored(stat.path)) continue;
       const cached = this.hashes.get(stat.path);
-      if (cached && cached.mtime === stat.mtime && cached.size === stat.size) {
-        files[stat.path] = cached.hash;
-        continue;
-      }
-      let bytes: Uint8Array;
-      try {
-        bytes = await this.fs.readFile(stat.path);
-      } catch {
-        continue; // deleted between listing and reading
-      }
-      const hash = await sha256Hex(bytes);
-      this.hashes.set(stat.path, { mtime: stat.mtime, size: stat.size, hash });
-      files[stat.path] = hash;
-      if (!this.storedBlobs.has(hash)) {
-        blobs.push({ hash, data: tryDecodeText(bytes) ?? bytes });
-        this.storedBlobs.add(hash);
-      }
+      if (cached && cached.mtime === stat.mtime && cached.size === stat.size) files[stat.path] = cached.hash;
+      else toHash.push(stat);
     }
+    // Hash the new and changed files concurrently (the digests run off the main thread).
+    await Promise.all(
+      toHash.map(async (stat) => {
+        let bytes: Uint8Array;
+        try {
+          bytes = await this.fs.readFile(stat.path);
+        } catch {
+          return; // deleted between listing and reading
+        }
+        const hash = await sha256Hex(bytes);
+        this.hashes.set(stat.path, { mtime: stat.mtime, size: stat.size, hash });
+        files[stat.path] = hash;
+        if (!this.storedBlobs.has(hash)) {
+          blobs.push({ hash, data: tryDecodeText(bytes) ?? bytes });
+          this.storedBlobs.add(hash);
+        }
+      }),
+    );
     if (blobs.length > 0) await this.storage.blobs.putMany(blobs);
     if (this.last && sameFiles(this.last.files, files)) return this.last.id;
     const record: SnapshotRecord = {
@@ -104,13 +117,14 @@ export class SnapshotService implements Disposable {
     if (!snapshot) throw new Error(`The snapshot ${snapshotId} is missing from storage; the files cannot be restored.`);
     for (const path of paths) {
       const hash = snapshot.files[path];
+      // Our own writes must not be mistaken for unchanged files by the next snapshot (same size,
+      // same millisecond), before their change notification arrives.
+      this.hashes.delete(path);
+      this.changed = true;
       if (hash === undefined) {
         if (await this.fs.exists(path)) await this.fs.remove(path, { source: "agent" });
         continue;
       }
-      const current = this.hashes.get(path);
-      const stat = await this.fs.stat(path);
-      if (stat && current && current.hash === hash && current.mtime === stat.mtime && current.size === stat.size) continue;
       const blob = await this.storage.blobs.get(hash);
       if (!blob) throw new Error(`The saved content of ${path} is missing from storage; it cannot be restored.`);
       await this.fs.writeFile(path, blob.data, { source: "agent" });
