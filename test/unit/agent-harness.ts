@@ -1,6 +1,7 @@
 // Test harness for the agent loop: a real storage (fake-indexeddb) and browser runtime over
 // WorkspaceFiles, scripted mock models (the AI SDK's MockLanguageModelV4), a small provider
-// registry over them, and session services with a few test tools. Not a test file itself.
+// registry over them, and session services with a few small test tools run through the real
+// shared wrapper (runTool). Not a test file itself.
 import { APICallError, type LanguageModel } from "ai";
 import { MockLanguageModelV4, simulateReadableStream } from "ai/test";
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
@@ -13,7 +14,8 @@ import { createBrowserRuntime } from "../../src/runtime/browser";
 import { openStorage, type ModelRef, type Storage } from "../../src/storage";
 import { createAgent, type Agent, type AgentDeps } from "../../src/agent/agent";
 import type { AgentInfo, AgentServices } from "../../src/agent/session/services";
-import type { ToolContext, ToolDefinition, ToolResult } from "../../src/agent/tools/tool";
+import type { ToolDefinition } from "../../src/agent/tools/tool";
+import { runTool } from "../../src/agent/tools";
 
 export const MODEL: ModelRef = { providerId: "fake", modelId: "fake-model" };
 export const SMALL_MODEL: ModelRef = { providerId: "fake", modelId: "fake-small" };
@@ -196,17 +198,6 @@ export function fakeRegistry(models: Record<string, ScriptedModel>, infos: Recor
 
 // ---- test tools and services --------------------------------------------------------------
 
-/** Validates like the shared wrapper (zod, the agreed message) and runs the tool. */
-export async function simpleRunTool(tool: ToolDefinition, rawInput: unknown, context: ToolContext): Promise<ToolResult> {
-  const parsed = tool.parameters.safeParse(rawInput);
-  if (!parsed.success) {
-    throw new Error(
-      `The ${tool.id} tool was called with invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}. Rewrite the input so it satisfies the expected schema.`,
-    );
-  }
-  return tool.execute(parsed.data, context);
-}
-
 export const echoTool: ToolDefinition = {
   id: "echo",
   description: "Echoes text.",
@@ -294,7 +285,7 @@ export const TEST_AGENTS: AgentInfo[] = [
 export function testServices(overrides: Partial<AgentServices> = {}): AgentServices {
   return {
     tools: () => [echoTool, writeFileTool, waitTool, taskTool, questionTool, todoTool],
-    runTool: simpleRunTool,
+    runTool,
     loadAgents: async () => TEST_AGENTS,
     buildSystemPrompt: async (input) => [`SYSTEM for ${input.agent.name}`, ...(input.userSystem ? [input.userSystem] : []), ...(input.reminders ?? [])].join("\n"),
     prefersApplyPatch: (modelId) => modelId.startsWith("gpt-5"),

@@ -1,6 +1,7 @@
 // The loop's exit paths (spec §1): stop, continue after tool calls, the step limit with its
 // reminder, permission reject, fatal error, invalid tool input and unknown tool names.
 import { afterEach, describe, expect, it } from "vitest";
+import { defaultServices } from "../../src/agent";
 import { MODEL, ScriptedModel, createRig, partsOf, text, tools, type Rig } from "./agent-harness";
 
 let rig: Rig | undefined;
@@ -170,5 +171,22 @@ describe("agent loop exits", () => {
     expect(model.toolNames(0)).toEqual(["echo", "put", "question", "task", "todowrite"]);
     await rig.agent.prompt(session.id, { text: "two", tools: { echo: false } });
     expect(model.toolNames(1)).toEqual(["put", "question", "task", "todowrite"]);
+  });
+
+  it("offers apply_patch instead of edit and write to GPT-5 models, and the reverse to others", async () => {
+    const gpt = new ScriptedModel([text("a")], "gpt-5-mini");
+    const other = new ScriptedModel([text("b")]);
+    rig = await createRig({
+      models: { "gpt-5-mini": gpt, [MODEL.modelId]: other },
+      services: { tools: defaultServices().tools },
+    });
+    const session = await rig.agent.createSession();
+    await rig.agent.prompt(session.id, { text: "one", model: { providerId: "fake", modelId: "gpt-5-mini" } });
+    expect(gpt.toolNames(0)).toContain("apply_patch");
+    expect(gpt.toolNames(0)).not.toContain("edit");
+    expect(gpt.toolNames(0)).not.toContain("write");
+    await rig.agent.prompt(session.id, { text: "two", model: MODEL });
+    expect(other.toolNames(0)).toEqual(expect.arrayContaining(["edit", "write", "read", "bash", "task"]));
+    expect(other.toolNames(0)).not.toContain("apply_patch");
   });
 });
