@@ -125,6 +125,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const childRuns = new Map<string, Set<Promise<void>>>();
   /** Sessions whose turn is being set up (user message written, loop not started yet). */
   const starting = new Set<string>();
+  const abortRequested = new Set<string>();
   const statuses = new Map<string, SessionStatus>();
   const background = new Set<Promise<unknown>>();
   const fileTimes = new Map<string, FileTimes>();
@@ -218,6 +219,7 @@ export function createAgent(deps: AgentDeps): Agent {
       );
     }
     const controller = new AbortController();
+    if (abortRequested.delete(sessionId)) controller.abort();
     const onParentAbort = () => controller.abort(parent?.reason);
     if (parent?.aborted) controller.abort(parent.reason);
     else parent?.addEventListener("abort", onParentAbort, { once: true });
@@ -340,11 +342,15 @@ export function createAgent(deps: AgentDeps): Agent {
         return await startTurn(sessionId, input);
       } finally {
         starting.delete(sessionId);
+        abortRequested.delete(sessionId);
       }
     },
 
     abort(sessionId) {
-      runs.get(sessionId)?.controller.abort();
+      const running = runs.get(sessionId);
+      if (running) running.controller.abort();
+      // Stop pressed while the turn is still being set up: abort it as soon as it starts.
+      else if (starting.has(sessionId)) abortRequested.add(sessionId);
     },
 
     status: (sessionId) => statuses.get(sessionId) ?? { type: "idle" },

@@ -79,4 +79,19 @@ describe("abort", () => {
     expect(part.type === "tool" && part.state).toMatchObject({ status: "error", error: "aborted" });
     expect(await rig.files.exists("x.txt")).toBe(false);
   });
+
+  it("honours a stop pressed while the turn is still being set up", async () => {
+    const model = new ScriptedModel([text("only the second prompt gets this")]);
+    rig = await createRig({ models: { [MODEL.modelId]: model } });
+    const session = await rig.agent.createSession();
+    const first = rig.agent.prompt(session.id, { text: "never mind" });
+    rig.agent.abort(session.id);
+    const result = await first;
+    expect(result.assistantMessageId).toBeUndefined();
+    expect(model.calls).toHaveLength(0);
+    expect(rig.agent.status(session.id)).toEqual({ type: "idle" });
+    await rig.agent.prompt(session.id, { text: "go" });
+    expect(model.calls).toHaveLength(1);
+  });
 });
+

@@ -1,7 +1,7 @@
 // One model call of the loop (spec §1 steps 5–7): streams it with the AI SDK, turns every stream
 // event into parts, retries what is retryable, records usage, cost and the step's file changes,
 // and says what the loop does next: continue (tools were called), stop, or compact.
-import { streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
+import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
 import { errorMessage, newId } from "../../base";
 import type { ModelInfo } from "../../providers";
 import type { AssistantMessageRecord, MessageError, PartRecord, SessionRecord, TokenUsage } from "../../storage";
@@ -158,7 +158,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         repairToolCall: async ({ toolCall, tools, error }) => {
           // Models sometimes capitalise tool names ("Read"); try the lower-cased name once.
           const lower = toolCall.toolName.toLowerCase();
-          if (error.name === "AI_NoSuchToolError" && lower !== toolCall.toolName && lower in tools) {
+          if (NoSuchToolError.isInstance(error) && lower !== toolCall.toolName && lower in tools) {
             return { ...toolCall, toolName: lower };
           }
           return null;
@@ -190,7 +190,11 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         open.forEach((value, key) => value.id === part.id && open.delete(key));
         await env.store.removePart(part);
       }
-      for (const part of calls.all) if (part.state.status === "pending") await env.store.removePart(part);
+      for (const part of calls.all) {
+        if (part.state.status !== "pending") continue;
+        calls.forget(part.callId);
+        await env.store.removePart(part);
+      }
       const delayMs = retryDelay(attempt, classified.headers, env.now());
       const at = env.now();
       const error = failureToMessageError(classified, env.providers.providerName(assistant.model.providerId));

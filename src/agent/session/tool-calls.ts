@@ -106,6 +106,11 @@ export class ToolCalls {
     this.put({ ...part, state: { status: "error", input, error: errorMessage(error), start: startOf(part.state, now), end: now } });
   }
 
+  /** Drops a call that never ran (its input was still streaming when the attempt failed). */
+  forget(callId: string): void {
+    this.parts.delete(callId);
+  }
+
   /** Ends every call that has not finished (abort, failed stream): error with this reason. */
   finishUnfinished(reason: string): void {
     const now = this.env.now();
