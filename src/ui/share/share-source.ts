@@ -1,0 +1,87 @@
+// What the Share dialog shares: a session of the open workspace (its transcript from storage) and
+// the workspace's files as stored; and how the user's choices about secret findings become
+// encoder options (leave a file out, or redact key-like strings in the transcript).
+import { RECORD_VERSION, emptyUsage, type SessionRecord, type Storage, type WorkspaceRecord } from "../../storage";
+import { scanForSecrets, type SecretFinding, type SecretKind, type ShareEncodeOptions, type ShareSource } from "../../transfer";
+
+/** Top-level sessions of a workspace, most recently updated first (the one the chat opens first). */
+export async function workspaceSessions(storage: Storage, workspaceId: string): Promise<SessionRecord[]> {
+  const sessions = await storage.sessions.list(workspaceId);
+  return sessions.filter((s) => !s.parentId && !s.archived).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : -1));
+}
+
+/** A stand-in session for sharing a workspace that has no chat yet: only its files are shared. */
+export function filesOnlySession(workspace: WorkspaceRecord, now = Date.now()): SessionRecord {
+  return {
+    v: RECORD_VERSION,
+    id: `files-${workspace.id}`,
+    workspaceId: workspace.id,
+    title: workspace.name,
+    createdAt: now,
+    updatedAt: now,
+    agent: "build",
+    permission: [],
+    tokens: emptyUsage(),
+    cost: 0,
+    todos: [],
+  };
+}
+
+/** Reads the transcript and the stored files. `flush` first writes pending editor/terminal changes. */
+export async function loadShareSource(storage: Storage, workspace: WorkspaceRecord, session: SessionRecord, flush?: () => Promise<void>): Promise<ShareSource> {
+  await flush?.();
+  const stored = await storage.sessions.get(session.id);
+  const [messages, parts, files] = stored
+    ? await Promise.all([storage.messages.list(session.id), storage.parts.listBySession(session.id), storage.files.list(workspace.id)])
+    : [[], [], await storage.files.list(workspace.id)];
+  return { session: stored ?? session, messages, parts, files };
+}
+
+/** One line of the findings list: a file (left out when checked) or the transcript (redacted when checked). */
+export interface FindingGroup {
+  key: string;
+  where: "file" | "transcript";
+  path?: string;
+  findings: SecretFinding[];
+}
+
+export function groupFindings(findings: readonly SecretFinding[]): FindingGroup[] {
+  const files = new Map<string, FindingGroup>();
+  const transcript: SecretFinding[] = [];
+  for (const finding of findings) {
+    if (finding.where === "file" && finding.path !== undefined) {
+      const group = files.get(finding.path) ?? { key: `file:${finding.path}`, where: "file" as const, path: finding.path, findings: [] };
+      group.findings.push(finding);
+      files.set(finding.path, group);
+    } else transcript.push(finding);
+  }
+  const groups = [...files.values()].sort((a, b) => (a.path! < b.path! ? -1 : 1));
+  if (transcript.length > 0) groups.push({ key: "transcript", where: "transcript", findings: transcript });
+  return groups;
+}
+
+/** Encoder options for the groups the user chose to leave out (by key). */
+export function shareOptionsFor(groups: readonly FindingGroup[], leftOut: ReadonlySet<string>): Pick<ShareEncodeOptions, "excludePaths" | "redactFindings"> {
+  const excludePaths = groups.filter((g) => g.where === "file" && leftOut.has(g.key)).map((g) => g.path!);
+  const redactFindings = groups.some((g) => g.where === "transcript" && leftOut.has(g.key));
+  return { excludePaths, redactFindings };
+}
+
+export function scanSource(source: ShareSource): FindingGroup[] {
+  return groupFindings(scanForSecrets(source));
+}
+
+const KIND_LABELS: Record<SecretKind, string> = {
+  "anthropic-key": "Anthropic API key",
+  "openai-key": "OpenAI API key",
+  "aws-access-key": "AWS access key",
+  "github-token": "GitHub token",
+  "slack-token": "Slack token",
+  "google-api-key": "Google API key",
+  "private-key": "private key",
+  "env-file": "environment file",
+};
+
+export function describeFinding(finding: SecretFinding): string {
+  return finding.kind === "env-file" ? "an environment file (.env)" : `${KIND_LABELS[finding.kind]} ${finding.preview}`;
+}

@@ -1,0 +1,243 @@
+// The import dialog's state machine, outside React so it survives the workspace switch at its end
+// (the top bar remounts then): options -> reading (download, unzip/walk) -> writing -> done, with
+// a conflict question for imports into the current workspace, Cancel, and errors that leave every
+// workspace untouched.
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { UserFacingError, errorMessage, formatBytes, isAbortError } from "../../base";
+import type { WorkspaceFs } from "../../runtime";
+import { validateWorkspaceName } from "../../runtime";
+import type { Storage, WorkspaceRecord } from "../../storage";
+import { importAsNewWorkspace, importIntoWorkspace, type ImportProgress, type ImportResult } from "../../transfer";
+import type { ImportSource, ReadPhase } from "./import-sources";
+
+export type ImportTarget = "new" | "current";
+export type ConflictChoice = "replace" | "skip" | "cancel";
+export type ImportPhase = ReadPhase | "write";
+
+/** What the flow needs from the open workbench (a subset of WorkbenchServices). */
+export interface ImportContext {
+  storage: Storage;
+  workspace: WorkspaceRecord;
+  files: WorkspaceFs;
+  workspaces: { refresh(): Promise<void>; switchTo(id: string): Promise<void> };
+  notifications: { info(message: string): unknown; error(error: unknown, context?: string): unknown };
+  /** Settles unsaved editor changes before leaving the workspace; false keeps the user here. */
+  beforeLeave?(): Promise<boolean>;
+}
+
+export interface ImportOptionsState {
+  target: ImportTarget;
+  /** The new workspace's name. */
+  name: string;
+  keepNodeModules: boolean;
+}
+
+export type ImportState =
+  | { step: "closed" }
+  | ({ step: "options"; source: ImportSource; currentName: string; currentReadOnly: boolean; nameError?: string } & ImportOptionsState)
+  | { step: "running"; source: ImportSource; phase: ImportPhase; progress: ImportProgress; cancellable: boolean }
+  | { step: "conflicts"; source: ImportSource; conflicts: string[] }
+  | { step: "error"; source: ImportSource; message: string };
+
+const NO_PROGRESS: ImportProgress = { files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 };
+
+export class ImportFlow {
+  readonly store: StoreApi<ImportState> = createStore<ImportState>(() => ({ step: "closed" }));
+  private context?: ImportContext;
+  private abort?: AbortController;
+  private answerConflicts?: (choice: ConflictChoice) => void;
+
+  get state(): ImportState {
+    return this.store.getState();
+  }
+
+  /** Opens the dialog for a source; a running import is not interrupted (the new one is refused). */
+  open(source: ImportSource, context: ImportContext): boolean {
+    const step = this.state.step;
+    if (step === "running" || step === "conflicts") {
+      context.notifications.info("An import is already running. Wait for it to finish or cancel it first.");
+      return false;
+    }
+    this.context = context;
+    this.store.setState(
+      { step: "options", source, currentName: context.workspace.name, currentReadOnly: context.workspace.readOnly === true, target: "new", name: source.name, keepNodeModules: false },
+      true,
+    );
+    return true;
+  }
+
+  setOptions(patch: Partial<ImportOptionsState>): void {
+    const state = this.state;
+    if (state.step !== "options") return;
+    const next = { ...state, ...patch };
+    // A shared read-only workspace takes no imports: only a new workspace is possible.
+    if (next.currentReadOnly) next.target = "new";
+    delete next.nameError;
+    this.store.setState(next, true);
+  }
+
+  /** Cancel: closes the dialog, or stops a running read (and a write into a new workspace). */
+  cancel(): void {
+    const state = this.state;
+    if (state.step === "running") {
+      if (state.cancellable) this.abort?.abort();
+      return;
+    }
+    if (state.step === "conflicts") {
+      this.answerConflicts?.("cancel");
+      return;
+    }
+    this.close();
+  }
+
+  close(): void {
+    if (this.state.step === "running" || this.state.step === "conflicts") return;
+    this.store.setState({ step: "closed" }, true);
+    this.context = undefined;
+  }
+
+  resolveConflicts(choice: ConflictChoice): void {
+    this.answerConflicts?.(choice);
+  }
+
+  /** Runs the import with the chosen options. Resolves when it has finished, failed or been cancelled. */
+  async start(): Promise<void> {
+    const state = this.state;
+    const context = this.context;
+    if (state.step !== "options" || !context) return;
+    const { source, target, keepNodeModules } = state;
+    const name = state.name.trim();
+    if (target === "new") {
+      const problem = validateWorkspaceName(name);
+      if (problem) {
+        this.store.setState({ ...state, nameError: problem }, true);
+        return;
+      }
+    }
+    const abort = new AbortController();
+    this.abort = abort;
+    const running = (phase: ImportPhase, progress: ImportProgress, cancellable = true) =>
+      this.store.setState({ step: "running", source, phase, progress, cancellable }, true);
+    running("read", NO_PROGRESS);
+    try {
+      const result = await source.read({ keepNodeModules }, (phase, progress) => running(phase, progress), abort.signal);
+      if (abort.signal.aborted) throw new DOMException("The import was cancelled.", "AbortError");
+      if (target === "new") await this.writeNew(context, name, result, abort.signal, running);
+      else await this.writeCurrent(context, result, running);
+    } catch (error) {
+      if (isAbortError(error) || abort.signal.aborted) {
+        this.finish();
+        context.notifications.info("Import cancelled. Nothing was imported.");
+        return;
+      }
+      const message = error instanceof UserFacingError ? error.message : `The import failed: ${errorMessage(error)}.`;
+      this.store.setState({ step: "error", source, message }, true);
+    } finally {
+      this.abort = undefined;
+    }
+  }
+
+  private finish(): void {
+    this.store.setState({ step: "closed" }, true);
+    this.context = undefined;
+  }
+
+  private async writeNew(
+    context: ImportContext,
+    name: string,
+    result: ImportResult,
+    signal: AbortSignal,
+    running: (phase: ImportPhase, progress: ImportProgress, cancellable?: boolean) => void,
+  ): Promise<void> {
+    const totalFiles = result.entries.filter((e) => e.kind === "file").length;
+    running("write", { ...NO_PROGRESS, totalFiles, totalBytes: result.bytes });
+    const workspace = await importAsNewWorkspace(context.storage, name, result.entries, {
+      onProgress: (progress) => {
+        // Throwing here makes importAsNewWorkspace remove what it wrote: nothing is left behind.
+        if (signal.aborted) throw new DOMException("The import was cancelled.", "AbortError");
+        running("write", progress);
+      },
+    });
+    this.finish();
+    await context.workspaces.refresh();
+    const message = `Imported ${describeImport(result, totalFiles)} into the new workspace "${workspace.name}".${describeSkipped(result)}`;
+    if (context.beforeLeave && !(await context.beforeLeave())) {
+      context.notifications.info(`${message} Switch to it from the workspace list when you are ready.`);
+      return;
+    }
+    await context.workspaces.switchTo(workspace.id);
+    context.notifications.info(message);
+  }
+
+  private async writeCurrent(context: ImportContext, result: ImportResult, running: (phase: ImportPhase, progress: ImportProgress, cancellable?: boolean) => void): Promise<void> {
+    const source = (this.state as { source: ImportSource }).source;
+    const totalFiles = result.entries.filter((e) => e.kind === "file").length;
+    // Set from the conflict question's callback (an object, so its value is read after the await).
+    const decision: { choice: ConflictChoice } = { choice: "replace" };
+    const ask = (conflicts: string[]) =>
+      new Promise<boolean>((resolve) => {
+        this.store.setState({ step: "conflicts", source, conflicts }, true);
+        this.answerConflicts = (answer) => {
+          this.answerConflicts = undefined;
+          decision.choice = answer;
+          resolve(answer === "replace");
+        };
+      });
+    // Writing into an open workspace cannot be rolled back half-way, so it is not cancellable.
+    const write = (overwrite: "ask" | "skip") =>
+      importIntoWorkspace(context.files, result.entries, {
+        overwrite,
+        confirm: ask,
+        onProgress: (progress) => running("write", progress, false),
+      });
+    running("write", { ...NO_PROGRESS, totalFiles, totalBytes: result.bytes }, false);
+    let outcome = await write("ask");
+    if (outcome.cancelled && decision.choice === "skip") {
+      running("write", { ...NO_PROGRESS, totalFiles, totalBytes: result.bytes }, false);
+      outcome = await write("skip");
+    }
+    if (outcome.cancelled) {
+      this.finish();
+      context.notifications.info("Import cancelled. Nothing was imported.");
+      return;
+    }
+    this.finish();
+    const filePaths = new Set(result.entries.filter((e) => e.kind === "file").map((e) => e.path));
+    const writtenFiles = totalFiles - outcome.skipped.filter((p) => filePaths.has(p)).length;
+    const kept = outcome.skipped.length > 0 ? ` Kept ${count(outcome.skipped.length, "existing file")} as they were.` : "";
+    const replaced = decision.choice === "replace" && outcome.conflicts.length > 0 ? ` Replaced ${count(outcome.conflicts.length, "existing file")}.` : "";
+    context.notifications.info(`Imported ${count(writtenFiles, "file")} into "${context.workspace.name}".${replaced}${kept}${describeSkipped(result)}`);
+  }
+}
+
+function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString("en")} ${n === 1 ? noun : plural}`;
+}
+
+function describeImport(result: ImportResult, files: number): string {
+  return `${count(files, "file")} (${formatBytes(result.bytes)})`;
+}
+
+/** "Left out: 120 entries in node_modules, 30 in .git." or "". */
+export function describeSkipped(result: ImportResult): string {
+  const parts: string[] = [];
+  if (result.skipped.nodeModules > 0) parts.push(`${count(result.skipped.nodeModules, "entry", "entries")} in node_modules`);
+  if (result.skipped.git > 0) parts.push(`${count(result.skipped.git, "entry", "entries")} in .git`);
+  return parts.length ? ` Left out ${parts.join(" and ")}.` : "";
+}
+
+/** "Reading 120 of 450 files · 1.2 MB of 3.4 MB" for the progress bar's text. */
+export function describeProgress(phase: ImportPhase, progress: ImportProgress): string {
+  const bytes = progress.totalBytes > 0 ? `${formatBytes(progress.bytes)} of ${formatBytes(progress.totalBytes)}` : formatBytes(progress.bytes);
+  if (phase === "download") return `Downloading · ${bytes}`;
+  const verb = phase === "read" ? "Reading" : "Saving";
+  const files = progress.totalFiles > 0 ? `${progress.files.toLocaleString("en")} of ${count(progress.totalFiles, "file")}` : "files";
+  return `${verb} ${files} · ${bytes}`;
+}
+
+/** 0..100 when the total is known. */
+export function progressPercent(progress: ImportProgress): number | undefined {
+  if (progress.totalBytes > 0) return Math.min(100, Math.round((progress.bytes / progress.totalBytes) * 100));
+  if (progress.totalFiles > 0) return Math.min(100, Math.round((progress.files / progress.totalFiles) * 100));
+  return undefined;
+}
