@@ -236,3 +236,92 @@ describe("IDE shell", () => {
     expect(await page.getByRole("button", { name: "Reload" }).count()).toBe(1);
   });
 });
+
+describe("TypeScript in the editor", () => {
+  it("resolves imports between workspace files and reports real type errors", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    await runInTerminal(page, "mkdir -p src/lib && echo 'export function twice(n: number): number { return n * 2; }' > src/lib/math.ts");
+    await runInTerminal(page, "echo 'import { twice } from \"./lib/math\"; export const x: number = twice(2);' > src/ok.ts");
+    await runInTerminal(page, "echo 'import { twice } from \"./lib/math\"; export const y: string = twice(\"a\");' > src/bad.ts");
+    await expect.poll(() => treeItem(page, "src").count(), { timeout: 15_000 }).toBe(1);
+
+    const status = page.getByRole("contentinfo", { name: "Status bar" });
+    await page.keyboard.press(`${MOD}+p`);
+    await page.getByRole("combobox", { name: "Go to file" }).fill("src/ok.ts");
+    await page.keyboard.press("Enter");
+    await waitForActiveTab(page, "src/ok.ts");
+    // Give the TypeScript worker time to check; a missing import would be an error here.
+    await expect.poll(() => status.innerText(), { timeout: 30_000 }).toMatch(/typescript/);
+    await page.waitForFunction(() => document.querySelector(".monaco-host .view-lines")?.textContent?.includes("twice"));
+
+    await page.keyboard.press(`${MOD}+p`);
+    await page.getByRole("combobox", { name: "Go to file" }).fill("src/bad.ts");
+    await page.keyboard.press("Enter");
+    await waitForActiveTab(page, "src/bad.ts");
+    // Two errors: "a" is not a number, and a number is not a string.
+    await expect.poll(() => status.innerText(), { timeout: 30_000 }).toMatch(/2 errors/);
+
+    await page.getByRole("tab", { name: "ok.ts" }).click();
+    await expect.poll(() => status.innerText(), { timeout: 30_000 }).toMatch(/0 errors/);
+  });
+});
+
+describe("editing alongside the terminal", () => {
+  it("asks keep mine / load theirs when a file with unsaved edits changes on disk", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    await waitForActiveTab(page, "README.md");
+    await page.locator(".monaco-host .view-lines").click();
+    await page.keyboard.press(`${MOD}+End`);
+    await page.keyboard.type("my unsaved line");
+    await expect.poll(() => page.getByRole("tab", { name: "README.md, unsaved changes" }).count()).toBe(1);
+
+    await runInTerminal(page, "echo from the terminal > README.md");
+    const banner = page.getByRole("alert").filter({ hasText: "changed on disk" });
+    await expect.poll(() => banner.count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => editorText(page)).toContain("my unsaved line");
+    await banner.getByRole("button", { name: "Load theirs" }).click();
+    await expect.poll(() => editorText(page)).toContain("from the terminal");
+    await expect.poll(() => page.getByRole("tab", { name: "README.md", exact: true }).count()).toBe(1);
+  });
+
+  it("moves a file into a folder by drag and drop, and its open tab follows", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    await runInTerminal(page, "mkdir docs");
+    await expect.poll(() => treeItem(page, "docs").count(), { timeout: 15_000 }).toBe(1);
+    await waitForActiveTab(page, "README.md");
+    await treeItem(page, "README.md").dragTo(treeItem(page, "docs"));
+    await expect.poll(() => treeItem(page, "docs").getAttribute("aria-expanded"), { timeout: 15_000 }).toBe("true");
+    await expect.poll(() => treeItem(page, "README.md").getAttribute("aria-level")).toBe("2");
+    await waitForActiveTab(page, "docs/README.md");
+    await runInTerminal(page, "ls docs");
+    await expect.poll(() => terminalText(page)).toMatch(/ls docs[\s\S]*README\.md/);
+  });
+
+  it("resizes panes from the keyboard through their separators", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    const handle = page.getByRole("separator", { name: "Resize file tree" });
+    const before = Number(await handle.getAttribute("aria-valuenow"));
+    await handle.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Shift+ArrowRight");
+    await expect.poll(async () => Number(await handle.getAttribute("aria-valuenow"))).toBe(before + 16 + 64);
+    const tree = await page.getByRole("tree", { name: "Files" }).boundingBox();
+    expect(Math.round(tree!.width)).toBe(before + 80);
+    // Ctrl+J hides the terminal, and brings it back.
+    await page.keyboard.press(`${MOD}+j`);
+    await expect.poll(() => page.getByRole("region", { name: "Terminal" }).isVisible()).toBe(false);
+    await page.keyboard.press(`${MOD}+j`);
+    await expect.poll(() => page.getByRole("region", { name: "Terminal" }).isVisible()).toBe(true);
+  });
+});

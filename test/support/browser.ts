@@ -50,9 +50,10 @@ export async function waitForTerminal(page: Page): Promise<void> {
   await expect.poll(() => terminalText(page), { timeout: 15_000 }).toMatch(/\$\s*$/m);
 }
 
-/** The text on the terminal's screen (xterm's DOM renderer rows). */
+/** The text on the terminal's screen (xterm's DOM renderer rows; no-break spaces made plain). */
 export async function terminalText(page: Page): Promise<string> {
-  return page.locator(".terminal-host .xterm-rows").innerText().catch(() => "");
+  const text = await page.locator(".terminal-host .xterm-rows").innerText().catch(() => "");
+  return text.replace(/\u00a0/g, " ");
 }
 
 /** Types a command into the terminal and presses Enter. */
@@ -75,9 +76,9 @@ export async function createFileFromTree(page: Page, name: string): Promise<void
   await expect.poll(() => treeItem(page, name).count()).toBe(1);
 }
 
-/** The editor's text as Monaco renders it (view lines; fine for short files). */
+/** The editor's text as Monaco renders it (view lines; fine for short files). Monaco renders spaces as no-break spaces. */
 export async function editorText(page: Page): Promise<string> {
-  return page.locator(".monaco-host .view-lines").innerText();
+  return (await page.locator(".monaco-host .view-lines").innerText()).replace(/\u00a0/g, " ");
 }
 
 /** Waits for the active editor tab to be named `name`. */

@@ -103,6 +103,9 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
     if (instance.getModel() !== (model ?? null)) instance.setModel(model ?? null);
     shown.current = model ? active : undefined;
     if (model && active !== undefined) {
+      // Prose wraps; code keeps its lines.
+      const prose = ["markdown", "plaintext", "mdx"].includes(model.getLanguageId());
+      instance.updateOptions({ wordWrap: prose ? "on" : "off" });
       const state = viewStates.current.get(active);
       if (state) instance.restoreViewState(state);
       editorStatus.setState({ language: model.getLanguageId(), ...positionOf(instance) });

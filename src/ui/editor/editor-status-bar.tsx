@@ -8,7 +8,7 @@ export function EditorStatusItems() {
   return (
     <>
       <span className="status-item" title="Problems in this file">
-        {errors} errors, {warnings} warnings
+        {plural(errors, "error")}, {plural(warnings, "warning")}
       </span>
       {line !== undefined && (
         <span className="status-item">
@@ -18,4 +18,8 @@ export function EditorStatusItems() {
       <span className="status-item">{language}</span>
     </>
   );
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
