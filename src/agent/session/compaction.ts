@@ -124,7 +124,7 @@ export async function runCompaction(
   };
   env.store.updateMessage(summary);
   const supportsImages = modelInfo?.capabilities.images ?? false;
-  const messages = toModelMessages(summarise, { supportsImages, maxToolOutputChars: COMPACTION_TOOL_OUTPUT_CHARS });
+  const messages = toModelMessages(summarise, { supportsImages, maxToolOutputChars: COMPACTION_TOOL_OUTPUT_CHARS, toolsAsText: true });
   messages.push({ role: "user", content: COMPACTION_REQUEST });
   const result = await processStep(env, {
     session,

@@ -14,6 +14,24 @@ export interface ConvertOptions {
   supportsImages: boolean;
   /** Cut every tool output to this many characters (the compaction request uses 2000). */
   maxToolOutputChars?: number;
+  /**
+   * Write tool calls and results as plain text: for calls made without tools (compaction), since
+   * some providers (Anthropic) refuse tool blocks in a request that defines no tools.
+   */
+  toolsAsText?: boolean;
+}
+
+function toolAsText(part: ToolPart, options: ConvertOptions): string {
+  const result = toolResult(part, options);
+  const output = result.type === "tool-result" ? result.output : undefined;
+  const text =
+    output?.type === "text" || output?.type === "error-text"
+      ? output.value
+      : output?.type === "content"
+        ? output.value.map((v) => (v.type === "text" ? v.text : "[image]")).join("\n")
+        : "";
+  const input = cut(JSON.stringify(part.state.input ?? {}), options.maxToolOutputChars);
+  return `[Called the ${part.tool} tool with ${input}]\n[${output?.type === "error-text" ? "Error" : "Result"}: ${text}]`;
 }
 
 type UserPart = Exclude<UserContent, string>[number];
@@ -98,6 +116,7 @@ function assistantMessages(message: MessageWithParts, options: ConvertOptions): 
   for (const part of message.parts) {
     if (part.type === "step-start") flush();
     else if (part.type === "text" && part.text !== "") content.push({ type: "text", text: part.text });
+    else if (part.type === "tool" && options.toolsAsText) content.push({ type: "text", text: toolAsText(part, options) });
     else if (part.type === "tool") {
       content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: toolInput(part.state.input) });
       results.push(toolResult(part, options));
