@@ -133,6 +133,18 @@ describe("EditorDocuments", () => {
     again.dispose();
   });
 
+  it("a save that overwrites an already stored file survives a reload", async () => {
+    await files.writeFile("a.txt", "stored");
+    await files.flush();
+    await documents.open("a.txt");
+    buffer("a.txt").setValue("edited");
+    await documents.save("a.txt");
+    await files.flush();
+    const again = await WorkspaceFiles.open(storage, "ws1");
+    expect(await again.readText("a.txt")).toBe("edited");
+    again.dispose();
+  });
+
   it("reports a failed save and keeps the tab dirty", async () => {
     await files.writeFile("a.txt", "x");
     await documents.open("a.txt");

@@ -188,3 +188,18 @@ describe("WorkspaceController", () => {
     expect(state.status === "ready" && (state.runtime as FakeRuntime).workspaceId).toBe(controller.store.getState().current!.workspace.id);
   });
 });
+
+describe("WorkspaceController failures", () => {
+  it("leaves the switcher usable when a workspace cannot be opened", async () => {
+    await controller.start();
+    const other = await createWorkspace(storage, "Broken", { seedReadme: false });
+    const broken = services();
+    broken.openFiles = async () => {
+      throw new Error("cannot read files");
+    };
+    const failing = new WorkspaceController(broken);
+    await expect(failing.switchTo(other.id)).rejects.toThrow(/cannot read files/);
+    expect(failing.store.getState().switching).toBe(false);
+    await failing.dispose();
+  });
+});

@@ -61,8 +61,15 @@ export class WorkspaceController {
     const workspace = (await storage.workspaces.get(id)) ?? this.store.getState().workspaces.find((w) => w.id === id);
     if (!workspace) throw new Error(`The workspace ${id} no longer exists. Pick another one from the list.`);
     this.store.setState({ switching: true });
-    await this.closeCurrent();
-    const files = await this.services.openFiles(id);
+    let files: WorkspaceFiles;
+    try {
+      await this.closeCurrent();
+      files = await this.services.openFiles(id);
+    } catch (error) {
+      // Leave the switcher usable so another workspace can be picked.
+      if (generation === this.generation) this.store.setState({ switching: false });
+      throw error;
+    }
     if (generation !== this.generation || this.disposed) {
       files.dispose();
       return;
