@@ -160,4 +160,24 @@ describe("provider failures over real HTTP", () => {
     expect(result.error?.action).toContain("Check your API key for Test Provider");
     expect(server.modelRequests().filter((r) => !isTitleRequest(r))).toHaveLength(1);
   });
+
+  it("fails the prompt with the registry's message when the provider has no key, leaving no empty reply", async () => {
+    const storage = await openStorage({ name: newId("itest") });
+    const files = await WorkspaceFiles.open(storage, newId("ws"));
+    const runtime = createBrowserRuntime(files);
+    const config: ProviderConfig = { id: "openai", kind: "openai", name: "OpenAI", models: [info("gpt-4.1", "openai")] };
+    const agent = createAgent({ storage, runtime, providers: createProviderRegistry([config]), defaultModel: () => ({ providerId: "openai", modelId: "gpt-4.1" }) });
+    cleanups.push(() => {
+      agent.dispose();
+      runtime.dispose();
+      storage.close();
+    });
+    const session = await agent.createSession();
+    await expect(agent.prompt(session.id, { text: "hi" })).rejects.toThrow(/No API key is set for OpenAI/);
+    await agent.whenIdle();
+    const messages = await agent.getMessages(session.id);
+    expect(messages.map((m) => m.info.role)).toEqual(["user"]);
+    expect(agent.status(session.id)).toEqual({ type: "idle" });
+  });
 });
+

@@ -158,26 +158,6 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     // 5. One model call.
     steps++;
     const isLastStep = agent.steps !== undefined && steps >= agent.steps;
-    const assistant: AssistantMessageRecord = {
-      v: 1,
-      id: newId("msg", env.now()),
-      sessionId,
-      role: "assistant",
-      createdAt: env.now(),
-      parentId: userInfo.id,
-      agent: agent.name,
-      model: modelRef,
-      tokens: emptyUsage(),
-      cost: 0,
-    };
-    env.store.updateMessage(assistant);
-
-    if (steps === 1 && session.parentId === undefined && hasDefaultTitle(session) && all.filter(isTurnStart).length === 1) {
-      result.background.push(
-        generateTitle(env, { sessionId, model: modelRef, userText: userText(user), agent: agents.find((a) => a.name === "title"), abort }),
-      );
-    }
-
     const rules = rulesFor(env, agent, session);
     const tools = resolveTools(env, {
       modelId: modelRef.modelId,
@@ -199,13 +179,36 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       ...(userInfo.system !== undefined && { userSystem: userInfo.system }),
       reminders,
     });
+    // Resolved before the reply exists: a provider that cannot be built (no key, no URL) fails the
+    // prompt with its message instead of leaving an empty reply behind.
+    const languageModel = env.providers.languageModel(modelRef);
+    const assistant: AssistantMessageRecord = {
+      v: 1,
+      id: newId("msg", env.now()),
+      sessionId,
+      role: "assistant",
+      createdAt: env.now(),
+      parentId: userInfo.id,
+      agent: agent.name,
+      model: modelRef,
+      tokens: emptyUsage(),
+      cost: 0,
+    };
+    env.store.updateMessage(assistant);
+
+    if (steps === 1 && session.parentId === undefined && hasDefaultTitle(session) && all.filter(isTurnStart).length === 1) {
+      result.background.push(
+        generateTitle(env, { sessionId, model: modelRef, userText: userText(user), agent: agents.find((a) => a.name === "title"), abort }),
+      );
+    }
+
     const supportsImages = modelInfo?.capabilities.images ?? false;
     const step = await processStep(env, {
       session,
       assistant,
       agent,
       subagents: subagentsOf(agents),
-      model: env.providers.languageModel(modelRef),
+      model: languageModel,
       modelInfo,
       system,
       messages: toModelMessages(history, { supportsImages }),
