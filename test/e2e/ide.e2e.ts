@@ -325,3 +325,40 @@ describe("editing alongside the terminal", () => {
     await expect.poll(() => page.getByRole("region", { name: "Terminal" }).isVisible()).toBe(true);
   });
 });
+
+describe("tabs and notifications", () => {
+  it("closes tabs by middle click and close button, asking about unsaved changes", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await createFileFromTree(page, "one.txt");
+    await createFileFromTree(page, "two.txt");
+    await waitForActiveTab(page, "two.txt");
+    const tabs = page.getByRole("tablist", { name: "Open files" });
+    await tabs.getByRole("tab", { name: "one.txt" }).click({ button: "middle" });
+    await expect.poll(() => tabs.getByRole("tab").allInnerTexts()).toEqual(["README.md", "two.txt"]);
+
+    await page.locator(".monaco-host .view-lines").click();
+    await page.keyboard.type("unsaved");
+    await tabs.getByRole("button", { name: "Close two.txt" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Save changes?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => tabs.getByRole("tab").count()).toBe(2);
+    await tabs.getByRole("button", { name: "Close two.txt" }).click();
+    await dialog.getByRole("button", { name: "Don't save" }).click();
+    await expect.poll(() => tabs.getByRole("tab").allInnerTexts()).toEqual(["README.md"]);
+  });
+
+  it("tells the user why a name was dropped when the field is left with an invalid name", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await page.getByRole("button", { name: "New folder" }).click();
+    await page.getByRole("textbox", { name: "Name" }).fill("what?");
+    await page.locator(".monaco-host").click();
+    const toast = page.getByRole("region", { name: "Notifications" }).getByRole("alert");
+    await expect.poll(() => toast.innerText()).toMatch(/"what\?" was not created: .*not allowed/);
+    await toast.getByRole("button", { name: "Dismiss notification" }).click();
+    await expect.poll(() => toast.count()).toBe(0);
+  });
+});

@@ -42,15 +42,12 @@ export function EditorTabs({ tabs, active, onSelect, onClose }: EditorTabsProps)
         const selected = tab.path === active;
         const label = tabLabel(tab, tabs);
         return (
+          // The close button sits beside the tab, not inside it: a tab's children are not exposed
+          // to assistive technology, so a button inside it would have no accessible name.
           <div
             key={tab.path}
             className={`editor-tab ${selected ? "is-active" : ""} ${tab.dirty ? "is-dirty" : ""}`}
-            role="tab"
-            data-path={tab.path}
-            aria-selected={selected}
-            aria-label={`${label}${tab.dirty ? ", unsaved changes" : ""}${tab.deletedOnDisk ? ", deleted on disk" : ""}`}
-            title={tab.path}
-            tabIndex={selected || (active === undefined && index === 0) ? 0 : -1}
+            role="presentation"
             onClick={() => onSelect(tab.path)}
             onMouseDown={(event) => {
               // Stop the browser's middle-click autoscroll; the click closes the tab instead.
@@ -61,11 +58,20 @@ export function EditorTabs({ tabs, active, onSelect, onClose }: EditorTabsProps)
               event.preventDefault();
               onClose(tab.path);
             }}
-            onKeyDown={(event) => onKeyDown(event, index, tab)}
           >
-            <Icon name="file" size={14} />
-            <span className={`editor-tab-label ${tab.deletedOnDisk ? "is-deleted" : ""}`}>{label}</span>
-            {tab.dirty && <span className="editor-tab-dirty" aria-hidden="true" title="Unsaved changes" />}
+            <div
+              className="editor-tab-main"
+              role="tab"
+              data-path={tab.path}
+              aria-selected={selected}
+              aria-label={`${label}${tab.dirty ? ", unsaved changes" : ""}${tab.deletedOnDisk ? ", deleted on disk" : ""}`}
+              title={tab.path}
+              tabIndex={selected || (active === undefined && index === 0) ? 0 : -1}
+              onKeyDown={(event) => onKeyDown(event, index, tab)}
+            >
+              <Icon name="file" size={14} />
+              <span className={`editor-tab-label ${tab.deletedOnDisk ? "is-deleted" : ""}`}>{label}</span>
+            </div>
             <button
               type="button"
               className="editor-tab-close"
