@@ -3,6 +3,7 @@
 // an invalid or tampered share throws a ShareError before anything is written.
 import { UserFacingError } from "../../base";
 import type { Storage } from "../../storage";
+import { tellUser } from "../transfer";
 import { continueSharedSession, decodeShareFile, decodeShareLink, openShare, type OpenedShare, type RestoredShare } from "../../transfer";
 
 export interface ShareContext {
@@ -19,11 +20,11 @@ async function openRestored(context: ShareContext, restored: RestoredShare, open
   const dropped = opened.droppedParts > 0 ? ` ${opened.droppedParts} part${opened.droppedParts === 1 ? "" : "s"} this version cannot show ${opened.droppedParts === 1 ? "was" : "were"} left out.` : "";
   const message = `Opened the shared session "${opened.session.title}" read-only. Nothing runs until you press Continue.${dropped}`;
   if (context.beforeLeave && !(await context.beforeLeave())) {
-    context.notifications.info(`${message} It is in the workspace list as "${opened.workspace.name}".`);
+    tellUser(context.notifications, `${message} It is in the workspace list as "${opened.workspace.name}".`);
     return opened;
   }
   await context.workspaces.switchTo(opened.workspace.id);
-  context.notifications.info(message);
+  tellUser(context.notifications, message);
   return opened;
 }
 
@@ -56,9 +57,9 @@ export async function continueShared(context: ShareContext, workspaceId: string)
   const { workspace, session } = await continueSharedSession(context.storage, shared.id);
   await context.workspaces.refresh();
   if (context.beforeLeave && !(await context.beforeLeave())) {
-    context.notifications.info(`"${session.title}" can now be continued in the workspace "${workspace.name}".`);
+    tellUser(context.notifications, `"${session.title}" can now be continued in the workspace "${workspace.name}".`);
     return;
   }
   await context.workspaces.switchTo(workspace.id);
-  context.notifications.info(`You can now continue "${session.title}" in the workspace "${workspace.name}". The shared original stays read-only.`);
+  tellUser(context.notifications, `You can now continue "${session.title}" in the workspace "${workspace.name}". The shared original stays read-only.`);
 }

@@ -68,7 +68,7 @@ export function createShareUi(options: ShareUiOptions = {}): ShareUi {
       {
         id: SHARED_PANEL_ID,
         title: "Shared",
-        order: 50,
+        order: 110,
         render: (services) => <SharedPanel services={services} openFile={openFile} openLink={openLink} />,
       },
     ],

@@ -39,6 +39,18 @@ export type ImportState =
   | { step: "conflicts"; source: ImportSource; conflicts: string[] }
   | { step: "error"; source: ImportSource; message: string };
 
+/**
+ * Tells the user something without letting a failing toast turn a finished import into a reported
+ * failure (the import's outcome must be told truthfully even if the notice cannot be shown).
+ */
+export function tellUser(notifications: { info(message: string): unknown }, message: string): void {
+  try {
+    notifications.info(message);
+  } catch (error) {
+    console.error("webcode: a notice could not be shown:", message, error);
+  }
+}
+
 const NO_PROGRESS: ImportProgress = { files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 };
 
 export class ImportFlow {
@@ -55,7 +67,7 @@ export class ImportFlow {
   open(source: ImportSource, context: ImportContext): boolean {
     const step = this.state.step;
     if (step === "running" || step === "conflicts") {
-      context.notifications.info("An import is already running. Wait for it to finish or cancel it first.");
+      tellUser(context.notifications, "An import is already running. Wait for it to finish or cancel it first.");
       return false;
     }
     this.context = context;
@@ -127,7 +139,7 @@ export class ImportFlow {
     } catch (error) {
       if (isAbortError(error) || abort.signal.aborted) {
         this.finish();
-        context.notifications.info("Import cancelled. Nothing was imported.");
+        tellUser(context.notifications, "Import cancelled. Nothing was imported.");
         return;
       }
       const message = error instanceof UserFacingError ? error.message : `The import failed: ${errorMessage(error)}.`;
@@ -159,14 +171,20 @@ export class ImportFlow {
       },
     });
     this.finish();
-    await context.workspaces.refresh();
     const message = `Imported ${describeImport(result, totalFiles)} into the new workspace "${workspace.name}".${describeSkipped(result)}`;
-    if (context.beforeLeave && !(await context.beforeLeave())) {
-      context.notifications.info(`${message} Switch to it from the workspace list when you are ready.`);
+    // The import is done from here on: a failure to switch must not be reported as a failed import.
+    try {
+      await context.workspaces.refresh();
+      if (context.beforeLeave && !(await context.beforeLeave())) {
+        tellUser(context.notifications, `${message} Switch to it from the workspace list when you are ready.`);
+        return;
+      }
+      await context.workspaces.switchTo(workspace.id);
+    } catch (error) {
+      context.notifications.error(error, `${message} Opening it failed; pick it from the workspace list`);
       return;
     }
-    await context.workspaces.switchTo(workspace.id);
-    context.notifications.info(message);
+    tellUser(context.notifications, message);
   }
 
   private async writeCurrent(context: ImportContext, result: ImportResult, running: (phase: ImportPhase, progress: ImportProgress, cancellable?: boolean) => void): Promise<void> {
@@ -198,7 +216,7 @@ export class ImportFlow {
     }
     if (outcome.cancelled) {
       this.finish();
-      context.notifications.info("Import cancelled. Nothing was imported.");
+      tellUser(context.notifications, "Import cancelled. Nothing was imported.");
       return;
     }
     this.finish();
@@ -206,7 +224,7 @@ export class ImportFlow {
     const writtenFiles = totalFiles - outcome.skipped.filter((p) => filePaths.has(p)).length;
     const kept = outcome.skipped.length > 0 ? ` Kept ${count(outcome.skipped.length, "existing file")} as they were.` : "";
     const replaced = decision.choice === "replace" && outcome.conflicts.length > 0 ? ` Replaced ${count(outcome.conflicts.length, "existing file")}.` : "";
-    context.notifications.info(`Imported ${count(writtenFiles, "file")} into "${context.workspace.name}".${replaced}${kept}${describeSkipped(result)}`);
+    tellUser(context.notifications, `Imported ${count(writtenFiles, "file")} into "${context.workspace.name}".${replaced}${kept}${describeSkipped(result)}`);
   }
 }
 

@@ -8,7 +8,7 @@ import type { TopBarContribution, WorkbenchServices } from "../app";
 import { DropZone, type DroppedImport } from "./drop-zone";
 import { ExportDialog } from "./export-dialog";
 import { ImportDialog } from "./import-dialog";
-import { ImportFlow, type ImportContext } from "./import-flow";
+import { ImportFlow, tellUser, type ImportContext } from "./import-flow";
 import {
   directoryHandleSource,
   droppedEntriesSource,
@@ -174,7 +174,7 @@ function TransferTopBar({ services, flow, options, startup }: { services: Workbe
           unsavedCount={() => services.documents.tabs.filter((t) => t.dirty).length}
           saveAll={() => services.documents.saveAll()}
           onClose={() => setExporting(false)}
-          onExported={(message) => services.notifications.info(message)}
+          onExported={(message) => tellUser(services.notifications, message)}
         />
       )}
       <DropZone onDrop={onDrop} />
