@@ -207,8 +207,10 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     if (existing && sameContent(existing.data, stored)) return;
     this.mkdirsFor(dirname(p), source);
     const node: FileNode = { kind: "file", data: stored, mtime: Date.now() };
-    if (existing) this.nodes.set(p, node);
-    else this.attach(p, node);
+    if (existing) {
+      this.nodes.set(p, node);
+      this.markDirty(p);
+    } else this.attach(p, node);
     this.record({ type: existing ? "changed" : "created", path: p, kind: "file", source });
   }
 
