@@ -1,0 +1,111 @@
+// Hostile zips in a real browser: zip-slip, a zip bomb, a symlink and a corrupt file are refused
+// with an error that says why, and no workspace is created or changed.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildZip } from "../support/zip-builder";
+import { launchBrowser, openApp, treeItem, waitForWorkbench, type AppPage } from "../support/browser";
+
+let browser: Browser;
+let app: AppPage | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  await app?.context.close();
+  app = undefined;
+});
+
+async function pickZip(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Import zip" }).click()]);
+  await chooser.setFiles({ name, mimeType: "application/zip", buffer: Buffer.from(bytes) });
+}
+
+/** Every stored workspace with its stored file paths (the app's IndexedDB), to compare before and after. */
+async function storedState(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open("webcode");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(["workspaces", "files"]);
+          const workspaces = tx.objectStore("workspaces").getAll();
+          const files = tx.objectStore("files").getAll();
+          tx.oncomplete = () => {
+            const names = (workspaces.result as Array<{ id: string; name: string }>).map((w) => w.name).sort();
+            const paths = (files.result as Array<{ workspaceId: string; path: string }>).map((f) => `${f.workspaceId}:${f.path}`).sort();
+            open.result.close();
+            resolve(JSON.stringify({ names, paths }));
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+}
+
+const HOSTILE: Array<{ label: string; name: string; zip: () => Uint8Array; message: RegExp }> = [
+  {
+    label: "zip-slip",
+    name: "slip.zip",
+    zip: () => buildZip([{ name: "p/ok.txt", data: "fine" }, { name: "p/../../evil.sh", data: "echo owned" }]),
+    message: /points outside its folder.*zip-slip/,
+  },
+  {
+    label: "zip bomb",
+    name: "bomb.zip",
+    zip: () => buildZip([{ name: "zeros.bin", data: new Uint8Array(20 * 1024 * 1024) }]),
+    message: /expands more than 100:1.*zip bombs/,
+  },
+  {
+    label: "symlink",
+    name: "link.zip",
+    zip: () => buildZip([{ name: "p/a.txt", data: "a" }, { name: "p/link", data: "/etc/passwd", method: 0, unixMode: 0o120777 }]),
+    message: /symbolic link|symlink/i,
+  },
+  {
+    label: "corrupt",
+    name: "broken.zip",
+    zip: () => {
+      const good = buildZip([{ name: "p/a.txt", data: "hello ".repeat(200) }]);
+      return good.slice(0, good.length - 30);
+    },
+    message: /damaged|corrupt|truncated|not a zip|cut off/i,
+  },
+];
+
+describe("hostile zips", () => {
+  for (const target of ["new", "current"] as const) {
+    it(`refuses zip-slip, a bomb, a symlink and a corrupt zip (into the ${target} workspace) and changes nothing`, async () => {
+      app = await openApp(browser);
+      const { page } = app;
+      await waitForWorkbench(page);
+      await expect.poll(() => treeItem(page, "README.md").count()).toBe(1);
+      const before = await storedState(page);
+      for (const hostile of HOSTILE) {
+        await pickZip(page, hostile.name, hostile.zip());
+        const dialog = page.getByRole("dialog", { name: "Import", exact: true });
+        await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(1);
+        if (target === "current") await dialog.getByRole("radio", { name: /The current workspace/ }).check();
+        await dialog.getByRole("button", { name: "Import", exact: true }).click();
+        const failed = page.getByRole("dialog", { name: "Import failed" });
+        await expect.poll(() => failed.count(), { timeout: 20_000 }).toBe(1);
+        const message = await failed.getByRole("alert").innerText();
+        expect(message, hostile.label).toMatch(hostile.message);
+        expect(await failed.innerText()).toContain("Nothing was imported; your workspaces are unchanged.");
+        await failed.getByRole("button", { name: "Close" }).click();
+        await expect.poll(() => failed.count()).toBe(0);
+        expect(await storedState(page), hostile.label).toBe(before);
+      }
+      // The tree shows the same workspace and files as before.
+      expect(await treeItem(page, "README.md").count()).toBe(1);
+      expect(await page.getByRole("tree", { name: "Files" }).getByRole("treeitem").count()).toBe(1);
+      expect(app.errors).toEqual([]);
+    });
+  }
+});
