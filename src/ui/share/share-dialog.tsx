@@ -137,7 +137,7 @@ export function ShareDialog(props: ShareDialogProps) {
   return (
     <Modal label="Share" onClose={onClose} className="share-dialog">
       <p className="form-hint">
-        The link carries the transcript and the workspace's text files in its fragment: nothing is uploaded anywhere. Anyone with the link can read what it holds. API keys and
+        The link carries the transcript and the workspace's files in its fragment: nothing is uploaded anywhere. Anyone with the link can read what it holds. API keys and
         settings are never included.
       </p>
       {sessions && sessions.length > 1 && (
