@@ -99,6 +99,37 @@ describe("import and export", () => {
     expect(app.errors).toEqual([]);
   });
 
+  it("imports a zip dropped on the file tree (the drop zone covers the tree while files are dragged)", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    const zip = zipSync({ "dropped-main/src/index.ts": new TextEncoder().encode("export {};\n"), "dropped-main/README.md": new TextEncoder().encode("# Dropped\n") });
+    const data = await page.evaluateHandle((bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], "dropped-main.zip", { type: "application/zip" }));
+      return transfer;
+    }, [...zip]);
+    const tree = page.getByRole("tree", { name: "Files" });
+    await tree.dispatchEvent("dragenter", { dataTransfer: data });
+    await tree.dispatchEvent("dragover", { dataTransfer: data });
+    const zone = page.getByRole("region", { name: "Drop to import" });
+    await expect.poll(() => zone.count()).toBe(1);
+    // The zone lies over the tree's pane.
+    const [zoneBox, treeBox] = await Promise.all([zone.boundingBox(), tree.boundingBox()]);
+    expect(zoneBox!.x).toBeLessThanOrEqual(treeBox!.x);
+    expect(zoneBox!.x + zoneBox!.width).toBeGreaterThanOrEqual(treeBox!.x + treeBox!.width);
+    await zone.dispatchEvent("dragover", { dataTransfer: data });
+    await zone.dispatchEvent("drop", { dataTransfer: data });
+    const dialog = page.getByRole("dialog", { name: "Import" });
+    await expect.poll(() => dialog.count()).toBe(1);
+    expect(await dialog.innerText()).toContain("From the zip dropped-main.zip");
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await expect.poll(() => explorerTitle(page), { timeout: 30_000 }).toBe("dropped-main");
+    await expect.poll(() => treeItem(page, "src").count()).toBe(1);
+    expect(await zone.count()).toBe(0);
+    expect(app.errors).toEqual([]);
+  });
+
   it("shows the import progress bar and cancels an import, leaving no workspace behind", async () => {
     // Slow enough to watch and cancel: many files, and a CPU slowed down 20 times.
     app = await openApp(browser);
