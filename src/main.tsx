@@ -1,9 +1,13 @@
 // Composition root: paints the app frame, opens storage, and tells the app how to open a
-// workspace's files and which runtime to start (WebContainer when it boots, else the browser runtime).
+// workspace's files and which runtime to start (WebContainer when it boots, else the browser
+// runtime). Plugs in the agent (chat, settings), import/export and sharing.
 import { errorMessage } from "./base";
 import { parseRuntimeOverride, selectRuntime, WorkspaceFiles, DEFAULT_BOOT_TIMEOUT_MS, type Runtime } from "./runtime";
 import { openStorage, type Storage } from "./storage";
 import { mountApp, storageFailure } from "./ui";
+import { createAgentWiring } from "./ui/agent-wiring";
+import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
+import { createTransferUi } from "./ui/transfer";
 
 /** `?bootTimeout=<ms>` shortens or lengthens the wait for WebContainer (bounded). */
 function bootTimeout(search: string): number {
@@ -45,7 +49,13 @@ async function startRuntime(files: WorkspaceFiles) {
 }
 
 async function main(): Promise<void> {
-  const app = mountApp(document.getElementById("root")!);
+  const agent = createAgentWiring({ origin: location.origin });
+  const share = createShareUi({ activeSessionId: (services) => agent.activeSessionId(services) });
+  const transfer = createTransferUi({ openShareFile: share.openShareFile });
+  const app = mountApp(document.getElementById("root")!, {
+    panels: [...agent.panels, ...share.panels],
+    topBar: [...transfer.topBar, ...share.topBar, ...agent.topBar],
+  });
   let storage: Storage;
   try {
     storage = await openStorage({ onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored record", error) });
@@ -53,13 +63,16 @@ async function main(): Promise<void> {
     app.fail(storageFailure(errorMessage(error)));
     return;
   }
+  // The agent chunk loads while the workspace opens; the chat panel says so if it fails.
+  agent.attach(storage).catch((error: unknown) => console.error("webcode: the agent could not load", error));
   await app.start({
     storage,
     openFiles: (workspaceId) =>
       WorkspaceFiles.open(storage, workspaceId, {
         onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored file", error),
       }),
-    startRuntime,
+    // A shared workspace runs nothing (terminal, preview, agent) until "Continue".
+    startRuntime: refuseRuntimeWhenReadOnly(storage, startRuntime),
   });
 }
 

@@ -5,7 +5,7 @@ import { useEffect, useMemo } from "react";
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
-import { findModel, SettingsButton, type ProviderSettings, type TestConnection } from "../settings";
+import { findModel, SettingsButton, type PermissionSettings, type ProviderSettings, type TestConnection } from "../settings";
 import type { ChatAgent } from "./agent-port";
 import { ChatController } from "./chat-controller";
 import { ChatPanel } from "./chat-panel";
@@ -21,6 +21,8 @@ export interface AgentUiDeps {
   agentFor(services: WorkbenchServices): ChatAgent | undefined;
   /** The shell's Monaco diff editor for the Changes view (optional; a plain diff otherwise). */
   renderDiff?: DiffRenderer;
+  /** The user's permission choices, edited in Settings (optional; the section is hidden without it). */
+  permissions?: PermissionSettings;
 }
 
 export const CHAT_PANEL_ID = "chat";
@@ -30,18 +32,23 @@ export interface AgentUi {
   topBar: TopBarContribution[];
   /** Opens or closes the Settings dialog from anywhere. */
   settingsOpen: StoreApi<{ open: boolean }>;
+  /** The session open in the chat of this workspace (for Share), if any. */
+  activeSessionId(services: WorkbenchServices): string | undefined;
 }
 
 export function createAgentUi(deps: AgentUiDeps): AgentUi {
   const settingsOpen = createStore<{ open: boolean }>(() => ({ open: false }));
+  // Keyed by the open workspace's file service (one per open workspace).
+  const controllers = new Map<object, ChatController>();
   return {
     settingsOpen,
+    activeSessionId: (services) => controllers.get(services.files)?.view.getState().activeSessionId,
     panels: [
       {
         id: CHAT_PANEL_ID,
         title: "Chat",
         order: -10,
-        render: (services) => <ChatPanelHost services={services} deps={deps} settingsOpen={settingsOpen} />,
+        render: (services) => <ChatPanelHost services={services} deps={deps} settingsOpen={settingsOpen} controllers={controllers} />,
       },
     ],
     topBar: [
@@ -56,10 +63,28 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
 
 function SettingsTopBarItem({ deps, settingsOpen }: { deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }> }) {
   const open = useStore(settingsOpen, (s) => s.open);
-  return <SettingsButton settings={deps.settings} testConnection={deps.testConnection} open={open} onOpenChange={(value) => settingsOpen.setState({ open: value })} />;
+  return (
+    <SettingsButton
+      settings={deps.settings}
+      testConnection={deps.testConnection}
+      {...(deps.permissions && { permissions: deps.permissions })}
+      open={open}
+      onOpenChange={(value) => settingsOpen.setState({ open: value })}
+    />
+  );
 }
 
-function ChatPanelHost({ services, deps, settingsOpen }: { services: WorkbenchServices; deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }> }) {
+function ChatPanelHost({
+  services,
+  deps,
+  settingsOpen,
+  controllers,
+}: {
+  services: WorkbenchServices;
+  deps: AgentUiDeps;
+  settingsOpen: StoreApi<{ open: boolean }>;
+  controllers: Map<object, ChatController>;
+}) {
   const agent = deps.agentFor(services);
   const settings = useStore(deps.settings.store);
   const controller = useMemo(
@@ -74,13 +99,16 @@ function ChatPanelHost({ services, deps, settingsOpen }: { services: WorkbenchSe
   );
   useEffect(() => {
     if (!controller) return;
+    const key = services.files;
+    controllers.set(key, controller);
     void controller.start();
     const edits = services.files.onDidChange((changes) => controller.noteFileChanges(changes));
     return () => {
       edits.dispose();
+      if (controllers.get(key) === controller) controllers.delete(key);
       controller.dispose();
     };
-  }, [controller, services.files]);
+  }, [controller, services.files, controllers]);
   const changes = useMemo(() => new SnapshotChangesSource(services.storage, services.files), [services.storage, services.files]);
   if (!controller) {
     return <p className="changes-note">{services.runtime.status === "failed" ? `The workspace runtime failed: ${services.runtime.message}` : "Starting the workspace…"}</p>;

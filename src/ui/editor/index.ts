@@ -6,3 +6,4 @@ export { loadMonacoBuffers, preloadMonaco } from "./monaco-loader";
 export type { TextBuffer, BufferFactory } from "./text-buffer";
 export { languageForPath } from "./languages";
 export { filterPaths, scorePath, type QuickOpenMatch } from "./quick-open-filter";
+export { loadMonaco, type MonacoModule } from "./monaco-loader";

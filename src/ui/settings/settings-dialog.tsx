@@ -5,6 +5,8 @@ import { useStore } from "zustand";
 import { errorMessage } from "../../base";
 import { maskKey, type ProviderConfig } from "../../providers";
 import { ModelPicker } from "./model-picker";
+import { PermissionSection } from "./permission-section";
+import type { PermissionSettings } from "./permission-settings";
 import { ProviderForm, type TestConnection } from "./provider-form";
 import type { ProviderSettings } from "./provider-settings";
 import "./settings.css";
@@ -12,12 +14,14 @@ import "./settings.css";
 export interface SettingsDialogProps {
   settings: ProviderSettings;
   testConnection: TestConnection;
+  /** The user's permission choices; the Permissions section shows when given. */
+  permissions?: PermissionSettings;
   onClose(): void;
 }
 
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
-export function SettingsDialog({ settings, testConnection, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, testConnection, permissions, onClose }: SettingsDialogProps) {
   const state = useStore(settings.store);
   const [editing, setEditing] = useState<Editing>(() => (state.configs.length === 0 ? { mode: "add" } : { mode: "none" }));
   const [problem, setProblem] = useState<string | undefined>();
@@ -141,6 +145,7 @@ export function SettingsDialog({ settings, testConnection, onClose }: SettingsDi
             )}
           </section>
         )}
+        {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
         {problem && (
           <p className="input-error" role="alert">
             {problem}

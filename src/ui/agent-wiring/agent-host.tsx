@@ -1,0 +1,63 @@
+// The agent side of the IDE, loaded as a lazy chunk after the frame has painted: provider and
+// permission settings, the provider registry that follows them, one agent per open workspace
+// runtime, and the chat UI (Chat panel, Settings button, Monaco diff for the Changes view).
+import type { Disposable } from "../../base";
+import { createAgent, ruleset, type Agent } from "../../agent";
+import { testConnection } from "../../providers";
+import type { Storage } from "../../storage";
+import { createAgentUi, type AgentUi } from "../chat";
+import { PermissionSettings, ProviderSettings } from "../settings";
+import { LiveProviderRegistry } from "./live-provider-registry";
+import { renderMonacoDiff } from "./monaco-diff";
+import { WorkspaceAgents } from "./workspace-agents";
+
+export interface AgentHostOptions {
+  storage: Storage;
+  /** The page's origin, for the connection test's CORS advice. */
+  origin: string;
+}
+
+export interface AgentHost extends Disposable {
+  readonly ui: AgentUi;
+  readonly settings: ProviderSettings;
+  readonly permissions: PermissionSettings;
+  readonly agents: WorkspaceAgents<Agent>;
+  readonly providers: LiveProviderRegistry;
+}
+
+/** Builds the host and loads the stored settings (providers, default model, permissions). */
+export async function createAgentHost({ storage, origin }: AgentHostOptions): Promise<AgentHost> {
+  const settings = new ProviderSettings(storage);
+  const permissions = new PermissionSettings(storage);
+  await Promise.all([settings.load(), permissions.load()]);
+  const providers = new LiveProviderRegistry(settings.store);
+  const agents = new WorkspaceAgents<Agent>((runtime, services) =>
+    createAgent({
+      storage,
+      runtime,
+      providers,
+      // Read at each use: a model or permission changed in Settings applies to the next request.
+      defaultModel: () => settings.defaultModel,
+      userRules: () => ruleset(permissions.choices),
+      onPersistError: (error) => services.notifications.error(error, "The chat could not be saved to browser storage"),
+    }),
+  );
+  const ui = createAgentUi({
+    settings,
+    permissions,
+    testConnection: (config) => testConnection(config, { origin }),
+    agentFor: (services) => agents.agentFor(services),
+    renderDiff: renderMonacoDiff,
+  });
+  return {
+    ui,
+    settings,
+    permissions,
+    agents,
+    providers,
+    dispose() {
+      agents.dispose();
+      providers.dispose();
+    },
+  };
+}

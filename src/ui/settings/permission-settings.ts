@@ -1,0 +1,65 @@
+// The user's permission choices from Settings (spec §5 "users can change all of it"): per kind of
+// action, leave the default or always ask, allow or deny. Stored in this origin's IndexedDB in the
+// agent's config form (`{"edit": "ask"}`), applied over the defaults as the user's rules.
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { errorMessage } from "../../base";
+import type { Storage } from "../../storage";
+
+/** Settings key of the permission config. */
+export const PERMISSION_SETTINGS_KEY = "permission";
+
+export type PermissionChoice = "allow" | "ask" | "deny";
+
+/** The permissions Settings offers, in the order shown, with the user-facing label. */
+export const PERMISSION_KINDS: readonly { permission: string; label: string; defaultNote: string }[] = [
+  { permission: "edit", label: "File edits", defaultNote: "allowed" },
+  { permission: "bash", label: "Shell commands", defaultNote: "allowed; destructive ones such as rm -rf, git push and npm publish ask first" },
+  { permission: "webfetch", label: "Web fetches", defaultNote: "allowed" },
+];
+
+const CHOICES: ReadonlySet<string> = new Set(["allow", "ask", "deny"]);
+
+/** The config form the agent reads (`ruleset(config)`): one action per permission. */
+export type PermissionChoices = Record<string, PermissionChoice>;
+
+export interface PermissionSettingsState {
+  choices: PermissionChoices;
+}
+
+export class PermissionSettings {
+  readonly store: StoreApi<PermissionSettingsState> = createStore<PermissionSettingsState>(() => ({ choices: {} }));
+
+  constructor(private readonly storage: Pick<Storage, "settings">) {}
+
+  async load(): Promise<void> {
+    this.store.setState({ choices: restorePermissionChoices(await this.storage.settings.get<unknown>(PERMISSION_SETTINGS_KEY)) });
+  }
+
+  get choices(): PermissionChoices {
+    return this.store.getState().choices;
+  }
+
+  /** Sets one permission; undefined goes back to the default (no user rule). */
+  async set(permission: string, choice: PermissionChoice | undefined): Promise<void> {
+    const choices: PermissionChoices = { ...this.choices };
+    if (choice) choices[permission] = choice;
+    else delete choices[permission];
+    try {
+      await this.storage.settings.put(PERMISSION_SETTINGS_KEY, choices);
+    } catch (error) {
+      throw new Error(`The permission settings could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
+    }
+    this.store.setState({ choices });
+  }
+}
+
+/** Keeps only known permissions with valid actions (stored data is untrusted input). */
+export function restorePermissionChoices(value: unknown): PermissionChoices {
+  const out: PermissionChoices = {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) return out;
+  for (const { permission } of PERMISSION_KINDS) {
+    const choice = (value as Record<string, unknown>)[permission];
+    if (typeof choice === "string" && CHOICES.has(choice)) out[permission] = choice as PermissionChoice;
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+// The agent in the built app against a scripted OpenAI-compatible server on 127.0.0.1 (the page
+// calls it directly, CORS preflight answered): first-run guide, provider set up through Settings,
+// a read → edit (asks permission) → bash → answer task, the file changed in the editor, the diff in
+// Changes, revert and unrevert; and a rejected permission that stops the turn cleanly.
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { editorText, launchBrowser, openApp, waitForActiveTab, waitForWorkbench, type AppPage } from "../support/browser";
+import { startFakeModelServer, type FakeModelServer } from "../support/fake-model-server";
+import { FAKE_KEY, agentRequests, chat, configureProvider, messagesOf, scripted, sendMessage, transcript } from "./agent-helpers";
+
+let browser: Browser;
+let app: AppPage | undefined;
+let server: FakeModelServer | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  await app?.context.close();
+  await server?.close();
+  app = undefined;
+  server = undefined;
+});
+
+const OLD_TITLE = "# Welcome to your workspace";
+const NEW_TITLE = "# Hello from the agent";
+
+describe("agent task in the IDE", () => {
+  it("runs read → edit (permission) → bash → answer, updates the editor, shows the diff in Changes, and reverts", async () => {
+    server = await startFakeModelServer(
+      scripted(
+        [
+          { chunks: [{ type: "text", text: "Let me look at the README first." }, { type: "tool-call", name: "read", input: { filePath: "README.md" } }] },
+          { chunks: [{ type: "tool-call", name: "edit", input: { filePath: "README.md", oldString: OLD_TITLE, newString: NEW_TITLE } }] },
+          { chunks: [{ type: "tool-call", name: "bash", input: { command: "grep -n Hello README.md", description: "Check the new title" } }] },
+          { chunks: [{ type: "text", text: "Done: the README now starts with **Hello from the agent**." }], usage: { input: 1200, output: 40 } },
+        ],
+        "Retitle the README",
+      ),
+      { requireKey: FAKE_KEY },
+    );
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForActiveTab(page, "README.md");
+
+    // The chat is the right panel's first tab and starts with the first-run guide.
+    const tabs = page.getByRole("tablist", { name: "Side panels" }).getByRole("tab");
+    await expect.poll(() => tabs.first().textContent()).toBe("Chat");
+    await expect.poll(() => tabs.first().getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => chat(page).getByRole("heading", { name: "Connect a model to start" }).count(), { timeout: 20_000 }).toBe(1);
+
+    await configureProvider(page, { baseUrl: server.url, edits: "ask" });
+    await expect.poll(() => chat(page).getByRole("heading", { name: "Connect a model to start" }).count()).toBe(0);
+
+    await sendMessage(page, "Change the README title to 'Hello from the agent' and check it.");
+    const card = chat(page).getByRole("group", { name: "The agent wants to change files" });
+    await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);
+    // The card shows the edit's diff before anything is written.
+    expect(await card.innerText()).toContain("Hello from the agent");
+    expect(await editorText(page)).toContain(OLD_TITLE);
+    await card.getByRole("button", { name: "Allow once" }).click();
+
+    await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("Done: the README now starts with");
+    await expect.poll(() => chat(page).getByRole("status").count()).toBe(0);
+    // The bash tool's output is in the transcript; the open editor tab shows the agent's edit.
+    expect(await transcript(page)).toContain("1:# Hello from the agent");
+    await expect.poll(() => editorText(page), { timeout: 10_000 }).toContain(NEW_TITLE);
+    expect(await chat(page).getByLabel("Message usage").last().innerText()).toMatch(/fake-model/);
+
+    // What went over the wire: the key, the read result before the edit, the bash output before the answer.
+    const requests = agentRequests(server.requests);
+    expect(requests).toHaveLength(4);
+    expect(requests[0]!.headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
+    expect(JSON.stringify(messagesOf(requests[1]!))).toContain("Welcome to your workspace");
+    expect(JSON.stringify(messagesOf(requests[3]!))).toContain("1:# Hello from the agent");
+
+    // Changes: the file with a Monaco diff.
+    await chat(page).getByRole("button", { name: "Changes" }).click();
+    await expect.poll(() => chat(page).getByRole("list", { name: "Changed files" }).innerText()).toContain("README.md");
+    const diff = chat(page).getByRole("region", { name: "Diff of README.md" });
+    await expect.poll(() => diff.getAttribute("data-diff-ready"), { timeout: 20_000 }).toBe("true");
+    await expect.poll(() => diff.locator(".monaco-diff-editor").count()).toBe(1);
+    // Monaco renders spaces as no-break spaces.
+    const diffText = async () => (await diff.innerText()).replace(/\u00a0/g, " ");
+    await expect.poll(diffText).toContain("Hello from the agent");
+    expect(await diffText()).toContain("Welcome to your workspace");
+
+    // Revert to the user message: the file is back; unrevert brings the change back.
+    await chat(page).getByRole("button", { name: "Changes" }).click();
+    await chat(page).getByRole("article", { name: "Your message" }).getByRole("button", { name: "Revert to here" }).click();
+    await expect.poll(() => editorText(page), { timeout: 10_000 }).toContain(OLD_TITLE);
+    await expect.poll(() => chat(page).getByRole("button", { name: "Unrevert" }).count()).toBe(1);
+    await chat(page).getByRole("button", { name: "Unrevert" }).click();
+    await expect.poll(() => editorText(page), { timeout: 10_000 }).toContain(NEW_TITLE);
+    expect(app.errors).toEqual([]);
+  });
+
+  it("stops the turn cleanly when a permission is rejected, and tells the model why", async () => {
+    server = await startFakeModelServer(
+      scripted([
+        { chunks: [{ type: "tool-call", name: "read", input: { filePath: "README.md" } }] },
+        { chunks: [{ type: "tool-call", name: "edit", input: { filePath: "README.md", oldString: OLD_TITLE, newString: "# Rewritten" } }] },
+        { chunks: [{ type: "text", text: "Understood, I left the README alone." }] },
+      ]),
+    );
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await configureProvider(page, { baseUrl: server.url, edits: "ask" });
+    await sendMessage(page, "Rewrite the README title.");
+    const card = chat(page).getByRole("group", { name: "The agent wants to change files" });
+    await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);
+    await card.getByLabel("Message to the agent").fill("Keep the title as it is.");
+    await card.getByRole("button", { name: "Reject" }).click();
+
+    // The turn ends: no card, not busy, the prompt can send again, the file untouched, no further model call.
+    await expect.poll(() => card.count()).toBe(0);
+    await expect.poll(() => chat(page).getByRole("button", { name: "Send" }).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => chat(page).locator(".status-line").count()).toBe(0);
+    expect(await editorText(page)).toContain(OLD_TITLE);
+    // The reply says what happened, with the user's words, and the edit is marked failed.
+    expect(await chat(page).getByRole("status").allInnerTexts()).toEqual(["The user rejected this edit call and said: Keep the title as it is."]);
+    expect(await transcript(page)).toMatch(/edit\s+README\.md\s+Failed/);
+    expect(agentRequests(server.requests)).toHaveLength(2);
+
+    // The next message continues the session, and the model learns what the user said.
+    await sendMessage(page, "Fine, leave it.");
+    await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("Understood, I left the README alone.");
+    const second = JSON.stringify(messagesOf(agentRequests(server.requests)[2]!));
+    expect(second).toContain("Keep the title as it is.");
+    expect(app.errors).toEqual([]);
+  });
+});
