@@ -1,0 +1,82 @@
+// @vitest-environment happy-dom
+// Settings → Permissions: the user's choices for file edits, shell commands and web fetches are
+// stored in IndexedDB, restored defensively, and become rules the agent applies over the defaults.
+import "../support/happy-dom-node-name";
+import { act } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_RULES, evaluate, ruleset } from "../../src/agent";
+import { openStorage, type Storage } from "../../src/storage";
+import { PERMISSION_SETTINGS_KEY, PermissionSettings, ProviderSettings, SettingsDialog, restorePermissionChoices } from "../../src/ui/settings";
+import { byLabel, render, settle, type Rendered } from "./ui-chat-render";
+
+let view: Rendered | undefined;
+let storage: Storage | undefined;
+afterEach(async () => {
+  await view?.unmount();
+  view = undefined;
+  storage?.close();
+});
+
+async function choose(select: HTMLSelectElement, value: string) {
+  await act(async () => {
+    select.value = value;
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await settle();
+}
+
+describe("PermissionSettings", () => {
+  it("keeps only known permissions with valid actions from stored data", () => {
+    expect(restorePermissionChoices({ edit: "ask", bash: "sometimes", webfetch: "deny", "*": "allow", read: "deny" })).toEqual({ edit: "ask", webfetch: "deny" });
+    expect(restorePermissionChoices(["ask"])).toEqual({});
+    expect(restorePermissionChoices("edit")).toEqual({});
+    expect(restorePermissionChoices(undefined)).toEqual({});
+  });
+
+  it("saves a choice, reads it back after a reload, and turns it into a rule that wins over the defaults", async () => {
+    storage = await openStorage({ name: `permissions-${Math.random()}` });
+    const permissions = new PermissionSettings(storage);
+    await permissions.load();
+    expect(evaluate("edit", "src/a.ts", [...DEFAULT_RULES], ruleset(permissions.choices)).action).toBe("allow");
+    await permissions.set("edit", "ask");
+    await permissions.set("bash", "deny");
+    await permissions.set("bash", undefined);
+    expect(await storage.settings.get(PERMISSION_SETTINGS_KEY)).toEqual({ edit: "ask" });
+
+    const reloaded = new PermissionSettings(storage);
+    await reloaded.load();
+    expect(reloaded.choices).toEqual({ edit: "ask" });
+    expect(evaluate("edit", "src/a.ts", [...DEFAULT_RULES], ruleset(reloaded.choices)).action).toBe("ask");
+    // Back to the default: destructive commands still ask, others are allowed.
+    expect(evaluate("bash", "rm -rf dist", [...DEFAULT_RULES], ruleset(reloaded.choices)).action).toBe("ask");
+    expect(evaluate("bash", "ls", [...DEFAULT_RULES], ruleset(reloaded.choices)).action).toBe("allow");
+  });
+
+  it("is edited in the Settings dialog's Permissions section", async () => {
+    storage = await openStorage({ name: `permissions-ui-${Math.random()}` });
+    const settings = new ProviderSettings(storage);
+    const permissions = new PermissionSettings(storage);
+    await Promise.all([settings.load(), permissions.load()]);
+    view = await render(<SettingsDialog settings={settings} permissions={permissions} testConnection={async () => ({ ok: true })} onClose={() => {}} />);
+    expect(view.container.textContent).toContain("Permissions");
+    const edits = byLabel<HTMLSelectElement>(view.container, "File edits")!;
+    const commands = byLabel<HTMLSelectElement>(view.container, "Shell commands")!;
+    expect(byLabel<HTMLSelectElement>(view.container, "Web fetches")).toBeDefined();
+    expect(Array.from(edits.options).map((o) => o.textContent)).toEqual(["Default (allowed)", "Ask first", "Allow", "Never"]);
+    expect(edits.value).toBe("");
+    await choose(edits, "ask");
+    await choose(commands, "deny");
+    expect(permissions.choices).toEqual({ edit: "ask", bash: "deny" });
+    expect(await storage.settings.get(PERMISSION_SETTINGS_KEY)).toEqual({ edit: "ask", bash: "deny" });
+    await choose(commands, "");
+    expect(permissions.choices).toEqual({ edit: "ask" });
+  });
+
+  it("is not shown without permission settings (the dialog stays usable on its own)", async () => {
+    storage = await openStorage({ name: `permissions-none-${Math.random()}` });
+    const settings = new ProviderSettings(storage);
+    await settings.load();
+    view = await render(<SettingsDialog settings={settings} testConnection={async () => ({ ok: true })} onClose={() => {}} />);
+    expect(byLabel(view.container, "File edits")).toBeUndefined();
+  });
+});
