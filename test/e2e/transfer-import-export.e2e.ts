@@ -6,7 +6,7 @@ import { strFromU8, unzipSync, zipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { githubArchiveOf } from "../fixtures/github-archive";
-import { MOD, editorText, launchBrowser, openApp, treeItem, waitForActiveTab, waitForWorkbench, type AppPage } from "../support/browser";
+import { MOD, baseUrl, editorText, launchBrowser, openApp, treeItem, waitForActiveTab, waitForWorkbench, type AppPage } from "../support/browser";
 
 let browser: Browser;
 let app: AppPage | undefined;
@@ -127,6 +127,28 @@ describe("import and export", () => {
     await expect.poll(() => explorerTitle(page), { timeout: 30_000 }).toBe("dropped-main");
     await expect.poll(() => treeItem(page, "src").count()).toBe(1);
     expect(await zone.count()).toBe(0);
+    expect(app.errors).toEqual([]);
+  });
+
+  it("asks to import the zip of #import=<url> on load, removes the fragment and imports it", async () => {
+    const zipUrl = "https://codeload.github.com/example/linked-project/zip/refs/heads/main";
+    const zip = zipSync({ "linked-project-main/index.js": new TextEncoder().encode("console.log(1);\n") });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    // Served by the test (no network): the page's own fetch, with the CORS header a zip host sends.
+    await context.route(zipUrl, (route) => route.fulfill({ status: 200, body: Buffer.from(zip), headers: { "content-type": "application/zip", "access-control-allow-origin": "*" } }));
+    const page = await context.newPage();
+    app = { context, page, errors: [] };
+    page.on("pageerror", (error) => app!.errors.push(error.message));
+    await page.goto(new URL(`?runtime=browser#import=${encodeURIComponent(zipUrl)}`, baseUrl()).toString());
+    await waitForWorkbench(page);
+    const dialog = page.getByRole("dialog", { name: "Import" });
+    await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(1);
+    expect(page.url()).not.toContain("import=");
+    expect(await dialog.innerText()).toContain(`From the link ${zipUrl}`);
+    expect(await dialog.getByRole("textbox", { name: "Workspace name" }).inputValue()).toBe("linked-project");
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await expect.poll(() => explorerTitle(page), { timeout: 30_000 }).toBe("linked-project");
+    await expect.poll(() => treeItem(page, "index.js").count()).toBe(1);
     expect(app.errors).toEqual([]);
   });
 
