@@ -53,6 +53,7 @@ async function openTestShell(cols = 80) {
   const mark = () => raw.length;
   return {
     files,
+    runtime,
     shell,
     type,
     mark,
@@ -79,6 +80,21 @@ describe("interactive shell", () => {
     expect(t.text()).toMatch(/webcode:~\/src\/app\$ $/);
     await t.type("cd /tmp", KEYS.enter);
     expect(t.text()).toMatch(/webcode:\/tmp\$ $/);
+  });
+
+  it("prints the banner and prompt before keys typed right after opening", async () => {
+    const t = await openTestShell();
+    // As the terminal panel does: subscribe and type in the same task.
+    const shell = t.runtime.openShell({ cols: 80, rows: 24 }) as InteractiveShell;
+    let raw = "";
+    shell.onData((data) => (raw += data));
+    shell.write("echo early\r");
+    await shell.whenIdle();
+    shell.dispose();
+    const text = stripAnsi(raw).replace(/\r/g, "");
+    expect(text.indexOf("Browser runtime")).toBeGreaterThan(-1);
+    expect(text.indexOf("Browser runtime")).toBeLessThan(text.indexOf("echo early"));
+    expect(text).toContain("early\n");
   });
 
   it("keeps exported variables between commands", async () => {

@@ -37,6 +37,8 @@ export class InteractiveShell implements Shell {
   private processing = false;
   private running: AbortController | undefined;
   private disposed = false;
+  private startScheduled = false;
+  /** Keys wait until the banner and first prompt are out. */
   private started = false;
   private lastWritten = "";
   private idleWaiters: Array<() => void> = [];
@@ -53,8 +55,8 @@ export class InteractiveShell implements Shell {
   /** Listeners get the banner and first prompt on the next microtask, so subscribe right away. */
   onData(listener: (data: string) => void): Disposable {
     const subscription = this.output.event(listener);
-    if (!this.started) {
-      this.started = true;
+    if (!this.startScheduled) {
+      this.startScheduled = true;
       queueMicrotask(() => this.start());
     }
     return subscription;
@@ -102,6 +104,7 @@ export class InteractiveShell implements Shell {
 
   private start(): void {
     if (this.disposed) return;
+    this.started = true;
     let intro = ENABLE_BRACKETED_PASTE;
     if (this.options.banner) intro += `${COLORS.dim}${toCrlf(this.options.banner)}${COLORS.reset}\r\n`;
     this.emit(intro);
