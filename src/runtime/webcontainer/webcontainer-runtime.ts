@@ -1,6 +1,6 @@
 // The WebContainer runtime: node, npm and dev servers in the page. Kept thin: the public API only,
 // with the workspace mounted and kept in step by ContainerFileSync.
-import { Emitter, PathError, normalizePath, type Disposable } from "../../base";
+import { Emitter, PathError, errorMessage, normalizePath, type Disposable } from "../../base";
 import type { ChangeSource, ExecOptions, ExecResult, Runtime, Shell } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { ContainerFileSync } from "./file-sync";
@@ -61,7 +61,12 @@ export class WebContainerRuntime implements Runtime {
       if (error instanceof PathError) return { output: `${error.message}\n`, exitCode: 1 };
       throw error;
     }
-    const process = await this.container.spawn("jsh", ["-c", command], { cwd, env: options.env });
+    let process: ProcessLike;
+    try {
+      process = await this.container.spawn("jsh", ["-c", command], { cwd, env: options.env });
+    } catch (error) {
+      return { output: `The command could not be started in WebContainer: ${errorMessage(error)}\n`, exitCode: 1 };
+    }
     this.running.set(process, options.source ?? "runtime");
     let output = "";
     const reader = process.output.getReader();
