@@ -9,11 +9,11 @@ export const MAX_WORKSPACE_NAME_LENGTH = 80;
 /** The README a new workspace starts with: what to do next in this app. */
 export const STARTER_README = `# Welcome to your workspace
 
-Everything here lives in this browser tab and is saved automatically.
+Everything here lives in this browser tab and is kept in its storage across reloads.
 
 What to do next:
 
-- **Open a file** from the file tree on the left; edits are saved as you type.
+- **Open a file** from the file tree on the left (or press Ctrl+P); save with Ctrl+S.
 - **Use the terminal** at the bottom to run shell commands (\`ls\`, \`cat\`, \`grep\`, \`mkdir\`, ...).
 - **Use the agent**: configure a model and your API key in **Settings**, then describe what you want in the chat.
 - **Import a project**: import a \`.zip\` of an existing repository to work on it here.
