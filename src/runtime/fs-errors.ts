@@ -1,7 +1,7 @@
 // Errors of workspace file operations. Each carries a POSIX-style code so adapters (just-bash,
 // WebContainer) can map it, and a message written for the user.
 
-export type FsErrorCode = "ENOENT" | "EEXIST" | "ENOTDIR" | "EISDIR" | "ENOTEMPTY" | "EINVAL" | "ECLOSED";
+export type FsErrorCode = "ENOENT" | "EEXIST" | "ENOTDIR" | "EISDIR" | "ENOTEMPTY" | "EINVAL" | "ECLOSED" | "EROFS";
 
 export class WorkspaceFsError extends Error {
   constructor(
@@ -36,6 +36,14 @@ export function notAFolder(path: string): WorkspaceFsError {
 
 export function isAFolder(path: string): WorkspaceFsError {
   return new WorkspaceFsError("EISDIR", `"${path}" is a folder, not a file.`, path);
+}
+
+export function workspaceReadOnly(path: string): WorkspaceFsError {
+  return new WorkspaceFsError(
+    "EROFS",
+    "This workspace is a read-only shared session. Press \"Continue\" to make an editable copy, then change files there.",
+    path,
+  );
 }
 
 export function workspaceClosed(path: string): WorkspaceFsError {

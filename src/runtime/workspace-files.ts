@@ -14,7 +14,7 @@ import {
   type Disposable,
 } from "../base";
 import { RECORD_VERSION, type FileRecord, type Storage } from "../storage";
-import { WorkspaceFsError, alreadyExists, isAFolder, notAFolder, notFound, workspaceClosed } from "./fs-errors";
+import { WorkspaceFsError, alreadyExists, isAFolder, notAFolder, notFound, workspaceClosed, workspaceReadOnly } from "./fs-errors";
 import type { ChangeSource, FileChange, FileStat, WorkspaceFs, WriteOptions } from "./types";
 
 /** How long changes gather before one IndexedDB transaction writes them (bounded, never reset). */
@@ -49,6 +49,8 @@ export interface WorkspaceFilesOptions {
   persistDelayMs?: number;
   /** Reports stored records that failed the restore step and were skipped. */
   onInvalidRecord?: (error: unknown) => void;
+  /** Refuse every change (shared sessions before "Continue"); read from the workspace record when omitted. */
+  readOnly?: boolean;
 }
 
 export class WorkspaceFiles implements WorkspaceFs, Disposable {
@@ -72,11 +74,16 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     options: WorkspaceFilesOptions,
   ) {
     this.persistDelayMs = options.persistDelayMs ?? PERSIST_DELAY_MS;
+    this.readOnly = options.readOnly ?? false;
   }
+
+  /** True for a shared session's workspace until the user continues it: every change is refused. */
+  readonly readOnly: boolean;
 
   /** Loads a workspace's stored files into memory. Stored folders missing a record get one. */
   static async open(storage: Storage, workspaceId: string, options: WorkspaceFilesOptions = {}): Promise<WorkspaceFiles> {
-    const files = new WorkspaceFiles(storage, workspaceId, options);
+    const readOnly = options.readOnly ?? (await storage.workspaces.get(workspaceId))?.readOnly === true;
+    const files = new WorkspaceFiles(storage, workspaceId, { ...options, readOnly });
     const records = await storage.files.list(workspaceId);
     files.load(records, options.onInvalidRecord);
     if (files.dirty.size > 0) files.schedulePersist();
@@ -395,6 +402,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   private checkWritable(path: string): string {
     const p = this.checkPath(path);
     if (this.disposed) throw workspaceClosed(p);
+    if (this.readOnly) throw workspaceReadOnly(p);
     return p;
   }
 

@@ -257,3 +257,20 @@ describe("WorkspaceFiles", () => {
     expect(await storedPaths(storage, "w1")).toContain("dir:x/y");
   });
 });
+
+describe("WorkspaceFiles read-only workspaces", () => {
+  it("refuses every change in a workspace whose record is read-only, with a message naming Continue", async () => {
+    const storage = await openStorage({ name: `ro-${Math.random()}` });
+    await storage.workspaces.put({ v: 1, id: "shared", name: "shared", createdAt: 1, updatedAt: 1, readOnly: true });
+    await storage.files.apply("shared", [{ v: 1, workspaceId: "shared", path: "a.txt", kind: "file", data: "one", mtime: 1 }], []);
+    const files = await WorkspaceFiles.open(storage, "shared");
+    expect(files.readOnly).toBe(true);
+    expect(await files.readText("a.txt")).toBe("one");
+    await expect(files.writeFile("a.txt", "two")).rejects.toThrow(/read-only shared session.*Continue/);
+    await expect(files.mkdir("dir")).rejects.toThrow(/read-only/);
+    await expect(files.remove("a.txt")).rejects.toThrow(/read-only/);
+    await expect(files.rename("a.txt", "b.txt")).rejects.toThrow(/read-only/);
+    expect(await files.readText("a.txt")).toBe("one");
+    files.dispose();
+  });
+});

@@ -135,7 +135,7 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
         </div>
       </TopBarFrame>
       <RuntimeNotice
-        key={current?.workspace.id}
+        key={`notice-${current?.workspace.id ?? ""}`}
         fallback={runtime.status === "ready" ? runtime.fallback : undefined}
         failure={runtime.status === "failed" ? runtime.message : undefined}
       />

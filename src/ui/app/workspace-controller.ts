@@ -1,7 +1,7 @@
 // Which workspace is open, and switching, creating, renaming and deleting workspaces. Each action
 // is persisted on its own; the last opened workspace is remembered in settings for the next visit.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { errorMessage } from "../../base";
+import { UserFacingError, errorMessage } from "../../base";
 import { createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from "../../runtime";
 import type { WorkspaceRecord } from "../../storage";
 import type { AppServices, RuntimeSelection, WorkspaceFiles } from "./services";
@@ -129,7 +129,14 @@ export class WorkspaceController {
     try {
       runtime = { status: "ready", ...(await this.services.startRuntime(files)) };
     } catch (error) {
-      runtime = { status: "failed", message: `The runtime could not start: ${errorMessage(error)}. Reload the page to try again.` };
+      runtime = {
+        status: "failed",
+        // A message written for the user (e.g. a read-only shared session) is shown as it is.
+        message:
+          error instanceof UserFacingError
+            ? error.message
+            : `The runtime could not start: ${errorMessage(error)}. Reload the page to try again.`,
+      };
     }
     if (generation !== this.generation || this.disposed) {
       if (runtime.status === "ready") runtime.runtime.dispose();

@@ -27,7 +27,11 @@ export class Notifications {
   private nextId = 1;
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly schedule: typeof setTimeout = setTimeout) {}
+  // Called as a plain function: browsers throw "Illegal invocation" when setTimeout loses its `this`.
+  constructor(
+    private readonly schedule: (callback: () => void, ms: number) => ReturnType<typeof setTimeout> = (callback, ms) =>
+      setTimeout(callback, ms),
+  ) {}
 
   notify(level: NotificationLevel, message: string): number {
     const items = this.store.getState().items;

@@ -58,6 +58,8 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           tabSize: 2,
           fixedOverflowWidgets: true,
           ariaLabel: "Editor",
+          readOnly: files.readOnly,
+          readOnlyMessage: { value: "This shared session is read-only. Press Continue to make an editable copy." },
         });
         disposables.add(instance);
         disposables.add(new module.TypeScriptProject(files));
