@@ -36,6 +36,8 @@ export interface WriteOptions {
 /** Workspace paths are relative to the workspace root ("src/a.ts"); see base/paths.ts. */
 export interface WorkspaceFs {
   readonly workspaceId: string;
+  /** True when every change is refused (a shared session before "Continue"). */
+  readonly readOnly?: boolean;
   stat(path: string): Promise<FileStat | undefined>;
   exists(path: string): Promise<boolean>;
   readFile(path: string): Promise<Uint8Array>;
