@@ -2,6 +2,7 @@
 // base64url in `#share=v1.<data>` (or, with a magic header, a .webcode file); and back again
 // through strict, bounded decoding and the restore step (share-restore.ts).
 import { Inflate, deflateSync } from "fflate";
+import { crc32 } from "./crc32";
 import { encodeText, isInside, normalizePath } from "../base";
 import type { MessageRecord, PartRecord } from "../storage";
 import { base64Encode, base64UrlDecode, base64UrlEncode } from "./base64";
@@ -52,6 +53,7 @@ export interface ShareFileResult {
   omitted: OmittedFile[];
 }
 
+const CHECKSUM_BYTES = 4;
 const LINK_PREFIX = `#share=v${SHARE_VERSION}.`;
 const FILE_MAGIC = `webcode-share v${SHARE_VERSION}\n`;
 const FILE_MAGIC_PREFIX = "webcode-share v";
@@ -271,8 +273,17 @@ function fitFiles(
   }
 }
 
+/**
+ * deflate-raw(JSON) followed by the CRC-32 of the JSON (4 bytes, big-endian). deflate-raw has no
+ * checksum of its own, so without it a changed character can still inflate to a different session.
+ */
 function envelopeBytes(envelope: ShareEnvelope): Uint8Array {
-  return deflateSync(encodeText(JSON.stringify(envelope)), { level: DEFLATE_LEVEL });
+  const json = encodeText(JSON.stringify(envelope));
+  const deflated = deflateSync(json, { level: DEFLATE_LEVEL });
+  const out = new Uint8Array(deflated.length + CHECKSUM_BYTES);
+  out.set(deflated);
+  new DataView(out.buffer).setUint32(deflated.length, crc32(json));
+  return out;
 }
 
 function fileBytes(file: ShareFile): Uint8Array {
@@ -364,8 +375,12 @@ function boundedInflate(bytes: Uint8Array): Uint8Array {
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-function parseEnvelopeBytes(deflated: Uint8Array, version: number): RestoredShare {
+function parseEnvelopeBytes(body: Uint8Array, version: number): RestoredShare {
+  if (body.length <= CHECKSUM_BYTES) throw damagedShare("it is cut short");
+  const deflated = body.subarray(0, body.length - CHECKSUM_BYTES);
+  const expected = new DataView(body.buffer, body.byteOffset, body.length).getUint32(body.length - CHECKSUM_BYTES);
   const inflated = boundedInflate(deflated);
+  if (crc32(inflated) !== expected) throw damagedShare("it was changed or cut short after it was made");
   let raw: unknown;
   try {
     raw = JSON.parse(strictUtf8.decode(inflated));

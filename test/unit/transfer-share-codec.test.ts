@@ -16,6 +16,7 @@ import {
   type ShareSource,
 } from "../../src/transfer";
 import { fixedShareSource } from "../fixtures/share-source";
+import { crc32 } from "../../src/transfer/crc32";
 
 const VECTOR = readFileSync(new URL("../fixtures/share-v1-vector.txt", import.meta.url), "utf8").trim();
 const NOW = 1_700_000_200_000;
@@ -24,13 +25,22 @@ let dbCounter = 0;
 function b64url(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("base64url");
 }
+/** deflate-raw of the JSON text plus its CRC-32, as the codec seals a link (an attacker can do it too). */
+function seal(json: string, level: 1 | 6 = 6): Uint8Array {
+  const bytes = strToU8(json);
+  const deflated = deflateSync(bytes, { level });
+  const out = new Uint8Array(deflated.length + 4);
+  out.set(deflated);
+  new DataView(out.buffer).setUint32(deflated.length, crc32(bytes));
+  return out;
+}
 /** Wraps any JSON value as a v1 link, the way an attacker would. */
 function craftLink(value: unknown, version = 1): string {
-  return `#share=v${version}.${b64url(deflateSync(strToU8(JSON.stringify(value))))}`;
+  return `#share=v${version}.${b64url(seal(JSON.stringify(value)))}`;
 }
 function envelopeJson(fragment: string): Record<string, unknown> {
-  const data = fragment.slice(fragment.indexOf(".") + 1);
-  return JSON.parse(new TextDecoder().decode(inflateSync(Buffer.from(data, "base64url"))));
+  const data = Buffer.from(fragment.slice(fragment.indexOf(".") + 1), "base64url");
+  return JSON.parse(new TextDecoder().decode(inflateSync(data.subarray(0, data.length - 4))));
 }
 function shareError(fn: () => unknown, reason: ShareErrorCode): ShareError {
   let caught: unknown;
@@ -173,7 +183,7 @@ describe("share codec: hostile and broken input", () => {
 
   it("refuses oversized links before decoding and oversized contents while inflating", () => {
     shareError(() => decodeShareLink("#share=v1." + "A".repeat(16_000_001)), "too-large");
-    const bomb = deflateSync(strToU8(`{"format":"webcode-share","pad":"${"a".repeat(51 * 1024 * 1024)}"}`), { level: 1 });
+    const bomb = seal(`{"format":"webcode-share","pad":"${"a".repeat(51 * 1024 * 1024)}"}`, 1);
     shareError(() => decodeShareLink(`#share=v1.${b64url(bomb)}`), "too-large");
   });
 
@@ -201,7 +211,7 @@ describe("share codec: hostile and broken input", () => {
       { id: "f3", messageId: "m0", type: "file", mime: "image/png", filename: "ok.png", url: "data:image/png;base64,iVBORw0KGgo=" },
     ];
     const json = JSON.stringify({ ...(base as object), parts }).replace('"input":{"command":"ls"}', '"input":{"__proto__":{"polluted":true},"command":"ls"}');
-    const { envelope } = decodeShareLink(`#share=v1.${b64url(deflateSync(strToU8(json)))}`);
+    const { envelope } = decodeShareLink(`#share=v1.${b64url(seal(json))}`);
     const byId = new Map(envelope.parts.map((p) => [p.id, p]));
     const running = byId.get("t1");
     expect(running?.type === "tool" && running.state.status).toBe("error");
@@ -267,5 +277,24 @@ describe("share files and opening", () => {
     expect((await storage.files.list(continued.workspace.id)).length).toBe(4);
     expect((await storage.sessions.get(first.session.id))?.share?.readOnly).toBe(true);
     storage.close();
+  });
+});
+
+describe("share codec: integrity", () => {
+  it("refuses every single-character change of the committed link instead of opening a different session", () => {
+    const data = VECTOR.slice(VECTOR.indexOf(".") + 1);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let opened = 0;
+    for (let i = 0; i < data.length; i++) {
+      const replacement = alphabet[(alphabet.indexOf(data[i]!) + 17) % alphabet.length]!;
+      const tampered = `#share=v1.${data.slice(0, i)}${replacement}${data.slice(i + 1)}`;
+      try {
+        decodeShareLink(tampered);
+        opened++;
+      } catch (error) {
+        expect(error).toBeInstanceOf(ShareError);
+      }
+    }
+    expect(opened).toBe(0);
   });
 });
