@@ -297,7 +297,7 @@ describe("escape-normalised matcher: no literal \\n written", () => {
 
 describe("trimmed-boundary matcher (pure)", () => {
   it("matches the trimmed text and trims newString the same way", () => {
-    expect(viaMatcher(trimmedBoundaryMatcher, "x = compute(a) + 1\n", "  compute(a) ", "  compute(b) ")).toBe("x = compute(b) + 1\n");
+    expect(viaMatcher(trimmedBoundaryMatcher, "x = compute(a) + 1\n", "compute(a)  ", "compute(b)  ")).toBe("x = compute(b) + 1\n");
     expect(trimmedBoundaryMatcher.find(matchInput("abc\n"), "abc").candidates).toHaveLength(0);
   });
 });
@@ -354,5 +354,33 @@ describe("exact matcher as a pure function", () => {
   it("finds every non-overlapping occurrence", () => {
     expect(exactMatcher.find(matchInput("aaa"), "aa").candidates.map((c) => c.start)).toEqual([0]);
     expect(lineTrimmedMatcher.find(matchInput("  a\nb\n a \n"), "a").candidates).toHaveLength(2);
+  });
+});
+
+describe("partial-line matches only when oldString ends mid-line (issue 3, item 1)", () => {
+  it("refuses a whole line written with a newline that only starts a longer line", () => {
+    const content = "value = 10\nvalue2 = 20\n";
+    expect(errorOf(() => applyEdit(content, "value = 1\n", "value = 5\n"))).toMatch(/not found/);
+    // The same line written whole still edits the line it names.
+    expect(applyEdit("value = 1\nvalue = 10\n", "value  = 1\n", "value = 5\n")).toBe("value = 5\nvalue = 10\n");
+  });
+
+  it("refuses an indented whole line that is only the start of a longer line", () => {
+    expect(errorOf(() => applyEdit("  foobar();\n", "  foo\n", "  baz\n"))).toMatch(/not found/);
+  });
+
+  it("refuses an indented oldString that matches in the middle of a line", () => {
+    expect(errorOf(() => applyEdit("x = compute(a) + 1\n", "    compute(a)", "    compute(b)"))).toMatch(/not found/);
+  });
+
+  it("refuses a fuzzy fragment whose edge splits a word", () => {
+    expect(whitespaceNormalizedMatcher.find(matchInput("total = price  *  qtyMax\n"), "price * qty").candidates).toHaveLength(0);
+    expect(whitespaceNormalizedMatcher.find(matchInput("subtotal = price  *  qty\n"), "total = price * qty").candidates).toHaveLength(0);
+    expect(errorOf(() => applyEdit("value = 10\n", "value = 1\\n", "value = 5\\n"))).toMatch(/not found/);
+  });
+
+  it("still accepts a fragment that ends mid-line on word boundaries", () => {
+    expect(applyEdit("total = price  *  qty + tax\n", "price * qty", "price * count")).toBe("total = price * count + tax\n");
+    expect(applyEdit("x = compute(a) + 1\n", "compute(a) ", "compute(b) ")).toBe("x = compute(b) + 1\n");
   });
 });

@@ -147,6 +147,7 @@ function charMatch(input: MatchInput, start: number, end: number, find: FindLine
   }
   // Inside a line: only for a one-line oldString, and never across a line break it did not have.
   if (find.core.length > 1 || first !== last) return undefined;
+  if (!partialLineFits(content, start, end, find, alignedStart, alignedEnd)) return undefined;
   return {
     start,
     end,
@@ -156,6 +157,25 @@ function charMatch(input: MatchInput, start: number, end: number, find: FindLine
       return stripPadding(text, find.leading + indent, find.trailing);
     },
   };
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_$]/u;
+
+/**
+ * Spec §4: a partial-line match counts only when oldString itself ends mid-line. oldString written as
+ * a whole line (a trailing newline, blank lines or indentation before it) must match whole-line edges,
+ * and a fuzzy match never starts or ends inside a word ("value = 1" is not the start of "value = 10").
+ */
+function partialLineFits(content: string, start: number, end: number, find: FindLines, alignedStart: boolean, alignedEnd: boolean): boolean {
+  if (find.trailing.includes("\n") && !alignedEnd) return false;
+  const indented = find.leading !== "" || /^[ \t]/.test(find.core[0]!);
+  if (indented && !alignedStart) return false;
+  // Whitespace the model put around the fragment must face whitespace (or a line edge) in the file.
+  if (find.trailing !== "" && end < content.length && !/\s/.test(content[end]!)) return false;
+  const splitsWord = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && WORD_CHAR.test(a) && WORD_CHAR.test(b);
+  if (splitsWord(content[start - 1], content[start])) return false;
+  if (splitsWord(content[end - 1], content[end])) return false;
+  return true;
 }
 
 function allIndexes(haystack: string, needle: string): number[] {
