@@ -384,3 +384,18 @@ describe("partial-line matches only when oldString ends mid-line (issue 3, item 
     expect(applyEdit("x = compute(a) + 1\n", "compute(a) ", "compute(b) ")).toBe("x = compute(b) + 1\n");
   });
 });
+
+describe("a uniformly indented block in a file with no indent step (issue 3, item 7)", () => {
+  it("adds the block's literal prefix to newString", () => {
+    expect(applyEdit("  a\n  b\nc\n", "a\nb", "A\nB")).toBe("  A\n  B\nc\n");
+    expect(applyEdit("\t\tx\n\t\ty\nz\n", "x\ny", "X\n  Y")).toBe("\t\tX\n\t\t  Y\nz\n");
+  });
+
+  it("removes a prefix the model added to every line", () => {
+    expect(applyEdit("a\nb\nc\n", "   a\n   b", "   A\n   B")).toBe("A\nB\nc\n");
+  });
+
+  it("still refuses when no single prefix or level shift explains every line", () => {
+    expect(errorOf(() => applyEdit("  a\n b\nc\n", "a\nb", "A\nB"))).toMatch(/cannot be carried over/);
+  });
+});

@@ -84,6 +84,8 @@ export function buildIndentMap(
 ): IndentMap | undefined {
   const relevant = pairs.filter((p) => !isBlank(p.old) && !isBlank(p.file));
   if (relevant.every((p) => leadingWhitespace(p.old) === leadingWhitespace(p.file))) return (indent) => indent;
+  const prefixMap = constantPrefixMap(relevant);
+  if (prefixMap) return prefixMap;
   const fileStyle = styles.file ?? styles.old ?? DEFAULT_INDENT;
   // Try the model's own style first, then assume it used the file's unit (detection can be fooled).
   const oldStyles = [styles.old ?? fileStyle, fileStyle, ...SPACE_UNITS.map((unit) => ({ tab: false, unit }))];
@@ -97,6 +99,28 @@ export function buildIndentMap(
       return renderIndent({ level, rest: parsed.rest }, fileStyle);
     };
     if (relevant.every((p) => map(leadingWhitespace(p.old)) === leadingWhitespace(p.file))) return map;
+  }
+  return undefined;
+}
+
+/**
+ * The whole block shifted by one literal prefix ("  " added to, or removed from, every line). Tried
+ * before levels because it needs no indent unit: a file that shows no indent step still maps.
+ */
+function constantPrefixMap(relevant: readonly IndentPair[]): IndentMap | undefined {
+  if (relevant.length === 0) return undefined;
+  const first = relevant[0]!;
+  const oldIndent = leadingWhitespace(first.old);
+  const fileIndent = leadingWhitespace(first.file);
+  if (fileIndent.endsWith(oldIndent)) {
+    const prefix = fileIndent.slice(0, fileIndent.length - oldIndent.length);
+    if (relevant.every((p) => leadingWhitespace(p.file) === prefix + leadingWhitespace(p.old))) return (indent) => prefix + indent;
+  }
+  if (oldIndent.endsWith(fileIndent)) {
+    const prefix = oldIndent.slice(0, oldIndent.length - fileIndent.length);
+    if (relevant.every((p) => leadingWhitespace(p.old) === prefix + leadingWhitespace(p.file))) {
+      return (indent) => (indent.startsWith(prefix) ? indent.slice(prefix.length) : undefined);
+    }
   }
   return undefined;
 }
