@@ -3,10 +3,10 @@
 import { createRoot } from "react-dom/client";
 import "./app.css";
 import { createStore } from "zustand/vanilla";
-import { Dialogs, Notifications } from "../common";
+import { Dialogs, ErrorBoundary, Notifications } from "../common";
 import { App, type BootState } from "./app";
 import type { Contributions } from "./contributions";
-import type { FatalError } from "./error-screen";
+import { ErrorScreen, type FatalError } from "./error-screen";
 import { createLayoutStore } from "./layout-store";
 import type { AppServices } from "./services";
 import { WorkspaceController } from "./workspace-controller";
@@ -30,6 +30,15 @@ export interface AppHandle {
   dispose(): Promise<void>;
 }
 
+/** The error page for a render error that reached the app root. */
+export function appCrash(error: unknown): FatalError {
+  return {
+    title: "webcode ran into an error",
+    message: `Part of the page failed to render: ${errorMessage(error)}. Your files and sessions are still stored.`,
+    steps: ["Reload the page.", "If it happens again right away, open webcode without the part after # in the address, then switch to another workspace."],
+  };
+}
+
 export function mountApp(container: HTMLElement, contributions: Partial<Contributions> = {}): AppHandle {
   const boot = createStore<BootState>(() => ({ phase: "booting" }));
   const notifications = new Notifications();
@@ -43,13 +52,17 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
   const layout = createLayoutStore(layoutStorage);
   const root = createRoot(container);
   root.render(
-    <App
-      boot={boot}
-      notifications={notifications}
-      dialogs={dialogs}
-      layout={layout}
-      contributions={{ panels: contributions.panels ?? [], topBar: contributions.topBar ?? [] }}
-    />,
+    // The last line of defence: anything the inner boundaries (parts, panels) miss shows an error
+    // page with a Reload button instead of an empty page.
+    <ErrorBoundary fallback={(error) => <ErrorScreen error={appCrash(error)} />}>
+      <App
+        boot={boot}
+        notifications={notifications}
+        dialogs={dialogs}
+        layout={layout}
+        contributions={{ panels: contributions.panels ?? [], topBar: contributions.topBar ?? [] }}
+      />
+    </ErrorBoundary>,
   );
   const editorLoaded = preloadMonaco();
   let controller: WorkspaceController | undefined;

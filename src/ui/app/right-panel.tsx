@@ -1,6 +1,7 @@
 // The right-hand tab host: preview now, chat and others later. Panels register as contributions;
 // each tab keeps its content mounted while hidden so a chat or a preview does not lose its state.
 import { useRef, type KeyboardEvent } from "react";
+import { ErrorBoundary } from "../common";
 import { byOrder, type PanelContribution } from "./contributions";
 import type { WorkbenchServices } from "./workbench-context";
 
@@ -56,7 +57,8 @@ export function RightPanel({ panels, selected, onSelect, services }: RightPanelP
           aria-labelledby={`panel-tab-${panel.id}`}
           hidden={panel !== current}
         >
-          {panel.render(services)}
+          {/* A panel that fails to render shows why in its tab; the other panels keep working. */}
+          <ErrorBoundary>{panel.render(services)}</ErrorBoundary>
         </div>
       ))}
     </section>

@@ -3,6 +3,7 @@
 // only when the message or one of its parts changed.
 import { memo } from "react";
 import type { MessageError } from "../../storage";
+import { ErrorBoundary } from "../common";
 import type { MessageEntry } from "./chat-store";
 import { describeUsage, formatCost } from "./format";
 import { PartView } from "./part-views";
@@ -29,7 +30,10 @@ export const MessageView = memo(function MessageView({ entry, busy, onFork, onRe
     <article className={`message message-${info.role}`} aria-label={label} data-message-id={info.id}>
       <div className="message-parts">
         {parts.map((part) => (
-          <PartView key={part.id} part={part} streaming={streaming} onOpenSession={onOpenSession} onOpenFile={onOpenFile} />
+          // One malformed part (a share link, a model's odd output) must not take the chat down with it.
+          <ErrorBoundary key={part.id}>
+            <PartView part={part} streaming={streaming} onOpenSession={onOpenSession} onOpenFile={onOpenFile} />
+          </ErrorBoundary>
         ))}
         {streaming && parts.length === 0 && <p className="message-waiting">Waiting for the model…</p>}
       </div>

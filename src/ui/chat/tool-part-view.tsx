@@ -1,6 +1,9 @@
 // One tool call in the transcript: status, a one-line summary of the input, and the tool's own
 // view — live output for bash, the diff for edits and writes, the todo list, the subagent link.
+// Tool input and metadata are untrusted JSON (model output, share links): every field is checked
+// before it is rendered, so a wrong type shows as nothing rather than breaking the transcript.
 import { memo, useState } from "react";
+import { revealInvisibleChars } from "../../base";
 import type { PartRecord, TodoItem, ToolState } from "../../storage";
 import { Markdown, highlightCode } from "../markdown";
 import { formatDuration } from "./format";
@@ -18,7 +21,7 @@ const STATUS_LABEL: Record<ToolState["status"], string> = {
 };
 
 function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function text(value: unknown): string | undefined {
@@ -26,7 +29,56 @@ function text(value: unknown): string | undefined {
 }
 
 function metadataOf(state: ToolState): Record<string, unknown> {
-  return "metadata" in state && state.metadata ? state.metadata : {};
+  return "metadata" in state ? record(state.metadata) : {};
+}
+
+/** JSON text of any value, for "Show input" (never throws: cycles or BigInts give ""). */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return "";
+  }
+}
+
+const TODO_STATUSES: ReadonlySet<string> = new Set<TodoItem["status"]>(["pending", "in_progress", "completed", "cancelled"]);
+const TODO_PRIORITIES: ReadonlySet<string> = new Set<TodoItem["priority"]>(["high", "medium", "low"]);
+
+/** The valid items of an untrusted todo list (content a string, status a known one), and how many were not. */
+export function parseTodos(value: unknown): { todos: TodoItem[]; invalid: number } {
+  if (!Array.isArray(value)) return { todos: [], invalid: 0 };
+  const todos: TodoItem[] = [];
+  for (const item of value as unknown[]) {
+    const fields = record(item);
+    const content = text(fields.content);
+    const status = text(fields.status);
+    if (content === undefined || status === undefined || !TODO_STATUSES.has(status)) continue;
+    const priority = text(fields.priority);
+    todos.push({ content, status: status as TodoItem["status"], priority: priority !== undefined && TODO_PRIORITIES.has(priority) ? (priority as TodoItem["priority"]) : "medium" });
+  }
+  return { todos, invalid: value.length - todos.length };
+}
+
+interface TaskStep {
+  callId: string;
+  tool: string;
+  status: string;
+  title?: string;
+}
+
+/** The subagent's progress steps that have the expected shape (tool and status strings). */
+function parseTaskSteps(value: unknown): TaskStep[] {
+  if (!Array.isArray(value)) return [];
+  const steps: TaskStep[] = [];
+  for (const item of value as unknown[]) {
+    const fields = record(item);
+    const tool = text(fields.tool);
+    const status = text(fields.status);
+    if (tool === undefined || status === undefined) continue;
+    const title = text(fields.title);
+    steps.push({ callId: text(fields.callId) ?? `step-${steps.length}`, tool, status, ...(title !== undefined ? { title } : {}) });
+  }
+  return steps;
 }
 
 /** The one line that says what the call does: the command, the path, the pattern. */
@@ -72,7 +124,8 @@ export const ToolPartView = memo(function ToolPartView({ part, onOpenSession }: 
   const { state, tool } = part;
   const [showInput, setShowInput] = useState(false);
   const metadata = metadataOf(state);
-  const title = ("title" in state && state.title) || summarizeToolInput(tool, state.input);
+  // Bidi and zero-width characters are shown as ⟨U+…⟩ so a title cannot pass for something else.
+  const title = revealInvisibleChars(text("title" in state ? state.title : undefined) || summarizeToolInput(tool, state.input));
   const duration = state.status === "completed" || state.status === "error" ? formatDuration(state.end - state.start) : undefined;
   return (
     <section className={`tool-part tool-${state.status}`} aria-label={`${tool} tool call, ${STATUS_LABEL[state.status]}`}>
@@ -87,7 +140,7 @@ export const ToolPartView = memo(function ToolPartView({ part, onOpenSession }: 
           {showInput ? "Hide input" : "Show input"}
         </button>
       </header>
-      {showInput && <pre className="tool-input">{JSON.stringify(state.input, null, 2) ?? (state.status === "pending" ? state.raw : "")}</pre>}
+      {showInput && <pre className="tool-input">{jsonText(state.input) ?? (state.status === "pending" ? text(state.raw) : "")}</pre>}
       <ToolBody part={part} metadata={metadata} onOpenSession={onOpenSession} />
       {state.status === "error" && (
         <p className="tool-error" role="status">
@@ -112,7 +165,7 @@ function ToolBody({ part, metadata, onOpenSession }: { part: ToolPart; metadata:
         <div className="tool-body">
           {command && (
             <pre className="tool-command">
-              <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${command}`, "bash") }} />
+              <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${revealInvisibleChars(command)}`, "bash") }} />
             </pre>
           )}
           {output !== undefined && output !== "" && <TerminalOutput output={output} live={state.status === "running"} />}
@@ -127,19 +180,24 @@ function ToolBody({ part, metadata, onOpenSession }: { part: ToolPart; metadata:
       return diff ? <DiffBlock diff={diff} /> : null;
     }
     case "todowrite": {
-      const todos = Array.isArray(input.todos) ? (input.todos as TodoItem[]) : [];
-      return <TodoList todos={todos} />;
+      const { todos, invalid } = parseTodos(input.todos);
+      return (
+        <>
+          <TodoList todos={todos} />
+          {invalid > 0 && <p className="tool-note">{invalid === 1 ? "1 item could not be shown (not a valid todo)." : `${invalid} items could not be shown (not valid todos).`}</p>}
+        </>
+      );
     }
     case "task": {
       const childId = text(metadata.sessionId);
-      const progress = Array.isArray(metadata.summary) ? (metadata.summary as { callId: string; tool: string; status: string; title?: string }[]) : [];
+      const progress = parseTaskSteps(metadata.summary);
       const result = state.status === "completed" ? /<task_result>\n?([\s\S]*?)\n?<\/task_result>/.exec(state.output)?.[1] ?? state.output : undefined;
       return (
         <div className="tool-body">
           {progress.length > 0 && (
             <ul className="task-progress" aria-label="Subagent progress">
-              {progress.map((step) => (
-                <li key={step.callId} className={`task-step tool-status-${step.status}`}>
+              {progress.map((step, index) => (
+                <li key={`${index}:${step.callId}`} className={`task-step tool-status-${step.status}`}>
                   <span className="tool-name">{step.tool}</span> {step.title ?? ""}
                 </li>
               ))}
@@ -200,7 +258,7 @@ function CollapsedOutput({ output }: { output: string }) {
 export function DiffBlock({ diff }: { diff: string }) {
   return (
     <pre className="tool-diff" aria-label="Diff">
-      <code dangerouslySetInnerHTML={{ __html: highlightCode(diff, "diff") }} />
+      <code dangerouslySetInnerHTML={{ __html: highlightCode(revealInvisibleChars(diff), "diff") }} />
     </pre>
   );
 }

@@ -4,3 +4,4 @@ export * from "./dialogs";
 export { DialogHost } from "./dialog-host";
 export { Toasts } from "./toasts";
 export { Icon, IconButton, type IconName } from "./icons";
+export { ErrorBoundary, DEFAULT_BOUNDARY_TITLE, type ErrorBoundaryProps } from "./error-boundary";
