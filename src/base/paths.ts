@@ -9,6 +9,23 @@ export class PathError extends Error {
 }
 
 const INVALID_CHARS = /[\u0000-\u001f<>:"|?*\\]/;
+/**
+ * Bidi controls (U+202A–202E, U+2066–2069), zero-width and direction marks (U+200B–200F) and the
+ * BOM (U+FEFF): invisible, yet they reorder or hide text, so a name or command can look like another.
+ */
+const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+const INVISIBLE_CHARS_GLOBAL = new RegExp(INVISIBLE_CHARS.source, "g");
+
+/** Does the text hold a bidi control or invisible character (see INVISIBLE_CHARS)? */
+export function hasInvisibleChars(text: string): boolean {
+  return INVISIBLE_CHARS.test(text);
+}
+
+/** Shows each bidi control or invisible character as "⟨U+202E⟩", so text reads as it really is. */
+export function revealInvisibleChars(text: string): string {
+  return text.replace(INVISIBLE_CHARS_GLOBAL, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+}
+
 const RESERVED = new Set([".", ".."]);
 
 /**
@@ -32,6 +49,8 @@ export function normalizePath(input: string): string {
 
 /** Validates one file or folder name as typed by a user; returns an error message or undefined. */
 export function validateName(name: string): string | undefined {
+  // Before the space checks: trim() also strips U+FEFF, which would hide the real reason.
+  if (INVISIBLE_CHARS.test(name)) return `"${revealInvisibleChars(name)}" contains an invisible or text-direction character, which can disguise a name. Remove it.`;
   if (name.trim() === "") return "A name cannot be empty.";
   if (name !== name.trim()) return "A name cannot start or end with spaces.";
   if (RESERVED.has(name)) return `"${name}" is not a valid name.`;

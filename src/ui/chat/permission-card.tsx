@@ -1,6 +1,8 @@
 // A permission ask in the chat: what the agent wants to do (the command, the diff, the paths) and
 // the three replies. "Reject" can carry a message telling the model what to do instead.
+// Bidi controls and invisible characters are shown as ⟨U+…⟩: what is approved is what is read.
 import { useId, useState } from "react";
+import { revealInvisibleChars } from "../../base";
 import { highlightCode } from "../markdown";
 import type { PendingPermission, PermissionReply } from "./agent-port";
 import { DiffBlock } from "./tool-part-view";
@@ -21,7 +23,7 @@ const TITLES: Record<string, string> = {
 };
 
 export function permissionTitle(permission: string): string {
-  return TITLES[permission] ?? `The agent asks for the "${permission}" permission`;
+  return TITLES[permission] ?? `The agent asks for the "${revealInvisibleChars(permission)}" permission`;
 }
 
 export function PermissionCard({ request, onReply }: PermissionCardProps) {
@@ -44,7 +46,7 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
       </h3>
       {command !== undefined && (
         <pre className="tool-command">
-          <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${command}`, "bash") }} />
+          <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${revealInvisibleChars(command)}`, "bash") }} />
         </pre>
       )}
       {diff !== undefined && <DiffBlock diff={diff} />}
@@ -52,14 +54,14 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
         <ul className="permission-patterns">
           {request.patterns.map((pattern) => (
             <li key={pattern}>
-              <code>{pattern}</code>
+              <code>{revealInvisibleChars(pattern)}</code>
             </li>
           ))}
         </ul>
       )}
       {request.always.length > 0 && (
         <p className="card-note">
-          "Always allow" allows <code>{request.always.join(", ")}</code> for the rest of this session.
+          "Always allow" allows <code>{revealInvisibleChars(request.always.join(", "))}</code> for the rest of this session.
         </p>
       )}
       <label className="card-label" htmlFor={messageId}>
