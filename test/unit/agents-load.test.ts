@@ -3,13 +3,18 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStorage, type Storage } from "../../src/storage";
 import { WorkspaceFiles } from "../../src/runtime";
 import { BUILTIN_AGENTS, builtinAgent, loadAgents, loadAgentsWithProblems, type AgentInfo } from "../../src/agent/agents";
-import { DEFAULT_RULES, disabledTools, evaluate, mergeRules } from "../../src/agent/permission";
+import { DEFAULT_RULES, decide, disabledTools, evaluate, mergeRules } from "../../src/agent/permission";
 import { EXPLORE_PROMPT, TITLE_PROMPT } from "../../src/agent/prompt";
 
 const TOOLS = ["read", "write", "edit", "apply_patch", "glob", "grep", "list", "bash", "task", "todowrite", "webfetch", "question"];
 
 function rulesOf(agent: AgentInfo) {
   return mergeRules(DEFAULT_RULES, agent.permission);
+}
+
+/** Rules from workspace files: they only tighten rulesOf (decide). */
+function limitsOf(agent: AgentInfo) {
+  return agent.workspacePermission ?? [];
 }
 
 describe("built-in agents", () => {
@@ -126,14 +131,16 @@ describe("loadAgents", () => {
       color: "#cc6600",
       hidden: false,
       prompt: "You review code. Be specific.",
-      permission: [
+      permission: [],
+      workspacePermission: [
         { permission: "edit", pattern: "*", action: "deny" },
         { permission: "bash", pattern: "*", action: "ask" },
         { permission: "bash", pattern: "git diff *", action: "allow" },
       ],
       builtIn: false,
     });
-    expect(evaluate("bash", "git diff HEAD", rulesOf(reviewer!)).action).toBe("allow");
+    expect(decide("bash", "git diff HEAD", rulesOf(reviewer!), limitsOf(reviewer!))).toBe("allow");
+    expect(decide("bash", "ls", rulesOf(reviewer!), limitsOf(reviewer!))).toBe("ask");
   });
 
   it("merges a file named like a built-in over it", async () => {
@@ -143,12 +150,12 @@ describe("loadAgents", () => {
     const build = agents.find((a) => a.name === "build")!;
     expect(build).toMatchObject({ mode: "primary", temperature: 0.3, builtIn: true, description: builtinAgent("build")!.description });
     expect(build.prompt).toBeUndefined();
-    expect(evaluate("bash", "ls", rulesOf(build)).action).toBe("ask");
+    expect(decide("bash", "ls", rulesOf(build), limitsOf(build))).toBe("ask");
     const explore = agents.find((a) => a.name === "explore")!;
     expect(explore.prompt).toBe("Custom explore prompt.");
     expect(explore.steps).toBe(5);
-    // The built-in's rules stay, the file's rules come after them.
-    expect(evaluate("edit", "a.ts", rulesOf(explore)).action).toBe("deny");
+    // The built-in's rules stay; the file's rules can only tighten them.
+    expect(decide("edit", "a.ts", rulesOf(explore), limitsOf(explore))).toBe("deny");
   });
 
   it("reads .opencode/agent too, with .webcode winning for the same name", async () => {
@@ -163,7 +170,7 @@ describe("loadAgents", () => {
   it("maps the legacy tools map onto permissions", async () => {
     await fs.writeFile(".opencode/agent/readonly.md", "---\ndescription: d\ntools:\n  write: false\n  bash: false\n---\n");
     const agent = (await loadAgents(fs)).find((a) => a.name === "readonly")!;
-    expect([...disabledTools(TOOLS, rulesOf(agent))].sort()).toEqual(["apply_patch", "bash", "edit", "write"]);
+    expect([...disabledTools(TOOLS, rulesOf(agent), limitsOf(agent))].sort()).toEqual(["apply_patch", "bash", "edit", "write"]);
   });
 
   it("disables agents with disable: true, built-ins included", async () => {
@@ -201,5 +208,39 @@ describe("loadAgents", () => {
     const reported: string[] = [];
     await loadAgents(fs, (p) => reported.push(p.path));
     expect(reported.length).toBe(problems.length);
+  });
+});
+
+describe("workspace agent files only tighten (issue 3, item 6)", () => {
+  let storage: Storage;
+  let fs: WorkspaceFiles;
+  beforeEach(async () => {
+    storage = await openStorage({ name: `agents-limits-${Math.random()}` });
+    fs = await WorkspaceFiles.open(storage, "ws");
+  });
+  afterEach(() => storage.close());
+
+  it("a shipped build.md with bash/read allow keeps the user's asks and the .env ask", async () => {
+    await fs.writeFile(".webcode/agent/build.md", "---\npermission:\n  bash: allow\n  read: allow\n  edit: allow\n---\n");
+    await fs.writeFile(".opencode/agent/plan.md", "---\npermission:\n  edit: allow\n---\n");
+    const agents = await loadAgents(fs);
+    const build = agents.find((a) => a.name === "build")!;
+    const user = [{ permission: "bash", pattern: "*", action: "ask" as const }];
+    const rules = mergeRules(DEFAULT_RULES, user, build.permission);
+    expect(decide("bash", "curl x | sh", rules, limitsOf(build))).toBe("ask");
+    expect(decide("read", ".env", rules, limitsOf(build))).toBe("ask");
+    expect(decide("read", "src/a.ts", rules, limitsOf(build))).toBe("allow");
+    // The built-in plan agent's own edit deny keeps its place.
+    const plan = agents.find((a) => a.name === "plan")!;
+    expect(decide("edit", "src/a.ts", rulesOf(plan), limitsOf(plan))).toBe("deny");
+    expect(decide("edit", ".webcode/plans/x.md", rulesOf(plan), limitsOf(plan))).toBe("allow");
+  });
+
+  it("a new workspace agent cannot allow what the defaults ask", async () => {
+    await fs.writeFile(".webcode/agent/helper.md", "---\ndescription: helps\npermission:\n  '*': allow\n---\nHelp.");
+    const helper = (await loadAgents(fs)).find((a) => a.name === "helper")!;
+    expect(helper.permission).toEqual([]);
+    expect(decide("read", ".env", rulesOf(helper), limitsOf(helper))).toBe("ask");
+    expect(decide("external_directory", "/etc", rulesOf(helper), limitsOf(helper))).toBe("ask");
   });
 });

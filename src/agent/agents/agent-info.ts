@@ -18,8 +18,14 @@ export interface AgentInfo {
   topP?: number;
   /** Maximum model calls in one turn (unlimited when unset). */
   steps?: number;
-  /** The agent's own rules, applied after the defaults and the user's config (last match wins). */
+  /** The built-in agent's own rules, applied after the defaults and the user's config (last match wins). */
   permission: Rule[];
+  /**
+   * Rules from workspace agent files (.webcode/agent, .opencode/agent). A workspace may come from an
+   * imported zip, so these only tighten: they can turn an allow into ask or deny, never loosen what
+   * defaults, user config and `permission` decide (decide() in the permission module).
+   */
+  workspacePermission?: Rule[];
   color?: string;
   builtIn: boolean;
 }

@@ -1,5 +1,6 @@
 // The built-in agents of spec §6. Their permission lists hold only what differs from the defaults:
-// the loop evaluates defaults, then user config, then these, then session grants.
+// the loop evaluates defaults, then user config, then these (last match wins); rules from workspace
+// agent files may only tighten that, and session grants only answer what is still an ask.
 import { ruleset } from "../permission";
 import { COMPACTION_PROMPT, EXPLORE_PROMPT, SUMMARY_PROMPT, TITLE_PROMPT } from "../prompt";
 import type { AgentInfo } from "./agent-info";

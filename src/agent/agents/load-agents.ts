@@ -1,6 +1,7 @@
 // Custom agents from the workspace (spec §6): `.webcode/agent/*.md` and `.opencode/agent/*.md`
 // (also the plural `agents/`). Frontmatter configures, the body is the prompt; a file named like a
-// built-in merges over it. Bad files are reported as problems, never thrown.
+// built-in merges over it. Bad files are reported as problems, never thrown. A file's permission rules
+// only tighten (AgentInfo.workspacePermission): a shipped build.md cannot loosen the user's config.
 import { basename, errorMessage, joinPath } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import type { ModelRef } from "../../storage";
@@ -160,9 +161,12 @@ function parseAgentFile(path: string, text: string, warnings: string[]): AgentFi
 }
 
 function merge(base: AgentInfo | undefined, file: AgentFile): AgentInfo {
+  // The file's rules never join `permission` (last match wins there); they become limits.
+  const limits = [...(base?.workspacePermission ?? []), ...file.permission];
   const merged: AgentInfo = base
-    ? { ...base, permission: [...base.permission, ...file.permission] }
-    : { name: file.name, description: file.description ?? "", mode: file.mode ?? "all", permission: file.permission, builtIn: false };
+    ? { ...base, permission: base.permission.slice() }
+    : { name: file.name, description: file.description ?? "", mode: file.mode ?? "all", permission: [], builtIn: false };
+  if (limits.length > 0) merged.workspacePermission = limits;
   if (file.description !== undefined) merged.description = file.description;
   if (file.mode !== undefined) merged.mode = file.mode;
   if (file.hidden !== undefined) merged.hidden = file.hidden;

@@ -2,7 +2,7 @@
 // approve other pending asks they now cover) and reject (which rejects the session's other asks).
 import { newId } from "../../base";
 import { PermissionDeniedError, PermissionRejectedError, type PermissionRequest } from "../tools/tool";
-import { evaluate, type Rule } from "./rules";
+import { decide, evaluate, type Rule } from "./rules";
 
 export type PermissionReply = "once" | "always" | "reject";
 
@@ -31,8 +31,10 @@ export interface PermissionManagerOptions {
 export interface AskInput {
   sessionId: string;
   request: PermissionRequest;
-  /** Defaults, user config and agent config, merged in that order. Session grants are added here. */
+  /** Defaults, user config and agent config, merged in that order (last match wins). */
   rules: Rule[];
+  /** Rules from workspace files: they may make a decision stricter, never looser (see decide()). */
+  limits?: Rule[];
   callId?: string;
   messageId?: string;
   /** Aborting withdraws the ask (reported to onReplied as a reject) and rejects with the signal's reason. */
@@ -42,9 +44,15 @@ export interface AskInput {
 interface Waiter {
   pending: PendingPermission;
   rules: Rule[];
+  limits: Rule[];
   resolve(): void;
   reject(error: unknown): void;
   cleanup(): void;
+}
+
+/** Whether an "always" grant of the session covers `pattern`. */
+function granted(permission: string, pattern: string, grants: readonly Rule[]): boolean {
+  return evaluate(permission, pattern, grants).action === "allow";
 }
 
 export class PermissionManager {
@@ -58,10 +66,12 @@ export class PermissionManager {
     const { request, sessionId } = input;
     const patterns = request.patterns.length > 0 ? request.patterns : ["*"];
     let needsAsk = false;
+    const grants = this.sessionRules(sessionId);
     for (const pattern of patterns) {
-      const rule = evaluate(request.permission, pattern, input.rules, this.sessionRules(sessionId));
-      if (rule.action === "deny") return Promise.reject(new PermissionDeniedError(request.permission, pattern));
-      if (rule.action === "ask") needsAsk = true;
+      const action = decide(request.permission, pattern, input.rules, input.limits);
+      // A configured deny stands whatever the user granted: grants only answer asks in advance.
+      if (action === "deny") return Promise.reject(new PermissionDeniedError(request.permission, pattern));
+      if (action === "ask" && !granted(request.permission, pattern, grants)) needsAsk = true;
     }
     if (!needsAsk) return Promise.resolve();
     if (input.signal?.aborted) return Promise.reject(input.signal.reason);
@@ -85,6 +95,7 @@ export class PermissionManager {
       this.waiters.set(pending.id, {
         pending,
         rules: input.rules,
+        limits: input.limits ?? [],
         resolve,
         reject,
         cleanup: () => input.signal?.removeEventListener("abort", onAbort),
@@ -122,7 +133,11 @@ export class PermissionManager {
     return sessionId === undefined ? all : all.filter((p) => p.sessionId === sessionId);
   }
 
-  /** The allow rules granted by "always" replies in this session. */
+  /**
+   * The allow rules granted by "always" replies in this session. They answer asks in advance and
+   * nothing more: a pattern the configured rules (or workspace limits) deny stays denied, whichever
+   * agent the session runs next.
+   */
   sessionRules(sessionId: string): Rule[] {
     return this.grants.get(sessionId)?.slice() ?? [];
   }
@@ -156,7 +171,10 @@ export class PermissionManager {
     for (const pending of this.pending(sessionId)) {
       const waiter = this.waiters.get(pending.id)!;
       const patterns = pending.patterns.length > 0 ? pending.patterns : ["*"];
-      const covered = patterns.every((p) => evaluate(pending.permission, p, waiter.rules, grants).action === "allow");
+      const covered = patterns.every((p) => {
+        const action = decide(pending.permission, p, waiter.rules, waiter.limits);
+        return action === "allow" || (action === "ask" && granted(pending.permission, p, grants));
+      });
       if (!covered) continue;
       this.take(pending.id);
       this.options.onReplied?.({ sessionId, requestId: pending.id, reply: "always" });

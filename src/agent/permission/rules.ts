@@ -70,17 +70,42 @@ export const DEFAULT_RULES: readonly Rule[] = Object.freeze(ruleset(DEFAULT_PERM
 
 /**
  * The rule deciding `permission` for `pattern`: the last matching rule across the rulesets in
- * order (defaults, user config, agent config, session grants). No match: ask.
+ * order (defaults, user config, agent config). No match: ask. Session grants and workspace limits
+ * are not plain rulesets: see decide() and PermissionManager.ask.
  */
-export function evaluate(permission: string, pattern: string, ...rulesets: Rule[][]): Rule {
+export function evaluate(permission: string, pattern: string, ...rulesets: (readonly Rule[])[]): Rule {
   for (let i = rulesets.length - 1; i >= 0; i--) {
-    const rules = rulesets[i]!;
-    for (let j = rules.length - 1; j >= 0; j--) {
-      const rule = rules[j]!;
-      if (wildcardMatch(permission, rule.permission) && wildcardMatch(pattern, rule.pattern)) return rule;
-    }
+    const rule = lastMatch(permission, pattern, rulesets[i]!);
+    if (rule) return rule;
   }
   return { permission, pattern: "*", action: "ask" };
+}
+
+/** How strict each action is: a limit may move a decision only towards deny. */
+const STRICTNESS: Readonly<Record<PermissionAction, number>> = { allow: 0, ask: 1, deny: 2 };
+
+/** The stricter of two actions. */
+export function stricter(a: PermissionAction, b: PermissionAction): PermissionAction {
+  return STRICTNESS[b] > STRICTNESS[a] ? b : a;
+}
+
+/**
+ * The action for `permission` on `pattern`: the last matching rule of `rules` (defaults, user config,
+ * built-in agent rules, session overrides; no match: ask), then made stricter by the last matching
+ * rule of `limits` (rules from workspace files, which may tighten but never loosen).
+ */
+export function decide(permission: string, pattern: string, rules: readonly Rule[], limits: readonly Rule[] = []): PermissionAction {
+  const base = evaluate(permission, pattern, rules).action;
+  const limit = lastMatch(permission, pattern, limits);
+  return limit ? stricter(base, limit.action) : base;
+}
+
+function lastMatch(permission: string, pattern: string, rules: readonly Rule[]): Rule | undefined {
+  for (let j = rules.length - 1; j >= 0; j--) {
+    const rule = rules[j]!;
+    if (wildcardMatch(permission, rule.permission) && wildcardMatch(pattern, rule.pattern)) return rule;
+  }
+  return undefined;
 }
 
 /** Tools that share one permission: the edit family and the read family (spec §5). */
@@ -100,21 +125,23 @@ export function toolPermission(toolId: string): string {
 }
 
 /**
- * Tools not to offer the model: those whose last rule for their permission is a deny of `*`.
- * A later narrower allow (plan mode's ".webcode/plans/*.md") keeps the tool offered.
+ * Tools not to offer the model: those whose last rule for their permission, in `rules` or in the
+ * tightening `limits`, is a deny of `*` (so every call would be denied by decide()). A later narrower
+ * allow (plan mode's ".webcode/plans/*.md") keeps the tool offered. Session grants play no part:
+ * they only turn asks into allows, never a deny.
  */
-export function disabledTools(toolIds: string[], rules: Rule[]): Set<string> {
+export function disabledTools(toolIds: string[], rules: readonly Rule[], limits: readonly Rule[] = []): Set<string> {
   const disabled = new Set<string>();
+  const deniesAll = (permission: string, list: readonly Rule[]) => {
+    for (let i = list.length - 1; i >= 0; i--) {
+      const rule = list[i]!;
+      if (wildcardMatch(permission, rule.permission)) return rule.pattern === "*" && rule.action === "deny";
+    }
+    return false;
+  };
   for (const toolId of toolIds) {
     const permission = toolPermission(toolId);
-    let last: Rule | undefined;
-    for (let i = rules.length - 1; i >= 0; i--) {
-      if (wildcardMatch(permission, rules[i]!.permission)) {
-        last = rules[i];
-        break;
-      }
-    }
-    if (last && last.pattern === "*" && last.action === "deny") disabled.add(toolId);
+    if (deniesAll(permission, rules) || deniesAll(permission, limits)) disabled.add(toolId);
   }
   return disabled;
 }

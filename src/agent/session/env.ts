@@ -19,6 +19,8 @@ export interface SubagentCaller {
   agent: AgentInfo;
   /** The rules the parent runs under (its denies carry into the child). */
   rules: Rule[];
+  /** The parent's workspace limits (their denies carry into the child too). */
+  limits?: Rule[];
   abort: AbortSignal;
   update(update: { title?: string; metadata?: Record<string, unknown> }): void;
 }

@@ -52,10 +52,15 @@ export function rulesFor(env: SessionEnv, agent: AgentInfo, session: SessionReco
   return mergeRules(DEFAULT_RULES, env.userRules(), agent.permission, session.permission);
 }
 
+/** Rules from workspace agent files: they only tighten what rulesFor decides (decide()). */
+export function limitsFor(agent: AgentInfo): Rule[] {
+  return agent.workspacePermission?.slice() ?? [];
+}
+
 /** The tools offered for one call: the model's edit family, minus denied and per-turn disabled ones. */
 export function resolveTools(
   env: SessionEnv,
-  input: { modelId: string; rules: Rule[]; toggles?: Record<string, boolean>; supportsTools: boolean; subagents: SubagentSummary[] },
+  input: { modelId: string; rules: Rule[]; limits?: Rule[]; toggles?: Record<string, boolean>; supportsTools: boolean; subagents: SubagentSummary[] },
 ): ToolDefinition[] {
   if (!input.supportsTools) return [];
   const patch = env.services.prefersApplyPatch(input.modelId);
@@ -65,6 +70,7 @@ export function resolveTools(
   const disabled = disabledTools(
     candidates.map((t) => t.id),
     input.rules,
+    input.limits,
   );
   return candidates.filter((tool) => !disabled.has(tool.id) && input.toggles?.[tool.id] !== false);
 }
@@ -159,9 +165,11 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     steps++;
     const isLastStep = agent.steps !== undefined && steps >= agent.steps;
     const rules = rulesFor(env, agent, session);
+    const limits = limitsFor(agent);
     const tools = resolveTools(env, {
       modelId: modelRef.modelId,
       rules,
+      limits,
       supportsTools: modelInfo?.capabilities.tools ?? true,
       subagents: subagentsOf(agents),
       ...(userInfo.tools && { toggles: userInfo.tools }),
@@ -214,6 +222,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       messages: toModelMessages(history, { supportsImages }),
       tools,
       rules,
+      limits,
       abort,
       snapshots: true,
       earlierCalls: () => turnCalls(history, userInfo.id),
@@ -286,6 +295,7 @@ async function runSubtask(
         callId,
         agent,
         rules: rulesFor(env, agent, session),
+        limits: limitsFor(agent),
         abort,
         update: (update) => {
           if (part.state.status !== "running") return;

@@ -27,6 +27,8 @@ export interface StepInput {
   messages: ModelMessage[];
   tools: ToolDefinition[];
   rules: Rule[];
+  /** Workspace rules that may only tighten `rules`. */
+  limits?: Rule[];
   abort: AbortSignal;
   /** Record workspace snapshots and a patch part (off for compaction and other tool-less calls). */
   snapshots: boolean;
@@ -54,6 +56,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     agent,
     supportsImages: input.modelInfo?.capabilities.images ?? false,
     rules: input.rules,
+    limits: input.limits ?? [],
     abort,
     earlierCalls: input.earlierCalls,
     subagents: input.subagents ?? [],

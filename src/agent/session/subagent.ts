@@ -64,7 +64,7 @@ export async function runSubagent(
       updatedAt: now,
       agent: agent.name,
       ...(model && { model }),
-      permission: childRules(caller.rules),
+      permission: childRules([...caller.rules, ...(caller.limits ?? [])]),
       tokens: emptyUsage(),
       cost: 0,
       todos: [],

@@ -29,6 +29,8 @@ export interface ToolScope {
   supportsImages: boolean;
   /** Rules the asks of this step are evaluated against (defaults, user, agent, session overrides). */
   rules: Rule[];
+  /** Workspace rules that may only tighten `rules` (decide()). */
+  limits: Rule[];
   abort: AbortSignal;
   /** Tool calls made earlier in this turn, oldest first (for the doom-loop guard). */
   earlierCalls(): Array<{ tool: string; input: unknown }>;
@@ -211,6 +213,7 @@ export class ToolCalls {
       sessionId: this.scope.session.id,
       request,
       rules: this.scope.rules,
+      limits: this.scope.limits,
       callId,
       messageId: this.scope.assistant.id,
       signal: this.scope.abort,
@@ -242,6 +245,7 @@ export class ToolCalls {
             callId,
             agent,
             rules: this.scope.rules,
+            limits: this.scope.limits,
             abort,
             update: (update) => this.update(callId, update),
           },
