@@ -66,3 +66,4 @@ export {
   type ShareRecords,
 } from "./share-restore";
 export { fetchZip, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";
+export { findTransferFragment, fragmentParams, type TransferFragment } from "./transfer-fragment";

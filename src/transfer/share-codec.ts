@@ -3,6 +3,7 @@
 // through strict, bounded decoding and the restore step (share-restore.ts).
 import { Inflate, deflateSync } from "fflate";
 import { crc32 } from "./crc32";
+import { findTransferFragment } from "./transfer-fragment";
 import { encodeText, isInside, normalizePath } from "../base";
 import type { MessageRecord, PartRecord } from "../storage";
 import { base64Encode, base64UrlDecode, base64UrlEncode } from "./base64";
@@ -336,13 +337,13 @@ export function encodeShareFile(source: ShareSource, options: ShareEncodeOptions
 
 // ---- decoding ----------------------------------------------------------------------------------
 
-/** The `v1.<data>` part of a URL, fragment or pasted text holding `share=`, if any. */
+/**
+ * The `v1.<data>` of a URL, fragment or pasted text whose fragment asks for a share (a whole
+ * `share` key, and no `import` key before it: see findTransferFragment), if any.
+ */
 export function findShareFragment(input: string): string | undefined {
-  const at = input.indexOf("share=");
-  if (at < 0) return undefined;
-  const rest = input.slice(at + 6);
-  const end = rest.search(/[&\s]/);
-  return end < 0 ? rest : rest.slice(0, end);
+  const found = findTransferFragment(input);
+  return found?.kind === "share" ? found.data : undefined;
 }
 
 /** Inflates with a running byte count: refuses past the limit instead of filling memory. */

@@ -1,6 +1,7 @@
 // Downloads a zip for `#import=<url>`: only http(s), no credentials, the size capped by headers and
 // by a running count while streaming. The page's fetch is used unless one is injected (tests).
 import { abortError, formatBytes, isAbortError } from "../base";
+import { findTransferFragment } from "./transfer-fragment";
 import { ImportError, MAX_IMPORT_BYTES } from "./zip-limits";
 
 export interface FetchZipOptions {
@@ -11,17 +12,10 @@ export interface FetchZipOptions {
   maxBytes?: number;
 }
 
-/** The URL in a `#import=<url>` fragment (URL-encoded or not), if any. */
+/** The URL in a `#import=<url>` fragment (URL-encoded or not), unless a `share` key comes first. */
 export function findImportUrl(href: string): string | undefined {
-  const hash = href.indexOf("#");
-  if (hash < 0) return undefined;
-  const match = /(?:^|&)import=([^&]+)/.exec(href.slice(hash + 1));
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return match[1];
-  }
+  const found = findTransferFragment(href);
+  return found?.kind === "import" ? found.url : undefined;
 }
 
 const failed = (message: string, cause?: unknown) => new ImportError("download-failed", message, { cause });
