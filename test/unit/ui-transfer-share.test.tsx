@@ -254,7 +254,7 @@ describe("opening shares", () => {
     expect(switchTo).not.toHaveBeenCalled();
   });
 
-  it("opens #share= once on load after removing it from the address; a bad link only shows an error", async () => {
+  it("asks before opening #share= on load (after removing it from the address); Open opens it; a bad link only shows an error", async () => {
     const { storage, workspace, files, session } = await seeded();
     const link = await linkOf(storage, workspace, session!);
     const fragment = link.slice(link.indexOf("#"));
@@ -266,13 +266,14 @@ describe("opening shares", () => {
       const ui = createShareUi({ address: { href: () => href, replace: (url) => replaced.push(url) } });
       const switchTo = vi.fn(async () => {});
       const notifications = new Notifications((() => 0) as unknown as typeof setTimeout);
+      const dialogs = new Dialogs();
       const before = (await storage.workspaces.list()).length;
       const services = {
         storage,
         workspace,
         files,
         notifications,
-        dialogs: new Dialogs(),
+        dialogs,
         workspaces: { refresh: async () => {}, switchTo },
         documents: { tabs: [], saveAll: async () => true },
         showPanel: () => {},
@@ -280,6 +281,15 @@ describe("opening shares", () => {
       const view = await render(<>{ui.topBar[0]!.render(services)}</>);
       cleanups.push(() => view.unmount());
       expect(replaced).toEqual(["https://webcode.test/?runtime=browser"]);
+      if (expectOpened) {
+        await waitFor(() => dialogs.store.getState().current !== undefined, "the question");
+        const asked = dialogs.store.getState().current!;
+        expect(asked.request).toMatchObject({ kind: "choice", title: "Open shared session?", cancelId: "cancel" });
+        expect(asked.request.kind === "choice" && asked.request.buttons.map((b) => b.label)).toEqual(["Cancel", "Open"]);
+        expect((await storage.workspaces.list()).length).toBe(before);
+        expect(switchTo).not.toHaveBeenCalled();
+        await act(async () => asked.resolve("open"));
+      }
       await waitFor(() => switchTo.mock.calls.length > 0 || notifications.store.getState().items.length > 0, "the outcome");
       const items = notifications.store.getState().items;
       if (expectOpened) {
@@ -292,6 +302,41 @@ describe("opening shares", () => {
         expect(items.map((i) => [i.level, i.message])).toEqual([["error", expect.stringMatching(/damaged or was changed/)]]);
       }
       expect(button(view.container, "Share")).toBeDefined();
+    }
+  });
+
+  it("Cancel on the question opens nothing; #import= before #share= leaves the share alone", async () => {
+    const { storage, workspace, files, session } = await seeded();
+    const link = await linkOf(storage, workspace, session!);
+    const fragment = link.slice(link.indexOf("#") + 1);
+    for (const [href, expectAsked] of [
+      [`https://webcode.test/#${fragment}`, true],
+      [`https://webcode.test/#import=https%3A%2F%2Fx.test%2Fa.zip&${fragment}`, false],
+    ] as const) {
+      const replaced: string[] = [];
+      const ui = createShareUi({ address: { href: () => href, replace: (url) => replaced.push(url) } });
+      const switchTo = vi.fn(async () => {});
+      const notifications = new Notifications((() => 0) as unknown as typeof setTimeout);
+      const dialogs = new Dialogs();
+      const before = (await storage.workspaces.list()).length;
+      const services = { storage, workspace, files, notifications, dialogs, workspaces: { refresh: async () => {}, switchTo }, documents: { tabs: [], saveAll: async () => true }, showPanel: () => {} } as unknown as WorkbenchServices;
+      const view = await render(<>{ui.topBar[0]!.render(services)}</>);
+      cleanups.push(() => view.unmount());
+      for (let i = 0; i < 20; i++) await settle();
+      const asked = dialogs.store.getState().current;
+      if (expectAsked) {
+        expect(replaced).toEqual(["https://webcode.test/"]);
+        expect(asked).toBeDefined();
+        await act(async () => asked!.resolve("cancel"));
+        for (let i = 0; i < 20; i++) await settle();
+      } else {
+        // The import handler (transfer UI) owns this address; the share UI neither asks nor rewrites it.
+        expect(asked).toBeUndefined();
+        expect(replaced).toEqual([]);
+      }
+      expect(switchTo).not.toHaveBeenCalled();
+      expect((await storage.workspaces.list()).length).toBe(before);
+      expect(notifications.store.getState().items).toEqual([]);
     }
   });
 

@@ -14,7 +14,8 @@ export interface ShareContext {
   beforeLeave?(): Promise<boolean>;
 }
 
-async function openRestored(context: ShareContext, restored: RestoredShare, openedFrom: string): Promise<OpenedShare> {
+/** Opens an already decoded share (`openedFrom`: "link" or a file name) and switches to it. */
+export async function openRestored(context: ShareContext, restored: RestoredShare, openedFrom: string): Promise<OpenedShare> {
   const opened = await openShare(context.storage, restored, { openedFrom });
   await context.workspaces.refresh();
   const dropped = opened.droppedParts > 0 ? ` ${opened.droppedParts} part${opened.droppedParts === 1 ? "" : "s"} this version cannot show ${opened.droppedParts === 1 ? "was" : "were"} left out.` : "";

@@ -2,13 +2,13 @@
 // read-only banner with "Continue"), a "Shared" panel that shows a shared session's transcript or
 // opens a share, and the start-up handling of `#share=` links.
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
-import { errorMessage } from "../../base";
+import { errorMessage, revealInvisibleChars } from "../../base";
 import type { SessionRecord } from "../../storage";
-import { findShareFragment, withoutTransferFragment } from "../../transfer";
+import { decodeShareLink, findShareFragment, withoutTransferFragment, type RestoredShare } from "../../transfer";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
 import { browserAddressBar, settleUnsavedChanges, type AddressBar } from "../transfer";
 import { ShareDialog } from "./share-dialog";
-import { continueShared, openShareFileBytes, openShareLink, sharedSessionOf, type ShareContext, type ShareFileLike } from "./share-opener";
+import { continueShared, openRestored, openShareFileBytes, openShareLink, sharedSessionOf, type ShareContext, type ShareFileLike } from "./share-opener";
 import { SharedTranscript } from "./shared-transcript";
 import "./share.css";
 
@@ -44,15 +44,17 @@ export function createShareUi(options: ShareUiOptions = {}): ShareUi {
   const openLink = async (services: WorkbenchServices, link: string) => {
     await openShareLink(shareContext(services), link);
   };
-  /** Once per page: a `#share=` link is removed from the address bar, then opened (or refused). */
+  /**
+   * Once per page: a `#share=` link is removed from the address bar, decoded (or refused), and opened
+   * only when the user says so — a link anyone can send must not switch workspaces by itself.
+   */
   const startup = (services: WorkbenchServices) => {
     if (startupDone) return;
     startupDone = true;
     const href = address.href();
-    const hash = href.indexOf("#");
-    if (hash < 0 || findShareFragment(href.slice(hash)) === undefined) return;
+    if (findShareFragment(href) === undefined) return;
     address.replace(withoutTransferFragment(href));
-    openLink(services, href.slice(hash)).catch((error: unknown) => services.notifications.error(error, "The share link could not be opened"));
+    askAndOpen(services, href).catch((error: unknown) => services.notifications.error(error, "The share link could not be opened"));
   };
   return {
     openShareFile: openFile,
@@ -73,6 +75,34 @@ export function createShareUi(options: ShareUiOptions = {}): ShareUi {
       },
     ],
   };
+}
+
+/** The question asked before a link from the address bar opens. */
+export function openSharedQuestion(restored: RestoredShare): { title: string; message: string } {
+  const title = revealInvisibleChars(restored.envelope.session.title.trim() || "Shared session").slice(0, 200);
+  const messages = restored.envelope.messages.length;
+  const files = restored.entries.filter((e) => e.kind === "file").length;
+  return {
+    title: "Open shared session?",
+    message:
+      `The address holds a shared session, "${title}" (${messages} message${messages === 1 ? "" : "s"}, ${files} file${files === 1 ? "" : "s"}). ` +
+      "It opens read-only in a new workspace and nothing in it runs until you press Continue. Open it only if you trust whoever sent you the link.",
+  };
+}
+
+async function askAndOpen(services: WorkbenchServices, link: string): Promise<void> {
+  const restored = decodeShareLink(link);
+  const answer = await services.dialogs.ask({
+    kind: "choice",
+    ...openSharedQuestion(restored),
+    buttons: [
+      { id: "cancel", label: "Cancel" },
+      { id: "open", label: "Open", primary: true },
+    ],
+    cancelId: "cancel",
+  });
+  if (answer !== "open") return;
+  await openRestored(shareContext(services), restored, "link");
 }
 
 function ShareTopBar({ services, options, address, startup }: { services: WorkbenchServices; options: ShareUiOptions; address: AddressBar; startup(services: WorkbenchServices): void }) {
