@@ -5,12 +5,15 @@ import { createBrowserRuntime } from "../../src/runtime/browser";
 import { WorkspaceFiles, createWorkspace, type ExecOptions, type ExecResult, type Runtime } from "../../src/runtime";
 import { openStorage, type Storage, type TodoItem } from "../../src/storage";
 import { createFileTimes } from "../../src/agent/tools/file-times";
+import { DEFAULT_RULES, decide } from "../../src/agent/permission";
 import type { PermissionRequest, Question, SubagentRequest, SubagentResult, ToolContext } from "../../src/agent/tools/tool";
 
 export interface ToolHarnessOptions {
   /** Files to create before the test (text or bytes). */
   files?: Record<string, string | Uint8Array>;
   supportsImages?: boolean;
+  /** What context.permissionFor answers without asking (default: the default rules). */
+  permissionFor?: ToolContext["permissionFor"];
   /** Decides each permission ask: return an Error to throw it (deny/reject), undefined to allow. */
   onAsk?: (request: PermissionRequest) => Error | undefined | Promise<Error | undefined>;
   answers?: (questions: Question[]) => string[][];
@@ -77,6 +80,7 @@ export async function createToolHarness(options: ToolHarnessOptions = {}): Promi
       const error = await options.onAsk?.(request);
       if (error) throw error;
     },
+    permissionFor: options.permissionFor ?? ((permission, pattern) => decide(permission, pattern, DEFAULT_RULES)),
     update(update) {
       updates.push(update);
     },

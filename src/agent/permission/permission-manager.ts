@@ -2,7 +2,7 @@
 // approve other pending asks they now cover) and reject (which rejects the session's other asks).
 import { newId } from "../../base";
 import { PermissionDeniedError, PermissionRejectedError, type PermissionRequest } from "../tools/tool";
-import { decide, evaluate, type Rule } from "./rules";
+import { decide, evaluate, type PermissionAction, type Rule } from "./rules";
 
 export type PermissionReply = "once" | "always" | "reject";
 
@@ -66,12 +66,10 @@ export class PermissionManager {
     const { request, sessionId } = input;
     const patterns = request.patterns.length > 0 ? request.patterns : ["*"];
     let needsAsk = false;
-    const grants = this.sessionRules(sessionId);
     for (const pattern of patterns) {
-      const action = decide(request.permission, pattern, input.rules, input.limits);
-      // A configured deny stands whatever the user granted: grants only answer asks in advance.
+      const action = this.check(sessionId, request.permission, pattern, input.rules, input.limits);
       if (action === "deny") return Promise.reject(new PermissionDeniedError(request.permission, pattern));
-      if (action === "ask" && !granted(request.permission, pattern, grants)) needsAsk = true;
+      if (action === "ask") needsAsk = true;
     }
     if (!needsAsk) return Promise.resolve();
     if (input.signal?.aborted) return Promise.reject(input.signal.reason);
@@ -102,6 +100,16 @@ export class PermissionManager {
       });
       this.options.onAsked?.(pending);
     });
+  }
+
+  /**
+   * What ask() would do for one pattern, without asking: the configured decision (rules, tightened by
+   * limits), with an ask answered by the session's "always" grants. A configured deny stands whatever
+   * the user granted: grants only answer asks in advance.
+   */
+  check(sessionId: string, permission: string, pattern: string, rules: readonly Rule[], limits?: readonly Rule[]): PermissionAction {
+    const action = decide(permission, pattern, rules, limits);
+    return action === "ask" && granted(permission, pattern, this.sessionRules(sessionId)) ? "allow" : action;
   }
 
   /** Answers a pending ask. Returns false when there is no such ask (already answered or withdrawn). */

@@ -234,6 +234,7 @@ export class ToolCalls {
       instructionsLoaded: this.env.instructionsLoaded(session.id),
       subagents: this.scope.subagents,
       ask: (request) => this.ask(request, callId),
+      permissionFor: (permission, pattern) => this.env.permissions.check(session.id, permission, pattern, this.scope.rules, this.scope.limits),
       update: (update) => this.update(callId, update),
       askQuestions: (questions) =>
         this.env.questions.ask({ sessionId: session.id, questions, callId, messageId: assistant.id, signal: abort }),

@@ -21,6 +21,8 @@ export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The instruction file picked up from folders between the file and the workspace root. */
 export const INSTRUCTION_FILE = "AGENTS.md";
 
+const encoder = new TextEncoder();
+
 const IMAGE_TYPES: Record<string, string> = {
   ".png": "image/png",
   ".jpg": "image/jpeg",
@@ -87,7 +89,7 @@ export function numberLines(path: string, text: string, offset: number, limit: n
     let line = lines[i]!;
     if (line.length > READ_MAX_LINE_LENGTH) line = `${line.slice(0, READ_MAX_LINE_LENGTH)}... (line cut at ${READ_MAX_LINE_LENGTH} characters)`;
     const entry = `${i + 1}: ${line}`;
-    const size = new TextEncoder().encode(entry).length + 1;
+    const size = encoder.encode(entry).length + 1;
     if (bytes + size > READ_MAX_BYTES && out.length > 0) {
       capped = true;
       break;
@@ -107,12 +109,22 @@ export function numberLines(path: string, text: string, offset: number, limit: n
   };
 }
 
+/** A folder's entries from `offset`, cut by limit and READ_MAX_BYTES like a file's lines. */
 async function readFolder(fs: WorkspaceFs, path: string, offset: number, limit: number): Promise<ToolResult> {
   const entries = (await fs.list(path)).map((e) => basename(e.path) + (e.kind === "dir" ? "/" : ""));
-  const shown = entries.slice(offset - 1, offset - 1 + limit);
+  const shown: string[] = [];
+  let bytes = 0;
+  for (const entry of entries.slice(offset - 1, offset - 1 + limit)) {
+    const size = encoder.encode(entry).length + 1;
+    if (bytes + size > READ_MAX_BYTES && shown.length > 0) break;
+    shown.push(entry);
+    bytes += size;
+  }
   const last = offset - 1 + shown.length;
   const footer =
-    last < entries.length ? `(Showing entries ${offset}-${last} of ${entries.length}. Use offset=${last + 1} to continue.)` : `(${entries.length} entries.)`;
+    last < entries.length
+      ? `(Showing entries ${offset}-${last} of ${entries.length}${shown.length < limit && last < entries.length ? `, output capped at ${READ_MAX_BYTES / 1024} KB` : ""}. Use offset=${last + 1} to continue.)`
+      : `(${entries.length} entries.)`;
   return {
     title: showPath(path),
     output: `${showPath(path)}/ is a folder:\n${shown.join("\n")}\n\n${footer}`,

@@ -68,6 +68,12 @@ export interface ToolContext {
   fileTimes: FileTimes;
   /** Asks for a permission (spec §5); throws PermissionRejectedError when the user rejects. */
   ask(request: PermissionRequest): Promise<void>;
+  /**
+   * What ask() would decide for one pattern, without asking anyone (rules, workspace limits and the
+   * session's grants). For tools that return the content of many files (grep): they skip files that
+   * would need an ask instead of asking for each.
+   */
+  permissionFor(permission: string, pattern: string): "allow" | "ask" | "deny";
   /** Live updates of the running tool part: a title, metadata such as streamed bash output. */
   update(update: { title?: string; metadata?: Record<string, unknown> }): void;
   /** AGENTS.md reminder paths already in this session's context (read tool adds to it). */
