@@ -129,3 +129,26 @@ describe("fork", () => {
     expect(model.prompt(4)).not.toContain("turn two");
   });
 });
+
+describe("fork after a compaction (issue 3, item 5)", () => {
+  it("keeps the turns the compaction kept verbatim: the copy's tailStartId points at the copied turn", async () => {
+    const model = new ScriptedModel([text("a1"), text("a2"), text("a3"), text("MANUAL SUMMARY"), text("a4 in fork")]);
+    rig = await createRig({ models: { [MODEL.modelId]: model } });
+    const session = await rig.agent.createSession({ title: "Long" });
+    for (const q of ["q1", "q2", "q3"]) await rig.agent.prompt(session.id, { text: q });
+    await rig.agent.compact(session.id);
+    const fork = await rig.agent.fork(session.id);
+    const copied = await rig.agent.getMessages(fork.id);
+    const compaction = copied.flatMap((m) => m.parts).find((p) => p.type === "compaction");
+    expect(compaction?.type === "compaction" && compaction.tailStartId).toBeTruthy();
+    const tailStart = copied.find((m) => compaction?.type === "compaction" && m.info.id === compaction.tailStartId);
+    expect(tailStart?.parts.find((p) => p.type === "text")).toMatchObject({ text: "q2" });
+
+    await rig.agent.prompt(fork.id, { text: "q4" });
+    const next = model.prompt(4);
+    expect(next).toContain("MANUAL SUMMARY");
+    expect(next).toContain('"q2"');
+    expect(next).toContain("a3");
+    expect(next).not.toContain('"q1"');
+  });
+});

@@ -118,7 +118,14 @@ export async function forkSession(env: SessionEnv, sessionId: string, messageId?
         : { ...message.info, id, sessionId: fork.id };
     env.store.updateMessage(info);
     for (const part of message.parts) {
-      env.store.updatePart({ ...structuredClone(part), id: newId("prt", now), sessionId: fork.id, messageId: id } as PartRecord);
+      const copy = { ...structuredClone(part), id: newId("prt", now), sessionId: fork.id, messageId: id } as PartRecord;
+      // A compaction names the first turn it kept verbatim; in the copy that turn has a new id.
+      if (copy.type === "compaction" && copy.tailStartId !== undefined) {
+        const tail = ids.get(copy.tailStartId);
+        if (tail) copy.tailStartId = tail;
+        else delete copy.tailStartId;
+      }
+      env.store.updatePart(copy);
     }
   }
   await env.store.flush(fork.id);
