@@ -25,7 +25,9 @@ export {
   isEnvFile,
   redactSecrets,
   scanForSecrets,
+  MIN_KNOWN_SECRET_CHARS,
   type SecretFinding,
+  type SecretScanOptions,
   type SecretKind,
   type ShareSource,
 } from "./secret-scan";

@@ -1,7 +1,8 @@
 // Finds key-like strings and .env files in what is about to be shared, so the share dialog can
 // show them (masked) and let the user leave them out. A safety net, not a guarantee.
 import { basename } from "../base";
-import type { FileRecord, MessageRecord, PartRecord, SessionRecord } from "../storage";
+import type { FileRecord, MessageError, MessageRecord, PartRecord, SessionRecord } from "../storage";
+import { shareableAttachmentUrl } from "./share-envelope";
 
 export type SecretKind =
   | "anthropic-key"
@@ -10,8 +11,25 @@ export type SecretKind =
   | "github-token"
   | "slack-token"
   | "google-api-key"
+  | "groq-key"
+  | "xai-key"
+  | "huggingface-token"
+  | "openrouter-key"
+  | "replicate-token"
   | "private-key"
+  | "configured-key"
   | "env-file";
+
+export interface SecretScanOptions {
+  /**
+   * Literal secrets to look for as well, e.g. the API keys configured in Settings (any provider,
+   * any format). Used only for matching: they are never copied into findings or shares.
+   */
+  knownSecrets?: readonly string[];
+}
+
+/** Known secrets shorter than this are ignored: placeholder keys ("ollama") would redact ordinary words. */
+export const MIN_KNOWN_SECRET_CHARS = 12;
 
 export interface SecretFinding {
   where: "file" | "message";
@@ -26,10 +44,15 @@ export interface SecretFinding {
 }
 
 /** Patterns in priority order: the first that matches a stretch of text names it. */
-const PATTERNS: Array<{ kind: Exclude<SecretKind, "env-file">; regex: RegExp }> = [
+const PATTERNS: Array<{ kind: Exclude<SecretKind, "env-file" | "configured-key">; regex: RegExp }> = [
   { kind: "private-key", regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
   { kind: "anthropic-key", regex: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { kind: "openai-key", regex: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  { kind: "openrouter-key", regex: /\bsk-or-[A-Za-z0-9_-]{20,}/g },
+  { kind: "openai-key", regex: /\bsk-(?!ant-|or-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  { kind: "groq-key", regex: /\bgsk_[A-Za-z0-9]{20,}/g },
+  { kind: "xai-key", regex: /\bxai-[A-Za-z0-9]{20,}/g },
+  { kind: "huggingface-token", regex: /\bhf_[A-Za-z0-9]{20,}/g },
+  { kind: "replicate-token", regex: /\br8_[A-Za-z0-9]{20,}/g },
   { kind: "aws-access-key", regex: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
   { kind: "github-token", regex: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g },
   { kind: "slack-token", regex: /\bxox[bpas]-[A-Za-z0-9-]{10,}/g },
@@ -51,10 +74,22 @@ function mask(match: string): string {
   return `${visible}… (${match.length} characters)`;
 }
 
-/** Every secret-looking match in a text. */
-export function findSecrets(text: string): Array<{ kind: SecretKind; preview: string }> {
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The patterns to apply: the known secrets first (longest first, so one containing another wins), then the built-in ones. */
+function patternsFor(options: SecretScanOptions | undefined): Array<{ kind: Exclude<SecretKind, "env-file">; regex: RegExp }> {
+  const known = [...new Set((options?.knownSecrets ?? []).map((k) => k.trim()).filter((k) => k.length >= MIN_KNOWN_SECRET_CHARS))];
+  if (known.length === 0) return PATTERNS;
+  known.sort((a, b) => b.length - a.length);
+  return [{ kind: "configured-key", regex: new RegExp(known.map(escapeRegExp).join("|"), "g") }, ...PATTERNS];
+}
+
+/** Every secret-looking match in a text (and every occurrence of a known secret). */
+export function findSecrets(text: string, options?: SecretScanOptions): Array<{ kind: SecretKind; preview: string }> {
   const found: Array<{ kind: SecretKind; preview: string; start: number; end: number }> = [];
-  for (const { kind, regex } of PATTERNS) {
+  for (const { kind, regex } of patternsFor(options)) {
     for (const match of text.matchAll(regex)) {
       const start = match.index ?? 0;
       const end = start + match[0].length;
@@ -65,10 +100,10 @@ export function findSecrets(text: string): Array<{ kind: SecretKind; preview: st
   return found.sort((a, b) => a.start - b.start).map(({ kind, preview }) => ({ kind, preview }));
 }
 
-/** Replaces every secret-looking match with a marker naming its kind. */
-export function redactSecrets(text: string): string {
+/** Replaces every secret-looking match (and every known secret) with a marker naming its kind. */
+export function redactSecrets(text: string, options?: SecretScanOptions): string {
   let out = text;
-  for (const { kind, regex } of PATTERNS) out = out.replace(regex, `[redacted ${kind}]`);
+  for (const { kind, regex } of patternsFor(options)) out = out.replace(regex, `[redacted ${kind}]`);
   return out;
 }
 
@@ -80,17 +115,22 @@ export interface ShareSource {
   files: FileRecord[];
 }
 
-/** The texts of a part that end up in a share (the same fields the encoder copies). */
+/** The free-text fields of a message error (all of them travel in a share). */
+export function errorTexts(error: MessageError | undefined): string[] {
+  return error ? [error.name, error.message, error.action ?? ""] : [];
+}
+
+/** The texts of a part that end up in a share (the same fields the encoder copies and redacts). */
 export function partTexts(part: PartRecord): string[] {
   switch (part.type) {
     case "text":
     case "reasoning":
       return [part.text];
     case "file":
-      return [part.filename, part.url];
+      return [part.filename, shareableAttachmentUrl(part.mime, part.url)];
     case "tool": {
       const state = part.state;
-      const texts = [safeJson(state.input)];
+      const texts = [part.callId, safeJson(state.input)];
       if (state.status === "completed") texts.push(state.title, state.output, safeJson(state.metadata));
       if (state.status === "error") texts.push(state.error);
       return texts;
@@ -98,7 +138,9 @@ export function partTexts(part: PartRecord): string[] {
     case "subtask":
       return [part.prompt, part.description];
     case "retry":
-      return [part.error.message];
+      return errorTexts(part.error);
+    case "step-finish":
+      return [part.reason];
     default:
       return [];
   }
@@ -112,22 +154,30 @@ export function safeJson(value: unknown): string {
   }
 }
 
-/** Scans files (text ones) and the transcript (title, parts, message errors). */
-export function scanForSecrets(source: ShareSource): SecretFinding[] {
+/** The free texts of a message that travel in a share (an assistant's finish reason and error). */
+export function messageTexts(message: MessageRecord): string[] {
+  return message.role === "assistant" ? [message.finish ?? "", ...errorTexts(message.error)] : [];
+}
+
+/**
+ * Scans files (text ones) and the transcript (title, parts, message errors). `knownSecrets` (the
+ * configured API keys) are found wherever they appear, whatever their format.
+ */
+export function scanForSecrets(source: ShareSource, options?: SecretScanOptions): SecretFinding[] {
+  const find = (text: string) => findSecrets(text, options);
   const findings: SecretFinding[] = [];
   for (const file of source.files) {
     if (file.kind !== "file") continue;
     if (isEnvFile(file.path)) findings.push({ where: "file", path: file.path, kind: "env-file", preview: `${basename(file.path)} (environment file)` });
     if (typeof file.data !== "string") continue;
-    for (const hit of findSecrets(file.data)) findings.push({ where: "file", path: file.path, ...hit });
+    for (const hit of find(file.data)) findings.push({ where: "file", path: file.path, ...hit });
   }
-  for (const hit of findSecrets(source.session.title)) findings.push({ where: "message", ...hit });
+  for (const hit of find(source.session.title)) findings.push({ where: "message", ...hit });
   for (const message of source.messages) {
-    const texts = [message.role === "assistant" ? (message.error?.message ?? "") : (message.system ?? "")];
-    for (const hit of texts.flatMap(findSecrets)) findings.push({ where: "message", messageId: message.id, ...hit });
+    for (const hit of messageTexts(message).flatMap(find)) findings.push({ where: "message", messageId: message.id, ...hit });
   }
   for (const part of source.parts) {
-    for (const hit of partTexts(part).flatMap(findSecrets)) findings.push({ where: "message", messageId: part.messageId, partId: part.id, ...hit });
+    for (const hit of partTexts(part).flatMap(find)) findings.push({ where: "message", messageId: part.messageId, partId: part.id, ...hit });
   }
   return findings;
 }

@@ -5,7 +5,7 @@ import { Inflate, deflateSync } from "fflate";
 import { crc32 } from "./crc32";
 import { findTransferFragment } from "./transfer-fragment";
 import { encodeText, isInside, normalizePath } from "../base";
-import type { MessageRecord, PartRecord } from "../storage";
+import type { MessageError, MessageRecord, PartRecord } from "../storage";
 import { base64Encode, base64UrlDecode, base64UrlEncode } from "./base64";
 import { finishEntries, type ImportEntry } from "./import-entries";
 import { isEnvFile, redactSecrets, type ShareSource } from "./secret-scan";
@@ -22,6 +22,7 @@ import {
   type ShareFile,
   type ShareMessage,
   type SharePart,
+  shareableAttachmentUrl,
 } from "./share-envelope";
 import { ShareError, boundedJson, damagedShare, newerVersionError, restoreShareEnvelope, truncateOutput, type RestoredShare } from "./share-restore";
 
@@ -32,6 +33,11 @@ export interface ShareEncodeOptions {
   excludePaths?: string[];
   /** Replace key-like strings with a marker and leave out .env files. */
   redactFindings?: boolean;
+  /**
+   * With redactFindings: literal secrets to replace as well (the API keys configured in Settings).
+   * Only matched against; never written into the share.
+   */
+  knownSecrets?: readonly string[];
   /** Tool outputs are cut to this many characters (default 2000). */
   toolOutputChars?: number;
   now?: number;
@@ -68,11 +74,25 @@ const DEFLATE_LEVEL = 9;
 
 type Redact = (text: string) => string;
 
+/** Redacts every string of a JSON value, object keys included (a key can hold a secret too). */
 function redactDeep(value: unknown, redact: Redact): unknown {
   if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)]));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), redactDeep(v, redact)]));
   return value;
+}
+
+/** A redaction marker can be longer than what it replaced: keep bounded fields within their bounds. */
+const fit = (text: string, max: number) => (text.length <= max ? text : text.slice(0, max));
+
+/** Every free-text field of an error, redacted (name, message and the suggested action). */
+function shareError(error: MessageError, redact: Redact): MessageError {
+  return {
+    ...error,
+    name: fit(redact(error.name), 200),
+    message: fit(redact(error.message), 10_000),
+    ...(error.action !== undefined ? { action: fit(redact(error.action), 2000) } : {}),
+  };
 }
 
 const boundJson = (value: unknown, max: number): unknown => boundedJson(value, max).value;
@@ -90,10 +110,10 @@ function shareMessage(m: MessageRecord, id: string, parentId: string | undefined
     parentId,
     agent: m.agent,
     model: m.model,
-    ...(m.finish !== undefined ? { finish: m.finish } : {}),
+    ...(m.finish !== undefined ? { finish: fit(redact(m.finish), 64) } : {}),
     tokens: m.tokens,
     cost: m.cost,
-    ...(m.error ? { error: { ...m.error, message: redact(m.error.message) } } : {}),
+    ...(m.error ? { error: shareError(m.error, redact) } : {}),
     ...(m.summary ? { summary: true } : {}),
   };
 }
@@ -106,7 +126,9 @@ function sharePart(p: PartRecord, id: string, messageId: string, redact: Redact,
     case "reasoning":
       return { ...base, type: "reasoning", text: redact(p.text) };
     case "file":
-      return { ...base, type: "file", mime: p.mime, filename: redact(p.filename), url: redact(p.url) };
+      // The receiver keeps inline images only; anything it would drop (a text data: URL, whose base64
+      // the scan cannot read) is not sent at all.
+      return { ...base, type: "file", mime: p.mime, filename: fit(redact(p.filename), 255), url: redact(shareableAttachmentUrl(p.mime, p.url)) };
     case "tool": {
       const s = p.state;
       const input = boundJson(redactDeep(s.input, redact), 100_000);
@@ -116,18 +138,18 @@ function sharePart(p: PartRecord, id: string, messageId: string, redact: Redact,
           : s.status === "error"
             ? { status: "error", input, error: truncateOutput(redact(s.error), outputChars), start: s.start, end: s.end }
             : { status: "error", input, error: UNFINISHED_TOOL, start: s.status === "running" ? s.start : 0, end: s.status === "running" ? s.start : 0 };
-      return { ...base, type: "tool", callId: p.callId, tool: p.tool, state };
+      return { ...base, type: "tool", callId: fit(redact(p.callId), 200), tool: p.tool, state };
     }
     case "step-start":
       return { ...base, type: "step-start" };
     case "step-finish":
-      return { ...base, type: "step-finish", reason: p.reason, tokens: p.tokens, cost: p.cost };
+      return { ...base, type: "step-finish", reason: fit(redact(p.reason), 64), tokens: p.tokens, cost: p.cost };
     case "compaction":
       return { ...base, type: "compaction", auto: p.auto };
     case "subtask":
       return { ...base, type: "subtask", prompt: redact(p.prompt), description: redact(p.description), agent: p.agent };
     case "retry":
-      return { ...base, type: "retry", attempt: p.attempt, error: { ...p.error, message: redact(p.error.message) }, at: p.at, delayMs: p.delayMs };
+      return { ...base, type: "retry", attempt: p.attempt, error: shareError(p.error, redact), at: p.at, delayMs: p.delayMs };
     default:
       // Patch parts point at snapshots that are not shared; anything else is not shareable.
       return undefined;
@@ -142,7 +164,8 @@ interface Candidate {
 
 /** The transcript part of the envelope (short ids "m0", "p0": nothing about the sharer's ids). */
 function buildTranscript(source: ShareSource, options: ShareEncodeOptions): Omit<ShareEnvelope, "files" | "omitted"> {
-  const redact: Redact = options.redactFindings ? redactSecrets : (t) => t;
+  const known = { knownSecrets: options.knownSecrets ?? [] };
+  const redact: Redact = options.redactFindings ? (t) => redactSecrets(t, known) : (t) => t;
   const outputChars = options.toolOutputChars ?? SHARE_TOOL_OUTPUT_CHARS;
   const ids = new Map<string, string>();
   const messages: ShareMessage[] = [];
@@ -192,7 +215,7 @@ function buildCandidates(source: ShareSource, options: ShareEncodeOptions, omitt
       continue;
     }
     if (typeof entry.data === "string") {
-      const data = options.redactFindings ? redactSecrets(entry.data) : entry.data;
+      const data = options.redactFindings ? redactSecrets(entry.data, { knownSecrets: options.knownSecrets ?? [] }) : entry.data;
       out.push({ file: { path: entry.path, data }, path: entry.path, size: data.length });
     } else {
       out.push({ file: { path: entry.path, base64: base64Encode(entry.data) }, path: entry.path, size: entry.data.length });

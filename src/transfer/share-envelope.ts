@@ -134,3 +134,15 @@ export interface ShareEnvelope {
   files: ShareFile[];
   omitted: OmittedFile[];
 }
+
+const SAFE_IMAGE_URL = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * What of an attachment's URL may travel in a share: inline images only. The receiver drops every
+ * other URL (remote, script, and text `data:` URLs, whose base64 would also hide a key from the
+ * scan), so the sender drops it too: nothing is shared that the receiver would throw away.
+ */
+export function shareableAttachmentUrl(mime: string, url: string): string {
+  if (mime.startsWith("image/")) return SAFE_IMAGE_URL.test(url) ? url : "";
+  return /^\s*(?:javascript|vbscript|data|https?|file|blob):/i.test(url) ? "" : url;
+}

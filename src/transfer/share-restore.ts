@@ -21,6 +21,7 @@ import {
   SHARE_TOOL_OUTPUT_CHARS,
   SHARE_VERSION,
   envelopeSchema,
+  shareableAttachmentUrl,
   sharePartSchema,
   type DecodedSharePart,
   type ShareEnvelope,
@@ -84,14 +85,6 @@ export function truncateOutput(output: string, max: number = SHARE_TOOL_OUTPUT_C
   return `${output.slice(0, max)}\n… (${(output.length - max).toLocaleString("en")} more characters not included in the share)`;
 }
 
-const SAFE_IMAGE_URL = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/;
-
-/** File attachments may only carry inline images or plain text: never a remote or script URL. */
-function safeAttachmentUrl(mime: string, url: string): string {
-  if (mime.startsWith("image/")) return SAFE_IMAGE_URL.test(url) ? url : "";
-  return /^\s*(?:javascript|vbscript|data|https?|file|blob):/i.test(url) ? "" : url;
-}
-
 /** Forces a tool part into a finished, non-runnable state with bounded input, output and metadata. */
 function restoreToolState(state: Extract<DecodedSharePart, { type: "tool" }>["state"]): ToolState {
   const input = boundedJson(state.input, MAX_JSON_CHARS).value;
@@ -116,7 +109,7 @@ function restorePart(part: DecodedSharePart): SharePart {
     case "tool":
       return { ...part, state: restoreToolState(part.state) as Extract<SharePart, { type: "tool" }>["state"] };
     case "file":
-      return { ...part, url: safeAttachmentUrl(part.mime, part.url) };
+      return { ...part, url: shareableAttachmentUrl(part.mime, part.url) };
     default:
       return part;
   }
