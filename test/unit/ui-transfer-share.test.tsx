@@ -106,9 +106,9 @@ describe("finding groups", () => {
       ["file:b.js", 2],
       ["transcript", 1],
     ]);
-    expect(shareOptionsFor(groups, new Set(groups.map((g) => g.key)))).toEqual({ excludePaths: ["a.env", "b.js"], redactFindings: true });
-    expect(shareOptionsFor(groups, new Set(["file:b.js"]))).toEqual({ excludePaths: ["b.js"], redactFindings: false });
-    expect(shareOptionsFor(groups, new Set())).toEqual({ excludePaths: [], redactFindings: false });
+    expect(shareOptionsFor(groups, new Set(groups.map((g) => g.key)))).toEqual({ excludePaths: ["a.env", "b.js"], redactFindings: true, knownSecrets: [] });
+    expect(shareOptionsFor(groups, new Set(["file:b.js"]), ["configured-key-123"])).toEqual({ excludePaths: ["b.js"], redactFindings: false, knownSecrets: ["configured-key-123"] });
+    expect(shareOptionsFor(groups, new Set())).toEqual({ excludePaths: [], redactFindings: false, knownSecrets: [] });
   });
 });
 

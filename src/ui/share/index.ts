@@ -3,6 +3,6 @@
 export { createShareUi, shareContext, SHARE_TOP_BAR_ID, SHARED_PANEL_ID, type ShareUi, type ShareUiOptions } from "./share-ui";
 export { ShareDialog, type ShareDialogProps } from "./share-dialog";
 export { continueShared, openShareFileBytes, openShareLink, sharedSessionOf, type ShareContext, type ShareFileLike } from "./share-opener";
-export { describeFinding, filesOnlySession, groupFindings, loadShareSource, scanSource, shareOptionsFor, workspaceSessions, type FindingGroup } from "./share-source";
+export { configuredSecrets, describeFinding, filesOnlySession, groupFindings, loadKnownSecrets, loadShareSource, scanSource, shareOptionsFor, workspaceSessions, type FindingGroup } from "./share-source";
 export { SharedTranscript, loadTranscript } from "./shared-transcript";
 export { READ_ONLY_RUNTIME_MESSAGE, ReadOnlyWorkspaceError, refuseRuntimeWhenReadOnly } from "./read-only-guard";

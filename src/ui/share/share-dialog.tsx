@@ -7,7 +7,7 @@ import { errorMessage, formatBytes } from "../../base";
 import type { SessionRecord, Storage, WorkspaceRecord } from "../../storage";
 import { SHARE_LINK_CAP, encodeShareFile, encodeShareLink, type OmitReason, type ShareLinkResult, type ShareSource } from "../../transfer";
 import { Modal, downloadBytes, safeFileName } from "../transfer";
-import { describeFinding, filesOnlySession, loadShareSource, scanSource, shareOptionsFor, workspaceSessions, type FindingGroup } from "./share-source";
+import { describeFinding, filesOnlySession, loadKnownSecrets, loadShareSource, scanSource, shareOptionsFor, workspaceSessions, type FindingGroup } from "./share-source";
 
 export interface ShareDialogProps {
   storage: Storage;
@@ -42,6 +42,8 @@ export function ShareDialog(props: ShareDialogProps) {
   const [sessions, setSessions] = useState<SessionRecord[] | undefined>(undefined);
   const [sessionId, setSessionId] = useState<string | undefined>(undefined);
   const [source, setSource] = useState<ShareSource | undefined>(undefined);
+  /** Configured API keys: only matched against, never put into the share. */
+  const [knownSecrets, setKnownSecrets] = useState<readonly string[]>([]);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const [leftOut, setLeftOut] = useState<Set<string>>(new Set());
   const [encoded, setEncoded] = useState<Encoded>({ state: "idle" });
@@ -69,12 +71,14 @@ export function ShareDialog(props: ShareDialogProps) {
     if (!session) return;
     let live = true;
     setSource(undefined);
-    void loadShareSource(storage, workspace, session, flush).then(
-      (loaded) => {
+    // The configured keys are read with the source: no link is made before they are known.
+    void Promise.all([loadShareSource(storage, workspace, session, flush), loadKnownSecrets(storage)]).then(
+      ([loaded, secrets]) => {
         if (!live) return;
+        setKnownSecrets(secrets);
         setSource(loaded);
         // Everything found is left out until the user says otherwise.
-        setLeftOut(new Set(scanSource(loaded).map((g) => g.key)));
+        setLeftOut(new Set(scanSource(loaded, secrets).map((g) => g.key)));
       },
       (error: unknown) => live && setProblem(`The session could not be read: ${errorMessage(error)}.`),
     );
@@ -83,8 +87,8 @@ export function ShareDialog(props: ShareDialogProps) {
     };
   }, [storage, workspace, session, flush]);
 
-  const groups = useMemo(() => (source ? scanSource(source) : []), [source]);
-  const options = useMemo(() => shareOptionsFor(groups, leftOut), [groups, leftOut]);
+  const groups = useMemo(() => (source ? scanSource(source, knownSecrets) : []), [source, knownSecrets]);
+  const options = useMemo(() => shareOptionsFor(groups, leftOut, knownSecrets), [groups, leftOut, knownSecrets]);
 
   useEffect(() => {
     if (!source) return;

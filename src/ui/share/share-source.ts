@@ -1,6 +1,8 @@
 // What the Share dialog shares: a session of the open workspace (its transcript from storage) and
 // the workspace's files as stored; and how the user's choices about secret findings become
-// encoder options (leave a file out, or redact key-like strings in the transcript).
+// encoder options (leave a file out, or redact key-like strings in the transcript). The API keys
+// configured in Settings are looked for too, whatever their format; they are never shared.
+import { loadProviderConfigs, type ProviderConfig } from "../../providers";
 import { RECORD_VERSION, emptyUsage, type SessionRecord, type Storage, type WorkspaceRecord } from "../../storage";
 import { scanForSecrets, type SecretFinding, type SecretKind, type ShareEncodeOptions, type ShareSource } from "../../transfer";
 
@@ -60,15 +62,50 @@ export function groupFindings(findings: readonly SecretFinding[]): FindingGroup[
   return groups;
 }
 
-/** Encoder options for the groups the user chose to leave out (by key). */
-export function shareOptionsFor(groups: readonly FindingGroup[], leftOut: ReadonlySet<string>): Pick<ShareEncodeOptions, "excludePaths" | "redactFindings"> {
+/**
+ * Encoder options for the groups the user chose to leave out (by key). `knownSecrets` (the
+ * configured keys) are redacted along with the key-like strings when the transcript is redacted.
+ */
+export function shareOptionsFor(
+  groups: readonly FindingGroup[],
+  leftOut: ReadonlySet<string>,
+  knownSecrets: readonly string[] = [],
+): Pick<ShareEncodeOptions, "excludePaths" | "redactFindings" | "knownSecrets"> {
   const excludePaths = groups.filter((g) => g.where === "file" && leftOut.has(g.key)).map((g) => g.path!);
   const redactFindings = groups.some((g) => g.where === "transcript" && leftOut.has(g.key));
-  return { excludePaths, redactFindings };
+  return { excludePaths, redactFindings, knownSecrets };
 }
 
-export function scanSource(source: ShareSource): FindingGroup[] {
-  return groupFindings(scanForSecrets(source));
+export function scanSource(source: ShareSource, knownSecrets: readonly string[] = []): FindingGroup[] {
+  return groupFindings(scanForSecrets(source, { knownSecrets }));
+}
+
+/** Header names whose values are credentials (custom proxies use many spellings). */
+const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|session|password|credential/i;
+
+/** The secrets in provider settings: every API key, and the values of credential-like headers. */
+export function configuredSecrets(configs: readonly ProviderConfig[]): string[] {
+  const secrets: string[] = [];
+  for (const config of configs) {
+    if (config.apiKey) secrets.push(config.apiKey);
+    for (const [name, value] of Object.entries(config.headers ?? {})) {
+      if (!CREDENTIAL_HEADER.test(name)) continue;
+      secrets.push(value);
+      // "Bearer <token>": the token alone can appear in a transcript too.
+      const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
+      if (token) secrets.push(token);
+    }
+  }
+  return secrets.map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/** The configured secrets from storage; unreadable settings give none (the built-in patterns still apply). */
+export async function loadKnownSecrets(storage: Pick<Storage, "settings">): Promise<string[]> {
+  try {
+    return configuredSecrets(await loadProviderConfigs(storage));
+  } catch {
+    return [];
+  }
 }
 
 const KIND_LABELS: Record<SecretKind, string> = {
@@ -78,7 +115,13 @@ const KIND_LABELS: Record<SecretKind, string> = {
   "github-token": "GitHub token",
   "slack-token": "Slack token",
   "google-api-key": "Google API key",
+  "groq-key": "Groq API key",
+  "xai-key": "xAI API key",
+  "huggingface-token": "Hugging Face token",
+  "openrouter-key": "OpenRouter API key",
+  "replicate-token": "Replicate token",
   "private-key": "private key",
+  "configured-key": "API key from your Settings",
   "env-file": "environment file",
 };
 
