@@ -2,7 +2,7 @@
 // reminder, permission reject, fatal error, invalid tool input and unknown tool names.
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultServices } from "../../src/agent";
-import { MODEL, ScriptedModel, createRig, partsOf, text, tools, type Rig } from "./agent-harness";
+import { MODEL, ScriptedModel, apiError, createRig, partsOf, text, tools, type Rig } from "./agent-harness";
 
 let rig: Rig | undefined;
 afterEach(() => rig?.dispose());
@@ -73,6 +73,30 @@ describe("agent loop exits", () => {
     expect(model.remaining).toBe(1);
     expect(model.prompt(0)).not.toContain("MAX STEPS REACHED");
     expect(model.prompt(1)).toContain("MAX STEPS REACHED");
+  });
+
+  it("does not exceed the step limit when the last allowed step overflows the context; the next prompt compacts first", async () => {
+    const model = new ScriptedModel([
+      tools([{ name: "echo", input: { text: "1" } }]),
+      apiError(400, {}, "This model's maximum context length is 10000 tokens"),
+      text("SUMMARY"),
+      text("answer after compaction"),
+    ]);
+    rig = await createRig({ models: { [MODEL.modelId]: model } });
+    const session = await rig.agent.createSession({ agent: "limited" });
+    const result = await rig.agent.prompt(session.id, { text: "loop" });
+    expect(model.calls).toHaveLength(2);
+    expect(result.error?.name).toBe("StepLimitError");
+    expect(result.error?.action).toMatch(/Send a message to continue/);
+    const last = (await rig.agent.getMessages(session.id)).at(-1)!;
+    expect(last.info.role === "assistant" && last.info.error?.name).toBe("StepLimitError");
+
+    const next = await rig.agent.prompt(session.id, { text: "go on" });
+    expect(next.error).toBeUndefined();
+    expect(model.calls).toHaveLength(4);
+    expect(JSON.stringify(model.calls[2]!.prompt[0])).toContain("COMPACTION AGENT PROMPT");
+    expect(model.prompt(3)).toContain("SUMMARY");
+    expect(model.remaining).toBe(0);
   });
 
   it("stops the turn when the user rejects a permission, and the next prompt can continue", async () => {

@@ -155,7 +155,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     const finished = lastAssistant(history, true);
     if (finished && finished.info.role === "assistant" && !finished.info.summary) {
       const info = env.providers.modelInfo(finished.info.model);
-      if (isOverflow(finished.info.tokens, info)) {
+      if (isOverflow(finished.info.tokens, info) || finished.info.finish === "context-overflow") {
         await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
         continue;
       }
@@ -235,6 +235,18 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     // 7. What next.
     if (step.outcome === "stop") break;
     if (step.outcome === "compact") {
+      if (isLastStep) {
+        // Compacting would lead to one more model call than the agent's step limit allows: stop
+        // here; the next prompt compacts first (step 4 sees the overflowed reply).
+        result.error = {
+          name: "StepLimitError",
+          message: `The agent reached its limit of ${agent.steps} steps just as the conversation filled the model's context.`,
+          action: "Send a message to continue: the conversation is summarised first.",
+        };
+        result.assistant = { ...step.assistant, error: result.error };
+        env.store.updateMessage(result.assistant);
+        break;
+      }
       await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
       continue;
     }
