@@ -13,6 +13,11 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/** Records a read of each path, as the read tool does (apply_patch checks read-before-write). */
+async function markRead(h: ToolHarness, ...paths: string[]): Promise<void> {
+  for (const path of paths) h.context.fileTimes.markRead(path, (await h.files.stat(path))!.mtime);
+}
+
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
 
 function update(path: string, original: string, ...hunk: string[]): string {
@@ -83,6 +88,7 @@ describe("applyChunks", () => {
 describe("apply_patch tool", () => {
   it("adds, updates, moves and deletes files in one patch", async () => {
     harness = await createToolHarness({ files: { "src/a.ts": "export const a = 1;\nexport const b = 2;\n", "old.txt": "bye\n", "src/m.ts": "m\n" } });
+    await markRead(harness, "src/a.ts", "old.txt", "src/m.ts");
     const result = await runTool(
       applyPatchTool,
       {
@@ -117,6 +123,7 @@ describe("apply_patch tool", () => {
 
   it("writes nothing when any hunk fails", async () => {
     harness = await createToolHarness({ files: { "a.txt": "one\n", "b.txt": "two\n" } });
+    await markRead(harness, "a.txt", "b.txt");
     const text = patch("*** Update File: a.txt", "-one", "+ONE", "*** Update File: b.txt", "-three", "+THREE", "*** Add File: c.txt", "+c");
     await expect(runTool(applyPatchTool, { patchText: text }, harness.context)).rejects.toThrow(/Could not find the lines of hunk 1 of b\.txt/);
     expect(await harness.files.readText("a.txt")).toBe("one\n");
@@ -126,6 +133,7 @@ describe("apply_patch tool", () => {
 
   it("refuses adding an existing file, updating a missing one and moving onto a file", async () => {
     harness = await createToolHarness({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
+    await markRead(harness, "a.txt");
     await expect(runTool(applyPatchTool, { patchText: patch("*** Add File: a.txt", "+x") }, harness.context)).rejects.toThrow(/already exists/);
     await expect(runTool(applyPatchTool, { patchText: patch("*** Update File: zz.txt", "-a", "+b") }, harness.context)).rejects.toThrow(/does not exist/);
     await expect(runTool(applyPatchTool, { patchText: patch("*** Update File: a.txt", "*** Move to: b.txt", "-a", "+c") }, harness.context)).rejects.toThrow(/target already exists/);
@@ -134,8 +142,30 @@ describe("apply_patch tool", () => {
 
   it("writes nothing when the user rejects", async () => {
     harness = await createToolHarness({ files: { "a.txt": "a\n" }, onAsk: () => new PermissionRejectedError("edit") });
+    await markRead(harness, "a.txt");
     await expect(runTool(applyPatchTool, { patchText: patch("*** Update File: a.txt", "-a", "+b") }, harness.context)).rejects.toBeInstanceOf(PermissionRejectedError);
     expect(await harness.files.readText("a.txt")).toBe("a\n");
+  });
+
+  it("refuses to update or delete a file the session has not read, or that changed since (issue 3, item 9)", async () => {
+    harness = await createToolHarness({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
+    const updateA = patch("*** Update File: a.txt", "-a", "+A");
+    await expect(runTool(applyPatchTool, { patchText: updateA }, harness.context)).rejects.toThrow(/You must read a\.txt with the read tool before you patch it/);
+    await expect(runTool(applyPatchTool, { patchText: patch("*** Delete File: b.txt") }, harness.context)).rejects.toThrow(/before you delete it/);
+    // One unread file in a patch stops the whole patch, before any ask.
+    await markRead(harness, "a.txt");
+    await expect(runTool(applyPatchTool, { patchText: patch("*** Update File: a.txt", "-a", "+A", "*** Delete File: b.txt") }, harness.context)).rejects.toThrow(PatchError);
+    expect(await harness.files.exists("b.txt")).toBe(true);
+    expect(harness.asks).toHaveLength(0);
+    // Changed by someone else after the read: read again first.
+    harness.files.setMtime("a.txt", (await harness.files.stat("a.txt"))!.mtime + 1000);
+    await expect(runTool(applyPatchTool, { patchText: updateA }, harness.context)).rejects.toThrow(/modified since you last read it/);
+    await markRead(harness, "a.txt");
+    await runTool(applyPatchTool, { patchText: updateA }, harness.context);
+    expect(await harness.files.readText("a.txt")).toBe("A\n");
+    // Adding a new file needs no read.
+    await runTool(applyPatchTool, { patchText: patch("*** Add File: c.txt", "+c") }, harness.context);
+    expect(await harness.files.readText("c.txt")).toBe("c\n");
   });
 
   it("surfaces parse errors as PatchError", async () => {

@@ -1,10 +1,12 @@
 // The apply_patch tool (for models trained on it, the GPT-5 family): checks every section of the
 // patch and computes every new file before writing anything, so a patch applies whole or not at all.
+// Files it updates or deletes must have been read by the session first (like edit and write).
 import { z } from "zod";
 import { looksBinary, validatePath } from "../../base";
 import description from "../../../prompts/tools/apply_patch.md?raw";
 import { parsePatch, applyChunks, PatchError, type PatchOperation } from "./apply-patch-format";
 import { unifiedDiff } from "./diff";
+import { assertReadBefore } from "./file-times";
 import { resolveToolPath } from "./workspace-path";
 import type { ToolContext, ToolDefinition } from "./tool";
 
@@ -44,6 +46,12 @@ async function plan(op: PatchOperation, context: ToolContext, claimed: Set<strin
   }
   if (!stat) throw new PatchError(`Cannot ${op.kind} ${path}: the file does not exist.`);
   if (stat.kind === "dir") throw new PatchError(`Cannot ${op.kind} ${path}: it is a folder.`);
+  // Same rule as edit and write: only files this session has read, unchanged since.
+  try {
+    assertReadBefore(context.fileTimes, path, stat, op.kind === "delete" ? "delete" : "patch");
+  } catch (error) {
+    throw new PatchError(`${(error as Error).message} Nothing was written.`);
+  }
   const bytes = await fs.readFile(path);
   if (looksBinary(bytes)) throw new PatchError(`Cannot ${op.kind} ${path}: it is a binary file.`);
   const before = await fs.readText(path);

@@ -13,7 +13,7 @@ export function createFileTimes(): FileTimes {
 }
 
 /** Throws when `stat` (an existing file) was not read by this session or changed since it was. */
-export function assertReadBefore(fileTimes: FileTimes, path: string, stat: FileStat, action: "overwrite" | "edit"): void {
+export function assertReadBefore(fileTimes: FileTimes, path: string, stat: FileStat, action: "overwrite" | "edit" | "patch" | "delete"): void {
   const read = fileTimes.lastRead(path);
   if (read === undefined) {
     throw new Error(`You must read ${path} with the read tool before you ${action} it. Read it first, then retry.`);
