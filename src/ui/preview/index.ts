@@ -1,2 +1,2 @@
 // The preview panel: dev servers from the runtime in a frame.
-export { PreviewPanel, safePreviewUrl, type PreviewPanelProps } from "./preview-panel";
+export { PREVIEW_ALLOW, PreviewPanel, previewSandbox, safePreviewUrl, type PreviewPanelProps } from "./preview-panel";

@@ -27,6 +27,27 @@ export function safePreviewUrl(input: string): string | undefined {
   }
 }
 
+/**
+ * The frame's sandbox: scripts, forms, dialogs and pop-ups, as dev servers need; never navigating
+ * the app's tab away (no allow-top-navigation). A preview keeps its own origin (its storage and
+ * service worker need it) only when that origin is not the app's: on the app's origin it would
+ * reach the app's storage (API keys included), so there it runs in an opaque origin instead.
+ */
+export function previewSandbox(url: string, appOrigin: string): string {
+  const tokens = ["allow-scripts", "allow-forms", "allow-modals", "allow-popups"];
+  let origin: string | undefined;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    origin = undefined;
+  }
+  if (origin !== undefined && origin !== "null" && origin !== appOrigin) tokens.push("allow-same-origin");
+  return tokens.join(" ");
+}
+
+/** Powers the preview frame may use: cross-origin isolation (WebContainer previews) and writing to the clipboard; never reading it. */
+export const PREVIEW_ALLOW = "cross-origin-isolated; clipboard-write";
+
 export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
   const [servers, setServers] = useState<Server[]>([]);
   const [url, setUrl] = useState<string | undefined>(undefined);
@@ -119,7 +140,8 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
           className="preview-frame"
           title="Preview"
           src={url}
-          allow="cross-origin-isolated; clipboard-read; clipboard-write"
+          sandbox={previewSandbox(url, window.location.origin)}
+          allow={PREVIEW_ALLOW}
         />
       ) : (
         <div className="preview-message" role="status">
