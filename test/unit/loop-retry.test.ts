@@ -1,6 +1,8 @@
 // Retries (spec §1): retry-after honoured, backoff doubling with its cap, at most 8 attempts,
-// 401 never retried (with an API-key action), and a retry part + status for the UI countdown.
+// 401 never retried (with an API-key action), exhausted quota never retried (with a billing action),
+// and a retry part + status for the UI countdown.
 // Fake timers drive the delays; IndexedDB (fake-indexeddb) keeps its real macrotasks.
+import { APICallError } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SessionStatus } from "../../src/agent/session/events";
 import { RETRY_INITIAL_DELAY_MS, RETRY_MAX_ATTEMPTS, RETRY_MAX_DELAY_MS, classifyFailure, retryDelay } from "../../src/agent/session/retry";
@@ -49,6 +51,13 @@ describe("retry delays", () => {
     expect(kind(new TypeError("fetch failed"))).toBe("retryable");
     expect(kind({ statusCode: 400, message: "bad request" })).toBe("fatal");
     expect(kind(new Error("something odd"))).toBe("fatal");
+    // Quota or credit used up: no retry helps (OpenAI, Anthropic, Google wordings).
+    expect(kind({ statusCode: 429, responseBody: '{"error":{"type":"insufficient_quota","code":"insufficient_quota"}}' })).toBe("quota");
+    expect(kind({ statusCode: 400, message: "Your credit balance is too low to access the Anthropic API." })).toBe("quota");
+    expect(kind({ statusCode: 429, message: "You exceeded your current quota, please check your plan and billing details." })).toBe("quota");
+    // ...but a per-minute limit that says when to retry is still a rate limit.
+    expect(kind({ statusCode: 429, message: "You exceeded your current quota, please check your plan and billing details. Please retry in 37.5s." })).toBe("retryable");
+    expect(kind({ statusCode: 429, message: "Rate limit reached for requests per min" })).toBe("retryable");
   });
 });
 
@@ -102,6 +111,27 @@ describe("retries in the loop", () => {
     expect(model.calls).toHaveLength(1);
     expect(result.error?.name).toBe("ProviderAuthError");
     expect(result.error?.action).toContain("Check your API key for Fake AI");
+    expect(await partsOf(rig.agent, session.id, "retry")).toHaveLength(0);
+  });
+
+  it("does not retry a 429 that says the quota is used up, and says to check billing for the provider", async () => {
+    const body = '{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}';
+    const error = new APICallError({
+      message: "You exceeded your current quota, please check your plan and billing details.",
+      url: "https://fake.test/v1/chat",
+      requestBodyValues: {},
+      statusCode: 429,
+      responseHeaders: {},
+      responseBody: body,
+      isRetryable: true,
+    });
+    const model = new ScriptedModel([{ kind: "error", error }, text("never")]);
+    rig = await createRig({ models: { [MODEL.modelId]: model } });
+    const session = await rig.agent.createSession();
+    const result = await rig.agent.prompt(session.id, { text: "hi" });
+    expect(model.calls).toHaveLength(1);
+    expect(result.error?.name).toBe("ProviderQuotaError");
+    expect(result.error?.action).toContain("Check billing and quota for Fake AI");
     expect(await partsOf(rig.agent, session.id, "retry")).toHaveLength(0);
   });
 

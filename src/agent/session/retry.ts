@@ -16,6 +16,8 @@ export type FailureKind =
   | "retryable"
   /** 401/403: the key is missing, wrong or lacks access; retrying cannot help. */
   | "auth"
+  /** The account's quota or credit is used up (a 429 that is not a rate limit): only billing helps. */
+  | "quota"
   /** The request did not fit the model's context window: compact, then continue. */
   | "overflow"
   | "aborted"
@@ -54,6 +56,21 @@ const OVERFLOW_PATTERNS = [
   /reduce the length of the messages/i,
   /request_too_large/i,
 ];
+
+/**
+ * Quota or credit exhausted, as OpenAI ("insufficient_quota"), Anthropic ("credit balance is too
+ * low") and Google ("exceeded your current quota ... check your plan and billing") say it. These
+ * arrive as 429 (Anthropic: 400) but waiting minutes between retries cannot fix them.
+ */
+const QUOTA_PATTERNS = [
+  /insufficient_quota/i,
+  /billing_hard_limit_reached/i,
+  /credit balance is too low/i,
+  /exceeded your current quota/i,
+  /check your plan and billing/i,
+];
+/** A quota message that also says when to retry is a per-minute limit after all (Google sends both). */
+const RETRY_HINT = /retry in \d|retryDelay|per[ _-]?minute/i;
 
 const NETWORK_PATTERNS = [
   /failed to fetch/i,
@@ -109,6 +126,7 @@ export function classifyFailure(error: unknown): Failure {
   const message = errorMessage(error);
   const base = { message, ...(status !== undefined && { status }), ...(headers && { headers }) };
   if (status === 401 || status === 403) return { kind: "auth", ...base };
+  if (QUOTA_PATTERNS.some((p) => p.test(text)) && !RETRY_HINT.test(text)) return { kind: "quota", ...base };
   // A rate limit may mention tokens ("tokens per minute"); it is still a rate limit.
   if (status === 429) return { kind: "retryable", ...base };
   if (status === 413 || OVERFLOW_PATTERNS.some((p) => p.test(text))) return { kind: "overflow", ...base };
@@ -158,6 +176,13 @@ export function failureToMessageError(failure: Failure, providerName: string): M
         name: "ProviderAuthError",
         message: `${providerName} refused the request (HTTP ${failure.status}): ${failure.message}`,
         action: `Check your API key for ${providerName} in Settings → Providers, then send your message again.`,
+        ...status,
+      };
+    case "quota":
+      return {
+        name: "ProviderQuotaError",
+        message: `${providerName} says the account's quota or credit is used up: ${failure.message}`,
+        action: `Check billing and quota for ${providerName} (add credit or raise the limit on the provider's site), or switch to another provider's model, then send your message again.`,
         ...status,
       };
     case "overflow":
