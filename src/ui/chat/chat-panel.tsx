@@ -1,7 +1,7 @@
 // The chat panel: header (session, agent picker, sessions, changes, usage), the transcript with
 // permission and question cards, the retry countdown, and the prompt box. First run without a
 // provider shows the guide instead.
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
 import { errorMessage, tryDecodeText } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
@@ -83,6 +83,17 @@ export function ChatPanel(props: ChatPanelProps) {
 
   const listFiles = useCallback(async () => (await files.listAll()).filter((f) => f.kind === "file").map((f) => f.path), [files]);
 
+  // Stable handlers: the messages are memoised, and new functions on every streamed frame would
+  // re-render (and re-highlight) the whole transcript each time.
+  const onFork = useCallback((id: string) => void controller.fork(id), [controller]);
+  const onRevert = useCallback((id: string) => void controller.revert(id), [controller]);
+  const onOpenSession = useCallback((id: string) => void controller.openSession(id), [controller]);
+  const latest = useRef({ onOpenFile, onOpenSettings });
+  latest.current = { onOpenFile, onOpenSettings };
+  const canOpenFile = onOpenFile !== undefined;
+  const openFile = useMemo(() => (canOpenFile ? (path: string) => latest.current.onOpenFile?.(path) : undefined), [canOpenFile]);
+  const openSettings = useCallback(() => latest.current.onOpenSettings(), []);
+
   return (
     <div className="chat-panel">
       <header className="chat-header">
@@ -129,15 +140,7 @@ export function ChatPanel(props: ChatPanelProps) {
             <ChangesView entries={entries} source={changes} renderDiff={renderDiff} onOpenFile={onOpenFile} confirm={confirm} onProblem={onProblem} />
           ) : (
             <>
-              <MessageList
-                entries={visible}
-                busy={busy}
-                onFork={(id) => void controller.fork(id)}
-                onRevert={(id) => void controller.revert(id)}
-                onOpenSession={(id) => void controller.openSession(id)}
-                onOpenFile={onOpenFile}
-                onOpenSettings={onOpenSettings}
-              />
+              <MessageList entries={visible} busy={busy} onFork={onFork} onRevert={onRevert} onOpenSession={onOpenSession} onOpenFile={openFile} onOpenSettings={openSettings} />
               {session?.revert && (
                 <div className="revert-banner" role="status">
                   <span>

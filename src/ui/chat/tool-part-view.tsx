@@ -2,7 +2,7 @@
 // view — live output for bash, the diff for edits and writes, the todo list, the subagent link.
 // Tool input and metadata are untrusted JSON (model output, share links): every field is checked
 // before it is rendered, so a wrong type shows as nothing rather than breaking the transcript.
-import { memo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { revealInvisibleChars } from "../../base";
 import type { PartRecord, TodoItem, ToolState } from "../../storage";
 import { Markdown, highlightCode } from "../markdown";
@@ -255,13 +255,15 @@ function CollapsedOutput({ output }: { output: string }) {
   );
 }
 
-export function DiffBlock({ diff }: { diff: string }) {
+export const DiffBlock = memo(function DiffBlock({ diff }: { diff: string }) {
+  // Highlighting a long diff is the costliest part of a tool view: do it once per diff.
+  const html = useMemo(() => highlightCode(revealInvisibleChars(diff), "diff"), [diff]);
   return (
     <pre className="tool-diff" aria-label="Diff">
-      <code dangerouslySetInnerHTML={{ __html: highlightCode(revealInvisibleChars(diff), "diff") }} />
+      <code dangerouslySetInnerHTML={{ __html: html }} />
     </pre>
   );
-}
+});
 
 const TODO_MARK: Record<TodoItem["status"], string> = {
   pending: "☐",

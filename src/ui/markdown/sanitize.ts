@@ -43,6 +43,9 @@ let instance: DOMPurify | undefined;
 function purifier(): DOMPurify {
   if (instance) return instance;
   const purify = createDOMPurify(window);
+  // Set once: passing the config to every sanitize() call re-parses it (new sets and regexps each
+  // time), which a streaming answer does many times per second.
+  purify.setConfig(CONFIG);
   purify.addHook("afterSanitizeAttributes", (node) => {
     const element = node as Element;
     const tag = element.tagName;
@@ -74,7 +77,7 @@ function purifier(): DOMPurify {
 
 /** Sanitises an HTML string for insertion with innerHTML. Needs a DOM (page or happy-dom). */
 export function sanitizeHtml(html: string): string {
-  return purifier().sanitize(html, CONFIG) as string;
+  return purifier().sanitize(html) as string;
 }
 
 /** Whether `url` may be used as a link target (same rule the sanitiser applies). */
