@@ -39,14 +39,17 @@ async function harness(options: { readOnly?: boolean } = {}): Promise<Harness> {
   const dbName = `ui-transfer-import-${counter++}-${Date.now()}`;
   const storage = await openStorage({ name: dbName });
   let workspace = await createWorkspace(storage, "My project", { seedReadme: false });
-  if (options.readOnly) {
-    workspace = { ...workspace, readOnly: true };
-    await storage.workspaces.put(workspace);
-  }
-  const files = await WorkspaceFiles.open(storage, workspace.id);
+  let files = await WorkspaceFiles.open(storage, workspace.id);
   files.writeSync("a.txt", "old a");
   files.writeSync("keep.txt", "untouched");
   await files.flush();
+  if (options.readOnly) {
+    // A shared session's workspace: its files are written before it is marked read-only.
+    workspace = { ...workspace, readOnly: true };
+    await storage.workspaces.put(workspace);
+    await files.close();
+    files = await WorkspaceFiles.open(storage, workspace.id);
+  }
   const infos: string[] = [];
   const errors: unknown[] = [];
   const switchTo = vi.fn(async () => {});
