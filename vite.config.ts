@@ -1,6 +1,7 @@
 // Vite: the app build, the dev server (with the cross-origin isolation headers WebContainer needs)
 // and Vitest's three projects: unit (Node), e2e (Playwright + Chromium on the built app), bench.
 import "./scripts/node20-polyfills";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 
@@ -10,8 +11,18 @@ export const ISOLATION_HEADERS = {
   "Cross-Origin-Resource-Policy": "same-origin",
 };
 
+/**
+ * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
+ * React plugin's HMR preamble is one. The built app keeps the policy as written.
+ */
+const devCsp: Plugin = {
+  name: "webcode:dev-csp",
+  apply: "serve",
+  transformIndexHtml: (html) => html.replace("script-src 'self' 'wasm-unsafe-eval'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'"),
+};
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), devCsp],
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },
   worker: { format: "es" },

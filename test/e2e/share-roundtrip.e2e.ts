@@ -181,6 +181,11 @@ describe("share links", () => {
     const { page } = receiver;
     await page.goto(link);
     await waitForWorkbench(page);
+    // A link from the address bar asks first; nothing is written before Open.
+    const question = page.getByRole("alertdialog", { name: "Open shared session?" });
+    await expect.poll(() => question.count(), { timeout: 20_000 }).toBe(1);
+    expect(await storedWorkspaceNames(page)).toEqual(["My workspace"]);
+    await question.getByRole("button", { name: "Open" }).click();
     const banner = page.getByRole("region", { name: "Read-only shared session" });
     await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(1);
     // The fragment is gone from the address bar once read.
