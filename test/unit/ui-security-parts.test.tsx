@@ -181,3 +181,29 @@ describe("the app root", () => {
     }
   });
 });
+
+describe("the shared transcript", () => {
+  it("replaces a part it cannot render with a notice and keeps the others", async () => {
+    quietConsole();
+    const { openStorage, RECORD_VERSION } = await import("../../src/storage");
+    const { SharedTranscript } = await import("../../src/ui/share");
+    const storage = await openStorage({ name: `ui-security-shared-${Date.now()}` });
+    const now = Date.now();
+    const model = { providerId: "p", modelId: "m" };
+    const session = { v: RECORD_VERSION, id: "ses_s", workspaceId: "ws", title: "S", createdAt: now, updatedAt: now, agent: "build", permission: [], tokens: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, cost: 0, todos: [] };
+    await storage.writeBatch({
+      sessions: [session],
+      messages: [{ v: RECORD_VERSION, id: "msg_a", sessionId: "ses_s", role: "user", createdAt: now, agent: "build", model }],
+      parts: [
+        // A stored retry part without its error (a damaged record): reading error.message throws.
+        { v: RECORD_VERSION, id: "prt_a", sessionId: "ses_s", messageId: "msg_a", type: "retry", attempt: 1, at: 1, delayMs: 1 } as unknown as PartRecord,
+        { v: RECORD_VERSION, id: "prt_b", sessionId: "ses_s", messageId: "msg_a", type: "text", text: "Kept text." },
+      ],
+    });
+    const container = await show(<SharedTranscript storage={storage} session={session} />);
+    for (let i = 0; i < 50 && !container.querySelector('[aria-label="Shared transcript"]'); i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
+    expect(container.querySelector('[role="alert"]')!.textContent).toContain("This part could not be shown");
+    expect(container.textContent).toContain("Kept text.");
+    storage.close();
+  });
+});

@@ -2,8 +2,9 @@
 // the markdown renderer), tool calls with their output as plain text. Nothing here can run a tool
 // or send a message; untrusted text is only ever rendered as text or sanitised markdown.
 import { useEffect, useState } from "react";
-import { errorMessage } from "../../base";
+import { errorMessage, revealInvisibleChars } from "../../base";
 import type { MessageRecord, PartRecord, SessionRecord, Storage } from "../../storage";
+import { ErrorBoundary } from "../common";
 import { Markdown } from "../markdown";
 
 interface Entry {
@@ -45,7 +46,10 @@ export function SharedTranscript({ storage, session }: { storage: Storage; sessi
         <li key={message.id} className={`shared-message is-${message.role}`}>
           <p className="shared-message-role">{message.role === "user" ? "User" : `Assistant${message.model ? ` · ${message.model.modelId}` : ""}`}</p>
           {parts.map((part) => (
-            <SharedPart key={part.id} part={part} />
+            // A part that cannot be rendered is replaced by a notice; the rest of the transcript stays.
+            <ErrorBoundary key={part.id}>
+              <SharedPart part={part} />
+            </ErrorBoundary>
           ))}
           {message.role === "assistant" && message.error && (
             <p className="transfer-error">
@@ -78,7 +82,7 @@ function SharedPart({ part }: { part: PartRecord }) {
       return (
         <details className={state.status === "error" ? "shared-tool is-error" : "shared-tool"}>
           <summary>
-            <span className="shared-tool-name">{part.tool}</span> {title}
+            <span className="shared-tool-name">{part.tool}</span> {revealInvisibleChars(title)}
             {state.status === "error" ? " (failed)" : ""}
           </summary>
           <pre className="shared-tool-input">{safeStringify(state.input)}</pre>
