@@ -1,68 +1,19 @@
 // What the chat, sessions and changes UI needs from the agent facade (createAgent in src/agent):
 // its event bus and a handful of calls. The facade satisfies this structurally; tests pass a fake.
-// The event payloads mirror src/agent/session/events.ts and src/agent/permission exactly.
 import type { Disposable } from "../../base";
-import type { Question } from "../../agent";
+import type { AgentEvents, PendingPermission, PendingQuestion, PermissionReply } from "../../agent";
 import type { FileAttachment, MessageRecord, ModelRef, PartRecord, PermissionRule, SessionRecord } from "../../storage";
 
-export type SessionStatus =
-  | { type: "idle" }
-  | { type: "busy" }
-  /** Waiting before retry `attempt`; `nextAt` is when it starts (ms since epoch). */
-  | { type: "retry"; attempt: number; message: string; nextAt: number };
-
-export type PermissionReply = "once" | "always" | "reject";
-
-/** A permission ask waiting for the user (the card shows it). */
-export interface PendingPermission {
-  id: string;
-  sessionId: string;
-  permission: string;
-  patterns: string[];
-  always: string[];
-  metadata: Record<string, unknown>;
-  callId?: string;
-  messageId?: string;
-  createdAt: number;
-}
-
-export interface PermissionReplied {
-  sessionId: string;
-  requestId: string;
-  reply: PermissionReply;
-  message?: string;
-}
-
-export interface PendingQuestion {
-  id: string;
-  sessionId: string;
-  questions: Question[];
-  callId?: string;
-  messageId?: string;
-  createdAt: number;
-}
-
-export interface QuestionReplied {
-  sessionId: string;
-  requestId: string;
-  answers?: string[][];
-  rejected?: boolean;
-}
-
-export interface AgentEvents {
-  "part-updated": { part: PartRecord; delta?: string };
-  "part-removed": { sessionId: string; messageId: string; partId: string };
-  "message-updated": { message: MessageRecord };
-  "message-removed": { sessionId: string; messageId: string };
-  "session-created": { session: SessionRecord };
-  "session-updated": { session: SessionRecord };
-  "session-deleted": { sessionId: string };
-  "permission-asked": PendingPermission;
-  "permission-replied": PermissionReplied;
-  "question-asked": PendingQuestion;
-  "question-replied": QuestionReplied;
-  "session-status": { sessionId: string; status: SessionStatus };
-}
+// The payload types are the agent's own (one definition, so the two cannot drift apart).
+export type {
+  AgentEvents,
+  PendingPermission,
+  PendingQuestion,
+  PermissionReplied,
+  PermissionReply,
+  QuestionReplied,
+  SessionStatus,
+} from "../../agent";
 
 export type AgentEventName = keyof AgentEvents;
 
