@@ -2,7 +2,7 @@
 // the workspace's files as stored; and how the user's choices about secret findings become
 // encoder options (leave a file out, or redact key-like strings in the transcript). The API keys
 // configured in Settings are looked for too, whatever their format; they are never shared.
-import { loadProviderConfigs, type ProviderConfig } from "../../providers";
+import type { ProviderConfig } from "../../providers";
 import { RECORD_VERSION, emptyUsage, type SessionRecord, type Storage, type WorkspaceRecord } from "../../storage";
 import { scanForSecrets, type SecretFinding, type SecretKind, type ShareEncodeOptions, type ShareSource } from "../../transfer";
 
@@ -102,6 +102,8 @@ export function configuredSecrets(configs: readonly ProviderConfig[]): string[] 
 /** The configured secrets from storage; unreadable settings give none (the built-in patterns still apply). */
 export async function loadKnownSecrets(storage: Pick<Storage, "settings">): Promise<string[]> {
   try {
+    // Loaded on demand: the providers module brings the AI SDK clients, which stay out of the first chunk.
+    const { loadProviderConfigs } = await import("../../providers");
     return configuredSecrets(await loadProviderConfigs(storage));
   } catch {
     return [];
