@@ -31,7 +31,10 @@ const TYPES = {
 
 export const ISOLATION_HEADERS = {
   "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Embedder-Policy": "require-corp",
+  // credentialless, not require-corp: cross-origin no-cors requests still load (without cookies), so
+  // "Test connection" can probe a provider that refuses CORS and report it as such instead of "down".
+  "Cross-Origin-Embedder-Policy": "credentialless",
+  // Nothing of the app is meant to be embedded by other sites.
   "Cross-Origin-Resource-Policy": "same-origin",
 };
 

@@ -39,7 +39,7 @@ async function startRuntime(files: WorkspaceFiles) {
       bootWebContainerRuntime(files, {
         boot: async () => {
           const { WebContainer } = await import("@webcontainer/api");
-          return WebContainer.boot({ coep: "require-corp", workdirName: "workspace" });
+          return WebContainer.boot({ coep: "credentialless", workdirName: "workspace" });
         },
         timeoutMs,
         signal,
