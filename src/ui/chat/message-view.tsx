@@ -24,6 +24,9 @@ export interface MessageViewProps extends MessageActions {
 
 export const MessageView = memo(function MessageView({ entry, busy, onFork, onRevert, onOpenSession, onOpenFile, onOpenSettings }: MessageViewProps) {
   const { info, parts } = entry;
+  // Messages the agent writes itself (a compaction request, "continue" after one) are not the user's
+  // words: a divider, with nothing to fork from or revert to.
+  if (info.role === "user" && info.synthetic) return <SyntheticDivider entry={entry} />;
   const streaming = info.role === "assistant" && info.completedAt === undefined;
   const label = info.role === "user" ? "Your message" : `Reply from ${info.agent}`;
   return (
@@ -32,7 +35,7 @@ export const MessageView = memo(function MessageView({ entry, busy, onFork, onRe
         {parts.map((part) => (
           // One malformed part (a share link, a model's odd output) must not take the chat down with it.
           <ErrorBoundary key={part.id}>
-            <PartView part={part} streaming={streaming} onOpenSession={onOpenSession} onOpenFile={onOpenFile} />
+            <PartView part={part} streaming={streaming} plainText={info.role === "user"} onOpenSession={onOpenSession} onOpenFile={onOpenFile} />
           </ErrorBoundary>
         ))}
         {streaming && parts.length === 0 && <p className="message-waiting">Waiting for the model…</p>}
@@ -61,16 +64,37 @@ export const MessageView = memo(function MessageView({ entry, busy, onFork, onRe
   );
 });
 
+function SyntheticDivider({ entry }: { entry: MessageEntry }) {
+  const compaction = entry.parts.find((p) => p.type === "compaction");
+  const label = compaction ? (compaction.auto ? "Context compacted automatically" : "Context compacted") : "Continued automatically";
+  return (
+    <div className="message-divider" role="separator" aria-label={label} data-message-id={entry.info.id}>
+      <span>{label}</span>
+    </div>
+  );
+}
+
+/** The user pressed Stop: a status, not a failure. */
+export function isStopError(error: MessageError): boolean {
+  return error.name === "AbortError" || error.name === "AbortedError" || error.name === "MessageAbortedError";
+}
+
 /** Whether an error is about the key: the action is then to open Settings and fix it. */
 export function isKeyError(error: MessageError): boolean {
   return error.status === 401 || error.status === 403 || /auth|api key/i.test(error.name) || /api key/i.test(error.action ?? "");
 }
 
 export function MessageErrorView({ error, onOpenSettings }: { error: MessageError; onOpenSettings?(): void }) {
-  const aborted = error.name === "AbortError" || error.name === "MessageAbortedError";
+  if (isStopError(error)) {
+    return (
+      <p className="message-stopped" role="status">
+        {error.message || "Stopped."}
+      </p>
+    );
+  }
   return (
-    <div className={aborted ? "message-error message-aborted" : "message-error"} role={aborted ? "status" : "alert"}>
-      <p className="message-error-text">{aborted ? "Stopped." : error.message}</p>
+    <div className="message-error" role="alert">
+      <p className="message-error-text">{error.message}</p>
       {error.action && <p className="message-error-action">{error.action}</p>}
       {isKeyError(error) && onOpenSettings && (
         <button type="button" className="button" onClick={onOpenSettings}>

@@ -1,23 +1,27 @@
 // The non-tool parts of a message: text (streaming markdown), reasoning (collapsed), attachments,
-// step usage, the files a step changed, compaction and subtask markers, retries.
+// the files a step changed, compaction and subtask markers, retries. Step usage is not shown here:
+// the message footer carries the same numbers (one step per assistant message).
 import { memo } from "react";
 import type { PartRecord } from "../../storage";
 import { Markdown, isSafeImageUrl } from "../markdown";
-import { describeUsage, formatCost, formatDuration } from "./format";
+import { formatDuration } from "./format";
 import { ToolPartView } from "./tool-part-view";
 
 export interface PartViewProps {
   part: PartRecord;
   /** The message is still being written (text renders incrementally). */
   streaming: boolean;
+  /** Text is the user's own: shown as typed (line breaks kept), not as markdown. */
+  plainText?: boolean;
   onOpenSession?(sessionId: string): void;
   onOpenFile?(path: string): void;
 }
 
-export const PartView = memo(function PartView({ part, streaming, onOpenSession, onOpenFile }: PartViewProps) {
+export const PartView = memo(function PartView({ part, streaming, plainText, onOpenSession, onOpenFile }: PartViewProps) {
   switch (part.type) {
     case "text":
       if (part.synthetic) return null;
+      if (plainText) return <p className="part-text part-user-text">{part.text}</p>;
       return <Markdown text={part.text} streaming={streaming && part.time?.end === undefined} className="part-text" />;
     case "reasoning": {
       const took = part.time.end !== undefined ? formatDuration(part.time.end - part.time.start) : undefined;
@@ -33,13 +37,8 @@ export const PartView = memo(function PartView({ part, streaming, onOpenSession,
     case "tool":
       return <ToolPartView part={part} onOpenSession={onOpenSession} />;
     case "step-start":
-      return null;
     case "step-finish":
-      return (
-        <p className="part-step-finish" aria-label="Step usage">
-          {describeUsage(part.tokens)} · {formatCost(part.cost)}
-        </p>
-      );
+      return null;
     case "patch":
       if (part.files.length === 0) return null;
       return (
