@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ChatController } from "../../src/ui/chat/chat-controller";
 import { SessionsSidebar, sessionTree } from "../../src/ui/sessions";
 import { FakeAgent, ManualFrames, session } from "./ui-chat-fixtures";
-import { button, byLabel, click, render, typeInto, type Rendered } from "./ui-chat-render";
+import { button, byLabel, click, press, render, typeInto, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
 afterEach(async () => {
@@ -57,6 +57,40 @@ describe("SessionsSidebar", () => {
     expect(calls).toEqual(["open ses_a", "new", "rename ses_a", "delete ses_b"]);
     await typeInto(byLabel<HTMLInputElement>(view.container, "Search sessions")!, "nothing like this");
     expect(view.container.textContent).toContain('No session matches "nothing like this"');
+  });
+
+  it("draws rename and delete as SVG icons with accessible names, not emoji", async () => {
+    view = await render(<SessionsSidebar sessions={[older]} onOpen={() => {}} onNew={() => {}} onRename={() => {}} onDelete={() => {}} now={250} />);
+    for (const name of ["Rename Add login page", "Delete Add login page"]) {
+      const action = button(view.container, name)!;
+      expect(action.querySelector("svg")).not.toBeNull();
+      // No text in the button: an emoji needs a font the machine may not have.
+      expect(action.textContent).toBe("");
+    }
+  });
+
+  it("as a drawer over the transcript, closes after opening a session and on Escape", async () => {
+    // The chat stylesheet positions the sidebar over the transcript in a narrow panel.
+    const style = document.createElement("style");
+    style.textContent = ".sessions-sidebar { position: absolute; }";
+    document.head.appendChild(style);
+    const calls: string[] = [];
+    try {
+      view = await render(<SessionsSidebar sessions={[older, newer]} onOpen={(id) => calls.push(`open ${id}`)} onNew={() => {}} onDismiss={() => calls.push("dismiss")} now={250} />);
+      await click(view.container.querySelectorAll<HTMLButtonElement>(".session-open")[0]);
+      expect(calls).toEqual(["open ses_b", "dismiss"]);
+      await press(byLabel(view.container, "Search sessions")!, "Escape");
+      expect(calls).toEqual(["open ses_b", "dismiss", "dismiss"]);
+    } finally {
+      style.remove();
+    }
+  });
+
+  it("beside the transcript, stays open after opening a session", async () => {
+    const calls: string[] = [];
+    view = await render(<SessionsSidebar sessions={[older, newer]} onOpen={(id) => calls.push(`open ${id}`)} onNew={() => {}} onDismiss={() => calls.push("dismiss")} now={250} />);
+    await click(view.container.querySelectorAll<HTMLButtonElement>(".session-open")[0]);
+    expect(calls).toEqual(["open ses_b"]);
   });
 
   it("asks before deleting and renames with the entered title (controller)", async () => {

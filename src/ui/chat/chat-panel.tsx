@@ -131,6 +131,7 @@ export function ChatPanel(props: ChatPanelProps) {
             onNew={() => void controller.newSession()}
             onRename={controller.agent.renameSession ? (id) => void controller.rename(id) : undefined}
             onDelete={controller.agent.deleteSession ? (id) => void controller.remove(id) : undefined}
+            onDismiss={() => controller.toggleSessions(false)}
           />
         )}
         <div className="chat-main">

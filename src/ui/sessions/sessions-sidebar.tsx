@@ -1,7 +1,9 @@
 // The sessions sidebar: every session, newest first, with search, new, rename and delete; child
-// sessions of subagents listed under their parent.
-import { useId, useMemo, useState } from "react";
+// sessions of subagents listed under their parent. In a narrow chat panel it is a drawer over the
+// transcript (chat.css), closed by opening a session or Escape.
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { SessionRecord } from "../../storage";
+import { Icon } from "../common";
 
 export interface SessionsSidebarProps {
   sessions: readonly SessionRecord[];
@@ -14,6 +16,8 @@ export interface SessionsSidebarProps {
   onRename?(sessionId: string): void;
   /** Omitted when the agent cannot delete; the caller asks for confirmation. */
   onDelete?(sessionId: string): void;
+  /** Closes the sidebar: called on Escape, and after opening a session while it covers the transcript. */
+  onDismiss?(): void;
   now?: number;
 }
 
@@ -52,12 +56,25 @@ export function relativeTime(then: number, now: number): string {
   return new Date(then).toLocaleDateString();
 }
 
-export function SessionsSidebar({ sessions, activeSessionId, busy, onOpen, onNew, onRename, onDelete, now = Date.now() }: SessionsSidebarProps) {
+export function SessionsSidebar({ sessions, activeSessionId, busy, onOpen: openSession, onNew, onRename, onDelete, onDismiss, now = Date.now() }: SessionsSidebarProps) {
   const [query, setQuery] = useState("");
   const searchId = useId();
+  const nav = useRef<HTMLElement>(null);
   const tree = useMemo(() => sessionTree(sessions, query), [sessions, query]);
+  // As a drawer (positioned over the transcript by the stylesheet) it would hide the session just
+  // opened; beside the transcript it stays.
+  const onOpen = (id: string) => {
+    openSession(id);
+    if (nav.current && getComputedStyle(nav.current).position === "absolute") onDismiss?.();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && onDismiss) {
+      event.stopPropagation();
+      onDismiss();
+    }
+  };
   return (
-    <nav className="sessions-sidebar" aria-label="Sessions">
+    <nav className="sessions-sidebar" aria-label="Sessions" ref={nav} onKeyDown={onKeyDown}>
       <div className="sessions-toolbar">
         <button type="button" className="button button-primary" onClick={onNew}>
           New session
@@ -110,13 +127,13 @@ function SessionRow(props: { session: SessionRecord; active: boolean; busy: bool
         </span>
       </button>
       {onRename && (
-        <button type="button" className="icon-text-button" aria-label={`Rename ${session.title}`} onClick={() => onRename(session.id)}>
-          ✎
+        <button type="button" className="icon-text-button session-action" aria-label={`Rename ${session.title}`} title="Rename" onClick={() => onRename(session.id)}>
+          <Icon name="rename" />
         </button>
       )}
       {onDelete && (
-        <button type="button" className="icon-text-button" aria-label={`Delete ${session.title}`} onClick={() => onDelete(session.id)}>
-          🗑
+        <button type="button" className="icon-text-button session-action" aria-label={`Delete ${session.title}`} title="Delete" onClick={() => onDelete(session.id)}>
+          <Icon name="trash" />
         </button>
       )}
     </div>

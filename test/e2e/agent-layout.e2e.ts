@@ -1,0 +1,67 @@
+// The chat at 1440x900 in the built app: a multi-line message keeps its line breaks, usage is shown
+// once per reply, and the Sessions sidebar opens over the transcript without squeezing it.
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, openApp, waitForWorkbench, type AppPage } from "../support/browser";
+import { startFakeModelServer, type FakeModelServer } from "../support/fake-model-server";
+import { chat, configureProvider, scripted, transcript } from "./agent-helpers";
+
+let browser: Browser;
+let app: AppPage | undefined;
+let server: FakeModelServer | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  await app?.context.close();
+  await server?.close();
+  app = undefined;
+  server = undefined;
+});
+
+describe("chat layout", () => {
+  it("keeps line breaks, shows usage once, and opens Sessions as a drawer that leaves the transcript its width", async () => {
+    server = await startFakeModelServer(
+      scripted([{ chunks: [{ type: "text", text: "An answer with a [link to the docs](https://example.com/docs) that wraps like prose." }], usage: { input: 10, output: 5 } }]),
+    );
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await configureProvider(page, { baseUrl: server.url });
+    const box = chat(page).getByRole("textbox", { name: "Message" });
+    await box.fill("line one\nline two");
+    await box.press("Enter");
+    await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("wraps like prose");
+
+    expect(await chat(page).getByRole("article", { name: "Your message" }).locator(".message-parts").innerText()).toBe("line one\nline two");
+    const reply = chat(page).getByRole("article", { name: /^Reply from/ });
+    await expect.poll(() => reply.getByLabel("Message usage").count()).toBe(1);
+    expect((await reply.innerText()).match(/in 10 · out 5/g)).toHaveLength(1);
+
+    const mainBefore = (await chat(page).locator(".chat-main").boundingBox())!;
+    await chat(page).getByRole("button", { name: "Sessions", exact: true }).click();
+    const sidebar = chat(page).getByRole("navigation", { name: "Sessions" });
+    await expect.poll(() => sidebar.count()).toBe(1);
+    const mainAfter = (await chat(page).locator(".chat-main").boundingBox())!;
+    expect(mainAfter.width).toBe(mainBefore.width);
+    // The sidebar's buttons are SVG icons with names.
+    const rename = sidebar.getByRole("button", { name: /^Rename / });
+    expect(await rename.locator("svg").count()).toBe(1);
+    expect((await rename.innerText()).trim()).toBe("");
+
+    // Opening a session closes the drawer; Escape does too.
+    await sidebar.locator(".session-open").first().click();
+    await expect.poll(() => sidebar.count()).toBe(0);
+    await chat(page).getByRole("button", { name: "Sessions", exact: true }).click();
+    await expect.poll(() => sidebar.count()).toBe(1);
+    await sidebar.getByRole("searchbox").press("Escape");
+    await expect.poll(() => sidebar.count()).toBe(0);
+    expect(app.errors).toEqual([]);
+  });
+});
