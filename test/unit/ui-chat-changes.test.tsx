@@ -80,17 +80,33 @@ describe("ChangesView", () => {
     expect(diff).toContain("-export const a = 1;");
     expect(diff).toContain("+export const a = 2;");
 
+    expect(view.container.querySelector(".changes-file-reverted")).toBeNull();
+
     await click(button(view.container, "Revert file"));
     await settle();
     expect(files.get("src/app.ts")).toBe("export const a = 1;\n");
     expect(view.container.textContent).toContain("Back to how it was before the session.");
+    // Marked as reverted in the list, and nothing left to revert.
+    expect(Array.from(view.container.querySelectorAll(".changes-file")).map((b) => b.textContent)).toEqual(["src/app.ts (reverted)", "src/new.ts"]);
+    expect(button(view.container, "Revert file")!.disabled).toBe(true);
 
-    await click(button(view.container, "src/new.ts"));
+    await click(view.container.querySelectorAll<HTMLButtonElement>(".changes-file")[1]);
     await settle();
     expect(view.container.textContent).toContain("New file.");
     await click(button(view.container, "Revert file"));
     await settle();
     expect(files.has("src/new.ts")).toBe(false);
+    expect(Array.from(view.container.querySelectorAll(".changes-file")).map((b) => b.textContent)).toEqual(["src/app.ts (reverted)", "src/new.ts (reverted)"]);
+  });
+
+  it("marks a file the user edited back to its earlier content as reverted when the view opens", async () => {
+    storage = await openStorage({ name: `changes-${Math.random()}` });
+    await storage.blobs.putMany([{ hash: "old-app", data: "same\n" }]);
+    await storage.snapshots.put({ v: 1, id: "snap_1", workspaceId: "ws", createdAt: 1, files: { "src/app.ts": "old-app" } });
+    const source = new SnapshotChangesSource(storage, memoryFs(new Map([["src/app.ts", "same\n"], ["src/new.ts", "x"]])));
+    view = await render(<ChangesView entries={entries()} source={source} />);
+    await settle();
+    expect(Array.from(view.container.querySelectorAll(".changes-file")).map((b) => b.textContent)).toEqual(["src/app.ts (reverted)", "src/new.ts"]);
   });
 
   it("uses the injected diff renderer (the shell's Monaco diff editor) when given", async () => {

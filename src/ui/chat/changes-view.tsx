@@ -1,5 +1,6 @@
 // "Changes": the files this session changed, each with a diff (Monaco's, injected by the shell so
-// its loader is reused; a plain diff otherwise) and a per-file revert.
+// its loader is reused; a plain diff otherwise) and a per-file revert. A file back to its content
+// from before the session is marked "reverted" (its diff would be empty).
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { errorMessage } from "../../base";
 import type { MessageEntry } from "./chat-store";
@@ -25,10 +26,30 @@ export interface ChangesViewProps {
   onProblem?(message: string): void;
 }
 
+/** Whether the file's content now is what it was before the session changed it. */
+export async function isUnchanged(source: ChangesSource, file: ChangedFile): Promise<boolean> {
+  const [before, after] = await Promise.all([source.before(file), source.after(file.path)]);
+  if (before === null || after === null) return before === after;
+  if (typeof before === "string" && typeof after === "string") return before === after;
+  return false;
+}
+
 export function ChangesView({ entries, source, renderDiff, onOpenFile, confirm, onProblem }: ChangesViewProps) {
   const files = useMemo(() => changedFiles(entries), [entries]);
   const [selected, setSelected] = useState<string | undefined>();
+  const [reverted, setReverted] = useState<ReadonlySet<string>>(new Set());
+  const [checks, setChecks] = useState(0);
   const current = files.find((f) => f.path === selected) ?? files[0];
+  useEffect(() => {
+    let live = true;
+    // A file whose "before" cannot be read is not marked: its own view shows why.
+    Promise.all(files.map((file) => isUnchanged(source, file).catch(() => false))).then((same) => {
+      if (live) setReverted(new Set(files.filter((_, i) => same[i]).map((f) => f.path)));
+    });
+    return () => {
+      live = false;
+    };
+  }, [files, source, checks, selected]);
   if (files.length === 0) {
     return <p className="changes-empty">The agent has not changed any files in this session yet.</p>;
   }
@@ -44,6 +65,7 @@ export function ChangesView({ entries, source, renderDiff, onOpenFile, confirm, 
               onClick={() => setSelected(file.path)}
             >
               {file.path}
+              {reverted.has(file.path) && <span className="changes-file-reverted"> (reverted)</span>}
             </button>
           </li>
         ))}
@@ -57,6 +79,7 @@ export function ChangesView({ entries, source, renderDiff, onOpenFile, confirm, 
           onOpenFile={onOpenFile}
           confirm={confirm}
           onProblem={onProblem}
+          onReverted={() => setChecks((n) => n + 1)}
         />
       )}
     </div>
@@ -65,8 +88,16 @@ export function ChangesView({ entries, source, renderDiff, onOpenFile, confirm, 
 
 type Loaded = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; before: FileContent; after: FileContent };
 
-function FileChange(props: { file: ChangedFile; source: ChangesSource; renderDiff?: DiffRenderer; onOpenFile?(path: string): void; confirm?(message: string): Promise<boolean>; onProblem?(message: string): void }) {
-  const { file, source, renderDiff, onOpenFile, confirm, onProblem } = props;
+function FileChange(props: {
+  file: ChangedFile;
+  source: ChangesSource;
+  renderDiff?: DiffRenderer;
+  onOpenFile?(path: string): void;
+  confirm?(message: string): Promise<boolean>;
+  onProblem?(message: string): void;
+  onReverted?(): void;
+}) {
+  const { file, source, renderDiff, onOpenFile, confirm, onProblem, onReverted } = props;
   const [loaded, setLoaded] = useState<Loaded>({ status: "loading" });
   const [version, setVersion] = useState(0);
   useEffect(() => {
@@ -87,6 +118,7 @@ function FileChange(props: { file: ChangedFile; source: ChangesSource; renderDif
     try {
       await source.revert(file);
       setVersion((v) => v + 1);
+      onReverted?.();
     } catch (error) {
       onProblem?.(`Could not revert ${file.path}: ${errorMessage(error)}.`);
     }
@@ -101,7 +133,7 @@ function FileChange(props: { file: ChangedFile; source: ChangesSource; renderDif
             Open file
           </button>
         )}
-        <button type="button" className="button" onClick={() => void revert()} disabled={loaded.status !== "ready"}>
+        <button type="button" className="button" onClick={() => void revert()} disabled={loaded.status !== "ready" || sameContent(loaded.before, loaded.after)}>
           Revert file
         </button>
       </header>
@@ -114,6 +146,10 @@ function FileChange(props: { file: ChangedFile; source: ChangesSource; renderDif
       {loaded.status === "ready" && <DiffBody path={file.path} before={loaded.before} after={loaded.after} renderDiff={renderDiff} />}
     </section>
   );
+}
+
+function sameContent(before: FileContent, after: FileContent): boolean {
+  return typeof before !== "object" || before === null ? before === after : false;
 }
 
 function DiffBody({ path, before, after, renderDiff }: { path: string; before: FileContent; after: FileContent; renderDiff?: DiffRenderer }) {
