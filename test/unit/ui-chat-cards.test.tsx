@@ -70,7 +70,14 @@ describe("PermissionCard", () => {
     view = await render(<PermissionCard request={editAsk} onReply={() => {}} />);
     expect(view.container.querySelector('[aria-label="Diff"]')?.textContent).toContain("+new");
     expect(view.container.textContent).toContain("The agent wants to change files");
-    expect(view.container.querySelector(".card-note")?.textContent).toContain("*");
+    expect(view.container.querySelector(".card-note")?.textContent).toBe("Always allow: allow all file edits for the rest of this session.");
+  });
+
+  it("says in words which commands Always allow covers", async () => {
+    view = await render(<PermissionCard request={{ ...bashAsk, always: ["rm *", "git push *"] }} onReply={() => {}} />);
+    const note = view.container.querySelector(".card-note")!;
+    expect(note.textContent).toBe("Always allow: allow commands matching rm * or git push * for the rest of this session.");
+    expect(Array.from(note.querySelectorAll("code")).map((c) => c.textContent)).toEqual(["rm *", "git push *"]);
   });
 });
 

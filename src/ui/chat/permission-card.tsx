@@ -26,6 +26,25 @@ export function permissionTitle(permission: string): string {
   return TITLES[permission] ?? `The agent asks for the "${revealInvisibleChars(permission)}" permission`;
 }
 
+/** What one permission covers, in words ("file edits"), for the "Always allow" note. */
+const SUBJECTS: Record<string, string> = {
+  edit: "file edits",
+  bash: "commands",
+  read: "reads of protected files",
+  external_directory: "work outside the workspace",
+  webfetch: "web page fetches",
+  doom_loop: "repeated identical calls",
+  task: "subagents",
+};
+
+/** "Always allow: allow all file edits for the rest of this session." (or "… commands matching `npm test *` …"). */
+export function alwaysAllowNote(permission: string, always: readonly string[]): { lead: string; patterns: string[]; tail: string } {
+  const subject = SUBJECTS[permission] ?? `"${revealInvisibleChars(permission)}" requests`;
+  const tail = " for the rest of this session.";
+  if (always.includes("*")) return { lead: `Always allow: allow all ${subject}`, patterns: [], tail };
+  return { lead: `Always allow: allow ${subject} matching `, patterns: always.map(revealInvisibleChars), tail };
+}
+
 export function PermissionCard({ request, onReply }: PermissionCardProps) {
   const [message, setMessage] = useState("");
   const [sent, setSent] = useState(false);
@@ -59,11 +78,7 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
           ))}
         </ul>
       )}
-      {request.always.length > 0 && (
-        <p className="card-note">
-          "Always allow" allows <code>{revealInvisibleChars(request.always.join(", "))}</code> for the rest of this session.
-        </p>
-      )}
+      {request.always.length > 0 && <AlwaysAllowNote permission={request.permission} always={request.always} />}
       <label className="card-label" htmlFor={messageId}>
         Message to the agent
       </label>
@@ -90,5 +105,21 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
         </button>
       </div>
     </section>
+  );
+}
+
+function AlwaysAllowNote({ permission, always }: { permission: string; always: readonly string[] }) {
+  const note = alwaysAllowNote(permission, always);
+  return (
+    <p className="card-note">
+      {note.lead}
+      {note.patterns.map((pattern, i) => (
+        <span key={pattern}>
+          {i > 0 && (i === note.patterns.length - 1 ? " or " : ", ")}
+          <code>{pattern}</code>
+        </span>
+      ))}
+      {note.tail}
+    </p>
   );
 }
