@@ -2,9 +2,19 @@
 import type { ModelInfo, ProviderConfig } from "../../providers";
 import type { ModelRef } from "../../storage";
 
+/**
+ * A context size as the catalogue writes it, rounded down so a limit is never overstated:
+ * 200_000 -> "200k", 32_768 -> "32k", 1_047_576 -> "1M", 1_500_000 -> "1.5M".
+ */
+export function formatContext(tokens: number): string {
+  if (tokens >= 1_000_000) return `${Math.floor(tokens / 100_000) / 10}M`;
+  if (tokens >= 1000) return `${Math.floor(tokens / 1000)}k`;
+  return String(tokens);
+}
+
 /** "Claude Sonnet 4.5 — 200k context · $3 / $15 per M". */
 export function modelLabel(model: ModelInfo): string {
-  const context = model.context >= 1_000_000 ? `${(model.context / 1_000_000).toFixed(1).replace(/\.0$/, "")}M` : `${Math.round(model.context / 1000)}k`;
+  const context = formatContext(model.context);
   const price = model.cost.input === 0 && model.cost.output === 0 ? "free or unknown price" : `$${model.cost.input} / $${model.cost.output} per M tokens`;
   return `${model.name} — ${context} context · ${price}`;
 }

@@ -7,17 +7,21 @@ import type { ModelRef, Storage } from "../../storage";
 
 /** Settings key of the default model (a ModelRef). */
 export const DEFAULT_MODEL_KEY = "defaultModel";
+/** Settings key of each provider's own chosen model ({ providerId: modelId }), used as a fallback default. */
+export const PROVIDER_MODELS_KEY = "providerModels";
 
 export interface ProviderSettingsState {
   loaded: boolean;
   configs: ProviderConfig[];
   defaultModel?: ModelRef;
+  /** The model last chosen for each provider (in its form or as the default). */
+  providerModels: Record<string, string>;
   /** Problems met while loading (invalid stored entries were skipped). */
   problems: string[];
 }
 
 export class ProviderSettings {
-  readonly store: StoreApi<ProviderSettingsState> = createStore<ProviderSettingsState>(() => ({ loaded: false, configs: [], problems: [] }));
+  readonly store: StoreApi<ProviderSettingsState> = createStore<ProviderSettingsState>(() => ({ loaded: false, configs: [], providerModels: {}, problems: [] }));
 
   constructor(private readonly storage: Pick<Storage, "settings">) {}
 
@@ -26,19 +30,42 @@ export class ProviderSettings {
     const configs = await loadProviderConfigs(this.storage, (problem) => problems.push(problem));
     const stored = await this.storage.settings.get<unknown>(DEFAULT_MODEL_KEY);
     const defaultModel = restoreModelRef(stored);
-    this.store.setState({ loaded: true, configs, problems, ...(defaultModel ? { defaultModel } : {}) });
+    const providerModels = restoreProviderModels(await this.storage.settings.get<unknown>(PROVIDER_MODELS_KEY));
+    this.store.setState({ loaded: true, configs, providerModels, problems, ...(defaultModel ? { defaultModel } : {}) });
   }
 
   get configs(): ProviderConfig[] {
     return this.store.getState().configs;
   }
 
-  /** The default model: the chosen one if it still exists, else the first model of the first provider. */
+  /**
+   * The default model: the chosen one if it still exists, else the first provider's own chosen model,
+   * else that provider's first model.
+   */
   get defaultModel(): ModelRef | undefined {
-    const { defaultModel, configs } = this.store.getState();
+    const { defaultModel, configs, providerModels } = this.store.getState();
     if (defaultModel && findModel(configs, defaultModel)) return defaultModel;
     const first = configs.find((c) => c.models.length > 0);
-    return first ? { providerId: first.id, modelId: first.models[0]!.id } : undefined;
+    if (!first) return undefined;
+    const own = providerModels[first.id];
+    const modelId = own && first.models.some((m) => m.id === own) ? own : first.models[0]!.id;
+    return { providerId: first.id, modelId };
+  }
+
+  /** The model chosen for one provider, if it still has it. */
+  providerModel(providerId: string): string | undefined {
+    const { configs, providerModels } = this.store.getState();
+    const own = providerModels[providerId];
+    return own && configs.find((c) => c.id === providerId)?.models.some((m) => m.id === own) ? own : undefined;
+  }
+
+  /** Remembers the model chosen for a provider (its fallback when it becomes the default). */
+  async setProviderModel(providerId: string, modelId: string | undefined): Promise<void> {
+    const next = { ...this.store.getState().providerModels };
+    if (modelId) next[providerId] = modelId;
+    else delete next[providerId];
+    await this.storage.settings.put(PROVIDER_MODELS_KEY, next);
+    this.store.setState({ providerModels: next });
   }
 
   /** Adds or replaces a provider (by id) and saves. */
@@ -53,12 +80,22 @@ export class ProviderSettings {
   async removeProvider(providerId: string): Promise<void> {
     await this.persist(this.configs.filter((c) => c.id !== providerId));
     if (this.store.getState().defaultModel?.providerId === providerId) await this.setDefaultModel(undefined);
+    if (this.store.getState().providerModels[providerId]) await this.setProviderModel(providerId, undefined);
   }
 
+  /** Sets the default model; it also becomes its provider's own chosen model. */
   async setDefaultModel(ref: ModelRef | undefined): Promise<void> {
-    if (ref) await this.storage.settings.put(DEFAULT_MODEL_KEY, { providerId: ref.providerId, modelId: ref.modelId });
-    else await this.storage.settings.delete(DEFAULT_MODEL_KEY);
-    this.store.setState({ defaultModel: ref });
+    if (!ref) {
+      await this.storage.settings.delete(DEFAULT_MODEL_KEY);
+      this.store.setState({ defaultModel: undefined });
+      return;
+    }
+    const providerModels = { ...this.store.getState().providerModels, [ref.providerId]: ref.modelId };
+    await Promise.all([
+      this.storage.settings.put(DEFAULT_MODEL_KEY, { providerId: ref.providerId, modelId: ref.modelId }),
+      this.storage.settings.put(PROVIDER_MODELS_KEY, providerModels),
+    ]);
+    this.store.setState({ defaultModel: ref, providerModels });
   }
 
   /** Sets a provider's small model (titles and summaries). */
@@ -84,6 +121,11 @@ export class ProviderSettings {
 function restoreModelRef(value: unknown): ModelRef | undefined {
   const ref = value as Partial<ModelRef> | null | undefined;
   return ref && typeof ref.providerId === "string" && typeof ref.modelId === "string" ? { providerId: ref.providerId, modelId: ref.modelId } : undefined;
+}
+
+function restoreProviderModels(value: unknown): Record<string, string> {
+  if (!value || typeof value !== "object") return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
 export function findModel(configs: readonly ProviderConfig[], ref: ModelRef): ModelInfo | undefined {

@@ -53,8 +53,10 @@ export function SettingsDialog({ settings, testConnection, permissions, onClose 
   const saveProvider = async (config: ProviderConfig, modelId: string | undefined) => {
     await settings.saveProvider(config);
     // The first provider's model becomes the default; so does a model picked for the default provider.
+    // Any other provider remembers its model, the default if the default provider is removed.
     const current = settings.store.getState().defaultModel;
     if (modelId && (!current || current.providerId === config.id)) await settings.setDefaultModel({ providerId: config.id, modelId });
+    else if (modelId) await settings.setProviderModel(config.id, modelId);
     setEditing({ mode: "none" });
   };
 
@@ -108,7 +110,7 @@ export function SettingsDialog({ settings, testConnection, permissions, onClose 
               existing={editingConfig}
               configs={state.configs}
               testConnection={testConnection}
-              currentModelId={editingConfig && defaultModel?.providerId === editingConfig.id ? defaultModel.modelId : undefined}
+              currentModelId={editingConfig ? (defaultModel?.providerId === editingConfig.id ? defaultModel.modelId : settings.providerModel(editingConfig.id)) : undefined}
               onSave={saveProvider}
               onRemove={(id) =>
                 run(async () => {
