@@ -135,7 +135,7 @@ describe("error boundaries", () => {
 
   it("a malformed part record in a message is replaced by a notice; the message's other parts render", async () => {
     quietConsole();
-    const broken = part(message, { type: "step-finish", reason: "stop", tokens: undefined, cost: "x" } as never, "prt_a");
+    const broken = part(message, { type: "patch", hash: "h", files: undefined } as never, "prt_a");
     const fine = part(message, { type: "text", text: "Still here." }, "prt_b");
     const container = await show(<MessageView entry={{ info: message, parts: [broken, fine] as PartRecord[] }} busy={false} />);
     expect(container.querySelector('[role="alert"]')!.textContent).toContain("This part could not be shown");
