@@ -1,5 +1,5 @@
 // The WebContainer runtime. Only src/main.tsx imports this; it passes the real boot, e.g.
-// `boot: () => WebContainer.boot({ coep: "require-corp", workdirName: "workspace" })`.
+// `boot: () => WebContainer.boot({ coep: "credentialless", workdirName: "workspace" })`.
 import { abortError } from "../../base";
 import { DEFAULT_BOOT_TIMEOUT_MS, raceWithTimeout } from "../boot-timeout";
 import type { Runtime } from "../types";
