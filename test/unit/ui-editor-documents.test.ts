@@ -224,6 +224,24 @@ describe("EditorDocuments", () => {
     expect(documents.tab("b.txt")?.deletedOnDisk).toBe(false);
   });
 
+  it("a conflict is dropped when the file is then deleted: edits kept, only the deleted state remains", async () => {
+    await files.writeFile("dirty.txt", "base");
+    await documents.open("dirty.txt");
+    buffer("dirty.txt").setValue("mine");
+    await files.writeFile("dirty.txt", "outside", { source: "terminal" });
+    await settle();
+    expect(documents.tab("dirty.txt")).toMatchObject({ conflict: true });
+    await files.remove("dirty.txt", { source: "terminal" });
+    await settle();
+    expect(documents.tab("dirty.txt")).toMatchObject({ conflict: false, deletedOnDisk: true, dirty: true });
+    // A late "Load theirs" (a stale banner) must not load content that no longer exists.
+    documents.loadTheirs("dirty.txt");
+    expect(buffer("dirty.txt").getValue()).toBe("mine");
+    await documents.save("dirty.txt");
+    expect(await files.readText("dirty.txt")).toBe("mine");
+    expect(documents.tab("dirty.txt")).toMatchObject({ deletedOnDisk: false, dirty: false });
+  });
+
   it("follows a file renamed underneath it (terminal mv), keeping unsaved text", async () => {
     await files.writeFile("a.txt", "text");
     await documents.open("a.txt");

@@ -318,9 +318,16 @@ export class EditorDocuments implements Disposable {
       }
       const target = this.renameTarget(tab.path, created) ?? (await this.findMoveTarget(tab.path, deleted, created));
       if (target !== undefined) this.retarget(tab.path, target);
-      else if (tab.dirty) this.patch(tab.path, { deletedOnDisk: true });
+      else if (tab.dirty) this.markDeleted(tab.path);
       else this.removeTab(tab.path);
     }
+  }
+
+  /** A dirty tab's file is gone: a pending "changed on disk" choice is moot (their version no longer exists). */
+  private markDeleted(path: string): void {
+    const doc = this.docs.get(path);
+    if (doc) doc.theirs = undefined;
+    this.patch(path, { deletedOnDisk: true, conflict: false });
   }
 
   /** Reads a file that changed on disk into its tab. */
