@@ -1,6 +1,6 @@
 // Workspace records: create (with a starter README), rename, delete, list. Names are validated here
 // so every caller (sessions panel, share-link import, zip import) refuses the same things.
-import { UserFacingError, newId } from "../base";
+import { UserFacingError, hasInvisibleChars, newId, revealInvisibleChars } from "../base";
 import { RECORD_VERSION, type Storage, type WorkspaceRecord } from "../storage";
 import { WorkspaceFiles } from "./workspace-files";
 
@@ -22,6 +22,11 @@ You can delete or rewrite this file at any time.
 `;
 
 export function validateWorkspaceName(name: string): string | undefined {
+  // Before trimming (trim() strips U+FEFF) and for the same reason as file names: a bidi control can
+  // make "report\u202Efdp.exe" read as "reportexe.pdf".
+  if (hasInvisibleChars(name)) {
+    return `"${revealInvisibleChars(name)}" contains an invisible or text-direction character, which can disguise a name. Remove it.`;
+  }
   const trimmed = name.trim();
   if (trimmed === "") return "A workspace name cannot be empty.";
   if (trimmed.length > MAX_WORKSPACE_NAME_LENGTH) {
@@ -45,7 +50,8 @@ async function checkName(storage: Storage, name: string, exceptId?: string): Pro
 
 /** A free name based on `base`: "base", then "base 2", "base 3", ... (for imports and share links). */
 export async function suggestWorkspaceName(storage: Storage, base: string): Promise<string> {
-  const stem = (validateWorkspaceName(base) ? "Workspace" : base.trim()).slice(0, MAX_WORKSPACE_NAME_LENGTH - 4);
+  const visible = Array.from(base, (c) => (hasInvisibleChars(c) ? "" : c)).join("");
+  const stem = (validateWorkspaceName(visible) ? "Workspace" : visible.trim()).slice(0, MAX_WORKSPACE_NAME_LENGTH - 4);
   const taken = new Set((await storage.workspaces.list()).map((w) => w.name.toLowerCase()));
   if (!taken.has(stem.toLowerCase())) return stem;
   for (let n = 2; ; n++) {

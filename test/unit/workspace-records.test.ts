@@ -8,6 +8,7 @@ import {
   listWorkspaces,
   renameWorkspace,
   suggestWorkspaceName,
+  validateWorkspaceName,
 } from "../../src/runtime";
 import { openStorage } from "../../src/storage";
 
@@ -44,6 +45,18 @@ describe("workspaces", () => {
     expect(await listWorkspaces(storage)).toHaveLength(1);
   });
 
+  it("refuses bidi and invisible characters in workspace names, naming them, as file names do", async () => {
+    const storage = await freshStorage();
+    expect(validateWorkspaceName("report\u202Efdp.exe")).toMatch(/⟨U\+202E⟩.*invisible or text-direction/);
+    expect(validateWorkspaceName("a\u200Bb")).toMatch(/⟨U\+200B⟩/);
+    expect(validateWorkspaceName("\uFEFF")).toMatch(/⟨U\+FEFF⟩/);
+    expect(validateWorkspaceName("Café ünïcode")).toBeUndefined();
+    await expect(createWorkspace(storage, "report\u202Efdp.exe")).rejects.toThrow(/text-direction/);
+    const ok = await createWorkspace(storage, "Report");
+    await expect(renameWorkspace(storage, ok.id, "x\u2066y")).rejects.toThrow(/text-direction/);
+    expect(await listWorkspaces(storage)).toHaveLength(1);
+  });
+
   it("renames, keeping the id and refusing a clash with another workspace", async () => {
     const storage = await freshStorage();
     const a = await createWorkspace(storage, "Alpha");
@@ -75,5 +88,7 @@ describe("workspaces", () => {
     await createWorkspace(storage, "repo 2", { seedReadme: false });
     expect(await suggestWorkspaceName(storage, "repo")).toBe("repo 3");
     expect(await suggestWorkspaceName(storage, "  ")).toBe("Workspace");
+    // An imported name with invisible characters is suggested without them (the user can see what it says).
+    expect(await suggestWorkspaceName(storage, "report\u202Efdp")).toBe("reportfdp");
   });
 });
