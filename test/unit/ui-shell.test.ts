@@ -3,7 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { Emitter, UserFacingError } from "../../src/base";
 import type { Shell } from "../../src/runtime";
-import { clampSize, createLayoutStore, DEFAULT_LAYOUT, PANE_LIMITS, restoreLayout } from "../../src/ui/app/layout-store";
+import {
+  clampSize,
+  createLayoutStore,
+  DEFAULT_LAYOUT,
+  HANDLE_SIZE,
+  MIN_EDITOR_HEIGHT,
+  MIN_EDITOR_WIDTH,
+  PANE_LIMITS,
+  restoreLayout,
+} from "../../src/ui/app/layout-store";
 import { shortcutPane } from "../../src/ui/app/shortcuts";
 import { sizeForKey } from "../../src/ui/app/split-handle";
 import { checkWorkspaceName } from "../../src/ui/app/workspace-switcher";
@@ -109,12 +118,65 @@ describe("layout", () => {
     expect(layout.getState().hidden.terminal).toBe(true);
   });
 
+  it("fits pane sizes to the workbench: End on every separator leaves the editor its minimum area", () => {
+    const layout = createLayoutStore();
+    layout.setViewport({ width: 1440, height: 800 });
+    // What the End key asks for on each separator, in the order QA pressed them.
+    layout.resize("tree", PANE_LIMITS.tree.max);
+    layout.resize("terminal", PANE_LIMITS.terminal.max);
+    layout.resize("right", PANE_LIMITS.right.max);
+    const { sizes } = layout.getState();
+    const editorWidth = 1440 - sizes.tree - sizes.right - 2 * HANDLE_SIZE;
+    expect(editorWidth).toBeGreaterThanOrEqual(MIN_EDITOR_WIDTH);
+    expect(800 - sizes.terminal - HANDLE_SIZE).toBeGreaterThanOrEqual(MIN_EDITOR_HEIGHT);
+    expect(sizes.tree).toBe(PANE_LIMITS.tree.max);
+    expect(layout.maxSize("right")).toBe(sizes.right);
+  });
+
+  it("re-fits on a smaller window and after a reload, and gives the chosen sizes back when the window grows", () => {
+    const saved = new Map<string, string>();
+    const storage = { getItem: (k: string) => saved.get(k) ?? null, setItem: (k: string, v: string) => void saved.set(k, v) };
+    const layout = createLayoutStore(storage);
+    layout.setViewport({ width: 1920, height: 1080 });
+    layout.resize("tree", 600);
+    layout.resize("right", 900);
+    layout.resize("terminal", 900);
+    expect(layout.getState().sizes).toEqual({ tree: 600, right: 900, terminal: 900 });
+
+    layout.setViewport({ width: 1024, height: 560 });
+    const small = layout.getState().sizes;
+    expect(1024 - small.tree - small.right - 2 * HANDLE_SIZE).toBeGreaterThanOrEqual(MIN_EDITOR_WIDTH);
+    expect(560 - small.terminal - HANDLE_SIZE).toBeGreaterThanOrEqual(MIN_EDITOR_HEIGHT);
+    // The right panel gives way first; nothing goes below its minimum.
+    expect(small.right).toBe(PANE_LIMITS.right.min);
+    expect(small.tree).toBeGreaterThanOrEqual(PANE_LIMITS.tree.min);
+
+    // A reload on the small window restores the saved sizes fitted, not as saved.
+    const reloaded = createLayoutStore(storage);
+    reloaded.setViewport({ width: 1024, height: 560 });
+    expect(reloaded.getState().sizes).toEqual(small);
+
+    layout.setViewport({ width: 1920, height: 1080 });
+    expect(layout.getState().sizes).toEqual({ tree: 600, right: 900, terminal: 900 });
+  });
+
+  it("a hidden side pane leaves its width to the other one", () => {
+    const layout = createLayoutStore();
+    layout.setViewport({ width: 1280, height: 800 });
+    layout.resize("right", 900);
+    const shown = layout.getState().sizes.right;
+    expect(shown).toBe(1280 - MIN_EDITOR_WIDTH - 2 * HANDLE_SIZE - DEFAULT_LAYOUT.tree);
+    layout.toggle("tree");
+    expect(layout.maxSize("right")).toBe(900);
+  });
+
   it("maps separator keys to sizes in the pane's direction", () => {
     const tree = { pane: "tree" as const, orientation: "vertical" as const, size: 240, direction: 1 as const };
     expect(sizeForKey("ArrowRight", false, tree)).toBe(256);
     expect(sizeForKey("ArrowLeft", true, tree)).toBe(176);
     expect(sizeForKey("Home", false, tree)).toBe(PANE_LIMITS.tree.min);
     expect(sizeForKey("End", false, tree)).toBe(PANE_LIMITS.tree.max);
+    expect(sizeForKey("End", false, { ...tree, max: 420 })).toBe(420);
     expect(sizeForKey("ArrowUp", false, tree)).toBeUndefined();
     // The terminal sits below its handle: moving the handle up (ArrowUp) makes it taller.
     const terminal = { pane: "terminal" as const, orientation: "horizontal" as const, size: 200, direction: -1 as const };

@@ -14,18 +14,20 @@ export interface SplitHandleProps {
   size: number;
   /** +1 when dragging right/down grows the pane, -1 when it shrinks it. */
   direction: 1 | -1;
+  /** The largest size that fits the window now (defaults to the pane's fixed limit). */
+  max?: number;
   onResize: (size: number) => void;
 }
 
 /** The size a key press asks for, or undefined when the key is not a resize key. */
-export function sizeForKey(key: string, shift: boolean, props: Pick<SplitHandleProps, "pane" | "orientation" | "size" | "direction">): number | undefined {
+export function sizeForKey(key: string, shift: boolean, props: Pick<SplitHandleProps, "pane" | "orientation" | "size" | "direction" | "max">): number | undefined {
   const step = shift ? KEYBOARD_BIG_STEP : KEYBOARD_STEP;
   const forward = props.orientation === "vertical" ? "ArrowRight" : "ArrowDown";
   const backward = props.orientation === "vertical" ? "ArrowLeft" : "ArrowUp";
   if (key === forward) return props.size + step * props.direction;
   if (key === backward) return props.size - step * props.direction;
   if (key === "Home") return PANE_LIMITS[props.pane].min;
-  if (key === "End") return PANE_LIMITS[props.pane].max;
+  if (key === "End") return props.max ?? PANE_LIMITS[props.pane].max;
   return undefined;
 }
 
@@ -66,7 +68,7 @@ export function SplitHandle(props: SplitHandleProps) {
       aria-orientation={props.orientation}
       aria-valuenow={props.size}
       aria-valuemin={limits.min}
-      aria-valuemax={limits.max}
+      aria-valuemax={props.max ?? limits.max}
       tabIndex={0}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

@@ -13,6 +13,7 @@ import { RightPanel } from "./right-panel";
 import type { Storage } from "../../storage";
 import type { WorkspaceFiles } from "./services";
 import { SplitHandle } from "./split-handle";
+import { useWorkbenchSize } from "./use-workbench-size";
 import { WorkbenchContext, type WorkbenchServices } from "./workbench-context";
 import type { RuntimeStatus, WorkspaceController } from "./workspace-controller";
 import { basename } from "../../base";
@@ -78,6 +79,9 @@ function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocument
   const { layout, documents, runtime, panels } = props;
   const sizes = useStore(layout, (s) => s.sizes);
   const hidden = useStore(layout, (s) => s.hidden);
+  // Re-render when the window size changes what fits (the separators' End key and aria-valuemax).
+  useStore(layout, (s) => s.viewport);
+  const measureRef = useWorkbenchSize(layout);
   const [selectedPanel, setSelectedPanel] = useState<string | undefined>(undefined);
   const showPanel = useCallback(
     (id: string) => {
@@ -121,7 +125,7 @@ function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocument
 
   return (
     <WorkbenchContext.Provider value={services}>
-      <div className="workbench" style={{ gridTemplateColumns: columns }}>
+      <div className="workbench" ref={measureRef} style={{ gridTemplateColumns: columns }}>
         <aside className="pane pane-tree" hidden={hidden.tree}>
           <FileTree
             files={props.files}
@@ -132,7 +136,7 @@ function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocument
           />
         </aside>
         {!hidden.tree ? (
-          <SplitHandle pane="tree" label="Resize file tree" orientation="vertical" size={sizes.tree} direction={1} onResize={(s) => layout.resize("tree", s)} />
+          <SplitHandle pane="tree" label="Resize file tree" orientation="vertical" size={sizes.tree} direction={1} max={layout.maxSize("tree")} onResize={(s) => layout.resize("tree", s)} />
         ) : (
           <div />
         )}
@@ -145,6 +149,7 @@ function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocument
               orientation="horizontal"
               size={sizes.terminal}
               direction={-1}
+              max={layout.maxSize("terminal")}
               onResize={(s) => layout.resize("terminal", s)}
             />
           ) : (
@@ -155,7 +160,7 @@ function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocument
           </div>
         </main>
         {!hidden.right ? (
-          <SplitHandle pane="right" label="Resize side panel" orientation="vertical" size={sizes.right} direction={-1} onResize={(s) => layout.resize("right", s)} />
+          <SplitHandle pane="right" label="Resize side panel" orientation="vertical" size={sizes.right} direction={-1} max={layout.maxSize("right")} onResize={(s) => layout.resize("right", s)} />
         ) : (
           <div />
         )}
@@ -170,8 +175,9 @@ function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocument
 /** The frame shown before a workspace is open: same grid, so nothing jumps when it arrives. */
 export function WorkbenchSkeleton({ layout, message }: { layout: LayoutStore; message: string }) {
   const sizes = useStore(layout, (s) => s.sizes);
+  const measureRef = useWorkbenchSize(layout);
   return (
-    <div className="workbench" style={{ gridTemplateColumns: `${sizes.tree}px 4px minmax(200px, 1fr) 4px ${sizes.right}px` }} aria-busy="true">
+    <div className="workbench" ref={measureRef} style={{ gridTemplateColumns: `${sizes.tree}px 4px minmax(200px, 1fr) 4px ${sizes.right}px` }} aria-busy="true">
       <aside className="pane pane-tree skeleton" />
       <div className="split-handle" />
       <main className="center" style={{ gridTemplateRows: `minmax(80px, 1fr) 4px ${sizes.terminal}px` }}>
