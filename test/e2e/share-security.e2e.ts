@@ -101,6 +101,25 @@ describe("share links from the address bar", () => {
     expect(app.errors).toEqual([]);
   });
 
+  it("a link pasted into an already-open tab (only the fragment changes, no reload) asks the same question", async () => {
+    const { app } = await freshPage();
+    const { page } = app;
+    await page.goto(appUrl());
+    await waitForWorkbench(page);
+    // Marks this document: a reload would lose it.
+    await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
+    await page.goto(appUrl(encodeShareLink(fixedShareSource(), { now: 1_700_000_000_000 }).fragment!));
+    const question = page.getByRole("alertdialog", { name: "Open shared session?" });
+    await expect.poll(() => question.count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(await question.innerText()).toContain('"Add a greeting"');
+    expect(page.url()).not.toContain("share=");
+    await question.getByRole("button", { name: "Open" }).click();
+    await expect.poll(() => page.getByRole("region", { name: "Read-only shared session" }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await storedWorkspaceNames(page)).toEqual(["My workspace", "Shared: Add a greeting"]);
+    expect(app.errors).toEqual([]);
+  });
+
   it("a share with malformed tool parts opens, shows what it can, and survives Continue and a reload", async () => {
     const { app } = await freshPage();
     const { page } = app;

@@ -375,6 +375,35 @@ describe("createTransferUi", () => {
     expect(notifications.store.getState().items.map((i) => i.message)).toEqual([expect.stringMatching(/^Imported 2 files .* "zustand"/)]);
   });
 
+  it("handles #import= pasted into an open tab (hashchange, no reload) like a fresh load", async () => {
+    const h = await harness();
+    let href = "https://webcode.test/";
+    const replaced: string[] = [];
+    const listeners = new Set<() => void>();
+    const address = {
+      href: () => href,
+      replace: (url: string) => {
+        replaced.push(url);
+        href = url;
+      },
+      subscribe: (listener: () => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const ui = createTransferUi({ address, unzip, fetch: (async () => new Response(projectZip().slice())) as unknown as typeof fetch });
+    const services = { storage: h.storage, workspace: h.workspace, files: h.files, workspaces: h.context.workspaces, notifications: new Notifications(), dialogs: new Dialogs(), documents: { tabs: [] } } as unknown as WorkbenchServices;
+    const view = await render(<>{ui.topBar[0]!.render(services)}</>);
+    cleanups.push(() => view.unmount());
+    expect(ui.flow.state.step).toBe("closed");
+    expect(listeners.size).toBe(1);
+    href = "https://webcode.test/#import=https%3A%2F%2Fx.test%2Fdemo.zip";
+    await act(async () => listeners.forEach((l) => l()));
+    expect(replaced).toEqual(["https://webcode.test/"]);
+    await until(() => ui.flow.state.step === "options", "the import options");
+    expect(ui.flow.state).toMatchObject({ step: "options", name: "demo", source: { kind: "link" } });
+  });
+
   it("does nothing on load without #import=", async () => {
     const h = await harness();
     const replaced: string[] = [];

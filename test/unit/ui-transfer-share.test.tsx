@@ -340,6 +340,47 @@ describe("opening shares", () => {
     }
   });
 
+  it("asks the same question when #share= is pasted into an open tab (hashchange, no reload), then removes it", async () => {
+    const { storage, workspace, files, session } = await seeded();
+    const link = await linkOf(storage, workspace, session!);
+    let href = "https://webcode.test/?runtime=browser";
+    const replaced: string[] = [];
+    const listeners = new Set<() => void>();
+    const address = {
+      href: () => href,
+      replace: (url: string) => {
+        replaced.push(url);
+        href = url;
+      },
+      subscribe: (listener: () => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const ui = createShareUi({ address });
+    const switchTo = vi.fn(async () => {});
+    const dialogs = new Dialogs();
+    const notifications = new Notifications((() => 0) as unknown as typeof setTimeout);
+    const services = { storage, workspace, files, notifications, dialogs, workspaces: { refresh: async () => {}, switchTo }, documents: { tabs: [], saveAll: async () => true }, showPanel: () => {} } as unknown as WorkbenchServices;
+    const view = await render(<>{ui.topBar[0]!.render(services)}</>);
+    cleanups.push(() => view.unmount());
+    for (let i = 0; i < 10; i++) await settle();
+    expect(dialogs.store.getState().current).toBeUndefined();
+    expect(listeners.size).toBe(1);
+
+    href = `https://webcode.test/?runtime=browser${link.slice(link.indexOf("#"))}`;
+    await act(async () => listeners.forEach((l) => l()));
+    await waitFor(() => dialogs.store.getState().current !== undefined, "the question");
+    expect(replaced).toEqual(["https://webcode.test/?runtime=browser"]);
+    const asked = dialogs.store.getState().current!;
+    expect(asked.request).toMatchObject({ kind: "choice", title: "Open shared session?" });
+    await act(async () => asked.resolve("open"));
+    await waitFor(() => switchTo.mock.calls.length > 0, "the switch");
+    // Unmounting (a workspace switch) unsubscribes; the next top bar subscribes again.
+    view.unmount();
+    expect(listeners.size).toBe(0);
+  });
+
   it("shows the read-only banner with Continue, and the Shared panel shows the transcript", async () => {
     const { storage, workspace, session } = await seeded();
     const link = await linkOf(storage, workspace, session!);

@@ -45,17 +45,23 @@ export function createShareUi(options: ShareUiOptions = {}): ShareUi {
     await openShareLink(shareContext(services), link);
   };
   /**
-   * Once per page: a `#share=` link is removed from the address bar, decoded (or refused), and opened
-   * only when the user says so — a link anyone can send must not switch workspaces by itself.
+   * On load (once per page) and on hashchange: a `#share=` link is removed from the address bar,
+   * decoded (or refused), and opened only when the user says so — a link anyone can send must not
+   * switch workspaces by itself.
    */
-  const startup = (services: WorkbenchServices) => {
-    if (startupDone) return;
-    startupDone = true;
+  const handleAddress = (services: WorkbenchServices) => {
     const href = address.href();
     if (findShareFragment(href) === undefined) return;
     address.replace(withoutTransferFragment(href));
     askAndOpen(services, href).catch((error: unknown) => services.notifications.error(error, "The share link could not be opened"));
   };
+  const startup = (services: WorkbenchServices) => {
+    if (startupDone) return;
+    startupDone = true;
+    handleAddress(services);
+  };
+  /** A link pasted into the open tab changes only the fragment (no reload): asked like a fresh load. */
+  const watch = (services: WorkbenchServices) => address.subscribe?.(() => handleAddress(services));
   return {
     openShareFile: openFile,
     openShareLink: openLink,
@@ -63,7 +69,7 @@ export function createShareUi(options: ShareUiOptions = {}): ShareUi {
       {
         id: SHARE_TOP_BAR_ID,
         order: 20,
-        render: (services) => <ShareTopBar services={services} options={options} address={address} startup={startup} />,
+        render: (services) => <ShareTopBar services={services} options={options} address={address} startup={startup} watch={watch} />,
       },
     ],
     panels: [
@@ -105,9 +111,18 @@ async function askAndOpen(services: WorkbenchServices, link: string): Promise<vo
   await openRestored(shareContext(services), restored, "link");
 }
 
-function ShareTopBar({ services, options, address, startup }: { services: WorkbenchServices; options: ShareUiOptions; address: AddressBar; startup(services: WorkbenchServices): void }) {
+interface ShareTopBarProps {
+  services: WorkbenchServices;
+  options: ShareUiOptions;
+  address: AddressBar;
+  startup(services: WorkbenchServices): void;
+  watch(services: WorkbenchServices): (() => void) | undefined;
+}
+
+function ShareTopBar({ services, options, address, startup, watch }: ShareTopBarProps) {
   const [open, setOpen] = useState(false);
   useEffect(() => startup(services), [startup, services]);
+  useEffect(() => watch(services), [watch, services]);
   const { files } = services;
   const flush = useCallback(() => files.flush(), [files]);
   const linkBase = address.href().split("#")[0]!;

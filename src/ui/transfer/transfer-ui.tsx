@@ -26,11 +26,21 @@ import "./transfer.css";
 export interface AddressBar {
   href(): string;
   replace(url: string): void;
+  /**
+   * Calls `listener` when the fragment changes without a reload (a link pasted into an open tab);
+   * returns the unsubscribe. Without it, only the address at load is handled.
+   */
+  subscribe?(listener: () => void): () => void;
 }
 
 export const browserAddressBar: AddressBar = {
   href: () => location.href,
   replace: (url) => history.replaceState(history.state, "", url),
+  // replaceState fires no hashchange, so removing a fragment does not call the listener again.
+  subscribe: (listener) => {
+    window.addEventListener("hashchange", listener);
+    return () => window.removeEventListener("hashchange", listener);
+  },
 };
 
 export interface TransferUiOptions {
@@ -65,23 +75,29 @@ export function createTransferUi(options: TransferUiOptions = {}): TransferUi {
   const flow = new ImportFlow();
   const address = options.address ?? browserAddressBar;
   let startupDone = false;
-  /** Runs once per page, when the first workspace is open: `#import=<url>` asks where to import it. */
-  const startup = (services: WorkbenchServices) => {
-    if (startupDone) return;
-    startupDone = true;
+  /** `#import=<url>` in the address: removed from it, then the import dialog asks where to import it. */
+  const handleAddress = (services: WorkbenchServices) => {
     const href = address.href();
     const url = findImportUrl(href);
     if (url === undefined) return;
     address.replace(withoutTransferFragment(href));
     flow.open(linkSource(url, { ...(options.fetch && { fetch: options.fetch }), ...(options.unzip && { unzip: options.unzip }) }), importContext(services));
   };
+  /** Once per page, when the first workspace is open (the top bar remounts on every switch). */
+  const startup = (services: WorkbenchServices) => {
+    if (startupDone) return;
+    startupDone = true;
+    handleAddress(services);
+  };
+  /** A link pasted into the open tab changes only the fragment: handled like a fresh load. */
+  const watch = (services: WorkbenchServices) => address.subscribe?.(() => handleAddress(services));
   return {
     flow,
     topBar: [
       {
         id: IMPORT_TOP_BAR_ID,
         order: 10,
-        render: (services) => <TransferTopBar services={services} flow={flow} options={options} startup={startup} />,
+        render: (services) => <TransferTopBar services={services} flow={flow} options={options} startup={startup} watch={watch} />,
       },
     ],
   };
@@ -91,12 +107,21 @@ interface WindowWithPicker {
   showDirectoryPicker?(options?: { mode?: "read" }): Promise<DirectoryHandleLike>;
 }
 
-function TransferTopBar({ services, flow, options, startup }: { services: WorkbenchServices; flow: ImportFlow; options: TransferUiOptions; startup(services: WorkbenchServices): void }) {
+interface TransferTopBarProps {
+  services: WorkbenchServices;
+  flow: ImportFlow;
+  options: TransferUiOptions;
+  startup(services: WorkbenchServices): void;
+  watch(services: WorkbenchServices): (() => void) | undefined;
+}
+
+function TransferTopBar({ services, flow, options, startup, watch }: TransferTopBarProps) {
   const zipInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [exporting, setExporting] = useState(false);
 
   useEffect(() => startup(services), [startup, services]);
+  useEffect(() => watch(services), [watch, services]);
 
   const open = (source: ImportSource) => flow.open(source, importContext(services));
   const unzip = options.unzip;
