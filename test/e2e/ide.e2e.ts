@@ -180,7 +180,9 @@ describe("IDE shell", () => {
     await dialog.getByRole("button", { name: "Create" }).click();
     await expect.poll(() => page.getByRole("combobox", { name: "Workspace" }).locator("option:checked").innerText()).toBe("Second");
     await waitForWorkbench(page);
-    await expect.poll(() => page.getByRole("tree", { name: "Files" }).getByRole("treeitem").count()).toBe(0);
+    // A new workspace starts with the starter README (open), and nothing from the first one.
+    await expect.poll(() => page.getByRole("tree", { name: "Files" }).getByRole("treeitem").allInnerTexts()).toEqual(["README.md"]);
+    await waitForActiveTab(page, "README.md");
     await createFileFromTree(page, "second-only.txt");
 
     await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "My workspace" });

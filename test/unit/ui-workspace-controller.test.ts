@@ -124,7 +124,8 @@ describe("WorkspaceController", () => {
     const now = controller.store.getState().current!;
     expect(now.workspace.id).toBe(second.id);
     expect(await now.files.exists("only-in-first.txt")).toBe(false);
-    expect(await now.files.exists("README.md")).toBe(false);
+    // A workspace created from the New workspace dialog starts with the starter README.
+    expect(await now.files.readText("README.md")).toBe(STARTER_README);
     expect(runtimes[0]!.disposed).toBe(true);
     expect(runtimes[1]!.workspaceId).toBe(second.id);
     // The first workspace's write was stored before it closed.

@@ -79,8 +79,9 @@ export class WorkspaceController {
     void this.startRuntime(files, generation);
   }
 
+  /** New workspace from the dialog: starts with the starter README (imports create theirs elsewhere, without it). */
   async create(name: string): Promise<WorkspaceRecord> {
-    const record = await createWorkspace(this.services.storage, name, { seedReadme: false });
+    const record = await createWorkspace(this.services.storage, name, { seedReadme: true });
     await this.refresh();
     await this.switchTo(record.id);
     return record;
