@@ -105,6 +105,40 @@ describe("interactive shell", () => {
     expect(t.text(before)).toContain("hallo\n");
   });
 
+  it("keeps the last exit status ($?) between lines, like bash", async () => {
+    const t = await openTestShell();
+    await t.type("false", KEYS.enter);
+    let before = t.mark();
+    await t.type("echo rc=$?", KEYS.enter);
+    expect(t.text(before)).toContain("rc=1\n");
+    await t.type("(exit 7)", KEYS.enter);
+    before = t.mark();
+    await t.type("echo rc=$? again=$?", KEYS.enter);
+    expect(t.text(before)).toContain("rc=7 again=7\n");
+    await t.type("nosuchcommand", KEYS.enter);
+    before = t.mark();
+    await t.type("echo rc=$?", KEYS.enter);
+    expect(t.text(before)).toContain("rc=127\n");
+    // $LINENO is not shifted by how the status is carried.
+    before = t.mark();
+    await t.type("echo line=$LINENO", KEYS.enter);
+    expect(t.text(before)).toContain("line=1\n");
+  });
+
+  it("keeps aliases between lines; unalias removes them", async () => {
+    const t = await openTestShell();
+    await t.files.writeFile("seen.txt", "x");
+    await t.type("alias ll='ls -l'", KEYS.enter);
+    let before = t.mark();
+    await t.type("ll", KEYS.enter);
+    expect(t.text(before)).not.toContain("command not found");
+    expect(t.text(before)).toContain("seen.txt");
+    await t.type("unalias ll", KEYS.enter);
+    before = t.mark();
+    await t.type("ll", KEYS.enter);
+    expect(t.text(before)).toContain("ll: command not found");
+  });
+
   it("writes output with CRLF line endings and errors in red", async () => {
     const t = await openTestShell();
     const before = t.mark();

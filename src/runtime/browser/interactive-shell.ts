@@ -1,6 +1,7 @@
 // The browser runtime's interactive shell for xterm: reads raw keystrokes, edits a line (history,
 // completion, word and line kills), runs it with just-bash and writes ANSI output. The working
-// folder and environment carry over from one command to the next, like a real shell session.
+// folder, environment, aliases and last exit status ($?) carry over from one command to the next,
+// like a real shell session (each line runs in a fresh just-bash interpreter).
 import { getCommandNames } from "just-bash";
 import { Emitter, errorMessage, type Disposable } from "../../base";
 import type { Shell } from "../types";
@@ -32,6 +33,8 @@ export class InteractiveShell implements Shell {
   private cols: number;
   private cwd = WORKSPACE_MOUNT;
   private env: Record<string, string> | undefined;
+  /** The exit status of the last line, restored as `$?` for the next one. */
+  private lastStatus = 0;
   /** Rows between the prompt's first row and the cursor, as last rendered. */
   private cursorRow = 0;
   private processing = false;
@@ -227,13 +230,14 @@ export class InteractiveShell implements Shell {
     const controller = new AbortController();
     this.running = controller;
     try {
-      const result = await this.host.run(line, {
+      const result = await this.host.run(this.withSessionState(line), {
         cwd: this.cwd,
         env: this.env,
         replaceEnv: this.env !== undefined,
         source: "terminal",
         signal: controller.signal,
       });
+      this.lastStatus = result.exitCode;
       if (result.env) {
         this.env = result.env;
         if (result.env.PWD?.startsWith("/")) this.cwd = result.env.PWD;
@@ -245,6 +249,17 @@ export class InteractiveShell implements Shell {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /**
+   * Prefixes a line with what a fresh interpreter needs to continue the session: alias expansion
+   * (interactive bash has it on; aliases themselves travel in the environment as BASH_ALIAS_*) and
+   * the previous status as `$?`. On the same line, so `$LINENO` and error line numbers stay right;
+   * just-bash expands aliases per command, so `shopt` takes effect for the rest of the line.
+   */
+  private withSessionState(line: string): string {
+    const status = Number.isInteger(this.lastStatus) ? Math.min(255, Math.max(0, this.lastStatus)) : 1;
+    return `shopt -s expand_aliases; (exit ${status}); ${line}`;
   }
 
   private atLineStart(): boolean {
