@@ -1,6 +1,6 @@
 // What every import (zip or folder) produces, and the rules they share: name validation, the
 // single top-level folder strip, skipping node_modules and .git, and text-or-bytes decoding.
-import { PathError, looksBinary, normalizePath, validatePath } from "../base";
+import { hasInvisibleChars, looksBinary, normalizePath, revealInvisibleChars, validateName } from "../base";
 import { DEFAULT_IMPORT_LIMITS, ImportError, MAX_ENTRY_NAME_LENGTH, type ImportLimits } from "./zip-limits";
 
 /** A file (text as string when valid UTF-8, otherwise bytes) or an empty folder to create. */
@@ -41,29 +41,67 @@ export function resolveLimits(options: ImportOptions | undefined): ImportLimits 
   return { ...DEFAULT_IMPORT_LIMITS, ...options?.limits };
 }
 
+/** A name from outside, quoted for a message: invisible and text-direction characters shown as ⟨U+202E⟩. */
+export function quoteName(raw: string): string {
+  return JSON.stringify(revealInvisibleChars(raw.length > 200 ? raw.slice(0, 200) + "…" : raw));
+}
+
+/**
+ * Why the workspace cannot hold a path segment, as a clause that completes "Its name …" (no final
+ * stop, so callers can compose whole sentences), or undefined when validateName accepts it.
+ */
+export function segmentProblem(segment: string): string | undefined {
+  if (validateName(segment) === undefined) return undefined;
+  if (hasInvisibleChars(segment)) return "contains an invisible or text-direction character, which can disguise a name";
+  if (/[\u0000-\u001f]/.test(segment)) return "contains a control character";
+  const bad = /[<>:"|?*\\]/.exec(segment);
+  if (bad) return `contains "${bad[0]}", which webcode does not allow in names (< > : " | ? * \\)`;
+  if (segment.trim() === "") return "is blank";
+  if (segment !== segment.trim()) return "starts or ends with spaces";
+  if (segment.length > 255) return "is longer than 255 characters";
+  return "is not a valid name";
+}
+
 /**
  * Validates one raw entry name from outside and returns its workspace path. Refuses, rather than
  * repairs, anything suspicious: a hostile archive is refused as a whole.
  */
 export function checkEntryName(raw: string): string {
-  const shown = JSON.stringify(raw.length > 200 ? raw.slice(0, 200) + "…" : raw);
-  const invalid = (why: string) => new ImportError("invalid-name", `The entry ${shown} ${why}, so the import was refused. Rename it and try again.`);
-  if (raw === "" || raw === "/") throw invalid("has an empty name");
-  if (raw.length > MAX_ENTRY_NAME_LENGTH) throw invalid("has a name that is too long");
-  if (raw.includes("\u0000")) throw invalid("contains a NUL character");
+  const shown = quoteName(raw);
+  const refused = (why: string) => new ImportError("invalid-name", `The entry ${shown} ${why}, so the import was refused. Rename it and try again.`);
+  if (raw === "" || raw === "/") throw refused("has an empty name");
+  if (raw.length > MAX_ENTRY_NAME_LENGTH) throw refused("has a name that is too long");
+  if (raw.includes("\u0000")) throw refused("contains a NUL character");
   if (raw.startsWith("/") || raw.startsWith("\\") || /^[A-Za-z]:/.test(raw)) {
     throw new ImportError("absolute-path", `The entry ${shown} has an absolute path, which could write outside the workspace, so the import was refused.`);
   }
   if (raw.split(/[\\/]/).includes("..")) {
     throw new ImportError("zip-slip", `The entry ${shown} points outside its folder ("..") — a known attack (zip-slip) — so the import was refused.`);
   }
-  if (raw.includes("\\")) throw invalid("uses backslashes (\\) in its path");
+  if (raw.includes("\\")) throw refused("uses backslashes (\\) in its path");
+  const problem = pathProblem(raw);
+  if (problem) throw refused(problem);
+  return normalizePath(raw);
+}
+
+/**
+ * Why the workspace cannot hold a path, as a clause that completes "The entry "…" …" (no final
+ * stop), or undefined when validatePath accepts it.
+ */
+export function pathProblem(raw: string): string | undefined {
+  let path: string;
   try {
-    return validatePath(normalizePath(raw));
-  } catch (error) {
-    if (error instanceof PathError) throw invalid(`has an invalid name: ${error.message}`);
-    throw error;
+    path = normalizePath(raw);
+  } catch {
+    return "points outside the workspace";
   }
+  if (path === "") return "has an empty name";
+  const segments = path.split("/");
+  for (let i = 0; i < segments.length; i++) {
+    const problem = segmentProblem(segments[i]!);
+    if (problem) return i === segments.length - 1 ? `has a name that ${problem}` : `is inside the folder ${quoteName(segments[i]!)}, whose name ${problem}`;
+  }
+  return undefined;
 }
 
 /** The folder every path shares as its first segment, when there is exactly one and it has contents. */

@@ -1,9 +1,9 @@
 // Writes validated import entries: into an open workspace through its WorkspaceFs (asking before
 // overwriting), or into a brand-new workspace straight through the file repository (fast path).
-import { UserFacingError, dirname, errorMessage, newId, validatePath } from "../base";
+import { UserFacingError, dirname, errorMessage, newId, revealInvisibleChars, validatePath } from "../base";
 import type { WorkspaceFs } from "../runtime";
 import { RECORD_VERSION, type FileRecord, type Storage, type WorkspaceRecord } from "../storage";
-import { finishEntries, type ImportEntry, type ProgressListener } from "./import-entries";
+import { finishEntries, pathProblem, quoteName, type ImportEntry, type ProgressListener } from "./import-entries";
 import { ImportError } from "./zip-limits";
 
 export interface WorkspaceImportOptions {
@@ -32,7 +32,8 @@ function checkEntries(entries: ImportEntry[]): ImportEntry[] {
     try {
       path = validatePath(entry.path);
     } catch (error) {
-      throw new ImportError("invalid-name", `The path "${entry.path}" is not valid: ${errorMessage(error)}`);
+      const why = pathProblem(entry.path) ?? `is not valid: ${revealInvisibleChars(errorMessage(error)).replace(/\.$/, "")}`;
+      throw new ImportError("invalid-name", `The path ${quoteName(entry.path)} ${why}, so the import was refused. Nothing was written.`);
     }
     return path === entry.path ? entry : { ...entry, path };
   });
@@ -121,7 +122,8 @@ export interface NewWorkspaceOptions {
 
 /** A free workspace name based on `base` ("name", "name 2", ...), as workspace names are unique. */
 async function freeName(storage: Storage, base: string): Promise<string> {
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, MAX_NAME_LENGTH - 4) || "Imported";
+  // Names reach the workspace list: invisible and text-direction characters are shown, not kept.
+  const cleaned = revealInvisibleChars(base.replace(/[\u0000-\u001f\u007f]/g, " ")).trim().slice(0, MAX_NAME_LENGTH - 4) || "Imported";
   const taken = new Set((await storage.workspaces.list()).map((w) => w.name.toLowerCase()));
   if (!taken.has(cleaned.toLowerCase())) return cleaned;
   for (let n = 2; ; n++) if (!taken.has(`${cleaned} ${n}`.toLowerCase())) return `${cleaned} ${n}`;

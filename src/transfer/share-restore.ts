@@ -1,7 +1,7 @@
 // The restore step for shares: a decoded envelope is untrusted input. It is parsed strictly,
 // checked beyond the schema (paths, references, sizes), and only then turned into records for a
 // NEW read-only session and workspace with fresh ids — never overwriting anything that exists.
-import { UserFacingError, errorMessage, newId, validatePath } from "../base";
+import { UserFacingError, errorMessage, newId, revealInvisibleChars, validatePath } from "../base";
 import {
   RECORD_VERSION,
   emptyUsage,
@@ -13,7 +13,7 @@ import {
   type WorkspaceRecord,
 } from "../storage";
 import { base64Decode } from "./base64";
-import { finishEntries, type ImportEntry } from "./import-entries";
+import { finishEntries, pathProblem, quoteName, type ImportEntry } from "./import-entries";
 import { importAsNewWorkspace } from "./import-write";
 import {
   SHARE_FORMAT,
@@ -172,7 +172,7 @@ export function restoreShareEnvelope(raw: unknown): RestoredShare {
     try {
       path = validatePath(file.path);
     } catch (error) {
-      throw damagedShare(`the file path ${JSON.stringify(file.path.slice(0, 100))} is not allowed: ${errorMessage(error)}`);
+      throw damagedShare(`the file path ${quoteName(file.path.slice(0, 100))} ${pathProblem(file.path) ?? `is not allowed: ${revealInvisibleChars(errorMessage(error)).replace(/\.$/, "")}`}`);
     }
     if ("dir" in file) entries.push({ kind: "dir", path });
     else if ("data" in file) entries.push({ kind: "file", path, data: file.data });
@@ -241,7 +241,8 @@ export interface OpenedShare {
 export async function openShare(storage: Storage, restored: RestoredShare, options: { openedFrom?: string; now?: number } = {}): Promise<OpenedShare> {
   const now = options.now ?? Date.now();
   const title = restored.envelope.session.title.trim() || "Shared session";
-  const workspace = await importAsNewWorkspace(storage, `Shared: ${title}`.slice(0, 60), restored.entries, { readOnly: true, now });
+  // The name is shown in the workspace list: text-direction characters there could disguise it.
+  const workspace = await importAsNewWorkspace(storage, `Shared: ${revealInvisibleChars(title)}`.slice(0, 60), restored.entries, { readOnly: true, now });
   const records = shareToRecords(restored.envelope, workspace.id, options.openedFrom ?? "link", now);
   try {
     await storage.writeBatch({ sessions: [records.session], messages: records.messages, parts: records.parts });

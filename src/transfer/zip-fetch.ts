@@ -1,6 +1,7 @@
 // Downloads a zip for `#import=<url>`: only http(s), no credentials, the size capped by headers and
 // by a running count while streaming. The page's fetch is used unless one is injected (tests).
 import { abortError, formatBytes, isAbortError } from "../base";
+import { quoteName } from "./import-entries";
 import { findTransferFragment } from "./transfer-fragment";
 import { ImportError, MAX_IMPORT_BYTES } from "./zip-limits";
 
@@ -26,7 +27,7 @@ export async function fetchZip(url: string, options: FetchZipOptions = {}): Prom
   try {
     parsed = new URL(url);
   } catch {
-    throw failed(`"${url.slice(0, 200)}" is not a valid link. Check the #import= part of the address.`);
+    throw failed(`${quoteName(url)} is not a valid link. Check the #import= part of the address.`);
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
     throw failed(`Only http and https links can be imported, not "${parsed.protocol}". Download the zip and use Import zip instead.`);

@@ -309,3 +309,25 @@ describe("readZip: broken files", () => {
     refused(bad, "corrupt");
   });
 });
+
+describe("readZip: refusal messages", () => {
+  const message = (name: string) => refused(buildZip([{ name: "ok.txt", data: "fine" }, { name, data: "x" }]), "invalid-name").message;
+
+  it("shows text-direction and invisible characters in names as ⟨U+…⟩, every time the name appears", () => {
+    const text = message("p/evil\u202Etxt.exe");
+    expect(text).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/);
+    expect(text).toBe('The entry "p/evil⟨U+202E⟩txt.exe" has a name that contains an invisible or text-direction character, which can disguise a name, so the import was refused. Rename it and try again.');
+    expect(message("a\u200b/b.txt")).toContain('inside the folder "a⟨U+200B⟩", whose name contains an invisible');
+  });
+
+  it("reads as whole sentences: no '.,' or '., so' inside, one final stop per sentence", () => {
+    const texts = [message("a/b:c.txt"), message("a/<script>.txt"), message("dir\\file.txt"), message("xy:z/a.txt"), message("p/ trailing /a"), message("p/evil\u202Etxt.exe")];
+    for (const text of texts) {
+      expect(text).not.toMatch(/\.[,.]|\)\.,|\. ,/);
+      expect(text).toMatch(/, so the import was refused\. Rename it and try again\.$/);
+    }
+    expect(texts[0]).toBe('The entry "a/b:c.txt" has a name that contains ":", which webcode does not allow in names (< > : " | ? * \\), so the import was refused. Rename it and try again.');
+    expect(texts[3]).toContain('is inside the folder "xy:z", whose name contains ":"');
+    expect(texts[4]).toContain('inside the folder " trailing ", whose name starts or ends with spaces');
+  });
+});

@@ -239,6 +239,30 @@ describe("opening shares", () => {
     expect((await target.workspaces.get(opened.workspace.id))!.readOnly).toBe(true);
   });
 
+  it("shows a shared title's text-direction characters as ⟨U+…⟩ in the workspace name, the notices and the Shared panel", async () => {
+    const { storage, workspace, files, session } = await seeded();
+    const hostile = { ...session!, title: "Fix \u202Egnp.exe" };
+    await storage.sessions.put(hostile);
+    const link = await linkOf(storage, workspace, hostile);
+    const target = await openStorage({ name: `ui-transfer-share-target-${counter++}` });
+    cleanups.push(() => target.close());
+    const { ctx, infos } = context(target);
+    const opened = await openShareLink(ctx, link);
+    const invisible = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+    expect(opened.workspace.name).toBe("Shared: Fix ⟨U+202E⟩gnp.exe");
+    expect(infos[0]).toContain('"Fix ⟨U+202E⟩gnp.exe"');
+    expect(infos.join("")).not.toMatch(invisible);
+
+    const ui = createShareUi({ address: { href: () => "https://webcode.test/", replace: () => {} } });
+    const services = { storage: target, workspace: opened.workspace, files, notifications: new Notifications(), dialogs: new Dialogs(), workspaces: ctx.workspaces, documents: { tabs: [] }, showPanel: () => {} } as unknown as WorkbenchServices;
+    const view = await render(<>{ui.panels[0]!.render(services)}</>);
+    cleanups.push(() => view.unmount());
+    await waitFor(() => view.container.querySelector(".shared-title")?.textContent !== "Shared session", "the title");
+    const title = view.container.querySelector(".shared-title bdi")!;
+    expect(title.textContent).toBe("Fix ⟨U+202E⟩gnp.exe");
+    expect(view.container.textContent).not.toMatch(invisible);
+  });
+
   it("refuses a cut-off or altered link and writes nothing", async () => {
     const { storage, workspace, session } = await seeded();
     const link = await linkOf(storage, workspace, session!);

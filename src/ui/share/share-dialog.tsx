@@ -3,10 +3,10 @@
 // out), shows the link's size against the cap and what was left out, and offers "Copy link" or,
 // when it does not fit, "Download .webcode file".
 import { useEffect, useId, useMemo, useState } from "react";
-import { errorMessage, formatBytes } from "../../base";
+import { errorMessage, formatBytes, revealInvisibleChars } from "../../base";
 import type { SessionRecord, Storage, WorkspaceRecord } from "../../storage";
 import { SHARE_LINK_CAP, encodeShareFile, encodeShareLink, type OmitReason, type ShareLinkResult, type ShareSource } from "../../transfer";
-import { Modal, downloadBytes, safeFileName } from "../transfer";
+import { Modal, ShownName, downloadBytes, safeFileName } from "../transfer";
 import { describeFinding, filesOnlySession, loadKnownSecrets, loadShareSource, scanSource, shareOptionsFor, workspaceSessions, type FindingGroup } from "./share-source";
 
 export interface ShareDialogProps {
@@ -150,13 +150,17 @@ export function ShareDialog(props: ShareDialogProps) {
           <select id={sessionFieldId} className="select transfer-select" value={sessionId} onChange={(event) => setSessionId(event.target.value)}>
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.title}
+                {revealInvisibleChars(s.title)}
               </option>
             ))}
           </select>
         </>
       )}
-      {sessions && sessions.length === 1 && <p>Session: {sessions[0]!.title}</p>}
+      {sessions && sessions.length === 1 && (
+        <p>
+          Session: <ShownName name={sessions[0]!.title} />
+        </p>
+      )}
       {sessions && sessions.length === 0 && <p>This workspace has no chat session yet: the share holds its files only.</p>}
       {problem && (
         <p className="transfer-error" role="alert">

@@ -1,7 +1,7 @@
 // Opening a share (a `#share=` link, a pasted link, or a .webcode file) as a new read-only
 // workspace and session, and "Continue", which forks it into an editable one. Decoding is strict:
 // an invalid or tampered share throws a ShareError before anything is written.
-import { UserFacingError } from "../../base";
+import { UserFacingError, revealInvisibleChars } from "../../base";
 import type { Storage } from "../../storage";
 import { tellUser } from "../transfer";
 import { continueSharedSession, decodeShareFile, decodeShareLink, openShare, type OpenedShare, type RestoredShare } from "../../transfer";
@@ -19,9 +19,9 @@ export async function openRestored(context: ShareContext, restored: RestoredShar
   const opened = await openShare(context.storage, restored, { openedFrom });
   await context.workspaces.refresh();
   const dropped = opened.droppedParts > 0 ? ` ${opened.droppedParts} part${opened.droppedParts === 1 ? "" : "s"} this version cannot show ${opened.droppedParts === 1 ? "was" : "were"} left out.` : "";
-  const message = `Opened the shared session "${opened.session.title}" read-only. Nothing runs until you press Continue.${dropped}`;
+  const message = `Opened the shared session "${revealInvisibleChars(opened.session.title)}" read-only. Nothing runs until you press Continue.${dropped}`;
   if (context.beforeLeave && !(await context.beforeLeave())) {
-    tellUser(context.notifications, `${message} It is in the workspace list as "${opened.workspace.name}".`);
+    tellUser(context.notifications, `${message} It is in the workspace list as "${revealInvisibleChars(opened.workspace.name)}".`);
     return opened;
   }
   await context.workspaces.switchTo(opened.workspace.id);
@@ -58,9 +58,9 @@ export async function continueShared(context: ShareContext, workspaceId: string)
   const { workspace, session } = await continueSharedSession(context.storage, shared.id);
   await context.workspaces.refresh();
   if (context.beforeLeave && !(await context.beforeLeave())) {
-    tellUser(context.notifications, `"${session.title}" can now be continued in the workspace "${workspace.name}".`);
+    tellUser(context.notifications, `"${revealInvisibleChars(session.title)}" can now be continued in the workspace "${revealInvisibleChars(workspace.name)}".`);
     return;
   }
   await context.workspaces.switchTo(workspace.id);
-  tellUser(context.notifications, `You can now continue "${session.title}" in the workspace "${workspace.name}". The shared original stays read-only.`);
+  tellUser(context.notifications, `You can now continue "${revealInvisibleChars(session.title)}" in the workspace "${revealInvisibleChars(workspace.name)}". The shared original stays read-only.`);
 }

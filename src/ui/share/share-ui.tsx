@@ -6,7 +6,7 @@ import { errorMessage, revealInvisibleChars } from "../../base";
 import type { SessionRecord } from "../../storage";
 import { decodeShareLink, findShareFragment, withoutTransferFragment, type RestoredShare } from "../../transfer";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
-import { browserAddressBar, settleUnsavedChanges, type AddressBar } from "../transfer";
+import { IsolatedMessage, ShownName, browserAddressBar, settleUnsavedChanges, type AddressBar } from "../transfer";
 import { ShareDialog } from "./share-dialog";
 import { continueShared, openRestored, openShareFileBytes, openShareLink, sharedSessionOf, type ShareContext, type ShareFileLike } from "./share-opener";
 import { SharedTranscript } from "./shared-transcript";
@@ -186,8 +186,12 @@ function SharedPanel({ services, openFile, openLink }: { services: WorkbenchServ
   if (workspace.readOnly) {
     return (
       <section className="shared-panel" aria-label="Shared session">
-        <h2 className="shared-title">{session?.title ?? "Shared session"}</h2>
-        <p className="form-hint">Opened from {session?.share?.openedFrom === "link" ? "a share link" : (session?.share?.openedFrom ?? "a share")}. Read-only: press Continue in the top bar to work on it.</p>
+        <h2 className="shared-title">
+          <ShownName name={session?.title ?? "Shared session"} />
+        </h2>
+        <p className="form-hint">
+          Opened from {session?.share?.openedFrom === "link" ? "a share link" : <ShownName name={session?.share?.openedFrom ?? "a share"} />}. Read-only: press Continue in the top bar to work on it.
+        </p>
         {session ? <SharedTranscript storage={storage} session={session} /> : <p role="status">Loading…</p>}
       </section>
     );
@@ -237,7 +241,7 @@ function OpenShareForm({ services, openFile, openLink }: { services: WorkbenchSe
       </form>
       {problem && (
         <p className="transfer-error" role="alert">
-          {problem}
+          <IsolatedMessage text={problem} />
         </p>
       )}
     </section>

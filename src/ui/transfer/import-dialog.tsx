@@ -4,6 +4,7 @@ import { useId } from "react";
 import { useStore } from "zustand";
 import { describeProgress, progressPercent, type ImportFlow } from "./import-flow";
 import { Modal } from "./modal";
+import { IsolatedMessage, ShownName } from "./shown-name";
 
 /** Conflicting paths listed by name; the rest are counted. */
 const MAX_LISTED_CONFLICTS = 50;
@@ -19,7 +20,7 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
       <Modal label="Import" onClose={() => flow.cancel()} className="import-dialog">
         <p className="transfer-source">
           {state.source.kind === "link" ? "From the link " : state.source.kind === "zip" ? "From the zip " : "From the folder "}
-          <strong className="transfer-source-name">{state.source.label}</strong>
+          <strong className="transfer-source-name"><ShownName name={state.source.label} /></strong>
         </p>
         <form
           onSubmit={(event) => {
@@ -59,7 +60,7 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
                 disabled={state.currentReadOnly}
                 onChange={() => flow.setOptions({ target: "current" })}
               />
-              The current workspace ({state.currentName}){state.currentReadOnly ? " — read-only" : ""}
+              The current workspace (<ShownName name={state.currentName} />){state.currentReadOnly ? " — read-only" : ""}
             </label>
             {state.target === "current" && <p className="form-hint transfer-indent">You will be asked before any existing file is replaced.</p>}
           </fieldset>
@@ -87,7 +88,7 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
     return (
       <Modal label="Import" className="import-dialog">
         <p className="transfer-source">
-          Importing <strong className="transfer-source-name">{state.source.label}</strong>
+          Importing <strong className="transfer-source-name"><ShownName name={state.source.label} /></strong>
         </p>
         <div
           className="transfer-progress"
@@ -123,7 +124,9 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
         </p>
         <ul className="transfer-path-list" aria-label="Files that would be replaced">
           {listed.map((path) => (
-            <li key={path}>{path}</li>
+            <li key={path}>
+              <ShownName name={path} />
+            </li>
           ))}
           {more > 0 && <li className="transfer-more">and {more.toLocaleString("en")} more</li>}
         </ul>
@@ -145,7 +148,7 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
   return (
     <Modal label="Import failed" onClose={() => flow.close()} className="import-dialog">
       <p className="transfer-error" role="alert">
-        {state.message}
+        <IsolatedMessage text={state.message} />
       </p>
       <p className="form-hint">Nothing was imported; your workspaces are unchanged.</p>
       <div className="modal-buttons">

@@ -20,3 +20,4 @@ export {
 export { Modal, type ModalProps } from "./modal";
 export { downloadBytes, safeFileName } from "./download";
 export { settleUnsavedChanges } from "./leave-workspace";
+export { IsolatedMessage, ShownName } from "./shown-name";
