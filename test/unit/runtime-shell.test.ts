@@ -246,6 +246,23 @@ describe("interactive shell", () => {
     expect(t.text(before)).toContain("done\n");
   });
 
+  it("Tab on an empty line only beeps (no list of every command)", async () => {
+    const t = await openTestShell();
+    await t.files.writeFile("one.txt", "1");
+    await t.files.writeFile("two.txt", "2");
+    await t.type();
+    let before = t.mark();
+    await t.type(KEYS.tab, KEYS.tab);
+    expect(t.raw().slice(before)).toBe("\x07\x07");
+    // Blanks only count as empty too; a word still completes.
+    await t.type("  ");
+    before = t.mark();
+    await t.type(KEYS.tab);
+    expect(t.raw().slice(before)).toBe("\x07");
+    await t.type(KEYS.ctrlU, "ech", KEYS.tab);
+    expect(t.text()).toMatch(/echo $/);
+  });
+
   it("takes multi-byte input and wide characters", async () => {
     const t = await openTestShell();
     const before = t.mark();

@@ -270,6 +270,12 @@ export class InteractiveShell implements Shell {
   // ---- completion ---------------------------------------------------------------------------
 
   private async completeWord(): Promise<void> {
+    // Nothing typed: listing the folder (or every command) on each Tab only buries the screen,
+    // notably when someone presses Tab to leave the terminal. Bell, as bash does without a word.
+    if (this.editor.beforeCursor.trim() === "") {
+      this.emit(BELL);
+      return;
+    }
     const result = await complete(this.editor.beforeCursor, {
       fs: this.host.fsFor("terminal"),
       cwd: this.cwd,

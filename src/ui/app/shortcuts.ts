@@ -1,7 +1,8 @@
 // Workbench keyboard shortcuts (VS Code's): Ctrl/Cmd+B file tree, Ctrl/Cmd+J terminal,
-// Ctrl/Cmd+Alt+B side panel, Ctrl+` focus the terminal. Editor shortcuts live in the editor panel.
+// Ctrl/Cmd+Alt+B side panel, Ctrl+` focus the terminal, Ctrl+M "Tab moves focus", F6 / Shift+F6
+// next / previous region. Editor shortcuts live in the editor panel.
 import { useEffect } from "react";
-import type { Dialogs } from "../common";
+import { focusNextRegion, isTabFocusToggle, toggleTabFocusMode, type Dialogs } from "../common";
 import type { LayoutStore, PaneName } from "./layout-store";
 
 export function shortcutPane(event: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "altKey" | "shiftKey">): PaneName | undefined {
@@ -21,6 +22,20 @@ export function useWorkbenchShortcuts(layout: LayoutStore, dialogs: Dialogs): vo
         event.preventDefault();
         event.stopPropagation();
         layout.toggle(pane);
+        return;
+      }
+      // Taken before Monaco and xterm see them (capture phase): Monaco's own Ctrl+M would toggle a
+      // second, editor-only switch, and xterm would send both keys to the shell.
+      if (isTabFocusToggle(event)) {
+        event.preventDefault();
+        event.stopPropagation();
+        toggleTabFocusMode();
+        return;
+      }
+      if (event.key === "F6" && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        event.stopPropagation();
+        focusNextRegion(document, event.shiftKey ? -1 : 1, document.activeElement);
         return;
       }
       if (event.ctrlKey && !event.metaKey && !event.altKey && event.key === "`") {

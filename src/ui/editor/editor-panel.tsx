@@ -6,7 +6,7 @@ import "./editor.css";
 import { basename, DisposableStore, errorMessage, formatBytes, toDisposable } from "../../base";
 import type * as MonacoApi from "monaco-editor";
 import type { WorkspaceFs } from "../../runtime";
-import { Icon, IconButton, type Dialogs } from "../common";
+import { Icon, IconButton, tabFocusMode, type Dialogs } from "../common";
 import type { EditorDocuments } from "./editor-documents";
 import { editorStatus } from "./editor-status";
 import { EditorTabs } from "./editor-tabs";
@@ -62,6 +62,9 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           readOnlyMessage: { value: "This shared session is read-only. Press Continue to make an editable copy." },
         });
         disposables.add(instance);
+        // "Tab moves focus" (Ctrl+M, handled by the workbench for the editor and the terminal alike).
+        instance.updateOptions({ tabFocusMode: tabFocusMode.getState().on });
+        disposables.add(toDisposable(tabFocusMode.subscribe((s) => instance.updateOptions({ tabFocusMode: s.on }))));
         disposables.add(new module.TypeScriptProject(files));
         disposables.add(
           instance.onDidChangeCursorPosition((e) => editorStatus.setState({ line: e.position.lineNumber, column: e.position.column })),

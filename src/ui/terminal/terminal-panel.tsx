@@ -5,7 +5,7 @@ import { errorMessage } from "../../base";
 import "./terminal.css";
 import type { Runtime } from "../../runtime";
 import type * as XtermSetup from "./xterm-setup";
-import { IconButton } from "../common";
+import { IconButton, tabFocusMode } from "../common";
 import { TerminalSession } from "./terminal-session";
 
 export interface TerminalPanelProps {
@@ -44,6 +44,8 @@ export function TerminalPanel({ runtime, runtimeError }: TerminalPanelProps) {
         const element = host.current;
         if (cancelled || !element) return;
         const { terminal, fit } = xterm.createTerminal();
+        // With "Tab moves focus" on (Ctrl+M), Tab is left to the browser instead of going to the shell.
+        terminal.attachCustomKeyEventHandler((event) => !(event.key === "Tab" && tabFocusMode.getState().on));
         terminal.open(element);
         fit.fit();
         try {
