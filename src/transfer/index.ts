@@ -1,7 +1,7 @@
 // The transfer layer's public surface: zip import and export, folder import, the share-link codec.
 export * from "./zip-limits";
 export type { ImportEntry, ImportOptions, ImportProgress, ImportResult, ProgressListener } from "./import-entries";
-export { readZip } from "./zip-import";
+export { checkZip, readZip } from "./zip-import";
 export {
   importAsNewWorkspace,
   importIntoWorkspace,
@@ -67,5 +67,5 @@ export {
   type ShareErrorCode,
   type ShareRecords,
 } from "./share-restore";
-export { fetchZip, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";
+export { checkImportUrl, fetchZip, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";
 export { findTransferFragment, fragmentParams, type TransferFragment } from "./transfer-fragment";

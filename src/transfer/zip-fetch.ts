@@ -21,8 +21,11 @@ export function findImportUrl(href: string): string | undefined {
 
 const failed = (message: string, cause?: unknown) => new ImportError("download-failed", message, { cause });
 
-export async function fetchZip(url: string, options: FetchZipOptions = {}): Promise<Uint8Array> {
-  const maxBytes = options.maxBytes ?? MAX_IMPORT_BYTES;
+/**
+ * Checks a link before anything else happens (no request, no dialog): only absolute http(s) URLs
+ * can be imported. Returns the parsed URL; throws ImportError "download-failed" otherwise.
+ */
+export function checkImportUrl(url: string): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -30,8 +33,14 @@ export async function fetchZip(url: string, options: FetchZipOptions = {}): Prom
     throw failed(`${quoteName(url)} is not a valid link. Check the #import= part of the address.`);
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw failed(`Only http and https links can be imported, not "${parsed.protocol}". Download the zip and use Import zip instead.`);
+    throw failed(`Only http and https links can be imported, not ${quoteName(parsed.protocol)}. Download the zip and use Import zip instead.`);
   }
+  return parsed;
+}
+
+export async function fetchZip(url: string, options: FetchZipOptions = {}): Promise<Uint8Array> {
+  const maxBytes = options.maxBytes ?? MAX_IMPORT_BYTES;
+  const parsed = checkImportUrl(url);
   const doFetch = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
   let response: Response;
   try {

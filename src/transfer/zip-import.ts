@@ -43,12 +43,26 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortError("The import was cancelled.");
 }
 
+interface ZipPlan {
+  planned: PlannedEntry[];
+  /** The files to inflate, each with where its data starts. */
+  starts: Array<{ f: PlannedEntry; start: number }>;
+  top: string | undefined;
+  skipped: ImportResult["skipped"];
+  totalBytes: number;
+}
+
 /**
- * Reads a zip into import entries. Throws ImportError (refused or broken archive) or an AbortError
- * (cancelled). Pure apart from the callbacks: shared by the worker and the in-thread fallback.
+ * Checks a zip without inflating anything: the central directory, every name, symlinks, encryption,
+ * methods, declared sizes and ratios, overlapping entries. Throws the ImportError readZip would
+ * throw for these; cheap enough to run before the import options are shown.
  */
-export function readZip(bytes: Uint8Array, options: ImportOptions = {}, onProgress?: ProgressListener, signal?: AbortSignal): ImportResult {
-  throwIfAborted(signal);
+export function checkZip(bytes: Uint8Array, options: ImportOptions = {}): { files: number; bytes: number } {
+  const plan = planZip(bytes, options);
+  return { files: plan.starts.length, bytes: plan.totalBytes };
+}
+
+function planZip(bytes: Uint8Array, options: ImportOptions): ZipPlan {
   const limits = resolveLimits(options);
   const directory = readZipDirectory(bytes, limits);
 
@@ -116,6 +130,20 @@ export function readZip(bytes: Uint8Array, options: ImportOptions = {}, onProgre
       );
     }
   }
+  // Duplicates and file/folder clashes are known from the names alone, so they are refused here too.
+  finishEntries(planned.map((p): ImportEntry => (p.kind === "dir" ? { kind: "dir", path: p.path } : { kind: "file", path: p.path, data: "" })));
+  return { planned, starts, top, skipped, totalBytes };
+}
+
+/**
+ * Reads a zip into import entries. Throws ImportError (refused or broken archive) or an AbortError
+ * (cancelled). Pure apart from the callbacks: shared by the worker and the in-thread fallback.
+ */
+export function readZip(bytes: Uint8Array, options: ImportOptions = {}, onProgress?: ProgressListener, signal?: AbortSignal): ImportResult {
+  throwIfAborted(signal);
+  const limits = resolveLimits(options);
+  const { planned, starts, top, skipped, totalBytes } = planZip(bytes, options);
+  const files = starts.map((s) => s.f);
 
   // 5. Inflate entry by entry with a running byte count.
   const entries: ImportEntry[] = [];

@@ -80,31 +80,71 @@ const HOSTILE: Array<{ label: string; name: string; zip: () => Uint8Array; messa
 ];
 
 describe("hostile zips", () => {
-  for (const target of ["new", "current"] as const) {
-    it(`refuses zip-slip, a bomb, a symlink and a corrupt zip (into the ${target} workspace) and changes nothing`, async () => {
+  it("refuses zip-slip, a bomb, a symlink and a corrupt zip straight away (no options first) and changes nothing", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await expect.poll(() => treeItem(page, "README.md").count()).toBe(1);
+    const before = await storedState(page);
+    for (const hostile of HOSTILE) {
+      await pickZip(page, hostile.name, hostile.zip());
+      const failed = page.getByRole("dialog", { name: "Import failed" });
+      await expect.poll(() => failed.count(), { timeout: 20_000 }).toBe(1);
+      // The options step was never shown: validation runs before it.
+      expect(await page.getByRole("radio", { name: /The current workspace/ }).count(), hostile.label).toBe(0);
+      const message = await failed.getByRole("alert").innerText();
+      expect(message, hostile.label).toMatch(hostile.message);
+      expect(await failed.innerText()).toContain("Nothing was imported; your workspaces are unchanged.");
+      await failed.getByRole("button", { name: "Close" }).click();
+      await expect.poll(() => failed.count()).toBe(0);
+      expect(await storedState(page), hostile.label).toBe(before);
+    }
+    // The tree shows the same workspace and files as before.
+    expect(await treeItem(page, "README.md").count()).toBe(1);
+    expect(await page.getByRole("tree", { name: "Files" }).getByRole("treeitem").count()).toBe(1);
+    expect(app.errors).toEqual([]);
+  });
+
+  it("shows a text-direction character in an entry name as ⟨U+202E⟩ and keeps the message in reading order", async () => {
+    app = await openApp(browser);
+    const { page } = app;
+    await waitForWorkbench(page);
+    await pickZip(page, "rtl.zip", buildZip([{ name: "p/ok.txt", data: "ok" }, { name: "p/evil\u202Etxt.exe", data: "x" }]));
+    const alert = page.getByRole("dialog", { name: "Import failed" }).getByRole("alert");
+    await expect.poll(() => alert.count(), { timeout: 20_000 }).toBe(1);
+    const text = await alert.innerText();
+    expect(text).toMatch(/^The entry "p\/evil⟨U\+202E⟩txt\.exe" has a name that contains an invisible or text-direction character/);
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(await alert.locator("bdi").count()).toBe(1);
+    expect(app.errors).toEqual([]);
+  });
+});
+
+describe("#import= links", () => {
+  for (const [label, target, message] of [
+    ["javascript:", "javascript:alert(1)", /Only http and https links can be imported/],
+    ["an unreachable server", "http://127.0.0.1:9/project.zip", /could not be downloaded/],
+  ] as const) {
+    it(`pasted into an open tab: ${label} is refused straight away, without the options`, async () => {
       app = await openApp(browser);
       const { page } = app;
       await waitForWorkbench(page);
-      await expect.poll(() => treeItem(page, "README.md").count()).toBe(1);
       const before = await storedState(page);
-      for (const hostile of HOSTILE) {
-        await pickZip(page, hostile.name, hostile.zip());
-        const dialog = page.getByRole("dialog", { name: "Import", exact: true });
-        await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(1);
-        if (target === "current") await dialog.getByRole("radio", { name: /The current workspace/ }).check();
-        await dialog.getByRole("button", { name: "Import", exact: true }).click();
-        const failed = page.getByRole("dialog", { name: "Import failed" });
-        await expect.poll(() => failed.count(), { timeout: 20_000 }).toBe(1);
-        const message = await failed.getByRole("alert").innerText();
-        expect(message, hostile.label).toMatch(hostile.message);
-        expect(await failed.innerText()).toContain("Nothing was imported; your workspaces are unchanged.");
-        await failed.getByRole("button", { name: "Close" }).click();
-        await expect.poll(() => failed.count()).toBe(0);
-        expect(await storedState(page), hostile.label).toBe(before);
-      }
-      // The tree shows the same workspace and files as before.
-      expect(await treeItem(page, "README.md").count()).toBe(1);
-      expect(await page.getByRole("tree", { name: "Files" }).getByRole("treeitem").count()).toBe(1);
+      await page.evaluate(() => {
+        const marked = window as { __sameDocument?: boolean; __alerted?: boolean };
+        marked.__sameDocument = true;
+        window.alert = () => (marked.__alerted = true);
+      });
+      await page.evaluate((link) => (location.hash = `import=${encodeURIComponent(link)}`), target);
+      const failed = page.getByRole("dialog", { name: "Import failed" });
+      await expect.poll(() => failed.count(), { timeout: 20_000 }).toBe(1);
+      expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+      expect(await page.getByRole("radio", { name: /The current workspace/ }).count()).toBe(0);
+      expect(await failed.getByRole("alert").innerText()).toMatch(message);
+      expect(page.url()).not.toContain("import=");
+      expect(await page.evaluate(() => (window as { __alerted?: boolean }).__alerted)).toBeUndefined();
+      await failed.getByRole("button", { name: "Close" }).click();
+      expect(await storedState(page)).toBe(before);
       expect(app.errors).toEqual([]);
     });
   }

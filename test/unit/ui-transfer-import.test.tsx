@@ -110,6 +110,9 @@ describe("ImportFlow: into a new workspace", () => {
     const h = await harness();
     const flow = new ImportFlow();
     expect(flow.open(zipFileSource(fileLike("proj-main.zip", projectZip()), unzip), h.context)).toBe(true);
+    // The zip is checked first (reading its directory), then the options are asked.
+    expect(flow.state).toMatchObject({ step: "running", phase: "check", cancellable: true });
+    await flow.whenOpened();
     expect(flow.state).toMatchObject({ step: "options", target: "new", name: "proj-main", keepNodeModules: false, currentName: "My project" });
     await flow.start();
     expect(flow.state.step).toBe("closed");
@@ -131,6 +134,7 @@ describe("ImportFlow: into a new workspace", () => {
     await createWorkspace(h.storage, "proj-main", { seedReadme: false });
     const flow = new ImportFlow();
     flow.open(zipFileSource(fileLike("proj-main.zip", projectZip()), unzip), h.context);
+    await flow.whenOpened();
     flow.setOptions({ keepNodeModules: true });
     await flow.start();
     const created = (await h.storage.workspaces.list()).find((w) => w.name === "proj-main 2")!;
@@ -142,6 +146,7 @@ describe("ImportFlow: into a new workspace", () => {
     const h = await harness();
     const flow = new ImportFlow();
     flow.open(zipFileSource(fileLike("proj-main.zip", projectZip()), unzip), h.context);
+    await flow.whenOpened();
     flow.setOptions({ name: "   " });
     await flow.start();
     expect(flow.state).toMatchObject({ step: "options", nameError: "A workspace name cannot be empty." });
@@ -152,11 +157,14 @@ describe("ImportFlow: into a new workspace", () => {
     ["zip-slip", buildZip([{ name: "p/ok.txt", data: "ok" }, { name: "p/../../evil.sh", data: "x" }]), /zip-slip/],
     ["symlink", buildZip([{ name: "p/a.txt", data: "a" }, { name: "p/l", data: "/etc/passwd", method: 0, unixMode: 0o120777 }]), /symbolic link/],
     ["not a zip", strToU8("just text, not a zip at all"), /not a zip/i],
-  ])("shows why a %s is refused and creates nothing", async (_label, zip, message) => {
+  ])("shows why a %s is refused straight away, before the options, and creates nothing", async (_label, zip, message) => {
     const h = await harness();
     const flow = new ImportFlow();
+    const steps: string[] = [];
+    flow.store.subscribe((state) => steps.push(state.step));
     flow.open(zipFileSource(fileLike("bad.zip", zip), unzip), h.context);
-    await flow.start();
+    await flow.whenOpened();
+    expect(steps).not.toContain("options");
     expect(flow.state.step).toBe("error");
     expect((flow.state as { message: string }).message).toMatch(message);
     expect(await names(h.storage)).toEqual(["My project"]);
@@ -227,6 +235,7 @@ describe("ImportFlow: into the current workspace", () => {
     const h = await harness();
     const flow = new ImportFlow();
     flow.open(zipFileSource(fileLike("proj-main.zip", projectZip()), unzip), h.context);
+    await flow.whenOpened();
     flow.setOptions({ target: "current" });
     const done = flow.start();
     await until(() => flow.state.step === "conflicts", "the conflict question");
@@ -267,6 +276,7 @@ describe("ImportFlow: into the current workspace", () => {
     const h = await harness({ readOnly: true });
     const flow = new ImportFlow();
     flow.open(zipFileSource(fileLike("proj-main.zip", projectZip()), unzip), h.context);
+    await flow.whenOpened();
     flow.setOptions({ target: "current" });
     expect(flow.state).toMatchObject({ step: "options", target: "new", currentReadOnly: true });
   });
@@ -318,16 +328,42 @@ describe("ImportDialog", () => {
     for (let i = 0; i < 50 && flow.state.step !== "closed"; i++) await settle();
     expect(view.container.querySelector('[role="dialog"]')).toBeNull();
 
+    // A hostile zip is refused straight away: no options first.
     await act(async () => {
       flow.open(zipFileSource(fileLike("slip.zip", buildZip([{ name: "../x", data: "x" }])), unzip), h.context);
+      await flow.whenOpened();
     });
-    await click(button(view.container, "Import"));
-    for (let i = 0; i < 50 && flow.state.step !== "error"; i++) await settle();
     const failed = view.container.querySelector('[role="dialog"]')!;
     expect(failed.getAttribute("aria-label")).toBe("Import failed");
     expect(failed.querySelector('[role="alert"]')!.textContent).toMatch(/zip-slip/);
     await click(button(failed, "Close"));
     expect(view.container.querySelector('[role="dialog"]')).toBeNull();
+  });
+
+  it("spells out text-direction characters in names and isolates each quoted name (the message is not mirrored)", async () => {
+    const h = await harness();
+    const flow = new ImportFlow();
+    const view = await render(<ImportDialog flow={flow} />);
+    cleanups.push(() => view.unmount());
+    const invisible = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+    await act(async () => {
+      flow.open(zipFileSource(fileLike("evil\u202Epiz.zip", buildZip([{ name: "p/ok.txt", data: "ok" }, { name: "p/evil\u202Etxt.exe", data: "x" }])), unzip), h.context);
+      await flow.whenOpened();
+    });
+    const alert = view.container.querySelector('[role="dialog"] [role="alert"]')!;
+    expect(alert.textContent).not.toMatch(invisible);
+    expect(Array.from(alert.querySelectorAll("bdi")).map((b) => b.textContent)).toEqual(['"p/evil⟨U+202E⟩txt.exe"']);
+    expect(alert.textContent).toMatch(/^The entry "p\/evil⟨U\+202E⟩txt\.exe" has a name that contains an invisible or text-direction character, which can disguise a name, so the import was refused\./);
+
+    // The picked file's own name, shown in the options, is spelled out and isolated as well.
+    await act(async () => {
+      flow.close();
+      flow.open(zipFileSource(fileLike("proj\u202Epiz.zip", projectZip()), unzip), h.context);
+      await flow.whenOpened();
+    });
+    const source = view.container.querySelector(".transfer-source-name bdi")!;
+    expect(source.textContent).toBe("proj⟨U+202E⟩piz.zip");
+    expect(view.container.textContent).not.toMatch(invisible);
   });
 });
 
@@ -402,6 +438,34 @@ describe("createTransferUi", () => {
     expect(replaced).toEqual(["https://webcode.test/"]);
     await until(() => ui.flow.state.step === "options", "the import options");
     expect(ui.flow.state).toMatchObject({ step: "options", name: "demo", source: { kind: "link" } });
+  });
+
+  it.each([
+    ["javascript:alert(1)", "javascript%3Aalert(1)", /Only http and https links can be imported, not "javascript:"/, false],
+    ["not a URL", "not%20a%20link", /"not a link" is not a valid link/, false],
+    ["an unreachable URL", "https%3A%2F%2Funreachable.test%2Fa.zip", /could not be downloaded/, true],
+    ["a link to a hostile zip", "https%3A%2F%2Fx.test%2Fslip.zip", /zip-slip/, true],
+  ])("#import= with %s shows the error straight away, without the options", async (_label, encoded, message, fetches) => {
+    const h = await harness();
+    const fetched: string[] = [];
+    const fetch = vi.fn(async (url: string) => {
+      fetched.push(url);
+      if (url.includes("unreachable")) throw new TypeError("Failed to fetch");
+      return new Response(buildZip([{ name: "p/ok.txt", data: "ok" }, { name: "p/../../x", data: "x" }]).slice());
+    }) as unknown as typeof globalThis.fetch;
+    const ui = createTransferUi({ address: { href: () => `https://webcode.test/#import=${encoded}`, replace: () => {} }, fetch, unzip });
+    const steps: string[] = [];
+    ui.flow.store.subscribe((state) => steps.push(state.step));
+    const services = { storage: h.storage, workspace: h.workspace, files: h.files, workspaces: h.context.workspaces, notifications: new Notifications(), dialogs: new Dialogs(), documents: { tabs: [] } } as unknown as WorkbenchServices;
+    const view = await render(<>{ui.topBar[0]!.render(services)}</>);
+    cleanups.push(() => view.unmount());
+    await act(async () => ui.flow.whenOpened());
+    expect(steps).not.toContain("options");
+    expect(ui.flow.state.step).toBe("error");
+    expect(view.container.querySelector('[role="dialog"]')!.getAttribute("aria-label")).toBe("Import failed");
+    expect(view.container.querySelector('[role="alert"]')!.textContent).toMatch(message);
+    expect(fetched.length > 0).toBe(fetches);
+    expect(await names(h.storage)).toEqual(["My project"]);
   });
 
   it("does nothing on load without #import=", async () => {

@@ -58,6 +58,7 @@ export class ImportFlow {
   private context?: ImportContext;
   private abort?: AbortController;
   private answerConflicts?: (choice: ConflictChoice) => void;
+  private preparing?: Promise<void>;
 
   get state(): ImportState {
     return this.store.getState();
@@ -71,11 +72,46 @@ export class ImportFlow {
       return false;
     }
     this.context = context;
+    if (source.prepare) this.preparing = this.prepare(source, context);
+    else this.showOptions(source, context);
+    return true;
+  }
+
+  /** Settles once the dialog opened last shows its options, an error, or was cancelled. */
+  whenOpened(): Promise<void> {
+    return this.preparing ?? Promise.resolve();
+  }
+
+  private showOptions(source: ImportSource, context: ImportContext): void {
     this.store.setState(
       { step: "options", source, currentName: context.workspace.name, currentReadOnly: context.workspace.readOnly === true, target: "new", name: source.name, keepNodeModules: false },
       true,
     );
-    return true;
+  }
+
+  /**
+   * Validates what the options do not change before asking them: a broken or hostile zip, a bad or
+   * unreachable link is reported at once instead of after the user has filled in the options.
+   */
+  private async prepare(source: ImportSource, context: ImportContext): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    const running = (phase: ImportPhase, progress: ImportProgress) => this.store.setState({ step: "running", source, phase, progress, cancellable: true }, true);
+    running("check", NO_PROGRESS);
+    try {
+      await source.prepare!(running, abort.signal);
+      if (abort.signal.aborted) throw new DOMException("The import was cancelled.", "AbortError");
+      this.showOptions(source, context);
+    } catch (error) {
+      if (isAbortError(error) || abort.signal.aborted) {
+        this.finish();
+        tellUser(context.notifications, "Import cancelled. Nothing was imported.");
+        return;
+      }
+      this.store.setState({ step: "error", source, message: failureMessage(error) }, true);
+    } finally {
+      if (this.abort === abort) this.abort = undefined;
+    }
   }
 
   setOptions(patch: Partial<ImportOptionsState>): void {
@@ -142,8 +178,7 @@ export class ImportFlow {
         tellUser(context.notifications, "Import cancelled. Nothing was imported.");
         return;
       }
-      const message = error instanceof UserFacingError ? error.message : `The import failed: ${errorMessage(error)}.`;
-      this.store.setState({ step: "error", source, message }, true);
+      this.store.setState({ step: "error", source, message: failureMessage(error) }, true);
     } finally {
       this.abort = undefined;
     }
@@ -228,6 +263,10 @@ export class ImportFlow {
   }
 }
 
+function failureMessage(error: unknown): string {
+  return error instanceof UserFacingError ? error.message : `The import failed: ${errorMessage(error).replace(/\.$/, "")}.`;
+}
+
 function count(n: number, noun: string, plural = `${noun}s`): string {
   return `${n.toLocaleString("en")} ${n === 1 ? noun : plural}`;
 }
@@ -248,6 +287,7 @@ export function describeSkipped(result: ImportResult): string {
 export function describeProgress(phase: ImportPhase, progress: ImportProgress): string {
   const bytes = progress.totalBytes > 0 ? `${formatBytes(progress.bytes)} of ${formatBytes(progress.totalBytes)}` : formatBytes(progress.bytes);
   if (phase === "download") return `Downloading · ${bytes}`;
+  if (phase === "check") return `Checking the zip · ${formatBytes(progress.totalBytes)}`;
   const verb = phase === "read" ? "Reading" : "Saving";
   const files = progress.totalFiles > 0 ? `${progress.files.toLocaleString("en")} of ${count(progress.totalFiles, "file")}` : "files";
   return `${verb} ${files} · ${bytes}`;

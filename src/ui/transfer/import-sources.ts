@@ -2,6 +2,8 @@
 // handle or <input webkitdirectory>), or items dropped on the file tree. Each knows its name and
 // how to read itself into validated entries; nothing is written until the import dialog says so.
 import {
+  checkImportUrl,
+  checkZip,
   fetchZip,
   readDirectoryHandle,
   readDroppedEntries,
@@ -15,7 +17,8 @@ import {
   type ImportResult,
 } from "../../transfer";
 
-export type ReadPhase = "download" | "read";
+/** download: fetching a link; check: validating a zip before the options; read: unzipping or walking. */
+export type ReadPhase = "download" | "check" | "read";
 
 export type ReadProgressListener = (phase: ReadPhase, progress: ImportProgress) => void;
 
@@ -25,8 +28,21 @@ export interface ImportSource {
   /** The default name of a new workspace made from it. */
   name: string;
   kind: "zip" | "folder" | "link";
+  /**
+   * Validates what does not depend on the import options, before they are asked (a link's scheme,
+   * then its download; a zip's directory: names, links, sizes). Throws ImportError on refusal.
+   */
+  prepare?(onProgress: ReadProgressListener, signal: AbortSignal): Promise<void>;
   /** Reads and validates everything (zip: in the unzip worker). Throws ImportError on refusal. */
   read(options: ImportOptions, onProgress: ReadProgressListener, signal: AbortSignal): Promise<ImportResult>;
+}
+
+const NO_PROGRESS: ImportProgress = { files: 0, totalFiles: 0, bytes: 0, totalBytes: 0 };
+
+/** Checks a zip's directory with the default options (the options only leave entries out). */
+function checkZipBytes(bytes: Uint8Array, onProgress: ReadProgressListener): void {
+  onProgress("check", { ...NO_PROGRESS, totalBytes: bytes.length });
+  checkZip(bytes);
 }
 
 /** Unzips without the worker (tests inject this; the page uses the module worker). */
@@ -41,7 +57,11 @@ export function zipFileSource(file: FileLike, unzip: Unzip = unzipInWorker): Imp
     label: file.name,
     name: stripExtension(file.name, ".zip") || "Imported",
     kind: "zip",
+    async prepare(onProgress) {
+      checkZipBytes(new Uint8Array(await file.arrayBuffer()), onProgress);
+    },
     async read(options, onProgress, signal) {
+      // Read again rather than kept since prepare: the bytes go to the worker, and a File is cheap to re-read.
       const bytes = new Uint8Array(await file.arrayBuffer());
       return unzip(bytes, options, (p) => onProgress("read", p), signal);
     },
@@ -65,16 +85,28 @@ export function nameFromUrl(url: string): string {
 
 export function linkSource(url: string, options: { fetch?: typeof fetch; unzip?: Unzip } = {}): ImportSource {
   const unzip = options.unzip ?? unzipInWorker;
+  // Downloaded once, in prepare (so a dead link or a hostile zip is reported before the options).
+  let downloaded: Uint8Array | undefined;
+  const download = (onProgress: ReadProgressListener, signal: AbortSignal) =>
+    fetchZip(url, {
+      signal,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      onProgress: (received, total) => onProgress("download", { files: 0, totalFiles: 0, bytes: received, totalBytes: total ?? 0 }),
+    });
   return {
     label: url,
     name: nameFromUrl(url),
     kind: "link",
+    async prepare(onProgress, signal) {
+      checkImportUrl(url);
+      const bytes = await download(onProgress, signal);
+      checkZipBytes(bytes, onProgress);
+      downloaded = bytes;
+    },
     async read(importOptions, onProgress, signal) {
-      const bytes = await fetchZip(url, {
-        signal,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        onProgress: (received, total) => onProgress("download", { files: 0, totalFiles: 0, bytes: received, totalBytes: total ?? 0 }),
-      });
+      const bytes = downloaded ?? (await download(onProgress, signal));
+      // The worker takes the bytes over: a second read downloads again.
+      downloaded = undefined;
       return unzip(bytes, importOptions, (p) => onProgress("read", p), signal);
     },
   };
