@@ -56,7 +56,7 @@ interface Listed {
 
 class Lister {
   readonly items: Listed[] = [];
-  readonly skipped = { nodeModules: 0, git: 0 };
+  readonly skipped = { nodeModules: 0, git: 0, macMetadata: 0 };
   private bytes = 0;
   private count = 0;
   constructor(
@@ -95,17 +95,58 @@ class Lister {
   }
 }
 
+/** Is the name one the workspace can hold? (The same rules as for zips, without refusing.) */
+function storable(path: string): boolean {
+  try {
+    checkEntryName(path);
+    return true;
+  } catch (error) {
+    if (error instanceof ImportError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Names first, before anything is read. A real folder can hold names that are legal on the user's
+ * disk but not in the workspace ("we:ird.txt"): those files are skipped and listed, not a reason
+ * to refuse the whole folder (unlike a zip, where such a name is a sign of a crafted archive).
+ */
+function sortNames(items: Listed[], strip: boolean) {
+  // The picked folder's own name is dropped with the strip, so it is not checked.
+  const top = strip ? singleTopFolder(items) : undefined;
+  const named: Listed[] = [];
+  const unstorable = new Map<string, number>();
+  for (const item of items) {
+    const path = stripFolder(item.path, top);
+    if (path === "") continue;
+    if (storable(path)) {
+      named.push({ ...item, path: checkEntryName(path) });
+      continue;
+    }
+    // Listed once per shortest bad prefix: a folder with a bad name stands for all its files.
+    const segments = path.split("/");
+    let bad = item.kind === "dir" ? `${path}/` : path;
+    for (let i = 1; i < segments.length; i++) {
+      const prefix = segments.slice(0, i).join("/");
+      if (!storable(prefix)) {
+        bad = `${prefix}/`;
+        break;
+      }
+    }
+    unstorable.set(bad, (unstorable.get(bad) ?? 0) + (item.kind === "file" ? 1 : 0));
+  }
+  const files = [...unstorable.values()].reduce((n, c) => n + c, 0);
+  return { top, named, unstorable: unstorable.size > 0 ? { files, names: [...unstorable.keys()] } : undefined };
+}
+
 /** Reads the listed files with a running byte count (a file may have grown since it was listed). */
 async function readListed(lister: Lister, limits: ImportLimits, strip: boolean, onProgress?: ProgressListener, signal?: AbortSignal): Promise<ImportResult> {
-  // Names first: a bad name anywhere refuses the import before anything is read.
-  const named = lister.items.map((item) => ({ ...item, path: checkEntryName(item.path) }));
-  const top = strip ? singleTopFolder(named) : undefined;
+  const { top, named, unstorable } = sortNames(lister.items, strip);
   const files = named.filter((n) => n.kind === "file");
   const totalBytes = files.reduce((n, f) => n + f.file!.size, 0);
   const entries: ImportEntry[] = [];
   for (const item of named) {
-    const path = stripFolder(item.path, top);
-    if (path !== "" && item.kind === "dir") entries.push({ kind: "dir", path });
+    if (item.kind === "dir") entries.push({ kind: "dir", path: item.path });
   }
   let bytes = 0;
   let done = 0;
@@ -116,14 +157,15 @@ async function readListed(lister: Lister, limits: ImportLimits, strip: boolean, 
     bytes += data.length;
     if (bytes > limits.maxBytes) throw tooLarge(bytes, limits);
     const mtime = item.file!.lastModified;
-    entries.push({ kind: "file", path: stripFolder(item.path, top), data: decodeFileData(data), ...(mtime ? { mtime } : {}) });
+    entries.push({ kind: "file", path: item.path, data: decodeFileData(data), ...(mtime ? { mtime } : {}) });
     done++;
     onProgress?.({ files: done, totalFiles: files.length, bytes, totalBytes });
   }
-  if (entries.length === 0 && lister.skipped.nodeModules + lister.skipped.git === 0) {
+  if (entries.length === 0 && lister.skipped.nodeModules + lister.skipped.git === 0 && !unstorable) {
     throw new ImportError("empty", "This folder is empty: there is nothing to import.");
   }
-  return { entries: finishEntries(entries), ...(top !== undefined ? { strippedFolder: top } : {}), skipped: lister.skipped, bytes };
+  const skipped = { ...lister.skipped, ...(unstorable ? { unstorable } : {}) };
+  return { entries: finishEntries(entries), ...(top !== undefined ? { strippedFolder: top } : {}), skipped, bytes };
 }
 
 /** Imports the contents of a picked directory (the directory itself becomes the workspace root). */

@@ -13,6 +13,8 @@ export interface ImportOptions {
   keepNodeModules?: boolean;
   /** Keep `.git` folders (skipped by default: the workspace has no git, and they are large). */
   keepGit?: boolean;
+  /** Keep macOS metadata (`__MACOSX` folders, `.DS_Store` files; skipped by default: Finder's junk, not project files). */
+  keepMacMetadata?: boolean;
   /** Strip a single top-level folder, as in GitHub archives (default true). */
   stripTopFolder?: boolean;
   limits?: Partial<ImportLimits>;
@@ -32,7 +34,18 @@ export interface ImportResult {
   /** The top-level folder that was stripped ("zustand-main"), if any. */
   strippedFolder?: string;
   /** Entries left out by the skip rules, counted per rule. */
-  skipped: { nodeModules: number; git: number };
+  skipped: {
+    nodeModules: number;
+    git: number;
+    /** `__MACOSX` and `.DS_Store` entries. */
+    macMetadata?: number;
+    /**
+     * Folder imports only: files whose names the workspace cannot hold (legal on the user's disk,
+     * such as "we:ird.txt"), skipped instead of refusing the folder. `names` are the skipped files
+     * and folders (a folder once, however many files it holds), relative to the imported root.
+     */
+    unstorable?: { files: number; names: string[] };
+  };
   /** Uncompressed bytes of the imported files. */
   bytes: number;
 }
@@ -124,9 +137,15 @@ export function stripFolder(path: string, folder: string | undefined): string {
   return path === folder ? "" : path.slice(folder.length + 1);
 }
 
-export type SkipReason = "nodeModules" | "git";
+export type SkipReason = "nodeModules" | "git" | "macMetadata";
+
+/** Is the path macOS metadata (anything in `__MACOSX`, or a `.DS_Store`), left out unless kept? */
+export function isMacMetadata(path: string, options: ImportOptions | undefined): boolean {
+  return !options?.keepMacMetadata && path.split("/").some((segment) => segment === "__MACOSX" || segment === ".DS_Store");
+}
 
 export function skipReason(path: string, options: ImportOptions | undefined): SkipReason | undefined {
+  if (isMacMetadata(path, options)) return "macMetadata";
   for (const segment of path.split("/")) {
     if (segment === "node_modules" && !options?.keepNodeModules) return "nodeModules";
     if (segment === ".git" && !options?.keepGit) return "git";

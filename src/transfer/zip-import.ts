@@ -8,6 +8,7 @@ import {
   checkEntryName,
   decodeFileData,
   finishEntries,
+  isMacMetadata,
   resolveLimits,
   singleTopFolder,
   skipReason,
@@ -71,12 +72,14 @@ function planZip(bytes: Uint8Array, options: ImportOptions): ZipPlan {
     const dir = entry.name.endsWith("/") || (entry.dosAttributes & 0x10) !== 0 || (entry.unixMode & S_IFMT) === S_IFDIR;
     return { entry, path: checkEntryName(entry.name), kind: dir ? ("dir" as const) : ("file" as const) };
   });
-  const top = options.stripTopFolder === false ? undefined : singleTopFolder(named);
+  // macOS metadata goes first, so a Finder zip's __MACOSX folder does not stop the top-folder strip.
+  const kept = named.filter((item) => !isMacMetadata(item.path, options));
+  const top = options.stripTopFolder === false ? undefined : singleTopFolder(kept);
 
   // 2. Skip rules, then what only matters for entries we will unpack.
-  const skipped = { nodeModules: 0, git: 0 };
+  const skipped = { nodeModules: 0, git: 0, macMetadata: named.length - kept.length };
   const planned: PlannedEntry[] = [];
-  for (const item of named) {
+  for (const item of kept) {
     const path = stripFolder(item.path, top);
     if (path === "") continue;
     // Checked on the full name, so a top folder that is itself node_modules is skipped too.

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  ImportError,
   readDirectoryHandle,
   readDroppedEntries,
   readFileList,
@@ -86,7 +85,7 @@ describe("folder import", () => {
       "file:src/d.ts",
       "file:src/e.ts",
     ]);
-    expect(result.skipped).toEqual({ nodeModules: 1, git: 1 });
+    expect(result.skipped).toEqual({ nodeModules: 1, git: 1, macMetadata: 0 });
     const bin = result.entries.find((e) => e.path === "assets/x.bin");
     expect(bin?.kind === "file" && bin.data).toBeInstanceOf(Uint8Array);
     expect(result.strippedFolder).toBeUndefined();
@@ -121,12 +120,26 @@ describe("folder import", () => {
     expect(reads).toBe(0);
   });
 
-  it("refuses invalid names before reading any content", async () => {
+  it("skips files and folders whose names the workspace cannot hold, lists them, and does not read them", async () => {
     reads = 0;
-    const error = await readDirectoryHandle(handle("p", { "ok.txt": "x", "bad:name.txt": "y" })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ImportError);
-    expect((error as ImportError).reason).toBe("invalid-name");
-    expect(reads).toBe(0);
+    const result = await readDirectoryHandle(handle("p", { "ok.txt": "x", "we:ird.txt": "y", "odd|dir": { "a.txt": "a", "b.txt": "b" }, "evil\u202Etxt.exe": "z" }));
+    expect(result.entries.map((e) => e.path)).toEqual(["ok.txt"]);
+    expect(result.skipped.unstorable).toEqual({ files: 4, names: ["we:ird.txt", "odd|dir/", "evil\u202Etxt.exe"] });
+    expect(reads).toBe(1);
+    // With the picked folder's name stripped first: a webkitdirectory list.
+    const listed = await readFileList([fileLike("a.ts", "a", "my:proj/a.ts"), fileLike("we:ird.txt", "w", "my:proj/we:ird.txt")]);
+    expect(listed.entries.map((e) => e.path)).toEqual(["a.ts"]);
+    expect(listed.skipped.unstorable).toEqual({ files: 1, names: ["we:ird.txt"] });
+    // Only unstorable names: nothing imported, but not "empty" either.
+    expect((await readDirectoryHandle(handle("p", { "a:b": "x" }))).skipped.unstorable).toEqual({ files: 1, names: ["a:b"] });
+  });
+
+  it("leaves out .DS_Store and __MACOSX unless kept", async () => {
+    const result = await readDirectoryHandle(handle("p", { "a.txt": "a", ".DS_Store": "junk", src: { ".DS_Store": "junk", "b.ts": "b" }, __MACOSX: { "._a.txt": "junk" } }));
+    expect(result.entries.map((e) => e.path).sort()).toEqual(["a.txt", "src/b.ts"]);
+    expect(result.skipped.macMetadata).toBe(3);
+    const kept = await readDirectoryHandle(handle("p", { "a.txt": "a", ".DS_Store": "junk" }), { keepMacMetadata: true });
+    expect(kept.entries.map((e) => e.path).sort()).toEqual([".DS_Store", "a.txt"]);
   });
 
   it("keeps a running byte count when a file grew after it was listed", async () => {

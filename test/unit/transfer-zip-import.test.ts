@@ -76,9 +76,28 @@ describe("readZip: well-formed archives", () => {
     });
     const result = readZip(zip);
     expect(result.entries.map((e) => e.path).sort()).toEqual([".gitignore", "src/a.js"]);
-    expect(result.skipped).toEqual({ nodeModules: 2, git: 1 });
+    expect(result.skipped).toEqual({ nodeModules: 2, git: 1, macMetadata: 0 });
     const kept = readZip(zip, { keepNodeModules: true, keepGit: true });
     expect(kept.entries).toHaveLength(5);
+  });
+
+  it("leaves out a Finder zip's __MACOSX folder and .DS_Store files, then strips the single top folder", () => {
+    const zip = zipSync({
+      "proj/a.txt": strToU8("a"),
+      "proj/.DS_Store": strToU8("junk"),
+      "proj/src/b.ts": strToU8("b"),
+      "__MACOSX/proj/._a.txt": strToU8("junk"),
+      "__MACOSX/._proj": strToU8("junk"),
+    });
+    const result = readZip(zip);
+    expect(result.strippedFolder).toBe("proj");
+    expect(result.entries.map((e) => e.path).sort()).toEqual(["a.txt", "src/b.ts"]);
+    expect(result.skipped).toEqual({ nodeModules: 0, git: 0, macMetadata: 3 });
+    const kept = readZip(zip, { keepMacMetadata: true });
+    expect(kept.strippedFolder).toBeUndefined();
+    expect(kept.entries.map((e) => e.path)).toContain("__MACOSX/proj/._a.txt");
+    // Names inside __MACOSX are still checked: a hostile one refuses the archive.
+    refused(buildZip([{ name: "proj/a.txt", data: "a" }, { name: "__MACOSX/../../x", data: "x" }]), "zip-slip");
   });
 
   it("reads streamed zips with data descriptors and unicode names", () => {

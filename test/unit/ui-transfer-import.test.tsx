@@ -11,7 +11,7 @@ import { openStorage, type Storage, type WorkspaceRecord } from "../../src/stora
 import { unzipInWorker, type FileLike, type ImportResult } from "../../src/transfer";
 import type { WorkbenchServices } from "../../src/ui/app";
 import { Dialogs, Notifications } from "../../src/ui/common";
-import { ImportDialog, ImportFlow, classifyDrop, createTransferUi, nameFromUrl, zipFileSource, type ImportContext, type ImportSource, type Unzip } from "../../src/ui/transfer";
+import { ImportDialog, ImportFlow, classifyDrop, createTransferUi, fileListSource, nameFromUrl, zipFileSource, type ImportContext, type ImportSource, type Unzip } from "../../src/ui/transfer";
 import { buildZip } from "../support/zip-builder";
 import { button, click, render, settle } from "./ui-chat-render";
 
@@ -172,6 +172,22 @@ describe("ImportFlow: into a new workspace", () => {
     expect(h.switchTo).not.toHaveBeenCalled();
     flow.close();
     expect(flow.state.step).toBe("closed");
+  });
+
+  it("imports a folder holding a name webcode cannot store, skipping that file and saying which", async () => {
+    const h = await harness();
+    const flow = new ImportFlow();
+    const picked = [fileLike("a.txt", strToU8("a")), fileLike("we:ird.txt", strToU8("w")), fileLike(".DS_Store", strToU8("junk"))].map((f) => ({ ...f, webkitRelativePath: `myfolder/${f.name}` }));
+    flow.open(fileListSource(picked), h.context);
+    await flow.whenOpened();
+    expect(flow.state.step).toBe("options");
+    await flow.start();
+    expect(flow.state.step).toBe("closed");
+    const created = (await h.storage.workspaces.list()).find((w) => w.name === "myfolder")!;
+    expect((await h.storage.files.list(created.id)).map((f) => f.path)).toEqual(["a.txt"]);
+    expect(h.infos).toEqual([
+      'Imported 1 file (1 B) into the new workspace "myfolder". Left out 1 macOS metadata entry (__MACOSX, .DS_Store). Skipped 1 file with a name webcode cannot store: we:ird.txt.',
+    ]);
   });
 
   it("Cancel while reading stops the read and creates nothing", async () => {

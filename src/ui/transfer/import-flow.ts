@@ -3,7 +3,7 @@
 // a conflict question for imports into the current workspace, Cancel, and errors that leave every
 // workspace untouched.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { UserFacingError, errorMessage, formatBytes, isAbortError } from "../../base";
+import { UserFacingError, errorMessage, formatBytes, isAbortError, revealInvisibleChars } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import { validateWorkspaceName } from "../../runtime";
 import type { Storage, WorkspaceRecord } from "../../storage";
@@ -275,12 +275,28 @@ function describeImport(result: ImportResult, files: number): string {
   return `${count(files, "file")} (${formatBytes(result.bytes)})`;
 }
 
-/** "Left out: 120 entries in node_modules, 30 in .git." or "". */
+/** Names of skipped files listed in the summary; the rest are counted. */
+const MAX_LISTED_SKIPPED_NAMES = 10;
+
+/**
+ * " Left out 120 entries in node_modules and 30 entries in .git. Skipped 1 file with a name webcode
+ * cannot store: we:ird.txt." or "".
+ */
 export function describeSkipped(result: ImportResult): string {
+  const { nodeModules, git, macMetadata = 0, unstorable } = result.skipped;
   const parts: string[] = [];
-  if (result.skipped.nodeModules > 0) parts.push(`${count(result.skipped.nodeModules, "entry", "entries")} in node_modules`);
-  if (result.skipped.git > 0) parts.push(`${count(result.skipped.git, "entry", "entries")} in .git`);
-  return parts.length ? ` Left out ${parts.join(" and ")}.` : "";
+  if (nodeModules > 0) parts.push(`${count(nodeModules, "entry", "entries")} in node_modules`);
+  if (git > 0) parts.push(`${count(git, "entry", "entries")} in .git`);
+  if (macMetadata > 0) parts.push(`${count(macMetadata, "macOS metadata entry", "macOS metadata entries")} (__MACOSX, .DS_Store)`);
+  let text = "";
+  if (parts.length) text += ` Left out ${parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0]}.`;
+  if (unstorable && unstorable.names.length > 0) {
+    const listed = unstorable.names.slice(0, MAX_LISTED_SKIPPED_NAMES).map(revealInvisibleChars);
+    const more = unstorable.names.length - listed.length;
+    const what = unstorable.files === 1 ? "1 file with a name" : `${count(unstorable.files, "file")} with names`;
+    text += ` Skipped ${what} webcode cannot store: ${listed.join(", ")}${more > 0 ? ` and ${more.toLocaleString("en")} more` : ""}.`;
+  }
+  return text;
 }
 
 /** "Reading 120 of 450 files · 1.2 MB of 3.4 MB" for the progress bar's text. */
