@@ -145,6 +145,29 @@ describe("EditorDocuments", () => {
     again.dispose();
   });
 
+  it("saving a clean tab writes nothing (Ctrl+S on an unmodified file of a read-only share is not an error)", async () => {
+    await files.writeFile("a.txt", "a");
+    await files.close();
+    files = await WorkspaceFiles.open(storage, "ws1", { persistDelayMs: 1, readOnly: true });
+    const readOnlyDocs = new EditorDocuments({
+      files,
+      loadBuffers: async () => buffers,
+      askUnsaved: async () => "cancel",
+      onError: (error, context) => errors.push(`${context}: ${String(error)}`),
+    });
+    try {
+      await readOnlyDocs.open("a.txt");
+      expect(await readOnlyDocs.save("a.txt")).toBe(true);
+      expect(errors).toEqual([]);
+      // A real change still goes to the file service, which refuses it and says so.
+      (readOnlyDocs.buffer("a.txt") as MemoryBuffer).type("!");
+      expect(await readOnlyDocs.save("a.txt")).toBe(false);
+      expect(errors).toEqual([expect.stringMatching(/^Could not save a\.txt: .*read-only/)]);
+    } finally {
+      readOnlyDocs.dispose();
+    }
+  });
+
   it("reports a failed save and keeps the tab dirty", async () => {
     await files.writeFile("a.txt", "x");
     await documents.open("a.txt");

@@ -138,6 +138,8 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
         key={`notice-${current?.workspace.id ?? ""}`}
         fallback={runtime.status === "ready" ? runtime.fallback : undefined}
         failure={runtime.status === "failed" ? runtime.message : undefined}
+        readOnly={current?.files.readOnly === true}
+        settings={props.services.storage.settings}
       />
       {current ? (
         <WorkspaceView
@@ -156,7 +158,7 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
       ) : (
         <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />
       )}
-      <StatusBar runtime={runtime} />
+      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} />
     </>
   );
 }

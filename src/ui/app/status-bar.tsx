@@ -3,16 +3,24 @@ import { EditorStatusItems } from "../editor";
 import { TabFocusStatus } from "./tab-focus-status";
 import type { RuntimeStatus } from "./workspace-controller";
 
-function runtimeLabel(runtime: RuntimeStatus | undefined): string {
+function runtimeLabel(runtime: RuntimeStatus | undefined, readOnly: boolean): string {
+  // A read-only shared session has no runtime on purpose: not a failure.
+  if (readOnly) return "Read-only";
   if (!runtime || runtime.status === "starting") return "Starting runtime…";
   if (runtime.status === "failed") return "Runtime failed";
   return runtime.runtime.kind === "webcontainer" ? "WebContainer" : "Browser runtime";
 }
 
-export function StatusBar({ runtime }: { runtime: RuntimeStatus | undefined }) {
+export function StatusBar({ runtime, readOnly = false }: { runtime: RuntimeStatus | undefined; readOnly?: boolean }) {
+  const state = readOnly ? "read-only" : (runtime?.status ?? "starting");
   return (
     <footer className="status-bar" aria-label="Status bar">
-      <span className={`status-item status-runtime status-runtime-${runtime?.status ?? "starting"}`}>{runtimeLabel(runtime)}</span>
+      <span
+        className={`status-item status-runtime status-runtime-${state}`}
+        title={readOnly ? "Shared session opened read-only: nothing runs until you press Continue in the top bar." : undefined}
+      >
+        {runtimeLabel(runtime, readOnly)}
+      </span>
       <span className="status-spacer" />
       <TabFocusStatus />
       <EditorStatusItems />

@@ -156,7 +156,11 @@ function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocument
             <div />
           )}
           <div className="pane pane-terminal" hidden={hidden.terminal}>
-            <TerminalPanel runtime={ready} runtimeError={runtime.status === "failed" ? runtime.message : undefined} />
+            {props.files.readOnly ? (
+              <TerminalPanel runtime={undefined} idleMessage="The terminal starts once you press Continue (this shared session is read-only)." />
+            ) : (
+              <TerminalPanel runtime={ready} runtimeError={runtime.status === "failed" ? runtime.message : undefined} />
+            )}
           </div>
         </main>
         {!hidden.right ? (

@@ -157,13 +157,15 @@ export function IconButton(props: {
   disabled?: boolean;
   className?: string;
   shortcut?: string;
+  /** Tooltip instead of the label (e.g. why the button is disabled). */
+  title?: string;
 }) {
   return (
     <button
       type="button"
       className={`icon-button ${props.className ?? ""}`}
       aria-label={props.label}
-      title={props.shortcut ? `${props.label} (${props.shortcut})` : props.label}
+      title={props.title ?? (props.shortcut ? `${props.label} (${props.shortcut})` : props.label)}
       onClick={props.onClick}
       disabled={props.disabled}
     >

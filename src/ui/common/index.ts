@@ -5,4 +5,4 @@ export { DialogHost } from "./dialog-host";
 export { Toasts } from "./toasts";
 export { Icon, IconButton, type IconName } from "./icons";
 export { ErrorBoundary, DEFAULT_BOUNDARY_TITLE, type ErrorBoundaryProps } from "./error-boundary";
-export { tabFocusMode, toggleTabFocusMode, isTabFocusToggle, focusNextRegion, FOCUS_REGIONS, type TabFocusState } from "./keyboard-focus";
+export { tabFocusMode, toggleTabFocusMode, isTabFocusToggle, focusNextRegion, focusRegion, FOCUS_REGIONS, type TabFocusState } from "./keyboard-focus";

@@ -34,6 +34,25 @@ function visible(element: Element): boolean {
   return !(element as HTMLElement).hidden && !element.closest("[hidden]");
 }
 
+function focusInside(region: (typeof FOCUS_REGIONS)[number], element: HTMLElement): boolean {
+  const target =
+    region.focus.map((s) => element.querySelector<HTMLElement>(s)).find((e) => e !== null && visible(e)) ??
+    element.querySelector<HTMLElement>(TABBABLE);
+  if (!target) return false;
+  target.focus();
+  return element.contains(target.ownerDocument.activeElement);
+}
+
+/** Puts the focus in the first of the named regions that is shown and can take it; returns which. */
+export function focusRegion(root: ParentNode, names: string[]): string | undefined {
+  for (const name of names) {
+    const region = FOCUS_REGIONS.find((r) => r.name === name);
+    const element = region ? root.querySelector<HTMLElement>(region.selector) : null;
+    if (region && element && visible(element) && focusInside(region, element)) return name;
+  }
+  return undefined;
+}
+
 /**
  * Moves the focus to the next (or previous) visible region, starting from the one holding the focus.
  * Returns the region's name, or undefined when there is none to move to.
@@ -47,12 +66,7 @@ export function focusNextRegion(root: ParentNode, direction: 1 | -1, active: Ele
   for (let step = 1; step <= regions.length; step++) {
     const start = current < 0 ? (direction === 1 ? -1 : 0) : current;
     const region = regions[(start + direction * step + regions.length * 2) % regions.length]!;
-    const target =
-      region.focus.map((s) => region.element.querySelector<HTMLElement>(s)).find((e) => e !== null && visible(e)) ??
-      region.element.querySelector<HTMLElement>(TABBABLE);
-    if (!target) continue;
-    target.focus();
-    if (region.element.contains(target.ownerDocument.activeElement)) return region.name;
+    if (focusInside(region, region.element)) return region.name;
   }
   return undefined;
 }

@@ -120,6 +120,9 @@ export class EditorDocuments implements Disposable {
     if (path === undefined) return false;
     const doc = this.docs.get(path);
     if (!doc) return false;
+    const tab = this.tab(path);
+    // Nothing to save (what the disabled Save button says): not a write, so never a failure.
+    if (tab && !tab.dirty && !tab.deletedOnDisk) return true;
     const text = doc.buffer.getValue();
     try {
       await this.options.files.writeFile(path, text, { source: "editor" });

@@ -7,6 +7,9 @@ export interface MenuItem {
   label: string;
   shortcut?: string;
   danger?: boolean;
+  /** Shown but not runnable; `title` says why. */
+  disabled?: boolean;
+  title?: string;
   run(): void;
 }
 
@@ -53,6 +56,7 @@ export function ContextMenu({ x, y, label, items, onClose }: ContextMenuProps) {
   }, [onClose]);
 
   const run = (item: MenuItem) => {
+    if (item.disabled) return;
     onClose();
     item.run();
   };
@@ -86,7 +90,9 @@ export function ContextMenu({ x, y, label, items, onClose }: ContextMenuProps) {
           key={item.id}
           role="menuitem"
           tabIndex={index === active ? 0 : -1}
-          className={`${index === active ? "is-active" : ""} ${item.danger ? "is-danger" : ""}`}
+          aria-disabled={item.disabled || undefined}
+          title={item.title}
+          className={`${index === active ? "is-active" : ""} ${item.danger ? "is-danger" : ""} ${item.disabled ? "is-disabled" : ""}`}
           onMouseEnter={() => setActive(index)}
           onClick={() => run(item)}
         >

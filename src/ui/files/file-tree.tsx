@@ -16,6 +16,8 @@ import { NameInput } from "./name-input";
 
 const DRAG_TYPE = "application/x-webcode-path";
 const NAV_KEYS = new Set<string>(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End"]);
+/** The tooltip of the tree's disabled actions in a read-only shared session. */
+export const READ_ONLY_REASON = "Read-only shared session: press Continue in the top bar to make an editable copy.";
 
 export interface FileTreeProps {
   files: WorkspaceFs;
@@ -33,6 +35,8 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
   const tree = useRef<HTMLDivElement>(null);
   const baseId = useId();
   const rowId = (path: string) => `${baseId}-${encodeURIComponent(path)}`;
+  // A read-only shared session: every action that changes files is disabled, saying why.
+  const readOnly = files.readOnly === true;
 
   // Load the tree and follow every change to the workspace (editor, terminal, agent, import).
   const reload = useRef<() => Promise<void>>(async () => {});
@@ -95,13 +99,14 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
   );
 
   const startCreate = (mode: "new-file" | "new-folder", at: string | undefined = focused) => {
+    if (readOnly) return;
     const folder = folderFor(at);
     if (folder !== "") for (const dir of [...ancestors(folder), folder]) store.expand(dir);
     store.setState({ editing: { mode, folder }, menu: undefined });
   };
 
   const startRename = (path: string | undefined = focused) => {
-    if (path === undefined) return;
+    if (path === undefined || readOnly) return;
     store.setState({ editing: { mode: "rename", path }, menu: undefined });
   };
 
@@ -136,7 +141,7 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
   };
 
   const remove = async (path: string | undefined = focused) => {
-    if (path === undefined) return;
+    if (path === undefined || readOnly) return;
     const node = findNode(list, path);
     if (!node) return;
     store.setState({ menu: undefined });
@@ -169,6 +174,7 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
   };
 
   const moveInto = async (from: string, folder: string) => {
+    if (readOnly) return;
     const problem = checkMove(list, from, folder);
     if (problem) {
       notifications.notify("error", problem);
@@ -241,16 +247,17 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
     const node = path !== undefined ? findNode(list, path) : undefined;
     const items: MenuItem[] = [];
     if (node?.kind === "file") items.push({ id: "open", label: "Open", run: () => void documents.open(node.path, { focus: true }) });
-    items.push(
+    const mutating: MenuItem[] = [
       { id: "new-file", label: "New file", run: () => startCreate("new-file", path) },
       { id: "new-folder", label: "New folder", run: () => startCreate("new-folder", path) },
-    );
+    ];
     if (node) {
-      items.push(
+      mutating.push(
         { id: "rename", label: "Rename", shortcut: "F2", run: () => startRename(node.path) },
         { id: "delete", label: "Delete", shortcut: "Delete", danger: true, run: () => void remove(node.path) },
       );
     }
+    items.push(...(readOnly ? mutating.map((item) => ({ ...item, disabled: true, title: READ_ONLY_REASON })) : mutating));
     return items;
   };
 
@@ -296,7 +303,7 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
           isOpen ? "is-open" : "",
         ].join(" ")}
         style={{ paddingLeft: indent(row.level) }}
-        draggable={!isRenaming}
+        draggable={!isRenaming && !readOnly}
         title={node.path}
         onClick={(event: MouseEvent) => {
           event.stopPropagation();
@@ -347,8 +354,8 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
           {workspaceName}
         </h2>
         <div className="panel-actions">
-          <IconButton icon="new-file" label="New file" onClick={() => startCreate("new-file")} />
-          <IconButton icon="new-folder" label="New folder" onClick={() => startCreate("new-folder")} />
+          <IconButton icon="new-file" label="New file" disabled={readOnly} title={readOnly ? READ_ONLY_REASON : undefined} onClick={() => startCreate("new-file")} />
+          <IconButton icon="new-folder" label="New folder" disabled={readOnly} title={readOnly ? READ_ONLY_REASON : undefined} onClick={() => startCreate("new-folder")} />
           <IconButton icon="refresh" label="Refresh" onClick={() => void reload.current()} />
           <IconButton icon="collapse" label="Collapse all" onClick={() => store.collapseAll()} />
         </div>

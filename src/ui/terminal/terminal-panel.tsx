@@ -13,6 +13,8 @@ export interface TerminalPanelProps {
   runtime: Runtime | undefined;
   /** Why there is no runtime (it failed to start). */
   runtimeError?: string;
+  /** Why there is no runtime when that is expected (a read-only shared session): shown plainly, not as an error. */
+  idleMessage?: string;
 }
 
 type XtermModule = typeof XtermSetup;
@@ -26,7 +28,7 @@ function loadXterm(): Promise<XtermModule> {
   return loading;
 }
 
-export function TerminalPanel({ runtime, runtimeError }: TerminalPanelProps) {
+export function TerminalPanel({ runtime, runtimeError, idleMessage }: TerminalPanelProps) {
   const host = useRef<HTMLDivElement>(null);
   const [generation, setGeneration] = useState(0);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -81,7 +83,8 @@ export function TerminalPanel({ runtime, runtimeError }: TerminalPanelProps) {
     };
   }, [runtime, generation]);
 
-  const message = runtimeError ?? error ?? (!runtime ? "Starting the runtime…" : !ready ? "Starting the shell…" : undefined);
+  const message = runtimeError ?? error ?? idleMessage ?? (!runtime ? "Starting the runtime…" : !ready ? "Starting the shell…" : undefined);
+  const role = runtimeError || error ? "alert" : idleMessage ? undefined : "status";
   return (
     <section className="terminal-panel" aria-label="Terminal">
       <header className="panel-header">
@@ -94,7 +97,7 @@ export function TerminalPanel({ runtime, runtimeError }: TerminalPanelProps) {
       <div className="terminal-body">
         <div ref={host} className="terminal-host" onClick={() => host.current?.querySelector("textarea")?.focus()} />
         {message && (
-          <div className="terminal-message" role={runtimeError || error ? "alert" : "status"}>
+          <div className="terminal-message" role={role}>
             {message}
           </div>
         )}
