@@ -8,6 +8,7 @@ import type { WorkbenchServices } from "../../src/ui/app";
 import { Dialogs, Notifications } from "../../src/ui/common";
 import { createAgentUi } from "../../src/ui/chat";
 import { ProviderSettings } from "../../src/ui/settings";
+import { configFromPreset } from "../../src/providers";
 import { FakeAgent } from "./ui-chat-fixtures";
 import { button, click, render, settle, type Rendered } from "./ui-chat-render";
 
@@ -47,5 +48,27 @@ describe("createAgentUi", () => {
     expect(bar.container.querySelector('[role="dialog"]')).toBeNull();
     await click(button(bar.container, "Settings"));
     expect(bar.container.querySelector('[role="dialog"]')).not.toBeNull();
+  });
+
+  it("says a read-only shared workspace is a state to continue from, not a runtime failure", async () => {
+    storage = await openStorage({ name: `agent-ui-${Math.random()}` });
+    const settings = new ProviderSettings(storage);
+    await settings.load();
+    await settings.saveProvider(configFromPreset("openai", { apiKey: "sk-test-1234567890" }));
+    const ui = createAgentUi({ settings, testConnection: async () => ({ ok: true }), agentFor: () => undefined });
+    const services = {
+      storage,
+      notifications: new Notifications(),
+      dialogs: new Dialogs(),
+      files: { readOnly: true, listAll: async () => [], list: async () => [], onDidChange: () => toDisposable(() => {}) },
+      runtime: { status: "failed", message: "This workspace was opened from a share and is read-only." },
+      documents: { open: async () => {} },
+    } as unknown as WorkbenchServices;
+    const panel = await render(<>{ui.panels[0]!.render(services)}</>);
+    views = [panel];
+    await settle();
+    expect(panel.container.textContent).toContain("This shared session is read-only");
+    expect(panel.container.textContent).toContain("Continue");
+    expect(panel.container.textContent).not.toContain("failed");
   });
 });

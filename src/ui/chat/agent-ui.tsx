@@ -111,7 +111,7 @@ function ChatPanelHost({
   }, [controller, services.files, controllers]);
   const changes = useMemo(() => new SnapshotChangesSource(services.storage, services.files), [services.storage, services.files]);
   if (!controller) {
-    return <p className="changes-note">{services.runtime.status === "failed" ? `The workspace runtime failed: ${services.runtime.message}` : "Starting the workspace…"}</p>;
+    return <p className="changes-note">{idleMessage(services)}</p>;
   }
   const model = deps.settings.defaultModel;
   const info = model ? findModel(settings.configs, model) : undefined;
@@ -129,4 +129,13 @@ function ChatPanelHost({
       confirm={(message) => services.dialogs.confirm("Revert file?", message, "Revert")}
     />
   );
+}
+
+/** What the chat says while it has no agent: a read-only share is a state, not a failure. */
+function idleMessage(services: WorkbenchServices): string {
+  if (services.files.readOnly) {
+    return "This shared session is read-only: its transcript is in the Shared tab. Press Continue in the top bar to make an editable copy and chat with the agent.";
+  }
+  if (services.runtime.status === "failed") return `The workspace runtime failed: ${services.runtime.message}`;
+  return "Starting the workspace…";
 }
