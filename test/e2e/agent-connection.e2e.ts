@@ -1,28 +1,12 @@
 // "Test connection" in the built app, served cross-origin isolated: a server that answers without
 // CORS headers is reported as a CORS refusal (not as down), and a closed port as unreachable.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openApp, waitForWorkbench, type AppPage } from "../support/browser";
-import { startFakeModelServer, type FakeModelServer } from "../support/fake-model-server";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { waitForWorkbench } from "../support/browser";
+import { startFakeModelServer } from "../support/fake-model-server";
+import { useAgentBrowser } from "./agent-helpers";
 
-let browser: Browser;
-let app: AppPage | undefined;
-let server: FakeModelServer | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await app?.context.close();
-  await server?.close();
-  app = undefined;
-  server = undefined;
-});
+const browser = useAgentBrowser();
 
 /** Settings → Custom OpenAI-compatible → base URL → Test connection; returns the result box. */
 async function testConnectionTo(page: Page, baseUrl: string) {
@@ -38,8 +22,8 @@ async function testConnectionTo(page: Page, baseUrl: string) {
 
 describe("Test connection under cross-origin isolation", () => {
   it("reports a server without CORS headers as blocked by CORS, and the page stays cross-origin isolated", async () => {
-    server = await startFakeModelServer([], { cors: false });
-    app = await openApp(browser);
+    const server = await browser.startServer([], { cors: false });
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
@@ -56,7 +40,7 @@ describe("Test connection under cross-origin isolation", () => {
     const closed = await startFakeModelServer([]);
     const url = closed.url;
     await closed.close();
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
 

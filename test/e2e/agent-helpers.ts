@@ -2,7 +2,8 @@
 // Settings UI, send messages, and script model turns (main requests vs. background title requests).
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
-import type { FakeTurn, RecordedRequest } from "../support/fake-model-server";
+import { useBrowser, waitForWorkbench, type AppPage, type BrowserFixture } from "../support/browser";
+import { startFakeModelServer, type FakeModelServer, type FakeTurn, type RecordedRequest } from "../support/fake-model-server";
 
 export const FAKE_KEY = "sk-fake-e2e-key-0123456789";
 export const FAKE_MODEL = "fake-model";
@@ -30,6 +31,33 @@ export async function configureProvider(page: Page, setup: ProviderSetup): Promi
   if (setup.edits) await dialog.getByLabel("File edits").selectOption(setup.edits);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect.poll(() => page.getByRole("dialog", { name: "Settings" }).count()).toBe(0);
+}
+
+/** `useBrowser()` plus the fake model server for agent tests; servers it starts are closed after each test. */
+export interface AgentBrowserFixture extends BrowserFixture {
+  /** Starts a fake OpenAI-compatible server (arguments as `startFakeModelServer`), closed after the test. */
+  startServer(...args: Parameters<typeof startFakeModelServer>): Promise<FakeModelServer>;
+  /** Opens the app, waits for the workbench and adds `server` as the provider through Settings. */
+  openWithProvider(server: FakeModelServer, setup?: Omit<ProviderSetup, "baseUrl">): Promise<AppPage>;
+}
+
+/** Registers the browser hooks (see `useBrowser`) and closes fake servers after each test, once the app is closed. */
+export function useAgentBrowser(): AgentBrowserFixture {
+  const fixture = useBrowser();
+  return {
+    ...fixture,
+    async startServer(...args) {
+      const server = await startFakeModelServer(...args);
+      fixture.afterTest(() => server.close());
+      return server;
+    },
+    async openWithProvider(server, setup) {
+      const app = await fixture.open();
+      await waitForWorkbench(app.page);
+      await configureProvider(app.page, { ...setup, baseUrl: server.url });
+      return app;
+    },
+  };
 }
 
 /** The chat panel (the right panel's Chat tab). */

@@ -1,39 +1,17 @@
 // The chat at 1440x900 in the built app: a multi-line message keeps its line breaks, usage is shown
 // once per reply, and the Sessions sidebar opens over the transcript without squeezing it.
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openApp, waitForWorkbench, type AppPage } from "../support/browser";
-import { startFakeModelServer, type FakeModelServer } from "../support/fake-model-server";
-import { chat, configureProvider, scripted, transcript } from "./agent-helpers";
+import { describe, expect, it } from "vitest";
+import { chat, scripted, transcript, useAgentBrowser } from "./agent-helpers";
 
-let browser: Browser;
-let app: AppPage | undefined;
-let server: FakeModelServer | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await app?.context.close();
-  await server?.close();
-  app = undefined;
-  server = undefined;
-});
+const browser = useAgentBrowser();
 
 describe("chat layout", () => {
   it("keeps line breaks, shows usage once, and opens Sessions as a drawer that leaves the transcript its width", async () => {
-    server = await startFakeModelServer(
+    const server = await browser.startServer(
       scripted([{ chunks: [{ type: "text", text: "An answer with a [link to the docs](https://example.com/docs) that wraps like prose." }], usage: { input: 10, output: 5 } }]),
     );
-    app = await openApp(browser);
+    const app = await browser.openWithProvider(server);
     const { page } = app;
-    await waitForWorkbench(page);
-    await configureProvider(page, { baseUrl: server.url });
     const box = chat(page).getByRole("textbox", { name: "Message" });
     await box.fill("line one\nline two");
     await box.press("Enter");

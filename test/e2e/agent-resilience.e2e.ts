@@ -1,44 +1,24 @@
 // The agent in the built app when things go wrong: a reload in the middle of a stream, a bad key
 // (401, fixed in Settings without a reload), rate limiting with retry-after (429) and a connection
 // dropped mid-stream. The fake OpenAI-compatible server runs on 127.0.0.1; the page calls it directly.
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openApp, waitForWorkbench, type AppPage } from "../support/browser";
-import { startFakeModelServer, type FakeChunk, type FakeModelServer } from "../support/fake-model-server";
-import { FAKE_KEY, agentRequests, chat, configureProvider, messagesOf, scripted, sendMessage, transcript } from "./agent-helpers";
+import { describe, expect, it } from "vitest";
+import { waitForWorkbench } from "../support/browser";
+import type { FakeChunk } from "../support/fake-model-server";
+import { FAKE_KEY, agentRequests, chat, messagesOf, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
-let browser: Browser;
-let app: AppPage | undefined;
-let server: FakeModelServer | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await app?.context.close();
-  await server?.close();
-  app = undefined;
-  server = undefined;
-});
+const browser = useAgentBrowser();
 
 describe("agent resilience in the IDE", () => {
   it("keeps a session consistent across a reload in the middle of a stream, and continues it", async () => {
     const sentences: FakeChunk[] = Array.from({ length: 60 }, (_, i) => ({ type: "text", text: `Sentence ${i + 1} of a long answer. ` }));
-    server = await startFakeModelServer(
+    const server = await browser.startServer(
       scripted([
         { chunks: sentences, chunkDelayMs: 150 },
         { chunks: [{ type: "text", text: "Picking up where I stopped: the rest of the answer." }] },
       ]),
     );
-    app = await openApp(browser);
+    const app = await browser.openWithProvider(server);
     const { page } = app;
-    await waitForWorkbench(page);
-    await configureProvider(page, { baseUrl: server.url });
     await sendMessage(page, "Write a long answer.");
     await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("Sentence 6 of a long answer.");
     expect(await transcript(page)).not.toContain("Sentence 60");
@@ -66,11 +46,9 @@ describe("agent resilience in the IDE", () => {
   });
 
   it("shows a refused key (401) with the action to take, and a key fixed in Settings works without a reload", async () => {
-    server = await startFakeModelServer(scripted([{ chunks: [{ type: "text", text: "Hello with the right key." }] }]), { requireKey: FAKE_KEY });
-    app = await openApp(browser);
+    const server = await browser.startServer(scripted([{ chunks: [{ type: "text", text: "Hello with the right key." }] }]), { requireKey: FAKE_KEY });
+    const app = await browser.openWithProvider(server, { key: "sk-wrong-key-000000" });
     const { page } = app;
-    await waitForWorkbench(page);
-    await configureProvider(page, { baseUrl: server.url, key: "sk-wrong-key-000000" });
     await sendMessage(page, "Hello?");
     const error = chat(page).getByRole("alert");
     await expect.poll(() => error.count(), { timeout: 30_000 }).toBe(1);
@@ -92,16 +70,14 @@ describe("agent resilience in the IDE", () => {
   });
 
   it("waits out a 429 with retry-after, showing the countdown, then succeeds", async () => {
-    server = await startFakeModelServer(
+    const server = await browser.startServer(
       scripted([
         { error: { status: 429, headers: { "retry-after": "3" }, message: "Rate limit reached, slow down." } },
         { chunks: [{ type: "text", text: "Answer after the rate limit." }] },
       ]),
     );
-    app = await openApp(browser);
+    const app = await browser.openWithProvider(server);
     const { page } = app;
-    await waitForWorkbench(page);
-    await configureProvider(page, { baseUrl: server.url });
     await sendMessage(page, "Hello?");
     const status = chat(page).locator(".status-retry");
     await expect.poll(() => status.count(), { timeout: 20_000 }).toBe(1);
@@ -117,16 +93,14 @@ describe("agent resilience in the IDE", () => {
   });
 
   it("retries a connection dropped mid-stream and shows the failed attempt", async () => {
-    server = await startFakeModelServer(
+    const server = await browser.startServer(
       scripted([
         { chunks: [{ type: "text", text: "Half an ans" }, { type: "drop" }] },
         { chunks: [{ type: "text", text: "The whole answer, second time round." }] },
       ]),
     );
-    app = await openApp(browser);
+    const app = await browser.openWithProvider(server);
     const { page } = app;
-    await waitForWorkbench(page);
-    await configureProvider(page, { baseUrl: server.url });
     await sendMessage(page, "Hello?");
     await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("The whole answer, second time round.");
     await expect.poll(() => chat(page).locator(".status-line").count()).toBe(0);

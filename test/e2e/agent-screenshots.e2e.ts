@@ -2,11 +2,10 @@
 // model: docs/screenshots/chat.png (a working session), permission.png (a permission card) and
 // changes.png (the Changes view's Monaco diff). Not part of the test run; to regenerate:
 //   npm run build && WEBCODE_SCREENSHOTS=1 npx vitest run --project e2e test/e2e/agent-screenshots.e2e.ts
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openApp, runInTerminal, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench, type AppPage } from "../support/browser";
-import { startFakeModelServer, type FakeModelServer } from "../support/fake-model-server";
-import { chat, configureProvider, scripted, sendMessage, transcript } from "./agent-helpers";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { runInTerminal, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench } from "../support/browser";
+import { chat, configureProvider, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
 const GREET_BEFORE = "export const greet = (name: string) => `Hello, ${name}!`;";
 const GREET_AFTER = [
@@ -28,19 +27,7 @@ ${GREET_AFTER}
 
 Run \`npm test\` once you add a test runner to keep it that way.`;
 
-let browser: Browser;
-let app: AppPage | undefined;
-let server: FakeModelServer | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await app?.context.close();
-  await server?.close();
-  await browser?.close();
-});
+const browser = useAgentBrowser();
 
 async function seedProject(page: Page): Promise<void> {
   await waitForTerminal(page);
@@ -53,7 +40,7 @@ async function seedProject(page: Page): Promise<void> {
 
 describe.runIf(process.env.WEBCODE_SCREENSHOTS)("agent screenshots for the README", () => {
   it("captures a working session, a permission card and the Changes view", async () => {
-    server = await startFakeModelServer(
+    const server = await browser.startServer(
       scripted(
         [
           {
@@ -97,7 +84,7 @@ describe.runIf(process.env.WEBCODE_SCREENSHOTS)("agent screenshots for the READM
         "Handle empty names in greet()",
       ),
     );
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     // A wider side panel for the chat.

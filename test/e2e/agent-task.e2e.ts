@@ -2,37 +2,18 @@
 // calls it directly, CORS preflight answered): first-run guide, provider set up through Settings,
 // a read → edit (asks permission) → bash → answer task, the file changed in the editor, the diff in
 // Changes, revert and unrevert; and a rejected permission that stops the turn cleanly.
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { editorText, launchBrowser, openApp, waitForActiveTab, waitForWorkbench, type AppPage } from "../support/browser";
-import { startFakeModelServer, type FakeModelServer } from "../support/fake-model-server";
-import { FAKE_KEY, agentRequests, chat, configureProvider, messagesOf, scripted, sendMessage, transcript } from "./agent-helpers";
+import { describe, expect, it } from "vitest";
+import { editorText, waitForActiveTab, waitForWorkbench } from "../support/browser";
+import { FAKE_KEY, agentRequests, chat, configureProvider, messagesOf, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
-let browser: Browser;
-let app: AppPage | undefined;
-let server: FakeModelServer | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await app?.context.close();
-  await server?.close();
-  app = undefined;
-  server = undefined;
-});
+const browser = useAgentBrowser();
 
 const OLD_TITLE = "# Welcome to your workspace";
 const NEW_TITLE = "# Hello from the agent";
 
 describe("agent task in the IDE", () => {
   it("runs read → edit (permission) → bash → answer, updates the editor, shows the diff in Changes, and reverts", async () => {
-    server = await startFakeModelServer(
+    const server = await browser.startServer(
       scripted(
         [
           { chunks: [{ type: "text", text: "Let me look at the README first." }, { type: "tool-call", name: "read", input: { filePath: "README.md" } }] },
@@ -44,7 +25,7 @@ describe("agent task in the IDE", () => {
       ),
       { requireKey: FAKE_KEY },
     );
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForActiveTab(page, "README.md");
@@ -102,17 +83,15 @@ describe("agent task in the IDE", () => {
   });
 
   it("stops the turn cleanly when a permission is rejected, and tells the model why", async () => {
-    server = await startFakeModelServer(
+    const server = await browser.startServer(
       scripted([
         { chunks: [{ type: "tool-call", name: "read", input: { filePath: "README.md" } }] },
         { chunks: [{ type: "tool-call", name: "edit", input: { filePath: "README.md", oldString: OLD_TITLE, newString: "# Rewritten" } }] },
         { chunks: [{ type: "text", text: "Understood, I left the README alone." }] },
       ]),
     );
-    app = await openApp(browser);
+    const app = await browser.openWithProvider(server, { edits: "ask" });
     const { page } = app;
-    await waitForWorkbench(page);
-    await configureProvider(page, { baseUrl: server.url, edits: "ask" });
     await sendMessage(page, "Rewrite the README title.");
     const card = chat(page).getByRole("group", { name: "The agent wants to change files" });
     await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);

@@ -1,24 +1,10 @@
 // Keyboard and layout of the IDE shell in a real browser: ways out of the editor and terminal (Ctrl+M
 // "Tab moves focus", F6 / Shift+F6), and pane sizes that always leave the editor usable.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openApp, terminalText, waitForActiveTab, waitForTerminal, waitForWorkbench, type AppPage } from "../support/browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { terminalText, waitForActiveTab, waitForTerminal, waitForWorkbench, useBrowser } from "../support/browser";
 
-let browser: Browser;
-let app: AppPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await app?.context.close();
-  app = undefined;
-});
+const browser = useBrowser();
 
 /** Which region holds the focus: files, editor, terminal, side panel, or the element's tag. */
 function focusedRegion(page: Page): Promise<string> {
@@ -41,7 +27,7 @@ async function box(page: Page, selector: string) {
 
 describe("IDE keyboard and layout", () => {
   it("Tab is typed in the editor until Ctrl+M; then Tab leaves the editor and the terminal, shown in the status bar", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForActiveTab(page, "README.md");
@@ -77,7 +63,7 @@ describe("IDE keyboard and layout", () => {
   });
 
   it("F6 and Shift+F6 move between the file tree, editor, terminal and side panel", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForActiveTab(page, "README.md");
@@ -96,7 +82,7 @@ describe("IDE keyboard and layout", () => {
   });
 
   it("End on every separator leaves the editor usable and the terminal and chat on screen, also after a reload on a small window", async () => {
-    app = await openApp(browser, "?runtime=browser", { width: 1440, height: 900 });
+    const app = await browser.open("?runtime=browser", { width: 1440, height: 900 });
     const { page } = app;
     await waitForWorkbench(page);
     for (const name of ["Resize file tree", "Resize terminal", "Resize side panel"]) {

@@ -1,41 +1,24 @@
 // The IDE shell in a real browser (built app, headless Chromium, browser runtime): files, editor,
 // terminal, workspaces, the runtime fallback notice and the storage error screen.
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   MOD,
   createFileFromTree,
   editorText,
-  launchBrowser,
-  openApp,
   runInTerminal,
   terminalText,
   treeItem,
   waitForActiveTab,
   waitForTerminal,
   waitForWorkbench,
-  type AppPage,
+  useBrowser,
 } from "../support/browser";
 
-let browser: Browser;
-let app: AppPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await app?.context.close();
-  app = undefined;
-});
+const browser = useBrowser();
 
 describe("IDE shell", () => {
   it("creates a file in the tree, edits and saves it, cats it in the terminal, and finds it after a reload", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -63,7 +46,7 @@ describe("IDE shell", () => {
   });
 
   it("shows changes made in the terminal in the tree and in an open editor tab", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -76,7 +59,7 @@ describe("IDE shell", () => {
   });
 
   it("refuses an invalid file name and says why", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await page.getByRole("button", { name: "New file" }).click();
@@ -94,7 +77,7 @@ describe("IDE shell", () => {
   });
 
   it("cancels a running terminal command with Ctrl-C", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -110,7 +93,7 @@ describe("IDE shell", () => {
   });
 
   it("renames with F2, deletes with Delete (confirmed) and closes the deleted file's tab", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await createFileFromTree(page, "draft.md");
@@ -132,7 +115,7 @@ describe("IDE shell", () => {
   });
 
   it("opens the context menu from the keyboard and creates a folder from it", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await treeItem(page, "README.md").click();
@@ -153,7 +136,7 @@ describe("IDE shell", () => {
   });
 
   it("quick open (Ctrl+P) finds and opens a file from the keyboard", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -169,7 +152,7 @@ describe("IDE shell", () => {
   });
 
   it("keeps files separate between workspaces, and switching is remembered", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await createFileFromTree(page, "first-only.txt");
@@ -198,7 +181,7 @@ describe("IDE shell", () => {
   });
 
   it("falls back to the browser runtime with a visible notice when WebContainer cannot boot (no hang)", async () => {
-    app = await openApp(browser, "?runtime=webcontainer&bootTimeout=1500");
+    const app = await browser.open("?runtime=webcontainer&bootTimeout=1500");
     const { page } = app;
     await waitForWorkbench(page);
     const notice = page.getByRole("status", { name: "Runtime notice" });
@@ -213,7 +196,7 @@ describe("IDE shell", () => {
   });
 
   it("without an override on an isolated page, a WebContainer boot that cannot finish still ends in the fallback", async () => {
-    app = await openApp(browser, "?bootTimeout=1500");
+    const app = await browser.open("?bootTimeout=1500");
     const { page } = app;
     expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
     await waitForWorkbench(page);
@@ -222,14 +205,14 @@ describe("IDE shell", () => {
   });
 
   it("shows a clear error screen when IndexedDB cannot be opened", async () => {
-    const context = await browser.newContext();
+    const context = await browser.chromium().newContext();
     await context.addInitScript(() => {
       IDBFactory.prototype.open = () => {
         throw new DOMException("The user denied permission to access the database.", "SecurityError");
       };
     });
     const page = await context.newPage();
-    app = { context, page, errors: [] };
+    browser.track({ context, page, errors: [] });
     const { baseUrl } = await import("../support/browser");
     await page.goto(new URL("?runtime=browser", baseUrl()).toString());
     const alert = page.getByRole("alert");
@@ -241,7 +224,7 @@ describe("IDE shell", () => {
 
 describe("TypeScript in the editor", () => {
   it("resolves imports between workspace files and reports real type errors", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -273,7 +256,7 @@ describe("TypeScript in the editor", () => {
 
 describe("editing alongside the terminal", () => {
   it("asks keep mine / load theirs when a file with unsaved edits changes on disk", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -293,7 +276,7 @@ describe("editing alongside the terminal", () => {
   });
 
   it("moves a file into a folder by drag and drop, and its open tab follows", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -309,7 +292,7 @@ describe("editing alongside the terminal", () => {
   });
 
   it("resizes panes from the keyboard through their separators", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     const handle = page.getByRole("separator", { name: "Resize file tree" });
@@ -330,7 +313,7 @@ describe("editing alongside the terminal", () => {
 
 describe("tabs and notifications", () => {
   it("closes tabs by middle click and close button, asking about unsaved changes", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await createFileFromTree(page, "one.txt");
@@ -352,7 +335,7 @@ describe("tabs and notifications", () => {
   });
 
   it("tells the user why a name was dropped when the field is left with an invalid name", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await page.getByRole("button", { name: "New folder" }).click();

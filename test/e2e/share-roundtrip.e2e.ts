@@ -2,27 +2,14 @@
 // a fresh one (no shared storage) with the same transcript and files, read-only with nothing
 // running until Continue; secrets are left out; XSS payloads in titles, markdown, tool output and
 // file names do nothing; tampered links are refused and create nothing.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { RECORD_VERSION, type FileRecord, type MessageRecord, type PartRecord, type SessionRecord } from "../../src/storage";
 import { encodeShareFile, encodeShareLink } from "../../src/transfer";
 import { fixedShareSource } from "../fixtures/share-source";
-import { baseUrl, launchBrowser, openApp, runInTerminal, terminalText, treeItem, waitForTerminal, waitForWorkbench, type AppPage } from "../support/browser";
+import { baseUrl, runInTerminal, terminalText, treeItem, waitForTerminal, waitForWorkbench, useBrowser, type AppPage, storedWorkspaceNames } from "../support/browser";
 
-let browser: Browser;
-const opened: AppPage[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  for (const app of opened.splice(0)) await app.context.close();
-});
+const browser = useBrowser();
 
 const PWN = "window.__pwned=1";
 const XSS_TITLE = `Greeting <img src=x onerror="${PWN}"> <script>${PWN}</script>`;
@@ -113,10 +100,10 @@ async function seed(page: Page): Promise<void> {
 
 /** A fresh browser context (its own storage) with a trap for injected script and dialogs. */
 async function freshPage(): Promise<{ app: AppPage; dialogs: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await browser.chromium().newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   const app: AppPage = { context, page, errors: [] };
-  opened.push(app);
+  browser.track(app);
   const dialogs: string[] = [];
   page.on("dialog", (dialog) => {
     dialogs.push(dialog.message());
@@ -128,27 +115,9 @@ async function freshPage(): Promise<{ app: AppPage; dialogs: string[] }> {
 
 const pwned = (page: Page) => page.evaluate(() => (window as { __pwned?: unknown }).__pwned);
 
-async function storedWorkspaceNames(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open("webcode");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const request = open.result.transaction("workspaces").objectStore("workspaces").getAll();
-          request.onsuccess = () => {
-            open.result.close();
-            resolve((request.result as Array<{ name: string }>).map((w) => w.name).sort());
-          };
-        };
-      }),
-  );
-}
-
 describe("share links", () => {
   it("round-trips a session into a fresh browser: same transcript and files, secrets left out, read-only until Continue, no script runs", async () => {
-    const sender = await openApp(browser);
-    opened.push(sender);
+    const sender = await browser.open();
     await sender.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(baseUrl()).origin });
     await waitForWorkbench(sender.page);
     await seed(sender.page);
@@ -260,8 +229,7 @@ describe("share links", () => {
       expect(await app.page.getByRole("region", { name: "Read-only shared session" }).count()).toBe(0);
       expect(await pwned(app.page)).toBeUndefined();
       expect(dialogs).toEqual([]);
-      await app.context.close();
-      opened.splice(opened.indexOf(app), 1);
+      await browser.close(app);
     }
   });
 

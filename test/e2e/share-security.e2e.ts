@@ -3,35 +3,21 @@
 // a reload); and the Content Security Policy holds while the IDE does its work (Monaco and its
 // workers, xterm and the runtime, the zip worker, the share dialog).
 import { zipSync } from "fflate";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RECORD_VERSION, type PartRecord } from "../../src/storage";
 import { encodeShareLink } from "../../src/transfer";
 import { fixedShareSource } from "../fixtures/share-source";
 import { configureProvider } from "./agent-helpers";
-import { baseUrl, launchBrowser, runInTerminal, terminalText, treeItem, waitForTerminal, waitForWorkbench, type AppPage } from "../support/browser";
+import { baseUrl, runInTerminal, terminalText, treeItem, waitForTerminal, waitForWorkbench, useBrowser, type AppPage, storedWorkspaceNames } from "../support/browser";
 
-let browser: Browser;
-const opened: AppPage[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  for (const app of opened.splice(0)) await app.context.close();
-});
+const browser = useBrowser();
 
 /** A fresh context whose page records page errors, console errors and CSP violations. */
 async function freshPage(): Promise<{ app: AppPage; violations: () => Promise<string[]> }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await browser.chromium().newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   const app: AppPage = { context, page, errors: [] };
-  opened.push(app);
+  browser.track(app);
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as { __csp?: string[] }).__csp = seen;
@@ -44,23 +30,6 @@ async function freshPage(): Promise<{ app: AppPage; violations: () => Promise<st
   page.on("pageerror", (error) => app.errors.push(`pageerror: ${error.message}`));
   const violations = async () => [...consoleCsp, ...(await page.evaluate(() => (window as { __csp?: string[] }).__csp ?? []))];
   return { app, violations };
-}
-
-async function storedWorkspaceNames(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open("webcode");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const request = open.result.transaction("workspaces").objectStore("workspaces").getAll();
-          request.onsuccess = () => {
-            open.result.close();
-            resolve((request.result as Array<{ name: string }>).map((w) => w.name).sort());
-          };
-        };
-      }),
-  );
 }
 
 const appUrl = (fragment = "") => new URL(`?runtime=browser${fragment}`, baseUrl()).toString();

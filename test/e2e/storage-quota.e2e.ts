@@ -1,26 +1,13 @@
 // Storage quota exhaustion in a real browser: a save the browser refuses to store tells the user,
 // keeps the edit in memory, corrupts nothing, and is written once the browser accepts data again.
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MOD, createFileFromTree, editorText, launchBrowser, openApp, runInTerminal, terminalText, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench, type AppPage } from "../support/browser";
+import { describe, expect, it } from "vitest";
+import { MOD, createFileFromTree, editorText, runInTerminal, terminalText, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench, useBrowser } from "../support/browser";
 
-let browser: Browser;
-let app: AppPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await app?.context.close();
-  app = undefined;
-});
+const browser = useBrowser();
 
 describe("storage quota", () => {
   it("tells the user when a save cannot be stored, keeps the edit, and stores it once space is back", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);

@@ -1,25 +1,11 @@
 // Hostile zips in a real browser: zip-slip, a zip bomb, a symlink and a corrupt file are refused
 // with an error that says why, and no workspace is created or changed.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { buildZip } from "../support/zip-builder";
-import { launchBrowser, openApp, treeItem, waitForWorkbench, type AppPage } from "../support/browser";
+import { treeItem, waitForWorkbench, useBrowser } from "../support/browser";
 
-let browser: Browser;
-let app: AppPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await app?.context.close();
-  app = undefined;
-});
+const browser = useBrowser();
 
 async function pickZip(page: Page, name: string, bytes: Uint8Array): Promise<void> {
   const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Import zip" }).click()]);
@@ -81,7 +67,7 @@ const HOSTILE: Array<{ label: string; name: string; zip: () => Uint8Array; messa
 
 describe("hostile zips", () => {
   it("refuses zip-slip, a bomb, a symlink and a corrupt zip straight away (no options first) and changes nothing", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await expect.poll(() => treeItem(page, "README.md").count()).toBe(1);
@@ -106,7 +92,7 @@ describe("hostile zips", () => {
   });
 
   it("shows a text-direction character in an entry name as ⟨U+202E⟩ and keeps the message in reading order", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     await pickZip(page, "rtl.zip", buildZip([{ name: "p/ok.txt", data: "ok" }, { name: "p/evil\u202Etxt.exe", data: "x" }]));
@@ -126,7 +112,7 @@ describe("#import= links", () => {
     ["an unreachable server", "http://127.0.0.1:9/project.zip", /could not be downloaded/],
   ] as const) {
     it(`pasted into an open tab: ${label} is refused straight away, without the options`, async () => {
-      app = await openApp(browser);
+      const app = await browser.open();
       const { page } = app;
       await waitForWorkbench(page);
       const before = await storedState(page);

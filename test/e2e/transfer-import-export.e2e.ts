@@ -3,26 +3,12 @@
 // export whose bytes match the original except the edit; cancelling an import leaves nothing.
 import { readFile } from "node:fs/promises";
 import { strFromU8, unzipSync, zipSync } from "fflate";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { githubArchiveOf } from "../fixtures/github-archive";
-import { MOD, baseUrl, editorText, launchBrowser, openApp, treeItem, waitForActiveTab, waitForWorkbench, type AppPage } from "../support/browser";
+import { MOD, baseUrl, editorText, treeItem, waitForActiveTab, waitForWorkbench, useBrowser, storedWorkspaceNames } from "../support/browser";
 
-let browser: Browser;
-let app: AppPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await app?.context.close();
-  app = undefined;
-});
+const browser = useBrowser();
 
 /** Picks a zip with the "Import zip" button's file chooser. */
 async function pickZip(page: Page, name: string, bytes: Uint8Array): Promise<void> {
@@ -30,29 +16,10 @@ async function pickZip(page: Page, name: string, bytes: Uint8Array): Promise<voi
   await chooser.setFiles({ name, mimeType: "application/zip", buffer: Buffer.from(bytes) });
 }
 
-/** Workspace names as stored (the app's IndexedDB), to check that nothing was created. */
-async function storedWorkspaceNames(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open("webcode");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const request = open.result.transaction("workspaces").objectStore("workspaces").getAll();
-          request.onsuccess = () => {
-            resolve((request.result as Array<{ name: string }>).map((w) => w.name).sort());
-            open.result.close();
-          };
-          request.onerror = () => reject(request.error);
-        };
-      }),
-  );
-}
-
 describe("import and export", () => {
   it("imports a GitHub archive through the file picker, edits a file in Monaco and exports the same bytes plus the edit", async () => {
     const archive = githubArchiveOf("zustand");
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
 
@@ -100,7 +67,7 @@ describe("import and export", () => {
   });
 
   it("imports a zip dropped on the file tree (the drop zone covers the tree while files are dragged)", async () => {
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     const zip = zipSync({ "dropped-main/src/index.ts": new TextEncoder().encode("export {};\n"), "dropped-main/README.md": new TextEncoder().encode("# Dropped\n") });
@@ -133,12 +100,12 @@ describe("import and export", () => {
   it("asks to import the zip of #import=<url> on load, removes the fragment and imports it", async () => {
     const zipUrl = "https://codeload.github.com/example/linked-project/zip/refs/heads/main";
     const zip = zipSync({ "linked-project-main/index.js": new TextEncoder().encode("console.log(1);\n") });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.chromium().newContext({ viewport: { width: 1440, height: 900 } });
     // Served by the test (no network): the page's own fetch, with the CORS header a zip host sends.
     await context.route(zipUrl, (route) => route.fulfill({ status: 200, body: Buffer.from(zip), headers: { "content-type": "application/zip", "access-control-allow-origin": "*" } }));
     const page = await context.newPage();
-    app = { context, page, errors: [] };
-    page.on("pageerror", (error) => app!.errors.push(error.message));
+    const app = browser.track({ context, page, errors: [] });
+    page.on("pageerror", (error) => app.errors.push(error.message));
     await page.goto(new URL(`?runtime=browser#import=${encodeURIComponent(zipUrl)}`, baseUrl()).toString());
     await waitForWorkbench(page);
     const dialog = page.getByRole("dialog", { name: "Import" });
@@ -154,7 +121,7 @@ describe("import and export", () => {
 
   it("shows the import progress bar and cancels an import, leaving no workspace behind", async () => {
     // Slow enough to watch and cancel: many files, and a CPU slowed down 20 times.
-    app = await openApp(browser);
+    const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
     const before = await storedWorkspaceNames(page);

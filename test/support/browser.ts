@@ -1,7 +1,7 @@
 // Playwright helpers for the browser tests: one Chromium per test file, a fresh context (fresh
 // IndexedDB) per test, and helpers that drive the IDE by role and name and wait for conditions.
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
-import { expect, inject } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -36,6 +36,66 @@ export async function openApp(browser: Browser, query = "?runtime=browser", size
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
   await page.goto(new URL(query, baseUrl()).toString());
   return { context, page, errors };
+}
+
+/** A test file's browser from `useBrowser()`: what it opens is closed after each test. */
+export interface BrowserFixture {
+  /** The file's Chromium (launched in beforeAll). */
+  chromium(): Browser;
+  /** `openApp` in a fresh context that is closed after the test. */
+  open(query?: string, size?: { width: number; height: number }): Promise<AppPage>;
+  /** Closes `app` (a context the test made itself) after the test; returns it. */
+  track(app: AppPage): AppPage;
+  /** Closes `app` now (a test that needs it gone before it ends); it is not closed again. */
+  close(app: AppPage): Promise<void>;
+  /** Runs `cleanup` after the test, once the test's contexts are closed (e.g. a fake server's close). */
+  afterTest(cleanup: () => Promise<void>): void;
+}
+
+/**
+ * Registers the hooks every browser test file needs: one Chromium for the file (beforeAll/afterAll)
+ * and, after each test, closing the contexts it opened and running its cleanups, in that order.
+ */
+export function useBrowser(): BrowserFixture {
+  let browser: Browser | undefined;
+  const opened: AppPage[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const app of opened.splice(0)) await app.context.close();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  const fixture: BrowserFixture = {
+    chromium() {
+      if (!browser) throw new Error("The browser is launched in beforeAll; use it inside a test or hook.");
+      return browser;
+    },
+    async open(query, size) {
+      const app = await openApp(fixture.chromium(), query, size);
+      opened.push(app);
+      return app;
+    },
+    track(app) {
+      opened.push(app);
+      return app;
+    },
+    async close(app) {
+      const index = opened.indexOf(app);
+      if (index >= 0) opened.splice(index, 1);
+      await app.context.close();
+    },
+    afterTest(cleanup) {
+      cleanups.push(cleanup);
+    },
+  };
+  return fixture;
 }
 
 /** Waits until the workspace is open: the file tree is there and the editor has loaded Monaco. */
@@ -86,6 +146,25 @@ export async function waitForActiveTab(page: Page, name: string): Promise<void> 
   await expect
     .poll(() => page.getByRole("tablist", { name: "Open files" }).getByRole("tab", { selected: true }).getAttribute("data-path"), { timeout: 20_000 })
     .toBe(name);
+}
+
+/** Workspace names as stored (the app's IndexedDB, sorted), to check what an action created or left alone. */
+export async function storedWorkspaceNames(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open("webcode");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const request = open.result.transaction("workspaces").objectStore("workspaces").getAll();
+          request.onsuccess = () => {
+            open.result.close();
+            resolve((request.result as Array<{ name: string }>).map((w) => w.name).sort());
+          };
+          request.onerror = () => reject(request.error);
+        };
+      }),
+  );
 }
 
 export const MOD = process.platform === "darwin" ? "Meta" : "Control";
