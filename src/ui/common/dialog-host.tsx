@@ -1,8 +1,9 @@
 // Renders the open dialog of a Dialogs service: a modal with a focus trap, Escape to cancel and
 // Enter for the main action. Prompts validate as the user types and show why a value is refused.
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useStore } from "zustand";
 import type { ChoiceRequest, Dialogs, PromptRequest } from "./dialogs";
+import { modalKeyDown, useRestoreFocus } from "./modal-keys";
 
 export function DialogHost({ dialogs }: { dialogs: Dialogs }) {
   const current = useStore(dialogs.store, (s) => s.current);
@@ -23,32 +24,6 @@ function cancelValue(request: ChoiceRequest | PromptRequest): string | undefined
   return request.kind === "choice" ? request.cancelId : undefined;
 }
 
-/** Keeps Tab inside the dialog (it is modal: the page behind is inert). */
-function trapFocus(event: KeyboardEvent<HTMLElement>): void {
-  if (event.key !== "Tab") return;
-  const focusable = Array.from(
-    event.currentTarget.querySelectorAll<HTMLElement>("button:not([disabled]), input:not([disabled]), [tabindex='0']"),
-  );
-  if (focusable.length === 0) return;
-  const first = focusable[0]!;
-  const last = focusable[focusable.length - 1]!;
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  }
-}
-
-/** Returns focus to where it was when the dialog opened. */
-function useRestoreFocus(): void {
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    return () => previous?.focus?.();
-  }, []);
-}
-
 function ChoiceDialog({ request, answer }: { request: ChoiceRequest; answer: (value: string | undefined) => void }) {
   const titleId = useId();
   const messageId = useId();
@@ -62,14 +37,7 @@ function ChoiceDialog({ request, answer }: { request: ChoiceRequest; answer: (va
       aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={messageId}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") {
-          event.preventDefault();
-          event.stopPropagation();
-          answer(request.cancelId);
-        }
-        trapFocus(event);
-      }}
+      onKeyDown={modalKeyDown(() => answer(request.cancelId))}
     >
       <h2 id={titleId}>{request.title}</h2>
       <p id={messageId}>{request.message}</p>
@@ -118,14 +86,7 @@ function PromptDialog({ request, answer }: { request: PromptRequest; answer: (va
         event.preventDefault();
         submit();
       }}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") {
-          event.preventDefault();
-          event.stopPropagation();
-          answer(undefined);
-        }
-        trapFocus(event);
-      }}
+      onKeyDown={modalKeyDown(() => answer(undefined))}
     >
       <h2 id={titleId}>{request.title}</h2>
       <label htmlFor={inputId}>{request.label}</label>

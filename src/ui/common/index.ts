@@ -2,6 +2,7 @@
 export * from "./notifications";
 export * from "./dialogs";
 export { DialogHost } from "./dialog-host";
+export { FOCUSABLE, trapFocus, modalKeyDown, useRestoreFocus } from "./modal-keys";
 export { Toasts } from "./toasts";
 export { Icon, IconButton, type IconName } from "./icons";
 export { ErrorBoundary, DEFAULT_BOUNDARY_TITLE, type ErrorBoundaryProps } from "./error-boundary";
