@@ -1,7 +1,7 @@
 // Adding or editing one provider: preset, base URL, key (masked, never shown back), model, small
 // model, and "Test connection" that tells a bad key, a CORS refusal, an unreachable server and
 // success apart.
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { errorMessage } from "../../base";
 import {
   PROVIDER_PRESETS,
@@ -10,6 +10,7 @@ import {
   maskKey,
   presetOf,
   type ConnectionResult,
+  type ModelInfo,
   type ProviderConfig,
 } from "../../providers";
 import { modelLabel } from "./model-picker";
@@ -130,8 +131,7 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
         void save();
       }}
     >
-      <div className="form-row">
-        <label htmlFor={ids.preset}>Provider</label>
+      <Field id={ids.preset} label="Provider">
         <select id={ids.preset} className="select" value={presetId} onChange={(event) => changePreset(event.target.value)} disabled={Boolean(existing)}>
           {PROVIDER_PRESETS.map((p) => (
             <option key={p.id} value={p.id}>
@@ -139,15 +139,13 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
             </option>
           ))}
         </select>
-      </div>
+      </Field>
       {presetId === "custom" && (
-        <div className="form-row">
-          <label htmlFor={ids.name}>Name</label>
+        <Field id={ids.name} label="Name">
           <input id={ids.name} className="text-input" value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} />
-        </div>
+        </Field>
       )}
-      <div className="form-row">
-        <label htmlFor={ids.base}>Base URL</label>
+      <Field id={ids.base} label="Base URL">
         <input
           id={ids.base}
           className="text-input"
@@ -156,9 +154,8 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
           placeholder={draft.kind === "openai-compatible" ? "http://localhost:11434/v1" : "Leave empty for the provider's default"}
           onChange={(event) => setDraft({ ...draft, baseUrl: event.target.value })}
         />
-      </div>
-      <div className="form-row">
-        <label htmlFor={ids.key}>API key</label>
+      </Field>
+      <Field id={ids.key} label="API key">
         <input
           id={ids.key}
           className="text-input"
@@ -182,21 +179,15 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
             </>
           )}
         </p>
-      </div>
+      </Field>
       {preset?.setupHint && <p className="form-hint">{preset.setupHint}</p>}
-      <div className="form-row">
-        <label htmlFor={ids.model}>Model</label>
+      <Field id={ids.model} label="Model">
         <select id={ids.model} className="select model-picker" value={modelId ?? ""} onChange={(event) => setModelId(event.target.value || undefined)}>
           {!modelId && <option value="">Choose a model</option>}
-          {draft.models.map((model) => (
-            <option key={model.id} value={model.id}>
-              {modelLabel(model)}
-            </option>
-          ))}
+          <ModelOptions models={draft.models} />
         </select>
-      </div>
-      <div className="form-row form-row-inline">
-        <label htmlFor={ids.extra}>Other model ID</label>
+      </Field>
+      <Field id={ids.extra} label="Other model ID" inline>
         <input id={ids.extra} className="text-input" value={extraModel} placeholder="e.g. qwen2.5-coder:7b" onChange={(event) => setExtraModel(event.target.value)} />
         <button
           type="button"
@@ -210,9 +201,8 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
         >
           Add model
         </button>
-      </div>
-      <div className="form-row">
-        <label htmlFor={ids.small}>Small model</label>
+      </Field>
+      <Field id={ids.small} label="Small model">
         <select
           id={ids.small}
           className="select model-picker"
@@ -220,13 +210,9 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
           onChange={(event) => setDraft({ ...draft, ...(event.target.value ? { smallModel: event.target.value } : { smallModel: undefined }) })}
         >
           <option value="">Same as the model (titles and summaries)</option>
-          {draft.models.map((model) => (
-            <option key={model.id} value={model.id}>
-              {modelLabel(model)}
-            </option>
-          ))}
+          <ModelOptions models={draft.models} />
         </select>
-      </div>
+      </Field>
       <div className="form-buttons">
         <button type="button" className="button" onClick={() => void runTest()} disabled={test.status === "testing"}>
           {test.status === "testing" ? "Testing…" : "Test connection"}
@@ -253,6 +239,25 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
       )}
     </form>
   );
+}
+
+/** One labelled row of the form; `id` is the control's id (the label points at it). */
+function Field({ id, label, inline, children }: { id: string; label: string; inline?: boolean; children: ReactNode }) {
+  return (
+    <div className={inline ? "form-row form-row-inline" : "form-row"}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+/** The provider's models as options of a model picker. */
+function ModelOptions({ models }: { models: readonly ModelInfo[] }) {
+  return models.map((model) => (
+    <option key={model.id} value={model.id}>
+      {modelLabel(model)}
+    </option>
+  ));
 }
 
 function TestResult({ result }: { result: ConnectionResult }) {
