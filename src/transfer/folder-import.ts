@@ -2,7 +2,6 @@
 // a list of Files with webkitRelativePath (<input webkitdirectory>), or drag-and-drop entries
 // (DataTransferItem.webkitGetAsEntry). Same limits, skip rules and progress as zip import; every
 // name and size is checked before any content is read.
-import { abortError } from "../base";
 import {
   checkEntryName,
   decodeFileData,
@@ -11,6 +10,7 @@ import {
   singleTopFolder,
   skipReason,
   stripFolder,
+  throwIfAborted,
   type ImportEntry,
   type ImportOptions,
   type ImportResult,
@@ -90,7 +90,7 @@ class Lister {
   }
 
   private tick(): void {
-    if (this.signal?.aborted) throw abortError("The import was cancelled.");
+    throwIfAborted(this.signal);
     if (++this.count > this.limits.maxEntries) throw tooManyEntries(this.count, this.limits);
   }
 }
@@ -152,7 +152,7 @@ async function readListed(lister: Lister, limits: ImportLimits, strip: boolean, 
   let done = 0;
   onProgress?.({ files: 0, totalFiles: files.length, bytes: 0, totalBytes });
   for (const item of files) {
-    if (signal?.aborted) throw abortError("The import was cancelled.");
+    throwIfAborted(signal);
     const data = new Uint8Array(await item.file!.arrayBuffer());
     bytes += data.length;
     if (bytes > limits.maxBytes) throw tooLarge(bytes, limits);

@@ -1,6 +1,6 @@
 // What every import (zip or folder) produces, and the rules they share: name validation, the
 // single top-level folder strip, skipping node_modules and .git, and text-or-bytes decoding.
-import { hasInvisibleChars, looksBinary, normalizePath, revealInvisibleChars, validateName } from "../base";
+import { abortError, hasInvisibleChars, looksBinary, normalizePath, revealInvisibleChars, validateName } from "../base";
 import { DEFAULT_IMPORT_LIMITS, ImportError, MAX_ENTRY_NAME_LENGTH, type ImportLimits } from "./zip-limits";
 
 /** A file (text as string when valid UTF-8, otherwise bytes) or an empty folder to create. */
@@ -48,6 +48,11 @@ export interface ImportResult {
   };
   /** Uncompressed bytes of the imported files. */
   bytes: number;
+}
+
+/** Stops an import the user cancelled (zip or folder alike), between steps that take time. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError("The import was cancelled.");
 }
 
 export function resolveLimits(options: ImportOptions | undefined): ImportLimits {

@@ -2,7 +2,6 @@
 // from the central directory (names, symlinks, sizes, ratios, count) is checked before inflating;
 // inflating then keeps a running byte count and verifies each entry's size and CRC.
 import { Inflate } from "fflate";
-import { abortError } from "../base";
 import { crc32 } from "./crc32";
 import {
   checkEntryName,
@@ -13,6 +12,7 @@ import {
   singleTopFolder,
   skipReason,
   stripFolder,
+  throwIfAborted,
   type ImportEntry,
   type ImportOptions,
   type ImportResult,
@@ -40,9 +40,6 @@ interface PlannedEntry {
   kind: "file" | "dir";
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw abortError("The import was cancelled.");
-}
 
 interface ZipPlan {
   planned: PlannedEntry[];
