@@ -78,7 +78,14 @@ describe("import and export", () => {
     }, [...zip]);
     const tree = page.getByRole("tree", { name: "Files" });
     await tree.dispatchEvent("dragenter", { dataTransfer: data });
-    await tree.dispatchEvent("dragover", { dataTransfer: data });
+    // While a drag is in progress the browser repeats dragover every ~50 ms (the zone hides 300 ms
+    // after the last one); keep them coming until the drop, so a busy machine cannot end the drag.
+    const dragging = await page.evaluateHandle((transfer) => {
+      const target = document.querySelector('[role="tree"][aria-label="Files"]')!;
+      const send = () => target.dispatchEvent(new DragEvent("dragover", { bubbles: true, cancelable: true, dataTransfer: transfer }));
+      send();
+      return window.setInterval(send, 50);
+    }, data);
     const zone = page.getByRole("region", { name: "Drop to import" });
     await expect.poll(() => zone.count()).toBe(1);
     // The zone lies over the tree's pane.
@@ -86,6 +93,7 @@ describe("import and export", () => {
     expect(zoneBox!.x).toBeLessThanOrEqual(treeBox!.x);
     expect(zoneBox!.x + zoneBox!.width).toBeGreaterThanOrEqual(treeBox!.x + treeBox!.width);
     await zone.dispatchEvent("dragover", { dataTransfer: data });
+    await page.evaluate((timer) => window.clearInterval(timer), dragging);
     await zone.dispatchEvent("drop", { dataTransfer: data });
     const dialog = page.getByRole("dialog", { name: "Import" });
     await expect.poll(() => dialog.count()).toBe(1);
