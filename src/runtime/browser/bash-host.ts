@@ -6,6 +6,7 @@ import { PathError, errorMessage, normalizePath } from "../../base";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { WorkspaceBashFs, normalizeAbsolute } from "./workspace-bash-fs";
+import { delay, watchInterruption } from "../interruption";
 
 export const WORKSPACE_MOUNT = "/workspace";
 export const EXIT_TIMEOUT = 124;
@@ -101,15 +102,8 @@ export class BashHost {
         (error: unknown): RunResult => ({ stdout: "", stderr: `bash: ${errorMessage(error)}\n`, exitCode: 1 }),
       );
 
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const interrupted = new Promise<"timeout" | "abort">((resolve) => {
-      if (options.timeoutMs !== undefined) timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
-      if (options.signal) {
-        onAbort = () => resolve("abort");
-        options.signal.addEventListener("abort", onAbort, { once: true });
-      }
-    });
+    const watch = watchInterruption(options);
+    const interrupted = watch.interrupted;
     const started = Date.now();
     try {
       const outcome = await Promise.race([execution, interrupted]);
@@ -128,12 +122,8 @@ export class BashHost {
         ? { stdout, stderr: "", exitCode: EXIT_TIMEOUT, timedOut: true }
         : { stdout, stderr: "", exitCode: EXIT_ABORTED, aborted: true };
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+      watch.dispose();
     }
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -6,6 +6,7 @@ import type { WorkspaceFiles } from "../workspace-files";
 import { ContainerFileSync } from "./file-sync";
 import { ProcessShell } from "./process-shell";
 import type { ProcessLike, WebContainerLike } from "./webcontainer-like";
+import { delay, watchInterruption } from "../interruption";
 
 export const EXIT_TIMEOUT = 124;
 export const EXIT_ABORTED = 130;
@@ -79,15 +80,8 @@ export class WebContainerRuntime implements Runtime {
       }
     })().catch(() => undefined);
 
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const interrupted = new Promise<"timeout" | "abort">((resolve) => {
-      if (options.timeoutMs !== undefined) timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
-      if (options.signal) {
-        onAbort = () => resolve("abort");
-        options.signal.addEventListener("abort", onAbort, { once: true });
-      }
-    });
+    const watch = watchInterruption(options);
+    const interrupted = watch.interrupted;
     try {
       const outcome = await Promise.race([process.exit, interrupted]);
       if (typeof outcome === "number") {
@@ -105,8 +99,7 @@ export class WebContainerRuntime implements Runtime {
         : { output, exitCode: EXIT_ABORTED, aborted: true };
     } finally {
       this.running.delete(process);
-      if (timer !== undefined) clearTimeout(timer);
-      if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+      watch.dispose();
     }
   }
 
@@ -139,6 +132,3 @@ export class WebContainerRuntime implements Runtime {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
