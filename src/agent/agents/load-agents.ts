@@ -6,7 +6,7 @@ import { basename, errorMessage, joinPath } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import type { ModelRef } from "../../storage";
 import { PermissionConfigError, ruleset, toolPermission, type PermissionConfig, type Rule } from "../permission";
-import type { AgentInfo, AgentMode } from "./agent-info";
+import type { AgentInfo } from "./agent-info";
 import { BUILTIN_AGENTS } from "./builtin";
 import { FrontmatterError, parseFrontmatter, splitFrontmatter, type FrontmatterMap, type FrontmatterValue } from "./frontmatter";
 
@@ -26,20 +26,10 @@ export interface LoadedAgents {
 }
 
 /** What one file says; undefined fields leave a built-in's value alone. */
-interface AgentFile {
-  name: string;
-  description?: string;
-  mode?: AgentMode;
-  hidden?: boolean;
-  prompt?: string;
-  model?: ModelRef;
-  temperature?: number;
-  topP?: number;
-  steps?: number;
-  permission: Rule[];
-  color?: string;
-  disable?: boolean;
-}
+type AgentFile = Pick<AgentInfo, "name" | "permission"> &
+  Partial<Pick<AgentInfo, "description" | "mode" | "hidden" | "prompt" | "model" | "temperature" | "topP" | "steps" | "color">> & {
+    disable?: boolean;
+  };
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const KNOWN_KEYS = new Set(["name", "description", "mode", "model", "temperature", "top_p", "steps", "permission", "hidden", "color", "disable", "tools"]);
