@@ -5,6 +5,7 @@
 import "../support/happy-dom-node-name";
 import { strToU8, zipSync } from "fflate";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeAddressBar } from "../support/fake-address-bar";
 import { act } from "react";
 import { WorkspaceFiles, createWorkspace } from "../../src/runtime";
 import { openStorage, type Storage, type WorkspaceRecord } from "../../src/storage";
@@ -429,28 +430,15 @@ describe("createTransferUi", () => {
 
   it("handles #import= pasted into an open tab (hashchange, no reload) like a fresh load", async () => {
     const h = await harness();
-    let href = "https://webcode.test/";
-    const replaced: string[] = [];
-    const listeners = new Set<() => void>();
-    const address = {
-      href: () => href,
-      replace: (url: string) => {
-        replaced.push(url);
-        href = url;
-      },
-      subscribe: (listener: () => void) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    };
+    const bar = fakeAddressBar("https://webcode.test/");
+    const { address, replaced } = bar;
     const ui = createTransferUi({ address, unzip, fetch: (async () => new Response(projectZip().slice())) as unknown as typeof fetch });
     const services = { storage: h.storage, workspace: h.workspace, files: h.files, workspaces: h.context.workspaces, notifications: new Notifications(), dialogs: new Dialogs(), documents: { tabs: [] } } as unknown as WorkbenchServices;
     const view = await render(<>{ui.topBar[0]!.render(services)}</>);
     cleanups.push(() => view.unmount());
     expect(ui.flow.state.step).toBe("closed");
-    expect(listeners.size).toBe(1);
-    href = "https://webcode.test/#import=https%3A%2F%2Fx.test%2Fdemo.zip";
-    await act(async () => listeners.forEach((l) => l()));
+    expect(bar.listenerCount()).toBe(1);
+    await act(async () => bar.paste("https://webcode.test/#import=https%3A%2F%2Fx.test%2Fdemo.zip"));
     expect(replaced).toEqual(["https://webcode.test/"]);
     await until(() => ui.flow.state.step === "options", "the import options");
     expect(ui.flow.state).toMatchObject({ step: "options", name: "demo", source: { kind: "link" } });

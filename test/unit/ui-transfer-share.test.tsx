@@ -5,6 +5,7 @@
 import "../support/happy-dom-node-name";
 import { act } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeAddressBar } from "../support/fake-address-bar";
 import { WorkspaceFiles, createWorkspace } from "../../src/runtime";
 import { RECORD_VERSION, openStorage, type MessageRecord, type PartRecord, type SessionRecord, type Storage, type WorkspaceRecord } from "../../src/storage";
 import { ShareError, decodeShareFile, decodeShareLink, encodeShareLink, type SecretFinding } from "../../src/transfer";
@@ -367,20 +368,8 @@ describe("opening shares", () => {
   it("asks the same question when #share= is pasted into an open tab (hashchange, no reload), then removes it", async () => {
     const { storage, workspace, files, session } = await seeded();
     const link = await linkOf(storage, workspace, session!);
-    let href = "https://webcode.test/?runtime=browser";
-    const replaced: string[] = [];
-    const listeners = new Set<() => void>();
-    const address = {
-      href: () => href,
-      replace: (url: string) => {
-        replaced.push(url);
-        href = url;
-      },
-      subscribe: (listener: () => void) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    };
+    const bar = fakeAddressBar("https://webcode.test/?runtime=browser");
+    const { address, replaced } = bar;
     const ui = createShareUi({ address });
     const switchTo = vi.fn(async () => {});
     const dialogs = new Dialogs();
@@ -390,10 +379,9 @@ describe("opening shares", () => {
     cleanups.push(() => view.unmount());
     for (let i = 0; i < 10; i++) await settle();
     expect(dialogs.store.getState().current).toBeUndefined();
-    expect(listeners.size).toBe(1);
+    expect(bar.listenerCount()).toBe(1);
 
-    href = `https://webcode.test/?runtime=browser${link.slice(link.indexOf("#"))}`;
-    await act(async () => listeners.forEach((l) => l()));
+    await act(async () => bar.paste(`https://webcode.test/?runtime=browser${link.slice(link.indexOf("#"))}`));
     await waitFor(() => dialogs.store.getState().current !== undefined, "the question");
     expect(replaced).toEqual(["https://webcode.test/?runtime=browser"]);
     const asked = dialogs.store.getState().current!;
@@ -402,7 +390,7 @@ describe("opening shares", () => {
     await waitFor(() => switchTo.mock.calls.length > 0, "the switch");
     // Unmounting (a workspace switch) unsubscribes; the next top bar subscribes again.
     view.unmount();
-    expect(listeners.size).toBe(0);
+    expect(bar.listenerCount()).toBe(0);
   });
 
   it("shows the read-only banner with Continue, and the Shared panel shows the transcript", async () => {
