@@ -3,10 +3,8 @@
 // localhost in headless Chromium with a cold cache.
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { ensureBuilt, startServer } from "../e2e/global-setup";
-import { launchBrowser } from "../support/browser";
+import { describe, it } from "vitest";
+import { useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
 interface ManifestChunk {
@@ -39,19 +37,7 @@ function initialChunks(manifest: Record<string, ManifestChunk>): Array<[string, 
 }
 
 describe("app start-up", () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureBuilt();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useBuiltApp();
 
   it("initial JavaScript (entry + static imports, gzip)", () => {
     const manifest = JSON.parse(readFileSync("dist/.vite/manifest.json", "utf8")) as Record<string, ManifestChunk>;
@@ -75,9 +61,9 @@ describe("app start-up", () => {
     const paints: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       // A new context has an empty HTTP cache and empty IndexedDB: a first visit every time.
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
-      await page.goto(new URL("?runtime=browser", server.url).toString());
+      await page.goto(app.url());
       const ready = await page.waitForFunction(
         (mark) => performance.getEntriesByName(mark)[0]?.startTime,
         EDITOR_READY_MARK,

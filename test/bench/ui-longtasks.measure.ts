@@ -2,12 +2,11 @@
 // built app, one turn against the fake OpenAI-compatible server streams a 20,000-token answer in
 // small deltas (markdown with code blocks) with 20 tool calls between the steps. Long tasks are
 // observed with the Long Tasks API from before the message is sent until the turn is over.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { ensureBuilt, startServer } from "../e2e/global-setup";
+import type { Page } from "playwright-core";
+import { afterAll, describe, it } from "vitest";
 import { configureProvider, scripted, sendMessage } from "../e2e/agent-helpers";
-import { launchBrowser } from "../support/browser";
 import { startFakeModelServer, type FakeChunk, type FakeModelServer, type FakeTurn } from "../support/fake-model-server";
+import { useBuiltApp } from "./built-app";
 import { report } from "./report";
 
 const TOOL_CALLS = 20;
@@ -104,28 +103,19 @@ async function spansBetween(page: Page, list: "__longTasks" | "__frameGaps", fro
 }
 
 describe("UI long tasks while the agent streams", () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
+  const app = useBuiltApp();
   let model: FakeModelServer;
 
-  beforeAll(async () => {
-    ensureBuilt();
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     await model?.close();
   });
 
   it("20,000-token answer with 20 tool calls", async () => {
     model = await startFakeModelServer(scripted(turns(), "Long answer"));
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
     await context.addInitScript(observeLongTasks);
     const page = await context.newPage();
-    await page.goto(new URL("?runtime=browser", server.url).toString());
+    await page.goto(app.url());
     await page.waitForSelector("[data-editor-ready='true']", { state: "attached", timeout: 60_000 });
     await page.waitForSelector("[data-terminal-ready='true']", { state: "attached", timeout: 60_000 });
     await configureProvider(page, { baseUrl: model.url });

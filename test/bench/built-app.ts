@@ -1,0 +1,29 @@
+// Benchmarks that load the built app: serve dist/ and launch Chromium once per file, stop both after.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { ensureBuilt, startServer } from "../e2e/global-setup";
+import { launchBrowser } from "../support/browser";
+
+export interface BuiltApp {
+  browser(): Browser;
+  /** The app's URL with the browser runtime (WebContainer cannot boot here). */
+  url(): string;
+}
+
+export function useBuiltApp(): BuiltApp {
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    browser: () => browser!,
+    url: () => new URL("?runtime=browser", server!.url).toString(),
+  };
+}
