@@ -1,18 +1,32 @@
 // Composition root: paints the app frame, opens storage, and tells the app how to open a
-// workspace's files and which runtime to start (WebContainer when it boots, else the browser
-// runtime). Plugs in the agent (chat, settings), import/export and sharing.
+// workspace's files and its runtime: the browser runtime at once, moving to WebContainer when the
+// page's one background boot succeeds (docs/architecture.md, "Runtime"). Plugs in the agent (chat,
+// settings), import/export and sharing.
+import type { WebContainer } from "@webcontainer/api";
 import { errorMessage } from "./base";
-import { parseRuntimeOverride, selectRuntime, WorkspaceFiles, DEFAULT_BOOT_TIMEOUT_MS, type Runtime } from "./runtime";
+import {
+  clampBootTimeout,
+  parseRuntimeOverride,
+  restoreRuntimeSettings,
+  RUNTIME_SETTINGS_KEY,
+  webContainerBlocked,
+  WebContainerBoot,
+  WorkspaceFiles,
+  WorkspaceRuntime,
+  stageReason,
+  type RuntimeSelection,
+  type RuntimeSettings,
+} from "./runtime";
 import { openStorage, type Storage } from "./storage";
 import { mountApp, storageFailure } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
 import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
 import { createTransferUi } from "./ui/transfer";
 
-/** `?bootTimeout=<ms>` shortens or lengthens the wait for WebContainer (bounded). */
-function bootTimeout(search: string): number {
+/** `?bootTimeout=<ms>` overrides Settings → Runtime's boot timeout for this page (bounded). */
+function bootTimeout(search: string, settings: RuntimeSettings): number {
   const value = Number(new URLSearchParams(search).get("bootTimeout"));
-  return Number.isFinite(value) && value > 0 ? Math.min(120_000, Math.max(500, value)) : DEFAULT_BOOT_TIMEOUT_MS;
+  return Number.isFinite(value) && value > 0 ? clampBootTimeout(value) : settings.bootTimeoutMs;
 }
 
 /** WebContainer runs in Chromium-based browsers (Chrome, Edge, Opera, Brave). */
@@ -22,30 +36,39 @@ function isChromiumBased(): boolean {
   return /\b(Chrome|Chromium|Edg|OPR)\//.test(navigator.userAgent);
 }
 
-async function startRuntime(files: WorkspaceFiles) {
-  // just-bash and WebContainer's client are lazy chunks: the frame has painted by now.
-  const [{ createBrowserRuntime }, { bootWebContainerRuntime }] = await Promise.all([
-    import("./runtime/browser"),
-    import("./runtime/webcontainer"),
-  ]);
-  const timeoutMs = bootTimeout(location.search);
-  return selectRuntime({
-    files,
-    override: parseRuntimeOverride(location.search),
-    crossOriginIsolated: self.crossOriginIsolated === true,
-    browserSupported: isChromiumBased(),
-    createBrowser: (reason): Runtime => createBrowserRuntime(files, { fallback: reason }),
-    bootWebContainer: (signal) =>
-      bootWebContainerRuntime(files, {
-        boot: async () => {
-          const { WebContainer } = await import("@webcontainer/api");
-          return WebContainer.boot({ coep: "credentialless", workdirName: "workspace" });
-        },
-        timeoutMs,
-        signal,
-      }),
-    timeoutMs,
+/** The page's one WebContainer boot (not started until the first workspace has its browser runtime). */
+function createWebContainerBoot(settings: RuntimeSettings): WebContainerBoot<WebContainer> {
+  return new WebContainerBoot<WebContainer>({
+    blocked: webContainerBlocked({
+      override: parseRuntimeOverride(location.search),
+      enabled: settings.useWebContainer,
+      crossOriginIsolated: self.crossOriginIsolated === true,
+      browserSupported: isChromiumBased(),
+    }),
+    timeoutMs: bootTimeout(location.search, settings),
+    boot: async () => {
+      const { WebContainer, configureAPIKey } = await import("@webcontainer/api");
+      if (settings.webContainerApiKey) configureAPIKey(settings.webContainerApiKey);
+      return WebContainer.boot({ coep: "credentialless", workdirName: "workspace" });
+    },
+    teardown: (container) => container.teardown(),
   });
+}
+
+function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>) {
+  return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
+    // just-bash and the WebContainer adapter are lazy chunks: the frame has painted by now.
+    const [{ createBrowserRuntime }, { attachWebContainer }] = await Promise.all([import("./runtime/browser"), import("./runtime/webcontainer")]);
+    const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
+      files,
+      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage) }),
+      webcontainer,
+      attach: attachWebContainer,
+    });
+    // In the background, once there is a workspace to move (a no-op after the first time).
+    setTimeout(() => webcontainer.start(), 0);
+    return { runtime, upgrade: runtime };
+  };
 }
 
 async function main(): Promise<void> {
@@ -63,6 +86,8 @@ async function main(): Promise<void> {
     app.fail(storageFailure(errorMessage(error)));
     return;
   }
+  const runtimeSettings = restoreRuntimeSettings(await storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY).catch(() => undefined));
+  const webcontainer = createWebContainerBoot(runtimeSettings);
   // The agent chunk loads while the workspace opens; the chat panel says so if it fails.
   agent.attach(storage).catch((error: unknown) => console.error("webcode: the agent could not load", error));
   await app.start({
@@ -72,7 +97,7 @@ async function main(): Promise<void> {
         onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored file", error),
       }),
     // A shared workspace runs nothing (terminal, preview, agent) until "Continue".
-    startRuntime: refuseRuntimeWhenReadOnly(storage, startRuntime),
+    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer)),
   });
 }
 

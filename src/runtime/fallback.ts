@@ -1,5 +1,5 @@
-// The user-facing words for "why is this the browser runtime": the notice shown by the UI and the
-// reason quoted when a command that needs WebContainer (node, npm, ...) is typed.
+// The user-facing words for "why is there no Node.js": the detail behind the status bar's runtime
+// item and the reason quoted when a command that needs WebContainer (node, npm, ...) is typed.
 import type { FallbackReason } from "./types";
 
 export interface FallbackNotice {
@@ -11,6 +11,10 @@ export interface FallbackNotice {
 
 export const UNAVAILABLE_IN_BROWSER_RUNTIME = ["node", "npm (and npx, pnpm, yarn)", "dev servers and previews"];
 
+/** Why a WebContainer boot that never answers most often stalls, besides the network. */
+const STALL_CAUSES =
+  "It loads from StackBlitz's servers, so it needs the network; a browser that blocks third-party cookies or storage (Incognito windows, Brave's shields, some privacy extensions) also keeps it from starting.";
+
 /** One clause saying why WebContainer is not running, e.g. "the page is not cross-origin isolated". */
 export function fallbackCause(reason: FallbackReason): string {
   switch (reason.kind) {
@@ -19,11 +23,13 @@ export function fallbackCause(reason: FallbackReason): string {
     case "unsupported-browser":
       return "this browser does not support WebContainer (use a recent Chromium-based browser)";
     case "boot-timeout":
-      return `WebContainer did not start within ${Math.round(reason.timeoutMs / 1000)} s (it loads from StackBlitz's servers and needs the network)`;
+      return `WebContainer did not start within ${Math.round(reason.timeoutMs / 1000)} s (it needs the network and third-party cookies for StackBlitz)`;
     case "boot-failed":
       return `WebContainer failed to start: ${reason.message}`;
     case "forced":
       return "the page was opened with ?runtime=browser";
+    case "disabled":
+      return "WebContainer is turned off in Settings → Runtime";
   }
 }
 
@@ -49,21 +55,25 @@ export function describeFallback(reason: FallbackReason): FallbackNotice {
     case "boot-timeout":
       return {
         title: "WebContainer did not start in time",
-        detail:
-          `WebContainer did not start within ${Math.round(reason.timeoutMs / 1000)} s. It downloads its runtime from StackBlitz's servers, so it needs the network; check your connection and reload to try again.` +
-          tail,
+        detail: `WebContainer did not start within ${Math.round(reason.timeoutMs / 1000)} s. ${STALL_CAUSES} Press Retry to wait for it again.` + tail,
         unavailable,
       };
     case "boot-failed":
       return {
         title: "WebContainer failed to start",
-        detail: `WebContainer reported: ${reason.message}. Reload to try again.` + tail,
+        detail: `WebContainer reported: ${reason.message}. Press Retry to try again.` + tail,
         unavailable,
       };
     case "forced":
       return {
         title: "Running in the browser runtime (requested)",
         detail: "The page was opened with ?runtime=browser. Remove it from the address to use WebContainer." + tail,
+        unavailable,
+      };
+    case "disabled":
+      return {
+        title: "Running in the browser runtime",
+        detail: "Using WebContainer is turned off in Settings → Runtime, so it is never loaded." + tail,
         unavailable,
       };
   }

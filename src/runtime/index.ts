@@ -14,12 +14,17 @@ export {
   STARTER_README,
   MAX_WORKSPACE_NAME_LENGTH,
 } from "./workspaces";
+export { webContainerBlocked, parseRuntimeOverride, type RuntimeOverride, type RuntimeSelection, type WebContainerEligibility } from "./select";
+export { WebContainerBoot, type WebContainerBootOptions, type WebContainerStatus } from "./webcontainer-boot";
+export { WorkspaceRuntime, stageReason, UPGRADE_NOTICE, type WorkspaceRuntimeOptions } from "./workspace-runtime";
 export {
-  selectRuntime,
-  parseRuntimeOverride,
-  type RuntimeOverride,
-  type RuntimeSelection,
-  type SelectRuntimeOptions,
-} from "./select";
+  RUNTIME_SETTINGS_KEY,
+  DEFAULT_RUNTIME_SETTINGS,
+  MIN_BOOT_TIMEOUT_MS,
+  MAX_BOOT_TIMEOUT_MS,
+  clampBootTimeout,
+  restoreRuntimeSettings,
+  type RuntimeSettings,
+} from "./runtime-settings";
 export { describeFallback, fallbackCause, UNAVAILABLE_IN_BROWSER_RUNTIME, type FallbackNotice } from "./fallback";
 export { BootTimeoutError, DEFAULT_BOOT_TIMEOUT_MS, raceWithTimeout } from "./boot-timeout";

@@ -100,4 +100,25 @@ export type FallbackReason =
   | { kind: "unsupported-browser" }
   | { kind: "boot-timeout"; timeoutMs: number }
   | { kind: "boot-failed"; message: string }
-  | { kind: "forced" };
+  | { kind: "forced" }
+  /** "Use WebContainer when available" is turned off in Settings → Runtime. */
+  | { kind: "disabled" };
+
+/** Where a workspace's commands run, as the status bar says it. */
+export type RuntimeStage =
+  /** The browser runtime only: WebContainer is off (Settings, or ?runtime=browser). */
+  | { stage: "browser"; reason: FallbackReason }
+  /** The browser runtime, while WebContainer boots (or the workspace is being mounted into it). */
+  | { stage: "starting" }
+  /** Moved to WebContainer: Node.js runs the commands. */
+  | { stage: "node" }
+  /** The browser runtime; WebContainer cannot run here or did not boot. */
+  | { stage: "unavailable"; reason: FallbackReason; canRetry: boolean };
+
+/** A runtime that may move to WebContainer while it is in use (see workspace-runtime.ts). */
+export interface RuntimeUpgrade {
+  readonly stage: RuntimeStage;
+  onDidChange(listener: (stage: RuntimeStage) => void): Disposable;
+  /** The status bar's "Retry" after a timeout or failure. */
+  retry(): void;
+}

@@ -4,7 +4,8 @@
 // disabled in a read-only workspace.
 import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { WorkspaceFiles, type FallbackReason } from "../../src/runtime";
+import { WorkspaceFiles, type FallbackReason, type Runtime, type RuntimeStage } from "../../src/runtime";
+import type { RuntimeStatus } from "../../src/ui/app/workspace-controller";
 import { openStorage } from "../../src/storage";
 import { DISMISSED_NOTICE_KEY, RuntimeNotice } from "../../src/ui/app/runtime-notice";
 import { StatusBar } from "../../src/ui/app/status-bar";
@@ -90,26 +91,25 @@ describe("read-only shared session", () => {
   });
 });
 
-describe("runtime notice dismissal", () => {
-  it("is remembered for the same reason across remounts (workspace switch, reload) and shows again for another", async () => {
+describe("read-only notice dismissal", () => {
+  it("is remembered across remounts (workspace switch, reload) and a failure still shows", async () => {
     const settings = memorySettings();
-    let r = await mount(<RuntimeNotice fallback={timeout} settings={settings} />);
+    let r = await mount(<RuntimeNotice readOnly settings={settings} />);
     await settle();
-    const dismiss = r.container.querySelector<HTMLButtonElement>('button[aria-label="Dismiss runtime notice"]')!;
-    await act(async () => dismiss.click());
+    await act(async () => r.container.querySelector<HTMLButtonElement>('button[aria-label="Dismiss read-only notice"]')!.click());
     await settle();
-    expect(r.container.querySelector('[aria-label="Runtime notice"]')).toBeNull();
-    expect(settings.values.get(DISMISSED_NOTICE_KEY)).toBe("boot-timeout");
+    expect(r.container.querySelector('[aria-label="Read-only notice"]')).toBeNull();
+    expect(settings.values.get(DISMISSED_NOTICE_KEY)).toBe("read-only");
 
     await r.unmount();
     rendered.pop();
-    r = await mount(<RuntimeNotice fallback={timeout} settings={settings} />);
+    r = await mount(<RuntimeNotice readOnly settings={settings} />);
     await settle();
-    expect(r.container.querySelector('[aria-label="Runtime notice"]')).toBeNull();
+    expect(r.container.querySelector('[aria-label="Read-only notice"]')).toBeNull();
 
-    await r.rerender(<RuntimeNotice fallback={{ kind: "not-isolated" }} settings={settings} />);
+    await r.rerender(<RuntimeNotice failure="The runtime could not start: boom." settings={settings} />);
     await settle();
-    expect(r.container.querySelector('[aria-label="Runtime notice"]')).not.toBeNull();
+    expect(r.container.querySelector('[role="alert"]')?.textContent).toContain("boom");
   });
 
   it("after Dismiss the keyboard goes to the editor (or the tree), not to <body>", async () => {
@@ -117,19 +117,71 @@ describe("runtime notice dismissal", () => {
     host.innerHTML = `<aside class="pane pane-tree"><div role="tree" tabindex="0" id="tree"></div></aside>
       <section class="editor-panel"><div class="monaco-editor"><div class="native-edit-context" tabindex="0" id="editor"></div></div></section>`;
     document.body.appendChild(host);
-    const r = await mount(<RuntimeNotice fallback={timeout} settings={memorySettings()} />);
+    const r = await mount(<RuntimeNotice readOnly settings={memorySettings()} />);
     await settle();
-    const dismiss = r.container.querySelector<HTMLButtonElement>('button[aria-label="Dismiss runtime notice"]')!;
+    const dismiss = r.container.querySelector<HTMLButtonElement>('button[aria-label="Dismiss read-only notice"]')!;
     dismiss.focus();
     await act(async () => dismiss.click());
     await frame();
     expect(document.activeElement?.id).toBe("editor");
 
     host.querySelector(".editor-panel")!.remove();
-    const again = await mount(<RuntimeNotice fallback={{ kind: "forced" }} settings={memorySettings()} />);
+    const again = await mount(<RuntimeNotice readOnly settings={memorySettings()} />);
     await settle();
-    await act(async () => again.container.querySelector<HTMLButtonElement>('button[aria-label="Dismiss runtime notice"]')!.click());
+    await act(async () => again.container.querySelector<HTMLButtonElement>('button[aria-label="Dismiss read-only notice"]')!.click());
     await frame();
     expect(document.activeElement?.id).toBe("tree");
+  });
+});
+
+describe("status bar runtime item", () => {
+  const ready = (stage: RuntimeStage): RuntimeStatus => ({ status: "ready", runtime: {} as Runtime, stage });
+
+  it("says where commands run, quietly, for every stage", async () => {
+    const cases: Array<[RuntimeStage, string]> = [
+      [{ stage: "browser", reason: { kind: "disabled" } }, "Browser runtime"],
+      [{ stage: "starting" }, "Starting Node.js (WebContainer)…"],
+      [{ stage: "node" }, "Node.js (WebContainer)"],
+      [{ stage: "unavailable", reason: timeout, canRetry: true }, "Node.js unavailable"],
+    ];
+    for (const [stage, label] of cases) {
+      const r = await mount(<StatusBar runtime={ready(stage)} />);
+      expect(r.container.querySelector(".status-runtime")?.textContent).toBe(label);
+      // No banner or alert anywhere: the reason is behind the item.
+      expect(r.container.querySelector('[role="alert"]')).toBeNull();
+      await r.unmount();
+      rendered.pop();
+    }
+  });
+
+  it("shows the reason one click away, with Retry after a timeout; Escape closes and gives focus back", async () => {
+    let retried = 0;
+    const r = await mount(<StatusBar runtime={ready({ stage: "unavailable", reason: timeout, canRetry: true })} retry={() => retried++} />);
+    const item = r.container.querySelector<HTMLButtonElement>('button[aria-label="Runtime: Node.js unavailable"]')!;
+    expect(item.getAttribute("aria-expanded")).toBe("false");
+    await act(async () => item.click());
+    const panel = r.container.querySelector('[role="dialog"][aria-label="Runtime details"]')!;
+    expect(item.getAttribute("aria-expanded")).toBe("true");
+    expect(panel.textContent).toMatch(/did not start within 1 s/);
+    expect(panel.textContent).toMatch(/third-party cookies/);
+    const retry = [...panel.querySelectorAll("button")].find((b) => b.textContent === "Retry")!;
+    expect(document.activeElement).toBe(retry);
+    await act(async () => retry.click());
+    expect(retried).toBe(1);
+    expect(r.container.querySelector('[role="dialog"]')).toBeNull();
+    expect(document.activeElement).toBe(item);
+
+    await act(async () => item.click());
+    await act(async () => r.container.querySelector('[role="dialog"]')!.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true })));
+    expect(r.container.querySelector('[role="dialog"]')).toBeNull();
+    expect(document.activeElement).toBe(item);
+  });
+
+  it("offers no Retry where another try cannot help (not isolated)", async () => {
+    const r = await mount(<StatusBar runtime={ready({ stage: "unavailable", reason: { kind: "not-isolated" }, canRetry: false })} retry={() => undefined} />);
+    await act(async () => r.container.querySelector<HTMLButtonElement>(".status-runtime")!.click());
+    const panel = r.container.querySelector('[role="dialog"]')!;
+    expect(panel.textContent).toMatch(/cross-origin isolated/);
+    expect([...panel.querySelectorAll("button")].map((b) => b.textContent)).toEqual(["Close"]);
   });
 });

@@ -11,8 +11,8 @@ import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
   fallback?: FallbackReason;
-  /** Overrides the reason text quoted by node/npm/... ("this page fell back to the browser runtime"). */
-  reasonText?: string;
+  /** Overrides the reason text quoted by node/npm/... ("this page fell back to the browser runtime"); a function is read per command. */
+  reasonText?: string | (() => string);
   /** Extra environment variables for every command. */
   env?: Record<string, string>;
 }

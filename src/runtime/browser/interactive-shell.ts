@@ -84,6 +84,11 @@ export class InteractiveShell implements Shell {
     void this.drain();
   }
 
+  /** At an empty prompt with nothing queued or running (the terminal may hand over to another shell). */
+  get idle(): boolean {
+    return this.started && !this.processing && this.queue.length === 0 && this.running === undefined && this.editor.text === "";
+  }
+
   /** Resolves once every key written so far is handled and no command is running. */
   whenIdle(): Promise<void> {
     if (this.disposed || (!this.processing && this.queue.length === 0)) return Promise.resolve();

@@ -22,9 +22,11 @@ export function missingCommandMessage(name: string, reasonText: string = DEFAULT
   return `${name} is not available in the browser runtime. It needs the WebContainer runtime (Node.js running in the page); ${reasonText}.`;
 }
 
-export function missingCommands(reasonText?: string): CustomCommand[] {
+/** `reasonText` may change while the page runs (WebContainer starting, then unavailable): read per call. */
+export function missingCommands(reasonText?: string | (() => string)): CustomCommand[] {
+  const reason = () => (typeof reasonText === "function" ? reasonText() : reasonText);
   return missingCommandNames().map((name) =>
-    defineCommand(name, async () => ({ stdout: "", stderr: `${missingCommandMessage(name, reasonText)}\n`, exitCode: 127 })),
+    defineCommand(name, async () => ({ stdout: "", stderr: `${missingCommandMessage(name, reason())}\n`, exitCode: 127 })),
   );
 }
 

@@ -128,7 +128,7 @@ export class WebContainerRuntime implements Runtime {
     for (const off of this.unsubscribe.splice(0)) off();
     this.serverReady.dispose();
     this.sync.dispose();
-    this.container.teardown();
+    // The container is the page's (one boot per page): the next workspace reuses it.
   }
 }
 

@@ -136,7 +136,6 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
       </TopBarFrame>
       <RuntimeNotice
         key={`notice-${current?.workspace.id ?? ""}`}
-        fallback={runtime.status === "ready" ? runtime.fallback : undefined}
         failure={runtime.status === "failed" ? runtime.message : undefined}
         readOnly={current?.files.readOnly === true}
         settings={props.services.storage.settings}
@@ -158,7 +157,7 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
       ) : (
         <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />
       )}
-      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} />
+      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()} />
     </>
   );
 }

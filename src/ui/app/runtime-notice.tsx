@@ -1,8 +1,7 @@
-// The banner under the top bar: why the browser runtime stands in for WebContainer and what is
-// unavailable, what a read-only shared workspace means, or why the runtime failed. A dismissal is
-// remembered (in settings, by the reason's kind) until the reason changes.
+// The banner under the top bar: what a read-only shared workspace means, or why the runtime failed.
+// (Why Node.js is unavailable is not a banner: the status bar's runtime item says it.) A dismissal
+// is remembered (in settings, by the notice's kind) until the kind changes.
 import { useEffect, useState } from "react";
-import { describeFallback, type FallbackReason } from "../../runtime";
 import type { Storage } from "../../storage";
 import { Icon, focusRegion } from "../common";
 
@@ -13,7 +12,6 @@ export const READ_ONLY_NOTICE =
   "This workspace was opened from a share and is read-only: you can read its files and transcript, but not change them, and nothing runs here (no terminal, preview or agent). Press Continue in the top bar to make an editable copy.";
 
 export interface RuntimeNoticeProps {
-  fallback?: FallbackReason;
   failure?: string;
   /** The open workspace is a read-only shared session (its runtime is refused on purpose). */
   readOnly?: boolean;
@@ -21,10 +19,10 @@ export interface RuntimeNoticeProps {
 }
 
 /** Which notice shows, by kind: a dismissal of one kind does not hide another. */
-export function noticeKind(props: Pick<RuntimeNoticeProps, "fallback" | "failure" | "readOnly">): string | undefined {
+export function noticeKind(props: Pick<RuntimeNoticeProps, "failure" | "readOnly">): string | undefined {
   if (props.readOnly) return "read-only";
   if (props.failure) return "failure";
-  return props.fallback?.kind;
+  return undefined;
 }
 
 export function RuntimeNotice(props: RuntimeNoticeProps) {
@@ -55,7 +53,7 @@ export function RuntimeNotice(props: RuntimeNoticeProps) {
     requestAnimationFrame(() => focusRegion(document, ["editor", "files"]));
   };
   const closeButton = (
-    <button type="button" className="icon-button" aria-label={`Dismiss ${props.readOnly ? "read-only" : "runtime"} notice`} onClick={dismiss}>
+    <button type="button" className="icon-button" aria-label="Dismiss read-only notice" onClick={dismiss}>
       <Icon name="close" />
     </button>
   );
@@ -71,24 +69,10 @@ export function RuntimeNotice(props: RuntimeNoticeProps) {
       </div>
     );
   }
-  if (props.failure) {
-    return (
-      <div className="runtime-notice runtime-notice-error" role="alert">
-        <Icon name="error" />
-        <p>{props.failure}</p>
-      </div>
-    );
-  }
-  const description = describeFallback(props.fallback!);
-  const unavailable = Array.isArray(description.unavailable) ? description.unavailable.join(", ") : String(description.unavailable ?? "");
   return (
-    <div className="runtime-notice" role="status" aria-label="Runtime notice">
-      <Icon name="info" />
-      <p>
-        <strong>{description.title}</strong> {description.detail}
-        {unavailable && <span className="runtime-notice-missing"> Unavailable here: {unavailable}.</span>}
-      </p>
-      {closeButton}
+    <div className="runtime-notice runtime-notice-error" role="alert">
+      <Icon name="error" />
+      <p>{props.failure}</p>
     </div>
   );
 }

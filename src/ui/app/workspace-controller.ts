@@ -4,6 +4,8 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { UserFacingError, errorMessage } from "../../base";
 import { createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from "../../runtime";
 import type { WorkspaceRecord } from "../../storage";
+import type { Disposable } from "../../base";
+import type { RuntimeStage } from "../../runtime";
 import type { AppServices, RuntimeSelection, WorkspaceFiles } from "./services";
 
 export const LAST_WORKSPACE_KEY = "ui.lastWorkspaceId";
@@ -11,7 +13,8 @@ export const FIRST_WORKSPACE_NAME = "My workspace";
 
 export type RuntimeStatus =
   | { status: "starting" }
-  | ({ status: "ready" } & RuntimeSelection)
+  /** `stage`: where commands run now, while the runtime may move to WebContainer (see RuntimeUpgrade). */
+  | ({ status: "ready"; stage?: RuntimeStage } & RuntimeSelection)
   | { status: "failed"; message: string };
 
 export interface OpenWorkspace {
@@ -37,6 +40,8 @@ export class WorkspaceController {
   /** Guards against an older switch finishing after a newer one started. */
   private generation = 0;
   private disposed = false;
+  /** Follows the open runtime's stage (browser → Node.js) into the store. */
+  private stageSubscription: Disposable | undefined;
 
   constructor(private readonly services: AppServices) {}
 
@@ -143,13 +148,28 @@ export class WorkspaceController {
       if (runtime.status === "ready") runtime.runtime.dispose();
       return;
     }
+    if (runtime.status === "ready" && runtime.upgrade) {
+      const ready = runtime;
+      ready.stage = ready.upgrade!.stage;
+      this.stageSubscription = ready.upgrade!.onDidChange((stage) => {
+        if (this.store.getState().runtime.status === "ready") this.store.setState({ runtime: { ...ready, stage } });
+      });
+    }
     this.store.setState({ runtime });
+  }
+
+  /** The status bar's Retry: WebContainer after a timeout or failure. */
+  retryRuntime(): void {
+    const { runtime } = this.store.getState();
+    if (runtime.status === "ready") runtime.upgrade?.retry();
   }
 
   /** Stops the runtime, writes pending file changes and releases the workspace. */
   private async closeCurrent(): Promise<void> {
     const { current, runtime } = this.store.getState();
     this.store.setState({ current: undefined, runtime: { status: "starting" } });
+    this.stageSubscription?.dispose();
+    this.stageSubscription = undefined;
     if (runtime.status === "ready") runtime.runtime.dispose();
     if (current) {
       // close() waits until the last changes are stored before the next workspace opens.
