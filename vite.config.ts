@@ -1,6 +1,7 @@
 // Vite: the app build, the dev server (with the cross-origin isolation headers WebContainer needs)
 // and Vitest's three projects: unit (Node), e2e (Playwright + Chromium on the built app), bench.
 import "./scripts/node20-polyfills";
+import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
@@ -24,12 +25,25 @@ const devCsp: Plugin = {
   transformIndexHtml: (html) => html.replace("script-src 'self' 'wasm-unsafe-eval'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'"),
 };
 
-export default defineConfig({
+/**
+ * `vite build --mode e2e` (npm run build:e2e) is the app the browser tests drive: identical except
+ * that "@webcontainer/api", which boots from StackBlitz's servers, is a fake whose boot a test can
+ * make hang, fail or succeed (test/support/fake-webcontainer-api.ts). It goes to dist-e2e/, so
+ * dist/ is always the real app.
+ */
+const E2E_MODE = "e2e";
+
+export default defineConfig(({ mode }) => ({
   plugins: [react(), devCsp],
+  resolve:
+    mode === E2E_MODE
+      ? { alias: { "@webcontainer/api": fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) } }
+      : undefined,
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },
   worker: { format: "es" },
   build: {
+    outDir: mode === E2E_MODE ? "dist-e2e" : "dist",
     target: "es2022",
     manifest: true,
     chunkSizeWarningLimit: 8000,
@@ -72,4 +86,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -5,12 +5,13 @@ import { createReadStream, existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist");
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
+// --dir dist-e2e serves the browser tests' build (see vite.config.ts); default dist/.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", option("dir", "dist"));
 const port = Number(option("port", process.env.PORT ?? "4173"));
 const host = option("host", process.env.HOST ?? "127.0.0.1");
 
@@ -39,7 +40,7 @@ export const ISOLATION_HEADERS = {
 };
 
 if (!existsSync(path.join(root, "index.html"))) {
-  console.error("dist/index.html is missing: run `npm run build` first (npm start does both).");
+  console.error(`${path.relative(process.cwd(), root) || "."}/index.html is missing: run \`npm run build\` first (npm start does both).`);
   process.exit(1);
 }
 

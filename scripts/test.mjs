@@ -44,11 +44,37 @@ function vitest(label, project, jsonFile) {
   if (!ok && report.numFailedTests === 0 && brokenSuites === 0) failed++;
 }
 
+/**
+ * The browser tests drive Debian's Chromium. On a fresh machine it is installed here when we may
+ * (root with apt-get); otherwise the run stops at once with the one command to run.
+ */
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return true;
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
+  if (root && hasApt) {
+    console.log(`\n▶ ${CHROMIUM} is missing: installing Debian's chromium (apt-get install -y chromium)`);
+    spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+    spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit" });
+    if (existsSync(CHROMIUM)) return true;
+  }
+  console.error(`\nThe browser tests need Chromium at ${CHROMIUM}. Install it, then run npm test again:\n\n  sudo apt-get install -y chromium\n`);
+  return false;
+}
+
+const CHROMIUM = "/usr/bin/chromium";
+const wantsBrowser = !only.length || only.includes("e2e");
+if (wantsBrowser && !ensureChromium()) {
+  console.log("\n0 passed, 1 failed");
+  process.exit(1);
+}
+
 check("typecheck", "npm", ["run", "--silent", "typecheck"]);
 check("lint", "npm", ["run", "--silent", "lint"]);
 vitest("unit", "unit", `${outDir}/unit.json`);
-if (!only.length || only.includes("e2e")) {
-  if (run("build", "npm", ["run", "--silent", "build"])) {
+if (wantsBrowser) {
+  // The real app must build; the browser tests drive its e2e build (a fake WebContainer API only).
+  if (run("build", "npm", ["run", "--silent", "build"]) && run("build (e2e)", "npm", ["run", "--silent", "build:e2e"])) {
     vitest("e2e", "e2e", `${outDir}/e2e.json`);
   } else {
     failed++;

@@ -1,4 +1,4 @@
-// Browser-test setup: builds the app when dist/ is missing, serves it with the isolation headers
+// Browser-test setup: builds the tests' app when dist-e2e/ is missing, serves it with the isolation headers
 // (scripts/serve.mjs) on a free port, and hands the URL to the tests (inject("baseUrl")).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -44,17 +44,20 @@ function waitForUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
   });
 }
 
-/** Builds dist/ when missing (a failed build throws: nothing to test). */
-export function ensureBuilt(): void {
-  if (existsSync("dist/index.html")) return;
-  const build = spawnSync("npm", ["run", "--silent", "build"], { stdio: "inherit" });
+/**
+ * Builds the app when missing (a failed build throws: nothing to test): `dist` is the real app,
+ * `dist-e2e` the browser tests' build with a fake WebContainer API (see vite.config.ts).
+ */
+export function ensureBuilt(dir: "dist" | "dist-e2e" = "dist"): void {
+  if (existsSync(`${dir}/index.html`)) return;
+  const build = spawnSync("npm", ["run", "--silent", dir === "dist" ? "build" : "build:e2e"], { stdio: "inherit" });
   if (build.status !== 0) throw new Error("The app build failed; browser tests cannot run.");
 }
 
-/** Serves dist/ on a free port; returns the URL and a stop function. Also used by the benchmarks. */
-export async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+/** Serves a build (default dist/) on a free port; returns the URL and a stop function. Also used by the benchmarks. */
+export async function startServer(dir: "dist" | "dist-e2e" = "dist"): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const server = spawn(process.execPath, ["scripts/serve.mjs", "--port", String(port), "--host", "127.0.0.1"], {
+  const server = spawn(process.execPath, ["scripts/serve.mjs", "--port", String(port), "--host", "127.0.0.1", "--dir", dir], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await waitForUrl(server, 15_000);
@@ -69,8 +72,8 @@ export async function startServer(): Promise<{ url: string; stop: () => Promise<
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  ensureBuilt();
-  const server = await startServer();
+  ensureBuilt("dist-e2e");
+  const server = await startServer("dist-e2e");
   project.provide("baseUrl", server.url);
   process.env.WEBCODE_BASE_URL = server.url;
   return server.stop;

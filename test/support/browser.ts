@@ -28,9 +28,21 @@ export interface AppPage {
   errors: string[];
 }
 
-/** A fresh context and page; `query` is appended to the app URL (e.g. "?runtime=browser"). */
-export async function openApp(browser: Browser, query = "?runtime=browser", size = { width: 1440, height: 900 }): Promise<AppPage> {
+/** How the e2e build's fake WebContainer boot behaves (test/support/fake-webcontainer-api.ts). */
+export type FakeBoot = "hang" | "fail" | { delayMs: number };
+
+export interface OpenOptions {
+  /** Default "hang": like a page that cannot reach StackBlitz's servers. */
+  webcontainer?: FakeBoot;
+}
+
+/**
+ * A fresh context and page on the plain app URL (what a user opens); `query` is appended (e.g.
+ * "?runtime=browser"). WebContainer's boot is the e2e build's fake, hanging unless told otherwise.
+ */
+export async function openApp(browser: Browser, query = "", size = { width: 1440, height: 900 }, options: OpenOptions = {}): Promise<AppPage> {
   const context = await browser.newContext({ viewport: size });
+  await setFakeBoot(context, options.webcontainer ?? "hang");
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
@@ -38,12 +50,19 @@ export async function openApp(browser: Browser, query = "?runtime=browser", size
   return { context, page, errors };
 }
 
+/** Sets, for every page of `context`, how the fake WebContainer boot behaves. */
+export async function setFakeBoot(context: BrowserContext, boot: FakeBoot): Promise<void> {
+  await context.addInitScript((mode) => {
+    (window as Window & { __webcodeFakeWebContainer?: { boot: unknown } }).__webcodeFakeWebContainer = { boot: mode };
+  }, boot);
+}
+
 /** A test file's browser from `useBrowser()`: what it opens is closed after each test. */
 export interface BrowserFixture {
   /** The file's Chromium (launched in beforeAll). */
   chromium(): Browser;
   /** `openApp` in a fresh context that is closed after the test. */
-  open(query?: string, size?: { width: number; height: number }): Promise<AppPage>;
+  open(query?: string, size?: { width: number; height: number }, options?: OpenOptions): Promise<AppPage>;
   /** Closes `app` (a context the test made itself) after the test; returns it. */
   track(app: AppPage): AppPage;
   /** Closes `app` now (a test that needs it gone before it ends); it is not closed again. */
@@ -77,8 +96,8 @@ export function useBrowser(): BrowserFixture {
       if (!browser) throw new Error("The browser is launched in beforeAll; use it inside a test or hook.");
       return browser;
     },
-    async open(query, size) {
-      const app = await openApp(fixture.chromium(), query, size);
+    async open(query, size, options) {
+      const app = await openApp(fixture.chromium(), query, size, options);
       opened.push(app);
       return app;
     },

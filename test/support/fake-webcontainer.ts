@@ -14,13 +14,20 @@ export class FakeProcess implements ProcessLike {
   readonly typed: string[] = [];
   killed = false;
   size: { cols: number; rows: number } | undefined;
+  /** Called with each chunk written to the process's input (an interactive fake shell reacts to it). */
+  onInput: ((chunk: string) => void) | undefined;
   private finish!: (code: number) => void;
   private out!: ReadableStreamDefaultController<string>;
 
   constructor() {
     this.exit = new Promise((resolve) => (this.finish = resolve));
     this.output = new ReadableStream({ start: (controller) => void (this.out = controller) });
-    this.input = new WritableStream({ write: (chunk) => void this.typed.push(chunk) });
+    this.input = new WritableStream({
+      write: (chunk) => {
+        this.typed.push(chunk);
+        this.onInput?.(chunk);
+      },
+    });
   }
 
   print(text: string): void {

@@ -6,7 +6,7 @@ import { createAgent, ruleset, type Agent } from "../../agent";
 import { testConnection } from "../../providers";
 import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
-import { PermissionSettings, ProviderSettings } from "../settings";
+import { PermissionSettings, ProviderSettings, RuntimeSettingsStore } from "../settings";
 import { LiveProviderRegistry } from "./live-provider-registry";
 import { renderMonacoDiff } from "./monaco-diff";
 import { WorkspaceAgents } from "./workspace-agents";
@@ -29,7 +29,8 @@ export interface AgentHost extends Disposable {
 export async function createAgentHost({ storage, origin }: AgentHostOptions): Promise<AgentHost> {
   const settings = new ProviderSettings(storage);
   const permissions = new PermissionSettings(storage);
-  await Promise.all([settings.load(), permissions.load()]);
+  const runtime = new RuntimeSettingsStore(storage);
+  await Promise.all([settings.load(), permissions.load(), runtime.load()]);
   const providers = new LiveProviderRegistry(settings.store);
   const agents = new WorkspaceAgents<Agent>((runtime, services) =>
     createAgent({
@@ -45,6 +46,7 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
   const ui = createAgentUi({
     settings,
     permissions,
+    runtime,
     testConnection: (config) => testConnection(config, { origin }),
     agentFor: (services) => agents.agentFor(services),
     renderDiff: renderMonacoDiff,

@@ -8,6 +8,8 @@ import { ModelPicker } from "./model-picker";
 import { PermissionSection } from "./permission-section";
 import type { PermissionSettings } from "./permission-settings";
 import { ProviderForm, type TestConnection } from "./provider-form";
+import { RuntimeSection } from "./runtime-section";
+import type { RuntimeSettingsStore } from "./runtime-settings-store";
 import type { ProviderSettings } from "./provider-settings";
 import "./settings.css";
 
@@ -16,12 +18,14 @@ export interface SettingsDialogProps {
   testConnection: TestConnection;
   /** The user's permission choices; the Permissions section shows when given. */
   permissions?: PermissionSettings;
+  /** Settings → Runtime (WebContainer on/off, its API key, boot timeout); shown when given. */
+  runtime?: RuntimeSettingsStore;
   onClose(): void;
 }
 
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
-export function SettingsDialog({ settings, testConnection, permissions, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, testConnection, permissions, runtime, onClose }: SettingsDialogProps) {
   const state = useStore(settings.store);
   const [editing, setEditing] = useState<Editing>(() => (state.configs.length === 0 ? { mode: "add" } : { mode: "none" }));
   const [problem, setProblem] = useState<string | undefined>();
@@ -148,6 +152,7 @@ export function SettingsDialog({ settings, testConnection, permissions, onClose 
           </section>
         )}
         {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
+        {runtime && <RuntimeSection runtime={runtime} onProblem={(action) => void run(action)} />}
         {problem && (
           <p className="input-error" role="alert">
             {problem}

@@ -3,6 +3,7 @@
 // encoder options (leave a file out, or redact key-like strings in the transcript). The API keys
 // configured in Settings are looked for too, whatever their format; they are never shared.
 import type { ProviderConfig } from "../../providers";
+import { restoreRuntimeSettings, RUNTIME_SETTINGS_KEY } from "../../runtime";
 import { RECORD_VERSION, emptyUsage, type SessionRecord, type Storage, type WorkspaceRecord } from "../../storage";
 import { scanForSecrets, type SecretFinding, type SecretKind, type ShareEncodeOptions, type ShareSource } from "../../transfer";
 
@@ -99,12 +100,14 @@ export function configuredSecrets(configs: readonly ProviderConfig[]): string[] 
   return secrets.map((s) => s.trim()).filter((s) => s !== "");
 }
 
-/** The configured secrets from storage; unreadable settings give none (the built-in patterns still apply). */
+/** The configured secrets from storage (provider keys, the WebContainer API key); unreadable settings give none (the built-in patterns still apply). */
 export async function loadKnownSecrets(storage: Pick<Storage, "settings">): Promise<string[]> {
   try {
     // Loaded on demand: the providers module brings the AI SDK clients, which stay out of the first chunk.
     const { loadProviderConfigs } = await import("../../providers");
-    return configuredSecrets(await loadProviderConfigs(storage));
+    const [configs, runtime] = await Promise.all([loadProviderConfigs(storage), storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY)]);
+    const webContainerKey = restoreRuntimeSettings(runtime).webContainerApiKey;
+    return [...configuredSecrets(configs), ...(webContainerKey ? [webContainerKey] : [])];
   } catch {
     return [];
   }
