@@ -45,6 +45,18 @@ export interface AgentDeps {
   userRules?: () => Rule[];
   /** A batched write failed (e.g. storage quota); the UI shows it. */
   onPersistError?: (error: unknown) => void;
+  /** Other tabs on the same database: one turn per session at a time across them (default: this tab only). */
+  turns?: TurnCoordinator;
+}
+
+/**
+ * Keeps a session's turns to one tab at a time (the page implements it with Web Locks). `run`
+ * refuses, with a message for the user, while another tab runs a turn of that session.
+ */
+export interface TurnCoordinator {
+  run<T>(sessionId: string, turn: () => Promise<T>): Promise<T>;
+  /** True while another tab runs a turn of the session (its unfinished reply is not an interrupted one). */
+  runningElsewhere(sessionId: string): Promise<boolean>;
 }
 
 export interface PromptInput {
@@ -104,6 +116,8 @@ export interface Agent extends Disposable {
   whenIdle(): Promise<void>;
   /** Writes everything queued to storage. */
   flush(): Promise<void>;
+  /** Another tab stored changes to these sessions (all when omitted): drop the copies not in use here; returns their ids. */
+  forgetChangedElsewhere(sessionIds?: readonly string[]): string[];
 }
 
 /** Turned into a system reminder on the next user message (spec: report what the user edited). */
@@ -135,8 +149,11 @@ export function createAgent(deps: AgentDeps): Agent {
   const store = disposables.add(
     new SessionStore(deps.storage, bus, {
       ...(deps.onPersistError && { onPersistError: deps.onPersistError }),
-      onLoad: ({ session, messages }) => {
-        if (!runs.has(session.id)) closeInterrupted({ store, now }, messages);
+      onLoad: async ({ session, messages }) => {
+        if (runs.has(session.id) || starting.has(session.id)) return;
+        // A reply still streaming in another tab is not an interrupted one.
+        if (deps.turns && (await deps.turns.runningElsewhere(session.id).catch(() => false))) return;
+        closeInterrupted({ store, now }, messages);
       },
     }),
   );
@@ -311,8 +328,22 @@ export function createAgent(deps: AgentDeps): Agent {
     };
   }
 
+  /** Runs a turn under the cross-tab lock, with what this tab has of the session reloaded first. */
+  function inTurn<T>(sessionId: string, turn: () => Promise<T>): Promise<T> {
+    if (!deps.turns) return turn();
+    return deps.turns.run(sessionId, () => {
+      // Another tab may have written to the session since it was loaded here.
+      store.forget([sessionId], () => false);
+      return turn();
+    });
+  }
+
   const agent: Agent = {
     bus,
+
+    forgetChangedElsewhere(sessionIds) {
+      return store.forget(sessionIds, (id) => runs.has(id) || starting.has(id));
+    },
 
     async createSession(input = {}) {
       const time = now();
@@ -339,7 +370,7 @@ export function createAgent(deps: AgentDeps): Agent {
       refuseWhileBusy(sessionId, "send a message");
       starting.add(sessionId);
       try {
-        return await startTurn(sessionId, input);
+        return await inTurn(sessionId, () => startTurn(sessionId, input));
       } finally {
         starting.delete(sessionId);
         abortRequested.delete(sessionId);
@@ -364,11 +395,13 @@ export function createAgent(deps: AgentDeps): Agent {
       refuseWhileBusy(sessionId, "compact the session");
       starting.add(sessionId);
       try {
-        await commitRevert(env, sessionId);
-        const session = await store.requireSession(sessionId);
-        const model = await resolveModel(session);
-        await queueCompaction(env, session, { auto: false, agent: session.agent, model });
-        await run(sessionId);
+        await inTurn(sessionId, async () => {
+          await commitRevert(env, sessionId);
+          const session = await store.requireSession(sessionId);
+          const model = await resolveModel(session);
+          await queueCompaction(env, session, { auto: false, agent: session.agent, model });
+          await run(sessionId);
+        });
       } finally {
         starting.delete(sessionId);
       }

@@ -4,7 +4,7 @@ export * from "./tools";
 export * from "./permission";
 export * from "./agents";
 export * from "./prompt";
-export { createAgent, userEditsReminder, type Agent, type AgentDeps, type CreateSessionInput, type PromptInput, type PromptResult } from "./agent";
+export { createAgent, userEditsReminder, type Agent, type AgentDeps, type CreateSessionInput, type PromptInput, type PromptResult, type TurnCoordinator } from "./agent";
 export type { AgentBus, AgentEvents, PendingQuestion, QuestionReplied, SessionStatus } from "./session/events";
 export type { MessageWithParts } from "./session/store";
 export type { AgentServices, PromptTexts, SubagentSummary } from "./session/services";

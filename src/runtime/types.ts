@@ -11,7 +11,7 @@ export interface RuntimeCapabilities {
 }
 
 /** Who made a change; the editor uses it to tell its own saves from changes underneath it. */
-export type ChangeSource = "editor" | "terminal" | "agent" | "import" | "runtime" | "user" | "system";
+export type ChangeSource = "editor" | "terminal" | "agent" | "import" | "runtime" | "user" | "system" | "other-tab";
 
 export interface FileStat {
   path: string;

@@ -67,6 +67,11 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   private inflight: Promise<void> | undefined;
   private disposed = false;
   private readonly persistDelayMs: number;
+  /** Paths in the write transaction under way (they count as local for changes from other tabs). */
+  private persisting = new Set<string>();
+  /** Other tabs' stored changes, adopted one batch at a time, in the order they were announced. */
+  private adopting: Promise<void> = Promise.resolve();
+  private readonly otherTabs: Disposable | undefined;
 
   private constructor(
     private readonly storage: Storage,
@@ -75,6 +80,9 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   ) {
     this.persistDelayMs = options.persistDelayMs ?? PERSIST_DELAY_MS;
     this.readOnly = options.readOnly ?? false;
+    this.otherTabs = storage.changes?.onDidChange((change) => {
+      if (change.kind === "files" && change.workspaceId === workspaceId) this.adoptFromOtherTab(change.paths);
+    });
   }
 
   /** True for a shared session's workspace until the user continues it: every change is refused. */
@@ -114,15 +122,84 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     }
   }
 
-  /** Creates missing parent folders during load (marked for persisting); false if one is a file. */
-  private ensureParentsQuietly(dir: string): boolean {
+  /**
+   * Creates missing parent folders during load (marked for persisting) or, `fromOtherTab`, while
+   * adopting another tab's change (already stored there: reported, not persisted); false if one is a file.
+   */
+  private ensureParentsQuietly(dir: string, fromOtherTab = false): boolean {
     if (dir === "") return true;
     const node = this.nodes.get(dir);
     if (node) return node.kind === "dir";
-    if (!this.ensureParentsQuietly(dirname(dir))) return false;
+    if (!this.ensureParentsQuietly(dirname(dir), fromOtherTab)) return false;
     this.attach(dir, { kind: "dir", mtime: Date.now() }, false);
-    this.dirty.add(dir);
+    if (fromOtherTab) this.record({ type: "created", path: dir, kind: "dir", source: "other-tab" });
+    else this.dirty.add(dir);
     return true;
+  }
+
+  // ---- other tabs ---------------------------------------------------------------------------
+
+  /**
+   * Another tab stored changes to this workspace: read what is stored now (IndexedDB is the judge
+   * of which write came last) and take it, except for paths changed here and not stored yet: this
+   * tab's write follows, and the other tab takes it in turn. Reported with source "other-tab", so
+   * an editor with unsaved edits treats it as a change on disk.
+   */
+  private adoptFromOtherTab(paths: string[] | undefined): void {
+    this.adopting = this.adopting
+      .then(() => this.adopt(paths))
+      .catch((error: unknown) => this.failureEmitter.fire(new Error(`Changes from another tab could not be read: ${errorMessage(error)}`)));
+  }
+
+  private async adopt(paths: string[] | undefined): Promise<void> {
+    if (this.disposed) return;
+    let records: Array<[string, FileRecord | undefined]>;
+    if (paths === undefined) {
+      const stored = new Map((await this.storage.files.list(this.workspaceId)).map((r) => [r.path, r] as const));
+      const all = new Set([...stored.keys(), ...this.nodes.keys()]);
+      records = [...all].map((path) => [path, stored.get(path)]);
+    } else {
+      const valid = paths.filter((path) => {
+        try {
+          return validatePath(path) === path;
+        } catch {
+          return false;
+        }
+      });
+      records = await Promise.all(valid.map(async (path) => [path, await this.storage.files.get(this.workspaceId, path)] as [string, FileRecord | undefined]));
+    }
+    if (this.disposed) return;
+    const local = (path: string) => this.dirty.has(path) || this.persisting.has(path);
+    // Deepest deletions first; creations parents first.
+    const deletions = records.filter(([path, record]) => !record && this.nodes.has(path) && !local(path)).map(([path]) => path);
+    deletions.sort((a, b) => b.length - a.length);
+    for (const path of deletions) {
+      const node = this.nodes.get(path);
+      if (!node) continue;
+      if (node.kind === "dir" && [...(this.children.get(path) ?? [])].length > 0) continue; // something of ours is still in it
+      this.detach(path, false);
+      this.record({ type: "deleted", path, kind: node.kind, source: "other-tab" });
+    }
+    const writes = records.filter((entry): entry is [string, FileRecord] => entry[1] !== undefined && !local(entry[0]));
+    writes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [path, record] of writes) {
+      const existing = this.nodes.get(path);
+      if (!this.ensureParentsQuietly(dirname(path), true)) continue;
+      if (record.kind === "dir") {
+        if (existing?.kind === "dir") continue;
+        if (existing) this.detach(path, false);
+        this.attach(path, { kind: "dir", mtime: record.mtime }, false);
+        this.record({ type: "created", path, kind: "dir", source: "other-tab" });
+        continue;
+      }
+      const data = record.data ?? "";
+      if (existing?.kind === "file" && sameContent(existing.data, data)) continue;
+      if (existing?.kind === "dir") continue;
+      const node: FileNode = { kind: "file", data, mtime: record.mtime };
+      if (existing) this.nodes.set(path, node);
+      else this.attach(path, node, false);
+      this.record({ type: existing ? "changed" : "created", path, kind: "file", source: "other-tab" });
+    }
   }
 
   // ---- events -------------------------------------------------------------------------------
@@ -332,6 +409,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     this.disposed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    this.otherTabs?.dispose();
     void this.flush()
       .catch(() => undefined)
       .finally(() => this.failureEmitter.dispose());
@@ -359,6 +437,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     if (this.dirty.size === 0) return;
     const paths = this.dirty;
     this.dirty = new Set();
+    this.persisting = paths;
     const puts: FileRecord[] = [];
     const deletes: string[] = [];
     for (const path of paths) {
@@ -380,6 +459,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
       throw failure;
     } finally {
       this.inflight = undefined;
+      this.persisting = new Set();
     }
   }
 
@@ -426,11 +506,11 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     if (persist) this.markDirty(path);
   }
 
-  private detach(path: string): void {
+  private detach(path: string, persist = true): void {
     this.nodes.delete(path);
     this.children.get(dirname(path))?.delete(basename(path));
     this.children.delete(path);
-    this.markDirty(path);
+    if (persist) this.markDirty(path);
   }
 
   /** Every path under a folder, parents before children. */

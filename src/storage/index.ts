@@ -1,5 +1,6 @@
 // The storage layer's public surface: open the database, get one repository per record kind.
-import { openDatabase, type WebcodeDatabase } from "./database";
+import { DATABASE_NAME, openDatabase, type WebcodeDatabase } from "./database";
+import { TabChanges, type StorageChange } from "./tab-changes";
 import {
   BlobRepository,
   FileRepository,
@@ -18,6 +19,7 @@ export * from "./records";
 export { StorageQuotaError, type RecordBatch } from "./repositories";
 export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";
+export { TabChanges, type StorageChange } from "./tab-changes";
 export type {
   BlobRepository,
   FileRepository,
@@ -40,22 +42,31 @@ export interface Storage {
   readonly settings: SettingsRepository;
   /** Writes sessions, messages and parts in one transaction. */
   writeBatch(batch: RecordBatch): Promise<void>;
+  /** What other tabs on this database stored (workspaces, files, sessions): follow it without a reload. */
+  readonly changes: Pick<TabChanges, "onDidChange">;
   close(): void;
 }
 
 export async function openStorage(options: { name?: string; onInvalidRecord?: InvalidRecordReporter } = {}): Promise<Storage> {
-  const db: WebcodeDatabase = await openDatabase(options.name);
+  const name = options.name ?? DATABASE_NAME;
+  const db: WebcodeDatabase = await openDatabase(name);
   const onInvalid = options.onInvalidRecord;
+  const tabs = new TabChanges(name);
+  const announce = (change: StorageChange) => tabs.announce(change);
   return {
-    workspaces: new WorkspaceRepository(db, onInvalid),
-    files: new FileRepository(db, onInvalid),
-    sessions: new SessionRepository(db, onInvalid),
-    messages: new MessageRepository(db, onInvalid),
-    parts: new PartRepository(db, onInvalid),
+    workspaces: new WorkspaceRepository(db, onInvalid, announce),
+    files: new FileRepository(db, onInvalid, announce),
+    sessions: new SessionRepository(db, onInvalid, announce),
+    messages: new MessageRepository(db, onInvalid, announce),
+    parts: new PartRepository(db, onInvalid, announce),
     blobs: new BlobRepository(db),
     snapshots: new SnapshotRepository(db, onInvalid),
     settings: new SettingsRepository(db),
-    writeBatch: (batch) => writeBatch(db, batch),
-    close: () => db.close(),
+    writeBatch: (batch) => writeBatch(db, batch, announce),
+    changes: tabs,
+    close: () => {
+      tabs.dispose();
+      db.close();
+    },
   };
 }

@@ -3,6 +3,7 @@
 import { UserFacingError, isQuotaError } from "../base";
 import type { IDBPTransaction } from "idb";
 import type { WebcodeDatabase, WebcodeSchema } from "./database";
+import type { StorageChange } from "./tab-changes";
 import type {
   BlobRecord,
   FileRecord,
@@ -44,10 +45,15 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
 
 export type InvalidRecordReporter = (error: unknown) => void;
 
+/** Tells other tabs what a committed write changed (see tab-changes.ts). */
+export type Announce = (change: StorageChange) => void;
+const silent: Announce = () => undefined;
+
 export class WorkspaceRepository {
   constructor(
     private readonly db: WebcodeDatabase,
     private readonly onInvalid?: InvalidRecordReporter,
+    private readonly announce: Announce = silent,
   ) {}
 
   async list(): Promise<WorkspaceRecord[]> {
@@ -63,6 +69,7 @@ export class WorkspaceRepository {
   put(record: WorkspaceRecord): Promise<void> {
     return guard(async () => {
       await this.db.put("workspaces", record);
+      this.announce({ kind: "workspaces" });
     });
   }
 
@@ -81,6 +88,8 @@ export class WorkspaceRepository {
     const sessionIds = await tx.objectStore("sessions").index("workspaceId").getAllKeys(range);
     for (const sessionId of sessionIds) await deleteSessionIn(tx as unknown as SessionTx, sessionId);
     await tx.done;
+    this.announce({ kind: "workspaces" });
+    this.announce({ kind: "sessions", sessionIds: sessionIds.map(String) });
   }
 }
 
@@ -103,6 +112,7 @@ export class FileRepository {
   constructor(
     private readonly db: WebcodeDatabase,
     private readonly onInvalid?: InvalidRecordReporter,
+    private readonly announce: Announce = silent,
   ) {}
 
   async list(workspaceId: string): Promise<FileRecord[]> {
@@ -124,6 +134,7 @@ export class FileRepository {
       for (const path of deletes) pending.push(store.delete([workspaceId, path]));
       for (const record of puts) pending.push(store.put(record));
       await Promise.all([...pending, tx.done]);
+      this.announce({ kind: "files", workspaceId, paths: [...deletes, ...puts.map((r) => r.path)] });
     });
   }
 
@@ -135,6 +146,7 @@ export class FileRepository {
       cursor = await cursor.continue();
     }
     await tx.done;
+    this.announce({ kind: "files", workspaceId });
   }
 }
 
@@ -142,6 +154,7 @@ export class SessionRepository {
   constructor(
     private readonly db: WebcodeDatabase,
     private readonly onInvalid?: InvalidRecordReporter,
+    private readonly announce: Announce = silent,
   ) {}
 
   /** Sessions of a workspace (or all), newest first. */
@@ -166,6 +179,7 @@ export class SessionRepository {
   put(record: SessionRecord): Promise<void> {
     return guard(async () => {
       await this.db.put("sessions", record);
+      this.announce({ kind: "sessions", sessionIds: [record.id] });
     });
   }
 
@@ -175,6 +189,7 @@ export class SessionRepository {
     const tx = this.db.transaction(["sessions", "messages", "parts"], "readwrite");
     for (const sessionId of [id, ...children]) await deleteSessionIn(tx, sessionId);
     await tx.done;
+    this.announce({ kind: "sessions", sessionIds: [id, ...children.map(String)] });
   }
 }
 
@@ -182,6 +197,7 @@ export class MessageRepository {
   constructor(
     private readonly db: WebcodeDatabase,
     private readonly onInvalid?: InvalidRecordReporter,
+    private readonly announce: Announce = silent,
   ) {}
 
   /** Messages of a session in creation order (ids are time-ordered). */
@@ -198,6 +214,7 @@ export class MessageRepository {
   put(record: MessageRecord): Promise<void> {
     return guard(async () => {
       await this.db.put("messages", record);
+      this.announce({ kind: "sessions", sessionIds: [record.sessionId] });
     });
   }
 
@@ -213,6 +230,7 @@ export class MessageRepository {
       }
     }
     await tx.done;
+    this.announce({ kind: "sessions" });
   }
 }
 
@@ -220,6 +238,7 @@ export class PartRepository {
   constructor(
     private readonly db: WebcodeDatabase,
     private readonly onInvalid?: InvalidRecordReporter,
+    private readonly announce: Announce = silent,
   ) {}
 
   /** Parts of a session in creation order. */
@@ -236,12 +255,14 @@ export class PartRepository {
   put(record: PartRecord): Promise<void> {
     return guard(async () => {
       await this.db.put("parts", record);
+      this.announce({ kind: "sessions", sessionIds: [record.sessionId] });
     });
   }
 
   async delete(ids: string[]): Promise<void> {
     const tx = this.db.transaction("parts", "readwrite");
     await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
+    this.announce({ kind: "sessions" });
   }
 }
 
@@ -320,7 +341,7 @@ export interface RecordBatch {
   parts?: PartRecord[];
 }
 
-export async function writeBatch(db: WebcodeDatabase, batch: RecordBatch): Promise<void> {
+export async function writeBatch(db: WebcodeDatabase, batch: RecordBatch, announce: Announce = silent): Promise<void> {
   return guard(async () => {
     const tx = db.transaction(["sessions", "messages", "parts"], "readwrite");
     const pending: Promise<unknown>[] = [];
@@ -328,5 +349,7 @@ export async function writeBatch(db: WebcodeDatabase, batch: RecordBatch): Promi
     for (const m of batch.messages ?? []) pending.push(tx.objectStore("messages").put(m));
     for (const p of batch.parts ?? []) pending.push(tx.objectStore("parts").put(p));
     await Promise.all([...pending, tx.done]);
+    const ids = new Set<string>([...(batch.sessions ?? []).map((r) => r.id), ...(batch.messages ?? []).map((r) => r.sessionId), ...(batch.parts ?? []).map((r) => r.sessionId)]);
+    if (ids.size > 0) announce({ kind: "sessions", sessionIds: [...ids] });
   });
 }

@@ -223,6 +223,21 @@ export class SessionStore implements Disposable {
     }
   }
 
+  /**
+   * Drops the in-memory copy of sessions another tab changed, so the next read loads what is stored.
+   * A session with writes still queued here keeps its copy (they are the newer ones). Returns the
+   * ids dropped.
+   */
+  forget(sessionIds: readonly string[] | undefined, keep: (sessionId: string) => boolean): string[] {
+    const dropped: string[] = [];
+    for (const id of sessionIds ?? [...this.entries.keys()]) {
+      if (!this.entries.has(id) || keep(id) || this.pending.has(id)) continue;
+      this.entries.delete(id);
+      dropped.push(id);
+    }
+    return dropped;
+  }
+
   /** Writes everything queued for a session (or all sessions) now, in one transaction each. */
   async flush(sessionId?: string): Promise<void> {
     if (sessionId === undefined) {

@@ -10,6 +10,7 @@ import { PermissionSettings, ProviderSettings, RuntimeSettingsStore } from "../s
 import { LiveProviderRegistry } from "./live-provider-registry";
 import { renderMonacoDiff } from "./monaco-diff";
 import { WorkspaceAgents } from "./workspace-agents";
+import { webLocksTurns } from "./tab-turns";
 
 export interface AgentHostOptions {
   storage: Storage;
@@ -41,6 +42,7 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
       defaultModel: () => settings.defaultModel,
       userRules: () => ruleset(permissions.choices),
       onPersistError: (error) => services.notifications.error(error, "The chat could not be saved to browser storage"),
+      ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
     }),
   );
   const ui = createAgentUi({

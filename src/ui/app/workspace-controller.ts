@@ -42,12 +42,17 @@ export class WorkspaceController {
   private disposed = false;
   /** Follows the open runtime's stage (browser → Node.js) into the store. */
   private stageSubscription: Disposable | undefined;
+  private otherTabs: Disposable | undefined;
 
   constructor(private readonly services: AppServices) {}
 
   /** Opens the last opened workspace, or the newest, or creates the first one with a README. */
   async start(): Promise<void> {
     const { storage } = this.services;
+    // Another tab created, renamed or deleted a workspace: the list (and the open one) follow.
+    this.otherTabs ??= storage.changes?.onDidChange((change) => {
+      if (change.kind === "workspaces") void this.followOtherTab();
+    });
     let workspaces = await listWorkspaces(storage);
     if (workspaces.length === 0) {
       await createWorkspace(storage, FIRST_WORKSPACE_NAME, { seedReadme: true });
@@ -124,8 +129,31 @@ export class WorkspaceController {
     this.store.setState({ workspaces: await listWorkspaces(this.services.storage) });
   }
 
+  /** After another tab's change: the list refreshed, the open workspace renamed or, if deleted there, another one opened. */
+  private async followOtherTab(): Promise<void> {
+    if (this.disposed) return;
+    await this.refresh();
+    const { current, workspaces, switching } = this.store.getState();
+    if (!current || switching) return;
+    const record = workspaces.find((w) => w.id === current.workspace.id);
+    if (record) {
+      if (record.name !== current.workspace.name) this.store.setState({ current: { ...current, workspace: record } });
+      return;
+    }
+    // Deleted in the other tab: its files are gone from storage, so nothing here can be kept.
+    this.store.setState({ switching: true });
+    await this.closeCurrent().catch(() => undefined);
+    let next = this.store.getState().workspaces[0];
+    if (!next) {
+      next = await createWorkspace(this.services.storage, FIRST_WORKSPACE_NAME, { seedReadme: true });
+      await this.refresh();
+    }
+    await this.switchTo(next.id);
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.otherTabs?.dispose();
     this.generation++;
     await this.closeCurrent();
   }

@@ -91,4 +91,6 @@ export interface ChatAgent {
   /** Pending asks and questions, to show cards after a reload (optional). */
   pendingPermissions?(sessionId?: string): PendingPermission[];
   pendingQuestions?(sessionId?: string): PendingQuestion[];
+  /** Another tab changed these sessions: drop the copies not in use here; returns the ids dropped (optional). */
+  forgetChangedElsewhere?(sessionIds?: readonly string[]): string[];
 }

@@ -1,6 +1,7 @@
 // Plugs the agent UI into the shell's extension points: a "Chat" panel in the right-hand tab host
 // and a "Settings" button in the top bar, sharing one open state so "Open Settings" in the chat
 // (first-run guide, key errors) opens the same dialog.
+import { toDisposable, type Disposable } from "../../base";
 import { useEffect, useMemo } from "react";
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
@@ -106,8 +107,10 @@ function ChatPanelHost({
     controllers.set(key, controller);
     void controller.start();
     const edits = services.files.onDidChange((changes) => controller.noteFileChanges(changes));
+    const otherTabs = followSessionsOfOtherTabs(services, controller);
     return () => {
       edits.dispose();
+      otherTabs.dispose();
       if (controllers.get(key) === controller) controllers.delete(key);
       controller.dispose();
     };
@@ -132,6 +135,34 @@ function ChatPanelHost({
       confirm={(message) => services.dialogs.confirm("Revert file?", message, "Revert")}
     />
   );
+}
+
+/** How often at most the chat reloads what another tab wrote (a turn there writes up to 10 times a second). */
+const OTHER_TAB_RELOAD_MS = 250;
+
+/** Sessions changed by other tabs reach the chat, gathered into one reload per OTHER_TAB_RELOAD_MS. */
+function followSessionsOfOtherTabs(services: WorkbenchServices, controller: ChatController): Disposable {
+  let ids: Set<string> | "all" | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const subscription = services.storage.changes?.onDidChange((change) => {
+    if (change.kind !== "sessions") return;
+    if (!change.sessionIds) ids = "all";
+    else if (ids !== "all") {
+      const set: Set<string> = ids ?? new Set();
+      for (const id of change.sessionIds) set.add(id);
+      ids = set;
+    }
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      const batch = ids;
+      ids = undefined;
+      void controller.followOtherTab(batch === "all" ? undefined : [...(batch ?? [])]);
+    }, OTHER_TAB_RELOAD_MS);
+  });
+  return toDisposable(() => {
+    subscription?.dispose();
+    if (timer !== undefined) clearTimeout(timer);
+  });
 }
 
 /** What the chat says while it has no agent: a read-only share is a state, not a failure. */

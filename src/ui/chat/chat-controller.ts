@@ -249,6 +249,18 @@ export class ChatController implements Disposable {
    * Reports workspace changes the user made (editor, terminal) to the open session, so the agent
    * re-reads those files before touching them. Changes by the agent itself are not reported.
    */
+  /**
+   * Another tab stored changes to sessions (all when `sessionIds` is undefined): the list follows,
+   * and the open session shows what the other tab wrote (a turn running there, live) unless this
+   * tab is running it.
+   */
+  async followOtherTab(sessionIds: readonly string[] | undefined): Promise<void> {
+    const dropped = this.agent.forgetChangedElsewhere?.(sessionIds) ?? [];
+    await this.sync.loadSessions();
+    const active = this.view.getState().activeSessionId;
+    if (active && dropped.includes(active) && !this.isBusy(active)) await this.sync.openSession(active, { reload: true });
+  }
+
   noteFileChanges(changes: readonly FileChange[]): void {
     const sessionId = this.view.getState().activeSessionId;
     if (!sessionId || !this.agent.noteUserEdits) return;
