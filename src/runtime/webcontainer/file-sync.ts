@@ -34,6 +34,11 @@ export function isExcludedFromSync(path: string): boolean {
   return new SyncExclusions().excludes(path);
 }
 
+/** Errors that mean "not there" (or "not that kind of thing"), as opposed to a failure to read. */
+function isMissing(error: unknown): boolean {
+  return /\b(ENOENT|ENOTDIR|EISDIR)\b/.test(errorMessage(error));
+}
+
 function sameContent(a: string | Uint8Array, b: string | Uint8Array): boolean {
   if (typeof a === "string" || typeof b === "string") return a === b;
   return bytesEqual(a, b);
@@ -226,18 +231,20 @@ export class ContainerFileSync implements Disposable {
     const mirrored = this.mirror.get(path);
     let bytes: Uint8Array | undefined;
     let entries: Array<{ name: string; isFile(): boolean; isDirectory(): boolean }> | undefined;
+    let readError: unknown;
     if (kind !== "dir") {
       try {
         bytes = await fs.readFile(path);
-      } catch {
-        // a folder, or gone
+      } catch (error) {
+        readError = error; // a folder, or gone
       }
     }
     if (bytes === undefined) {
       try {
         entries = await fs.readdir(path, { withFileTypes: true });
-      } catch {
-        // Gone from the container.
+      } catch (error) {
+        // Gone from the container, unless reading failed for another reason: then nothing is deleted.
+        if (!isMissing(error) || (readError !== undefined && !isMissing(readError))) throw readError ?? error;
       }
       // readFile follows links, readdir too: only a folder its parent lists as one is pulled as a
       // folder, so a link to a folder above it cannot make this recurse.
