@@ -6,8 +6,10 @@
 import { act, useState } from "react";
 import { describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/runtime";
+import type { PanelContribution, WorkbenchServices } from "../../src/ui/app";
+import { RightPanel } from "../../src/ui/app/right-panel";
 import { PreviewPanel } from "../../src/ui/preview";
-import { render, settle, typeInto, byLabel } from "./ui-chat-render";
+import { byLabel, click, render, settle, typeInto } from "./ui-chat-render";
 import { setup } from "./webcontainer-harness";
 
 const URL_A = "https://abc--5173--x.local-credentialless.webcontainer-api.io";
@@ -26,7 +28,40 @@ function Host({ runtime, onShow, tick }: { runtime: Runtime; onShow: () => void;
   );
 }
 
+/** The side panel as the workbench hosts it: Preview (wired as app.tsx wires it) and Chat tabs. */
+function SidePanel({ runtime, tick }: { runtime: Runtime; tick: number }) {
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const services = { showPanel: setSelected } as unknown as WorkbenchServices;
+  const panels: PanelContribution[] = [
+    { id: "preview", title: "Preview", order: 100, render: (s) => <PreviewPanel runtime={runtime} onServerReady={() => s.showPanel("preview")} /> },
+    { id: "chat", title: "Chat", order: 0, render: () => <p data-tick={tick}>chat</p> },
+  ];
+  return <RightPanel panels={panels} selected={selected} onSelect={setSelected} services={services} />;
+}
+
+function selectedTab(container: HTMLElement): string | undefined {
+  return container.querySelector('[role="tab"][aria-selected="true"]')?.textContent ?? undefined;
+}
+
 describe("Preview panel", () => {
+  it("after npm run dev, Chat stays selected when the user goes back to it (side panel regression)", async () => {
+    const { fake, runtime } = await setup();
+    const view = await render(<SidePanel runtime={runtime} tick={0} />);
+    try {
+      expect(selectedTab(view.container)).toBe("Chat");
+      await act(async () => fake.emit("server-ready", 5173, URL_A));
+      await settle();
+      expect(selectedTab(view.container)).toBe("Preview");
+      const chatTab = Array.from(view.container.querySelectorAll('[role="tab"]')).find((tab) => tab.textContent === "Chat");
+      await click(chatTab);
+      for (let tick = 1; tick <= 5; tick++) await view.rerender(<SidePanel runtime={runtime} tick={tick} />);
+      await settle();
+      expect(selectedTab(view.container)).toBe("Chat");
+    } finally {
+      await view.unmount();
+    }
+  });
+
   it("brings the Preview forward once per newly ready server, never for replays, and keeps a typed URL", async () => {
     const { fake, runtime } = await setup();
     let shown = 0;
