@@ -85,13 +85,25 @@ export interface Shell extends Disposable {
   resize(size: { cols: number; rows: number }): void;
 }
 
+/** Something that went wrong outside any command, for a notification. */
+export interface RuntimeProblem {
+  /** "container": WebContainer's own error event; "file-sync": a change not carried between it and the workspace. */
+  kind: "container" | "file-sync";
+  message: string;
+}
+
 export interface Runtime extends Disposable {
   readonly kind: RuntimeKind;
   readonly capabilities: RuntimeCapabilities;
   readonly fs: WorkspaceFs;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   openShell(size: { cols: number; rows: number }): Shell;
+  /** Servers already up are reported synchronously, during this call (replays); later ones as they become ready. */
   onServerReady(listener: (port: number, url: string) => void): Disposable;
+  /** A server reported by onServerReady stopped (its port closed). Absent: the runtime runs no servers. */
+  onServerClosed?(listener: (port: number) => void): Disposable;
+  /** Errors outside any command (the container's, file sync's), for the user to see. */
+  onDidReportProblem?(listener: (problem: RuntimeProblem) => void): Disposable;
 }
 
 /** Why the browser runtime is in use instead of WebContainer (shown in the notice). */

@@ -5,7 +5,7 @@
 import { Emitter, errorMessage, toDisposable, type Disposable } from "../base";
 import { fallbackCause } from "./fallback";
 import type { WebContainerBoot, WebContainerStatus } from "./webcontainer-boot";
-import type { ExecOptions, ExecResult, Runtime, RuntimeStage, RuntimeUpgrade, Shell } from "./types";
+import type { ExecOptions, ExecResult, Runtime, RuntimeProblem, RuntimeStage, RuntimeUpgrade, Shell } from "./types";
 import type { WorkspaceFiles } from "./workspace-files";
 
 export interface WorkspaceRuntimeOptions<C> {
@@ -83,8 +83,26 @@ export class WorkspaceRuntime<C = unknown> implements Runtime, RuntimeUpgrade {
   }
 
   onServerReady(listener: (port: number, url: string) => void): Disposable {
-    const inner: Disposable[] = [this.active.onServerReady(listener)];
-    const onSwitch = this.switched.event((runtime) => inner.push(runtime.onServerReady(listener)));
+    return this.followActive((runtime) => runtime.onServerReady(listener));
+  }
+
+  onServerClosed(listener: (port: number) => void): Disposable {
+    return this.followActive((runtime) => runtime.onServerClosed?.(listener));
+  }
+
+  onDidReportProblem(listener: (problem: RuntimeProblem) => void): Disposable {
+    return this.followActive((runtime) => runtime.onDidReportProblem?.(listener));
+  }
+
+  /** Subscribes on the runtime of the moment and on each one the workspace moves to. */
+  private followActive(subscribe: (runtime: Runtime) => Disposable | undefined): Disposable {
+    const inner: Disposable[] = [];
+    const add = (runtime: Runtime) => {
+      const subscription = subscribe(runtime);
+      if (subscription) inner.push(subscription);
+    };
+    add(this.active);
+    const onSwitch = this.switched.event(add);
     return toDisposable(() => {
       onSwitch.dispose();
       for (const d of inner.splice(0)) d.dispose();

@@ -82,6 +82,18 @@ describe("buildSystemPrompt", () => {
     expect(describeRuntime({ kind: "webcontainer", capabilities: { node: true, npm: true, servers: false } })).toContain("Not available: dev servers, git");
   });
 
+  it("tells the model which commands WebContainer's jsh lacks, what to use instead, and how to keep a dev server running", () => {
+    const text = describeRuntime({ kind: "webcontainer", capabilities: WEBCONTAINER });
+    expect(text).toMatch(/Shell: jsh \(not bash\)/);
+    const missing = text.match(/No ([^:]+):/)![1]!;
+    for (const command of ["grep", "sed", "find", "awk"]) expect(missing).toContain(command);
+    expect(text).toMatch(/use the grep, glob, read and edit tools/);
+    expect(text).toMatch(/npm run dev &/);
+    expect(describeRuntime({ kind: "webcontainer", capabilities: { node: true, npm: true, servers: false } })).not.toMatch(/npm run dev &/);
+    // The browser runtime has those text commands; it is not told otherwise.
+    expect(describeRuntime({ kind: "browser", capabilities: { node: false, npm: false, servers: false } })).not.toMatch(/jsh|No grep/);
+  });
+
   it("adds AGENTS.md from the root, else CLAUDE.md, with its path", async () => {
     expect(await build()).not.toContain("Instructions from:");
     await fs.writeFile("CLAUDE.md", "Use tabs.");

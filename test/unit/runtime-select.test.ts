@@ -14,6 +14,7 @@ import {
   webContainerBlocked,
   type FallbackReason,
   type Runtime,
+  type RuntimeProblem,
   type RuntimeStage,
   type Shell,
 } from "../../src/runtime";
@@ -209,6 +210,8 @@ class RecordingRuntime implements Runtime {
   readonly ran: string[] = [];
   readonly shells: RecordingShell[] = [];
   readonly servers = new Emitter<{ port: number; url: string }>();
+  readonly problems = new Emitter<RuntimeProblem>();
+  readonly closed = new Emitter<number>();
   disposed = false;
   readonly capabilities;
   constructor(
@@ -231,6 +234,12 @@ class RecordingRuntime implements Runtime {
   }
   onServerReady(listener: (port: number, url: string) => void) {
     return this.servers.event(({ port, url }) => listener(port, url));
+  }
+  onServerClosed(listener: (port: number) => void) {
+    return this.closed.event(listener);
+  }
+  onDidReportProblem(listener: (problem: RuntimeProblem) => void) {
+    return this.problems.event(listener);
   }
   dispose() {
     this.disposed = true;
@@ -392,6 +401,21 @@ describe("WorkspaceRuntime: the browser runtime at once, WebContainer as an upgr
     await tick();
     attached[0]!.runtime.servers.fire({ port: 5173, url: "https://x" });
     expect(servers).toEqual([5173]);
+  });
+
+  it("forwards the container's problems and stopped servers to listeners that subscribed before the move", async () => {
+    const { host, boot, script, attached } = await workspaceRuntime();
+    const problems: string[] = [];
+    const closed: number[] = [];
+    host.onDidReportProblem((problem) => problems.push(problem.message));
+    host.onServerClosed((port) => closed.push(port));
+    boot.start();
+    script.calls[0]!.resolve(new Box(1));
+    await tick();
+    attached[0]!.runtime.problems.fire({ kind: "file-sync", message: "sync failed: EACCES" });
+    attached[0]!.runtime.closed.fire(5173);
+    expect(problems).toEqual(["sync failed: EACCES"]);
+    expect(closed).toEqual([5173]);
   });
 
   it("dispose releases both runtimes; the container stays with the page", async () => {

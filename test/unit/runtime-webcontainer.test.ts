@@ -2,36 +2,13 @@
 // servers and cannot boot here): mount, watch flow-back (node_modules excluded), push without
 // echo, exec with timeout/abort -> kill, server-ready, boot timeout.
 import type { WebContainer } from "@webcontainer/api";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { WorkspaceFiles, type FileChange } from "../../src/runtime";
+import { describe, expect, it, vi } from "vitest";
 import { attachWebContainer, type WebContainerLike } from "../../src/runtime/webcontainer";
-import { FakeWebContainer } from "../support/fake-webcontainer";
-import { openStorage } from "../../src/storage";
+import { apiWritesOf, openWorkspace, setup } from "./webcontainer-harness";
 
 // The real class must fit the interface the adapter is written against.
 const fitsRealApi: (real: WebContainer) => WebContainerLike = (real) => real;
 void fitsRealApi;
-
-let counter = 0;
-const cleanup: Array<() => void> = [];
-afterEach(() => {
-  for (const fn of cleanup.splice(0)) fn();
-});
-
-async function setup(seed?: (files: WorkspaceFiles) => Promise<void>) {
-  const storage = await openStorage({ name: `runtime-webcontainer-${counter++}-${Date.now()}` });
-  const files = await WorkspaceFiles.open(storage, "ws");
-  await seed?.(files);
-  const fake = new FakeWebContainer();
-  const runtime = await attachWebContainer(fake, files);
-  cleanup.push(() => {
-    runtime.dispose();
-    files.dispose();
-  });
-  const changes: FileChange[] = [];
-  files.onDidChange((batch) => changes.push(...batch));
-  return { files, fake, runtime, changes };
-}
 
 describe("WebContainer runtime (fake container)", () => {
   it("mounts the workspace as a tree, binary files as bytes, empty folders included", async () => {
@@ -71,7 +48,7 @@ describe("WebContainer runtime (fake container)", () => {
     expect(changes).toContainEqual(expect.objectContaining({ path: "generated/out.txt", type: "created", source: "terminal" }));
     // What came from the container is not written back into it.
     await runtime.sync.settle();
-    expect(fake.apiWrites).toEqual([]);
+    expect(apiWritesOf(fake)).toEqual([]);
   });
 
   it("brings back a folder moved inside the container with its contents", async () => {
@@ -205,14 +182,13 @@ describe("WebContainer runtime (fake container)", () => {
     });
     first.fake.write("node_modules/left/index.js", "x");
     first.runtime.dispose();
-    const storage = await openStorage({ name: `runtime-webcontainer-second-${counter++}` });
-    const files = await WorkspaceFiles.open(storage, "ws2");
+    const files = await openWorkspace("ws2");
     await files.writeFile("new.txt", "new");
     const second = await attachWebContainer(first.fake, files);
-    cleanup.push(() => {
+    try {
+      expect([...first.fake.files.keys()].sort()).toEqual(["new.txt"]);
+    } finally {
       second.dispose();
-      files.dispose();
-    });
-    expect([...first.fake.files.keys()].sort()).toEqual(["new.txt"]);
+    }
   });
 });

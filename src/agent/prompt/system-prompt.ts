@@ -29,8 +29,21 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
   const lines = [`Runtime: ${name}`];
   if (can.length) lines.push(`Can run: ${can.join(", ")}`);
   lines.push(`Not available: ${[...cannot, "git", runtime.kind === "browser" && "network access from bash"].filter(Boolean).join(", ")}`);
+  if (runtime.kind === "webcontainer") {
+    lines.push(JSH_NOTE);
+    if (servers) lines.push("Dev servers: end the command with \" &\" (npm run dev &): it returns when the server is ready and the server keeps running.");
+  }
   return lines.join("\n");
 }
+
+/**
+ * WebContainer's shell is jsh, not bash: the commands it has (as StackBlitz's own bolt.new lists
+ * them), and what to use for the text tools it lacks. Commands run unattended (runtime/webcontainer).
+ */
+const JSH_NOTE =
+  "Shell: jsh (not bash). Commands: cat, cd, chmod, cp, curl, echo, env, export, head, jq, kill, ln, ls, mkdir, mv, ps, pwd, rm, rmdir, sort, tail, touch, which, xxd, node, npm, npx, python3 (standard library only). " +
+  "No grep, sed, find, awk, xargs, wc, diff, cut or tr: use the grep, glob, read and edit tools, or a node script. No native binaries. " +
+  "Commands run without input (CI=1): pass flags such as --yes instead of answering prompts.";
 
 export async function environmentBlock(input: Pick<SystemPromptInput, "model" | "modelName" | "runtime" | "date">): Promise<string> {
   const isGit = await input.runtime.fs.exists(".git").catch(() => false);

@@ -1,8 +1,14 @@
 // The WebContainer runtime: node, npm and dev servers in the page. Kept thin: the public API only,
 // with the workspace mounted and kept in step by ContainerFileSync.
+//
+// The agent's commands (exec) run unattended: no prompt may wait for an answer nobody sees, and
+// the model reads plain text. So they run with CI-style environment defaults, their input is at
+// end-of-file from the start, a command left waiting at a prompt is stopped and explained, and
+// their output is cleaned (command-output.ts). The terminal (openShell) keeps the raw bytes.
 import { Emitter, PathError, errorMessage, normalizePath, type Disposable } from "../../base";
-import type { ChangeSource, ExecOptions, ExecResult, Runtime, Shell } from "../types";
+import type { ChangeSource, ExecOptions, ExecResult, Runtime, RuntimeProblem, Shell } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
+import { CommandOutput } from "./command-output";
 import { ContainerFileSync } from "./file-sync";
 import { ProcessShell } from "./process-shell";
 import type { ProcessLike, WebContainerLike } from "./webcontainer-like";
@@ -10,32 +16,86 @@ import { delay, watchInterruption } from "../interruption";
 
 export const EXIT_TIMEOUT = 124;
 export const EXIT_ABORTED = 130;
+/** Stopped because it waited for an answer (as if its input had been cut). */
+export const EXIT_PROMPT = 1;
 /** After a process exits, how long its output stream may take to drain. */
 const OUTPUT_DRAIN_MS = 500;
+/** A command silent this long with a question on its last line is waiting for input: stopped. */
+export const PROMPT_IDLE_MS = 8000;
+/** A background command (`cmd &`) returns when its server is ready, or after this long. */
+export const BACKGROUND_WAIT_MS = 30_000;
+
+/**
+ * Environment for the agent's commands (the command's own `env` wins): CI makes npm, test runners
+ * (vitest, jest) and scaffolders run once without asking; no colour codes.
+ */
+export const EXEC_ENV_DEFAULTS: Readonly<Record<string, string>> = {
+  CI: "1",
+  npm_config_yes: "true",
+  NO_COLOR: "1",
+  FORCE_COLOR: "0",
+  npm_config_color: "false",
+  npm_config_progress: "false",
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+  npm_config_update_notifier: "false",
+};
+
+/** End of input on a terminal (Ctrl-D): a program reading its input sees end-of-file. */
+const END_OF_INPUT = "\x04";
+
+/** The last line of a program waiting for an answer: a question, a choice, a "›" or ":" cue. */
+const PROMPT_LINE = /(\?\s*(\(.*\))?|[›❯:>]|\(y\/n\)|\[y\/n\]|\(yes\/no\))\s*$/i;
+
+/** `cmd &` (but not `a && b`): run in the background. */
+const BACKGROUND = /(^|[^&])&\s*$/;
+
+export interface WebContainerRuntimeOptions {
+  /** Extra folders kept out of the sync (besides the defaults and the workspace's list). */
+  syncExclude?: readonly string[];
+  /** Overrides PROMPT_IDLE_MS (tests). */
+  promptIdleMs?: number;
+  /** Overrides BACKGROUND_WAIT_MS (tests). */
+  backgroundWaitMs?: number;
+}
 
 export class WebContainerRuntime implements Runtime {
   readonly kind = "webcontainer" as const;
   readonly capabilities = { node: true, npm: true, servers: true };
   readonly sync: ContainerFileSync;
   private readonly running = new Map<ProcessLike, ChangeSource>();
+  /** Commands started with `&` that outlived their exec call; stopped with the runtime. */
+  private readonly background = new Set<ProcessLike>();
   private readonly shells = new Set<Shell>();
   private readonly servers = new Map<number, string>();
   private readonly serverReady = new Emitter<{ port: number; url: string }>();
+  private readonly serverClosed = new Emitter<number>();
+  private readonly problems = new Emitter<RuntimeProblem>();
   private readonly unsubscribe: Array<() => void> = [];
   private disposed = false;
 
   constructor(
     private readonly container: WebContainerLike,
     readonly fs: WorkspaceFiles,
+    private readonly options: WebContainerRuntimeOptions = {},
   ) {
-    this.sync = new ContainerFileSync(container, fs, () => this.currentSource());
+    this.sync = new ContainerFileSync(container, fs, {
+      sourceOfContainerChanges: () => this.currentSource(),
+      exclude: options.syncExclude,
+      onError: (error) => this.problems.fire({ kind: "file-sync", message: errorMessage(error) }),
+    });
     this.unsubscribe.push(
       container.on("server-ready", (port, url) => {
         this.servers.set(port, url);
         this.serverReady.fire({ port, url });
       }),
       container.on("port", (port, type) => {
-        if (type === "close") this.servers.delete(port);
+        if (type !== "close") return;
+        const known = this.servers.delete(port);
+        if (known) this.serverClosed.fire(port);
+      }),
+      container.on("error", (error) => {
+        this.problems.fire({ kind: "container", message: error?.message || "WebContainer reported an error without a message." });
       }),
     );
   }
@@ -62,45 +122,130 @@ export class WebContainerRuntime implements Runtime {
       if (error instanceof PathError) return { output: `${error.message}\n`, exitCode: 1 };
       throw error;
     }
+    const inBackground = BACKGROUND.test(command);
+    const script = inBackground ? command.replace(/&\s*$/, "").trimEnd() : command;
+    // What the editor and the agent wrote just before is in the container before the command reads it.
+    await this.sync.pushed();
     let process: ProcessLike;
     try {
-      process = await this.container.spawn("jsh", ["-c", command], { cwd, env: options.env });
+      process = await this.container.spawn("jsh", ["-c", script], { cwd, env: { ...EXEC_ENV_DEFAULTS, ...options.env } });
     } catch (error) {
       return { output: `The command could not be started in WebContainer: ${errorMessage(error)}\n`, exitCode: 1 };
     }
+    if (this.disposed) {
+      process.kill();
+      return { output: "The runtime has been shut down. Reload the page.\n", exitCode: 1 };
+    }
     this.running.set(process, options.source ?? "runtime");
-    let output = "";
+    // No one can answer a prompt: input is at end-of-file from the start.
+    const input = process.input.getWriter();
+    void input.write(END_OF_INPUT).catch(() => undefined);
+    input.releaseLock();
+
+    const transcript = new CommandOutput();
+    let sawOutput: () => void = () => undefined;
+    let forward = options.onOutput;
+    /** A background command's output after exec returned is read and dropped. */
+    let detached = false;
     const reader = process.output.getReader();
     const drained = (async () => {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return;
-        output += value;
-        options.onOutput?.(value);
+        if (detached) continue;
+        const clean = transcript.push(value);
+        if (clean !== "") forward?.(clean);
+        sawOutput();
       }
     })().catch(() => undefined);
 
     const watch = watchInterruption(options);
-    const interrupted = watch.interrupted;
+    const prompt = this.watchForPrompt(transcript, (listener) => (sawOutput = listener));
+    const server = inBackground ? this.waitForServer(options.timeoutMs) : undefined;
+    let keepRunning = false;
     try {
-      const outcome = await Promise.race([process.exit, interrupted]);
+      const outcome = await Promise.race([process.exit, watch.interrupted, prompt.waiting, ...(server ? [server.ready] : [])]);
       if (typeof outcome === "number") {
         await Promise.race([drained, delay(OUTPUT_DRAIN_MS)]);
         await this.sync.settle();
-        return { output, exitCode: outcome };
+        return { output: this.finalText(transcript, forward), exitCode: outcome };
+      }
+      if (outcome === "still-running" || (typeof outcome === "object" && "url" in outcome)) {
+        keepRunning = true;
+        await this.sync.settle();
+        return { output: this.finalText(transcript, forward, backgroundNote(outcome === "still-running" ? undefined : outcome)), exitCode: 0 };
       }
       process.kill();
       void reader.cancel().catch(() => undefined);
       await this.sync.settle();
-      const note = outcome === "timeout" ? `Command timed out after ${options.timeoutMs} ms and was stopped.\n` : "Command aborted.\n";
-      output += (output === "" || output.endsWith("\n") ? "" : "\n") + note;
-      return outcome === "timeout"
-        ? { output, exitCode: EXIT_TIMEOUT, timedOut: true }
-        : { output, exitCode: EXIT_ABORTED, aborted: true };
+      if (typeof outcome === "object") {
+        const note = `The command stopped at a prompt waiting for input ("${outcome.prompt.trim()}"), and commands run here cannot be answered. Run it again with options that answer the question (for example --yes, or the flag for that choice), or make the change with the file tools.`;
+        return { output: this.finalText(transcript, forward, note), exitCode: EXIT_PROMPT };
+      }
+      const note = outcome === "timeout" ? `Command timed out after ${options.timeoutMs} ms and was stopped.` : "Command aborted.";
+      const output = this.finalText(transcript, forward, note);
+      return outcome === "timeout" ? { output, exitCode: EXIT_TIMEOUT, timedOut: true } : { output, exitCode: EXIT_ABORTED, aborted: true };
     } finally {
       this.running.delete(process);
       watch.dispose();
+      prompt.dispose();
+      server?.dispose();
+      if (keepRunning && !this.disposed) {
+        // Keeps draining (a full stream would stall the server) but tells no one: the call returned.
+        forward = undefined;
+        detached = true;
+        this.background.add(process);
+        void process.exit.then(() => this.background.delete(process));
+      }
     }
+  }
+
+  /** The clean text for the model, with a closing note; the note also reaches the live view. */
+  private finalText(transcript: CommandOutput, forward: ((chunk: string) => void) | undefined, note?: string): string {
+    const rest = transcript.finish();
+    if (rest !== "") forward?.(rest);
+    let output = transcript.text;
+    if (note) {
+      const line = (output === "" || output.endsWith("\n") ? "" : "\n") + note + "\n";
+      forward?.(line);
+      output += line;
+    }
+    return output;
+  }
+
+  /** Resolves with the waiting line when the output has been silent for a while on a question. */
+  private watchForPrompt(transcript: CommandOutput, onOutput: (listener: () => void) => void) {
+    const idleMs = this.options.promptIdleMs ?? PROMPT_IDLE_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let resolveWaiting!: (value: { prompt: string }) => void;
+    const waiting = new Promise<{ prompt: string }>((resolve) => (resolveWaiting = resolve));
+    const arm = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(() => {
+        const line = transcript.pendingLine;
+        if (line.trim() !== "" && PROMPT_LINE.test(line)) resolveWaiting({ prompt: line });
+      }, idleMs);
+    };
+    onOutput(arm);
+    return { waiting, dispose: () => timer !== undefined && clearTimeout(timer) };
+  }
+
+  /** For `cmd &`: the first server that becomes ready, or "still-running" after a while. */
+  private waitForServer(timeoutMs: number | undefined) {
+    const waitMs = Math.min(this.options.backgroundWaitMs ?? BACKGROUND_WAIT_MS, timeoutMs ?? Number.POSITIVE_INFINITY);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let subscription: Disposable | undefined;
+    const ready = new Promise<{ port: number; url: string } | "still-running">((resolve) => {
+      subscription = this.serverReady.event(resolve);
+      timer = setTimeout(() => resolve("still-running"), Math.max(0, waitMs - 1));
+    });
+    return {
+      ready,
+      dispose: () => {
+        subscription?.dispose();
+        if (timer !== undefined) clearTimeout(timer);
+      },
+    };
   }
 
   openShell(size: { cols: number; rows: number }): Shell {
@@ -113,22 +258,38 @@ export class WebContainerRuntime implements Runtime {
     return shell;
   }
 
-  /** Calls `listener` for servers already up, then for each new one. */
+  /** Calls `listener` for servers already up (synchronously, before returning), then for each new one. */
   onServerReady(listener: (port: number, url: string) => void): Disposable {
     for (const [port, url] of this.servers) listener(port, url);
     return this.serverReady.event(({ port, url }) => listener(port, url));
   }
 
+  onServerClosed(listener: (port: number) => void): Disposable {
+    return this.serverClosed.event(listener);
+  }
+
+  onDidReportProblem(listener: (problem: RuntimeProblem) => void): Disposable {
+    return this.problems.event(listener);
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const process of this.running.keys()) process.kill();
+    for (const process of [...this.running.keys(), ...this.background]) process.kill();
     this.running.clear();
+    this.background.clear();
     for (const shell of [...this.shells]) shell.dispose();
     for (const off of this.unsubscribe.splice(0)) off();
     this.serverReady.dispose();
+    this.serverClosed.dispose();
+    this.problems.dispose();
     this.sync.dispose();
     // The container is the page's (one boot per page): the next workspace reuses it.
   }
 }
 
+function backgroundNote(server: { port: number; url: string } | undefined): string {
+  return server
+    ? `The server is ready on port ${server.port} (${server.url}) and keeps running in the background; the user sees it in the Preview panel. Its further output is not shown.`
+    : "The command keeps running in the background (no server became ready yet); its further output is not shown.";
+}

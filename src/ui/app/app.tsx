@@ -114,11 +114,21 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
 
   const runtime = state.runtime;
   const ready = runtime.status === "ready" ? runtime.runtime : undefined;
+
+  // Errors the runtime meets outside any command (WebContainer's own, file sync's).
+  useEffect(() => {
+    const subscription = ready?.onDidReportProblem?.((problem) =>
+      notifications.notify("error", problem.kind === "container" ? `WebContainer reported an error: ${problem.message}` : problem.message),
+    );
+    return () => subscription?.dispose();
+  }, [ready, notifications]);
   const preview: PanelContribution = {
     id: PREVIEW_PANEL_ID,
     title: "Preview",
     order: 100,
     render: (services) => (
+      // A new callback each render is fine: the panel never re-subscribes for it, and calls it only
+      // for a newly ready server, never for the replay of servers already up.
       <PreviewPanel runtime={ready} onServerReady={() => services.showPanel(PREVIEW_PANEL_ID)} />
     ),
   };

@@ -1,14 +1,17 @@
 // The preview panel: shows a dev server started in the runtime (it opens on the runtime's
-// server-ready event) in a frame with a URL bar and reload. The browser runtime cannot run servers,
-// and the panel says so instead of showing an empty frame.
-import { useEffect, useId, useState } from "react";
+// server-ready event) in a frame with a URL bar and reload, and says so when that server stops.
+// The browser runtime cannot run servers, and the panel says so instead of showing an empty frame.
+import { useEffect, useId, useRef, useState } from "react";
 import type { Runtime } from "../../runtime";
 import "./preview.css";
 import { Icon, IconButton } from "../common";
 
 export interface PreviewPanelProps {
   runtime: Runtime | undefined;
-  /** Called when a server becomes ready, so the host can bring the preview to the front. */
+  /**
+   * Called once when a server newly becomes ready, so the host can bring the preview to the front;
+   * never for servers that were already up when the panel subscribed (replays).
+   */
   onServerReady?(url: string): void;
 }
 
@@ -48,26 +51,74 @@ export function previewSandbox(url: string, appOrigin: string): string {
 /** Powers the preview frame may use: cross-origin isolation (WebContainer previews) and writing to the clipboard; never reading it. */
 export const PREVIEW_ALLOW = "cross-origin-isolated; clipboard-write";
 
+/** The same server: a typed URL on it (another page) counts. */
+function sameServer(shown: string, server: string): boolean {
+  try {
+    return new URL(shown).origin === new URL(server).origin;
+  } catch {
+    return shown === server;
+  }
+}
+
 export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
   const [servers, setServers] = useState<Server[]>([]);
-  const [url, setUrl] = useState<string | undefined>(undefined);
+  const [url, setShownUrl] = useState<string | undefined>(undefined);
+  // The listeners below read what is shown now, not what it was when they subscribed.
+  const shown = useRef<string | undefined>(undefined);
+  const setUrl = (next: string | undefined) => {
+    shown.current = next;
+    setShownUrl(next);
+  };
   const [typed, setTyped] = useState("");
   const [reloads, setReloads] = useState(0);
   const [urlError, setUrlError] = useState<string | undefined>(undefined);
+  /** The port of a server that stopped while it was shown. */
+  const [stopped, setStopped] = useState<number | undefined>(undefined);
   const inputId = useId();
+  // The host passes a new callback on every render: read it through a ref so that a render never
+  // re-subscribes (each subscription replays the running servers).
+  const onReady = useRef(onServerReady);
+  onReady.current = onServerReady;
 
   useEffect(() => {
     setServers([]);
     setUrl(undefined);
+    setStopped(undefined);
     if (!runtime) return;
-    const subscription = runtime.onServerReady((port, serverUrl) => {
+    const known = new Map<number, string>();
+    // Servers already up are reported during the subscribe call: they update the panel quietly.
+    let replaying = true;
+    const ready = runtime.onServerReady((port, serverUrl) => {
+      const isNew = !replaying && known.get(port) !== serverUrl;
+      known.set(port, serverUrl);
       setServers((list) => [...list.filter((s) => s.port !== port), { port, url: serverUrl }]);
+      if (replaying) {
+        if (shown.current === undefined) {
+          setUrl(serverUrl);
+          setTyped(serverUrl);
+        }
+        return;
+      }
+      if (!isNew) return;
+      setStopped(undefined);
       setUrl(serverUrl);
       setTyped(serverUrl);
-      onServerReady?.(serverUrl);
+      onReady.current?.(serverUrl);
     });
-    return () => subscription.dispose();
-  }, [runtime, onServerReady]);
+    replaying = false;
+    const closed = runtime.onServerClosed?.((port) => {
+      const serverUrl = known.get(port);
+      known.delete(port);
+      setServers((list) => list.filter((s) => s.port !== port));
+      if (serverUrl === undefined || shown.current === undefined || !sameServer(shown.current, serverUrl)) return;
+      setStopped(port);
+      setUrl(undefined);
+    });
+    return () => {
+      ready.dispose();
+      closed?.dispose();
+    };
+  }, [runtime]);
 
   const go = () => {
     const safe = safePreviewUrl(typed);
@@ -76,6 +127,7 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
       return;
     }
     setUrlError(undefined);
+    setStopped(undefined);
     setUrl(safe);
     setReloads((n) => n + 1);
   };
@@ -143,11 +195,23 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
           sandbox={previewSandbox(url, window.location.origin)}
           allow={PREVIEW_ALLOW}
         />
+      ) : stopped !== undefined ? (
+        <div className="preview-message" role="status">
+          <Icon name="globe" size={32} />
+          <p>
+            The server on port {stopped} stopped. Start it again (for example <code>npm run dev</code>) and it opens here.
+          </p>
+        </div>
       ) : (
         <div className="preview-message" role="status">
           <Icon name="globe" size={32} />
           <p>No server is running yet. Start one in the terminal (for example <code>npm run dev</code>) and it opens here.</p>
         </div>
+      )}
+      {url && (
+        <p className="preview-note">
+          This preview works only inside webcode: its address is served through this tab, so opening it in another tab does not load it.
+        </p>
       )}
     </div>
   );
