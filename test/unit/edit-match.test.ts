@@ -1,9 +1,8 @@
 // applyEdit (agent-spec §4): each matcher, each refusal, and the two safety principles on realistic code.
 import { describe, expect, it } from "vitest";
 import { applyEdit } from "../../src/agent/tools/edit-match";
+import { oneLineDifferenceMatcher } from "../../src/agent/tools/edit-content-match";
 import {
-  blockAnchorMatcher,
-  contextAwareMatcher,
   escapeNormalizedMatcher,
   exactMatcher,
   indentationFlexibleMatcher,
@@ -184,7 +183,7 @@ describe("line-trimmed matcher: newString corrected by the same indentation mapp
   });
 });
 
-describe("block-anchor matcher", () => {
+describe("one-line-difference matcher: the only content difference forgiven", () => {
   const content = [
     "class Store {",
     "  save(user) {",
@@ -197,17 +196,16 @@ describe("block-anchor matcher", () => {
     "}",
     "",
   ].join("\n");
+  const oldString = ["save(user) {", "  if (!user) {", '    throw new Error("missing user");', "  }", "  db.write(user);", "  return true;", "}"].join("\n");
 
-  it("accepts a block whose anchors match and whose middle is similar, re-indented", () => {
-    const oldString = ["save(user) {", "  if (!user) {", '    throw new Error("missing user");', "  }", "  db.write(user);", "  return true;", "}"].join("\n");
-    const newString = ["save(user) {", "  if (!user) {", '    throw new Error("missing user");', "  }", "  db.write(user);", "  log(user);", "  return true;", "}"].join("\n");
-    const result = applyEdit(content, oldString, newString);
-    expect(result).toBe(
+  it("accepts one misremembered middle line that newString rewrites, re-indented", () => {
+    const newString = ["save(user) {", "  if (!user) {", '    throw new Error("user required");', "  }", "  db.write(user);", "  log(user);", "  return true;", "}"].join("\n");
+    expect(applyEdit(content, oldString, newString)).toBe(
       [
         "class Store {",
         "  save(user) {",
         "    if (!user) {",
-        '      throw new Error("missing user");',
+        '      throw new Error("user required");',
         "    }",
         "    db.write(user);",
         "    log(user);",
@@ -219,7 +217,14 @@ describe("block-anchor matcher", () => {
     );
   });
 
-  it("refuses when two near-identical blocks compete", () => {
+  it("refuses when newString keeps the misremembered line (it would silently rewrite the file's line)", () => {
+    const newString = oldString.replace("  return true;", "  log(user);\n  return true;");
+    const message = errorOf(() => applyEdit(content, oldString, newString));
+    expect(message).toMatch(/line 4 of the file reads "throw new Error\(\\"no user\\"\);"/);
+    expect(message).toMatch(/newString keeps that line/);
+  });
+
+  it("refuses when the first and last lines fit several blocks", () => {
     const twins = [
       "function a(user) {",
       "  if (user) {",
@@ -235,14 +240,19 @@ describe("block-anchor matcher", () => {
       "}",
       "",
     ].join("\n");
-    const message = errorOf(() => applyEdit(twins, '  if (user) {\n    save(usr);\n    log("saved");\n  }', '  if (user) {\n    store(user);\n  }'));
-    expect(message).toMatch(/several blocks \(lines 2-5, lines 8-11\)/);
+    const message = errorOf(() => applyEdit(twins, '  if (user) {\n    save(usr);\n    log("saved");\n  }', "  if (user) {\n    store(user);\n  }"));
+    expect(message).toMatch(/fit 2 blocks \(lines 2-5, lines 8-11\)/);
   });
 
-  it("as a pure matcher: needs 3+ lines and the similarity threshold", () => {
-    expect(blockAnchorMatcher.find(matchInput("a\nb\n"), "a\nb").candidates).toHaveLength(0);
-    expect(blockAnchorMatcher.find(matchInput("start\ncompletely different\nend\n"), "start\nnothing alike here\nend").candidates).toHaveLength(0);
-    expect(viaMatcher(blockAnchorMatcher, "start\nvalue = 10\nend\n", "start\nvalue = 11\nend", "start\nvalue = 12\nend")).toBe("start\nvalue = 12\nend\n");
+  it("as a pure matcher: needs 5+ lines, unique anchors, and one middle line differing", () => {
+    expect(oneLineDifferenceMatcher.find(matchInput("a\nb\n"), "a\nb").candidates).toHaveLength(0);
+    const small = oneLineDifferenceMatcher.find(matchInput("start\nvalue = 10\nend\n"), "start\nvalue = 11\nend");
+    expect(small.candidates).toHaveLength(0);
+    expect(small.refusal).toMatch(/line 2 reads "value = 10"/);
+    const five = "start\na = 1\nvalue = 10\nb = 2\nend\n";
+    expect(viaMatcher(oneLineDifferenceMatcher, five, "start\na = 1\nvalue = 11\nb = 2\nend", "start\na = 1\nvalue = 12\nb = 2\nend")).toBe(
+      "start\na = 1\nvalue = 12\nb = 2\nend\n",
+    );
   });
 });
 
@@ -302,7 +312,7 @@ describe("trimmed-boundary matcher (pure)", () => {
   });
 });
 
-describe("context-aware matcher", () => {
+describe("content differences beyond one line are refused", () => {
   const content = ["def run():", "    x = 1", "    go()", "    y = 2", "    stop()", "    teardown()", "", "def other():", "    pass", ""].join("\n");
   const oldString = [
     "def run():",
@@ -313,28 +323,31 @@ describe("context-aware matcher", () => {
     "    teardown()",
   ].join("\n");
 
-  it("accepts anchors plus half of the middle lines equal", () => {
-    expect(blockAnchorMatcher.find(matchInput(content), oldString).candidates).toHaveLength(0);
-    expect(contextAwareMatcher.find(matchInput(content), oldString).candidates).toHaveLength(1);
-    const result = applyEdit(content, oldString, "def run():\n    x = 1\n    teardown()");
-    expect(result).toBe("def run():\n    x = 1\n    teardown()\n\ndef other():\n    pass\n");
+  it("refuses two differing middle lines as stale, naming the lines", () => {
+    const message = errorOf(() => applyEdit(content, oldString, "def run():\n    x = 1\n    teardown()"));
+    expect(message).toMatch(/lines 1-6, but 2 lines differ/);
+    expect(message).toMatch(/line 3 reads "go\(\)"/);
+    expect(message).toMatch(/line 5 reads "stop\(\)"/);
+    expect(message).toMatch(/file has changed since you read it, or this is another block/);
   });
 
   it("rejects a match much larger than oldString", () => {
     const huge = "    " + "x".repeat(4000);
     const big = ["def run():", "    setup()", huge, "    step_two()", "    teardown()", ""].join("\n");
     const small = ["def run():", "    setup()", "    short()", "    step_two()", "    teardown()"].join("\n");
-    expect(contextAwareMatcher.find(matchInput(big), small).candidates).toHaveLength(1);
+    expect(oneLineDifferenceMatcher.find(matchInput(big), small).candidates).toHaveLength(1);
     expect(errorOf(() => applyEdit(big, small, "def run():\n    pass"))).toMatch(/not found/);
   });
 
   it("refuses competing blocks", () => {
     const twins = "start\na\nb\nc\nend\nstart\na\nB\nc\nend\n";
-    expect(contextAwareMatcher.find(matchInput(twins), "start\na\nx\nc\nend").refusal).toMatch(/several blocks \(lines 1-5, lines 6-10\)/);
+    expect(oneLineDifferenceMatcher.find(matchInput(twins), "start\na\nx\nc\nend").refusal).toMatch(/fit 2 blocks \(lines 1-5, lines 6-10\)/);
   });
 
   it("refuses replaceAll with a loose match", () => {
-    expect(errorOf(() => applyEdit(content, oldString, "def run():\n    pass", true))).toMatch(/replaceAll/);
+    const one = ["def run():", "    x = 1", "    go()", "    y = 2", "    teardown()", ""].join("\n");
+    const old = ["def run():", "    x = 1", "    went()", "    y = 2", "    teardown()"].join("\n");
+    expect(errorOf(() => applyEdit(one, old, "def run():\n    pass", true))).toMatch(/replaceAll/);
   });
 });
 

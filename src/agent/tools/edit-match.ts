@@ -1,7 +1,8 @@
 // applyEdit: replace oldString with newString in a file's text (agent-spec §4). Tries the matchers of
 // edit-matchers.ts in order, refuses whenever the match is ambiguous or unsafe, and writes newString
 // corrected by the same mapping the match forgave. A wrong edit is worse than a refusal.
-import { EditRefusal, MATCHERS, matchInput, type Candidate, type Matcher } from "./edit-matchers";
+import { oneLineDifferenceMatcher } from "./edit-content-match";
+import { EditRefusal, FORMATTING_MATCHERS, matchInput, type Candidate, type Matcher } from "./edit-matchers";
 import {
   curlQuotes,
   hasCurlyQuotes,
@@ -49,12 +50,19 @@ export function applyEdit(content: string, oldString: string, newString: string,
     throw new EditRefusal("oldString and newString differ only in line endings; line endings follow the file, so there is nothing to change.");
   }
 
-  let found = runMatchers(lf.text, find, replaceAll);
+  // Formatting noise first (as written, then with typographic quotes straightened); a difference in
+  // content only after every formatting matcher has failed.
+  let found = runMatchers(lf.text, find, replaceAll, FORMATTING_MATCHERS);
   let fixQuotes: ((text: string, region: string) => string) | undefined;
-  if (!found && (hasCurlyQuotes(find) || hasCurlyQuotes(lf.text))) {
+  if (!found) {
+    const quotes = hasCurlyQuotes(find) || hasCurlyQuotes(lf.text);
     // Curly quotes are one UTF-16 unit like ASCII ones, so offsets in the straightened text hold.
-    found = runMatchers(straightenQuotes(lf.text), straightenQuotes(find), replaceAll);
-    fixQuotes = (text, region) => correctQuotes(text, find, region);
+    const content = quotes ? straightenQuotes(lf.text) : lf.text;
+    const straightFind = quotes ? straightenQuotes(find) : find;
+    if (quotes) found = runMatchers(content, straightFind, replaceAll, FORMATTING_MATCHERS);
+    found ??= runMatchers(content, straightFind, replaceAll, [oneLineDifferenceMatcher]);
+    // A match found in the straightened text needs the same quote correction in newString.
+    if (quotes) fixQuotes = (text, region) => correctQuotes(text, find, region);
   }
   if (!found) throw new EditRefusal(notFoundMessage(lf.text, find));
 
@@ -74,13 +82,13 @@ export function applyEdit(content: string, oldString: string, newString: string,
   return result;
 }
 
-function runMatchers(content: string, find: string, replaceAll: boolean): Found | undefined {
+function runMatchers(content: string, find: string, replaceAll: boolean, matchers: readonly Matcher[]): Found | undefined {
   const input = matchInput(content);
   const starts = input.starts;
-  for (const matcher of MATCHERS) {
+  for (const matcher of matchers) {
     const result = matcher.find(input, find);
     if (result.refusal) throw new EditRefusal(result.refusal);
-    const candidates = dedupe(result.candidates.filter((c) => matcher === MATCHERS[0] || !tooLarge(content.slice(c.start, c.end), find)));
+    const candidates = dedupe(result.candidates.filter((c) => matcher === FORMATTING_MATCHERS[0] || !tooLarge(content.slice(c.start, c.end), find)));
     if (candidates.length === 0) continue;
     if (replaceAll) {
       if (matcher.loose) {
