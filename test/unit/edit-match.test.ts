@@ -153,8 +153,21 @@ describe("line-trimmed matcher: newString corrected by the same indentation mapp
     expect(result).toBe("function f() {\n    if (x) {\n        go();\n        stop();\n    }\n}\n");
   });
 
-  it("ignores trailing whitespace differences", () => {
-    expect(applyEdit("a = 1   \nb = 2\n", "a = 1\nb = 2", "a = 1\nb = 3")).toBe("a = 1\nb = 3\n");
+  it("ignores trailing whitespace differences; a line newString keeps stays as the file has it", () => {
+    expect(applyEdit("a = 1   \nb = 2\n", "a = 1\nb = 2", "a = 1\nb = 3")).toBe("a = 1   \nb = 3\n");
+    // Exact up to the trailing spaces: those lie outside the span and stay.
+    expect(applyEdit("a = 1\nb = 2   \n", "a = 1\nb = 2", "a = 1\nb = 3")).toBe("a = 1\nb = 3   \n");
+  });
+
+  it("keeps the file's alignment on the lines newString does not change", () => {
+    const go = "type S struct {\n\taddr    string\n\tsrv     *http.Server\n}\n";
+    const result = applyEdit(go, "type S struct {\n\taddr string\n\tsrv *http.Server\n}", "type S struct {\n\taddr string\n\tsrv *http.Server\n\tlog *slog.Logger\n}");
+    expect(result).toBe("type S struct {\n\taddr    string\n\tsrv     *http.Server\n\tlog *slog.Logger\n}\n");
+  });
+
+  it("never takes an exact match that starts inside a deeper line's indentation for whole lines", () => {
+    const yaml = "jobs:\n  test:\n    steps:\n      - run: npm test\n\n  lint:\n";
+    expect(errorOf(() => applyEdit(yaml, "    - run: npm test\n\n  lint:", "    - run: npm test\n    - run: x\n\n  lint:"))).toMatch(/lines 4-6/);
   });
 
   it("refuses when oldString's indentation cannot be mapped consistently onto the file's", () => {

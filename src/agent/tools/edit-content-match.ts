@@ -37,9 +37,10 @@ function keyIndex(input: MatchInput): Map<string, number[]> {
   return index;
 }
 
+/** "line 7" or "lines 7, 12": 0-based line indexes named 1-based. */
 function lineList(lines: readonly number[]): string {
   const shown = lines.slice(0, MAX_LISTED).map((l) => l + 1);
-  return shown.join(", ") + (lines.length > MAX_LISTED ? ", ..." : "");
+  return (lines.length === 1 ? "line " : "lines ") + shown.join(", ") + (lines.length > MAX_LISTED ? ", ..." : "");
 }
 
 interface Block {
@@ -107,7 +108,7 @@ export const oneLineDifferenceMatcher: Matcher = {
     if (elsewhere.length > 0) {
       return {
         candidates: [],
-        refusal: `oldString was not found exactly. Its first and last lines fit ${range(block)}, where line ${fileLineNumber + 1} reads ${quote(input.lines[fileLineNumber]!)}; but its line ${quote(modelLine)} is in the file at line ${lineList(elsewhere)}, so it may describe that other place. The edit was refused rather than guessing which one you mean. ${REREAD}`,
+        refusal: `oldString was not found exactly. Its first and last lines fit ${range(block)}, where line ${fileLineNumber + 1} reads ${quote(input.lines[fileLineNumber]!)}; but its line ${quote(modelLine)} is in the file at ${lineList(elsewhere)}, so it may describe that other place. The edit was refused rather than guessing which one you mean. ${REREAD}`,
       };
     }
     return { candidates: [oneLineCandidate(input, block, find, k)] };
@@ -137,9 +138,9 @@ function staleMessage(input: MatchInput, keys: Map<string, number[]>, find: Find
   const details = differing.slice(0, MAX_LISTED).map((k) => {
     const fileLine = block.first + k;
     const elsewhere = (keys.get(lineKey(find.core[k]!)) ?? []).filter((l) => l !== fileLine);
-    const where = elsewhere.length > 0 ? ` (your line is at line ${lineList(elsewhere)})` : "";
+    const where = elsewhere.length > 0 ? ` (your line is at ${lineList(elsewhere)})` : "";
     return `line ${fileLine + 1} reads ${quote(input.lines[fileLine]!)} where oldString has ${quote(find.core[k]!)}${where}`;
   });
   const count = differing.length === 1 ? "one line differs" : `${differing.length} lines differ`;
-  return `oldString was not found. Its first and last lines fit ${range(block)}, but ${count} there: ${details.join("; ")}${differing.length > MAX_LISTED ? "; ..." : ""}. The file has changed since you read it, or this is another block: read it again. ${REREAD}`;
+  return `oldString was not found. Its first and last lines fit ${range(block)}, but ${count} there: ${details.join("; ")}${differing.length > MAX_LISTED ? "; ..." : ""}. The file has changed since you read it, or this is another block: read it again and copy the exact current text of the block you mean (without the line-number prefixes).`;
 }

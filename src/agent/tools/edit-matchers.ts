@@ -171,18 +171,31 @@ export function lineBlock(
     end: forward.at,
     replacement(newString) {
       const parts = splitPadding(transform ? transform(newString) : newString);
-      const oldStyle = detectIndentStyle([...find.core, ...parts.body.split("\n")]);
-      const map = buildIndentMap(pairs, { old: oldStyle, file: input.fileStyle });
-      if (!map) {
-        throw new EditRefusal(
-          `oldString matches lines ${first + 1}-${last + 1} only when indentation is ignored, and its indentation differs from the file's in a way that cannot be carried over to newString safely. Copy those lines exactly as the read tool shows them (without the line-number prefix).`,
-        );
-      }
-      const body = reindent(parts.body, map);
-      if (body === undefined) {
-        throw new EditRefusal(
-          `newString would have to be indented left of column 0 to fit lines ${first + 1}-${last + 1}. Copy oldString exactly from the file, with its indentation.`,
-        );
+      const newLines = parts.body.split("\n");
+      // Lines newString keeps as oldString had them stay the file's own bytes (alignment, trailing
+      // spaces, tabs); only the lines it adds or changes are re-indented.
+      const kept = keptLines(pairs, newLines);
+      let body: string | undefined;
+      if (kept.every((line, i) => line !== undefined || isBlank(newLines[i]!))) {
+        body = newLines.map((line, i) => kept[i] ?? line).join("\n");
+      } else {
+        const oldStyle = detectIndentStyle([...find.core, ...newLines]);
+        const map = buildIndentMap(pairs, { old: oldStyle, file: input.fileStyle });
+        if (!map) {
+          throw new EditRefusal(
+            `oldString matches lines ${first + 1}-${last + 1} only when indentation is ignored, and its indentation differs from the file's in a way that cannot be carried over to newString safely. Copy those lines exactly as the read tool shows them (without the line-number prefix).`,
+          );
+        }
+        const mapped = reindent(parts.body, map);
+        if (mapped === undefined) {
+          throw new EditRefusal(
+            `newString would have to be indented left of column 0 to fit lines ${first + 1}-${last + 1}. Copy oldString exactly from the file, with its indentation.`,
+          );
+        }
+        body = mapped
+          .split("\n")
+          .map((line, i) => kept[i] ?? line)
+          .join("\n");
       }
       const leadBreaks = Math.max(0, parts.leadBreaks - (wantLead - back.taken));
       const trailBreaks = Math.max(0, parts.trailBreaks - (wantTrail - forward.taken));
@@ -190,6 +203,21 @@ export function lineBlock(
       return "\n".repeat(leadBreaks) + body + "\n".repeat(trailBreaks) + tail;
     },
   };
+}
+
+/**
+ * For each line of newString: the file line it stands for when the model kept that oldString line
+ * as it was (same text, in order), else undefined.
+ */
+function keptLines(pairs: readonly IndentPair[], newLines: readonly string[]): (string | undefined)[] {
+  const byText = new Map<string, string[]>();
+  for (const { old, file } of pairs) {
+    if (isBlank(old)) continue;
+    const list = byText.get(old.trimEnd());
+    if (list) list.push(file);
+    else byText.set(old.trimEnd(), [file]);
+  }
+  return newLines.map((line) => byText.get(line.trimEnd())?.shift());
 }
 
 function pairLines(find: FindLines, input: MatchInput, first: number): IndentPair[] {
@@ -264,8 +292,16 @@ export const exactMatcher: Matcher = {
   name: "exact",
   loose: false,
   find(input, oldString) {
+    // A multi-line oldString that starts with indentation describes whole lines: found inside a
+    // deeper line's indentation, its first line is off by the rest, and so would be newString's lines.
+    const wholeLines = oldString.includes("\n") && /^[ \t]/.test(oldString);
+    const starts = allIndexes(input.content, oldString).filter((start) => {
+      if (!wholeLines) return true;
+      const lineStart = input.starts[lineAt(input.starts, start)]!;
+      return lineStart === start || input.content.slice(lineStart, start).trim() !== "";
+    });
     return {
-      candidates: allIndexes(input.content, oldString).map((start) => ({
+      candidates: starts.map((start) => ({
         start,
         end: start + oldString.length,
         replacement: (newString: string) => newString,
