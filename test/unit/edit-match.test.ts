@@ -425,3 +425,40 @@ describe("a uniformly indented block in a file with no indent step (issue 3, ite
     expect(errorOf(() => applyEdit("  a\n b\nc\n", "a\nb", "A\nB"))).toMatch(/cannot be carried over/);
   });
 });
+
+describe("a match owns only its own lines (issue 21, item 2)", () => {
+  // Every case goes through a whitespace-forgiving matcher: the file indents foo() and ends its line
+  // with spaces, oldString does neither.
+  const plain = "x()\n    foo()  \ny()\n";
+  const padded = "x()\n\n    foo()\n\ny()\n";
+  const cases: Array<[string, string, string, string, string]> = [
+    ["padding in both, file has none", plain, "\n\nfoo()\n\n", "\n\nbar()\n\n", "x()\n    bar()\ny()\n"],
+    ["padding in both, file has it", padded, "\n\nfoo()\n\n", "\n\nbar()\n\n", "x()\n\n    bar()\n\ny()\n"],
+    ["padding only in oldString, file has none", plain, "\n\nfoo()\n\n", "bar()", "x()\n    bar()\ny()\n"],
+    ["padding only in oldString, file has it", padded, "\n\nfoo()\n\n", "bar()", "x()\n\n    bar()\n\ny()\n"],
+    ["delete a line written with its trailing break", plain, "foo()\n", "", "x()\ny()\n"],
+    ["delete a line written with its leading break", plain, "\nfoo()", "", "x()\ny()\n"],
+    ["delete a line written with a break on each side", plain, "\nfoo()\n", "", "x()\ny()\n"],
+    ["newString drops the trailing break oldString had", plain, "foo()\n", "bar()", "x()\n    bar()\ny()\n"],
+    ["the model removes the blank line it copied", "x()\n    foo() \n\ny()\n", "foo()\n\n", "bar()\n", "x()\n    bar()\ny()\n"],
+    ["the file's last line break stays", "x()\n    foo() \n", "foo()\n", "bar()", "x()\n    bar()\n"],
+  ];
+  it.each(cases)("%s", (_, content, oldString, newString, expected) => {
+    expect(applyEdit(content, oldString, newString)).toBe(expected);
+  });
+
+  it("keeps every byte outside the replaced lines, also in a CRLF file with trailing spaces", () => {
+    const content = "a  \r\n\r\n    foo() \r\n\r\nb\t\r\n";
+    expect(applyEdit(content, "\nfoo()\n", "")).toBe("a  \r\n\r\nb\t\r\n");
+    expect(applyEdit(content, "foo()\n", "bar()\nbaz()\n")).toBe("a  \r\n\r\n    bar()\r\n    baz()\r\n\r\nb\t\r\n");
+  });
+
+  it("an exact match right after a line's indentation: newString takes the indentation, a deleted line goes whole", () => {
+    const content = "x()\n    foo()\ny()\n";
+    expect(applyEdit(content, "foo()\n", "")).toBe("x()\ny()\n");
+    expect(applyEdit(content, "foo()\n", "bar()\n")).toBe("x()\n    bar()\ny()\n");
+    expect(applyEdit(content, "foo()", "bar()\nbaz()")).toBe("x()\n    bar()\n    baz()\ny()\n");
+    // Mid-line text stays literal.
+    expect(applyEdit("a = foo() + 1\n", "foo()", "bar()\n")).toBe("a = bar()\n + 1\n");
+  });
+});

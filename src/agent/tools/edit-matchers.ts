@@ -162,8 +162,10 @@ export function lineBlock(
 ): Candidate {
   const wantLead = countNewlines(find.leading);
   const wantTrail = countNewlines(find.trailing);
-  const back = extendBack(input.content, input.starts[first]!, wantLead);
-  const forward = extendForward(input.content, input.starts[last]! + input.lines[last]!.length, wantTrail);
+  const coreStart = input.starts[first]!;
+  const coreEnd = input.starts[last]! + input.lines[last]!.length;
+  const back = extendBack(input.content, coreStart, wantLead);
+  const forward = extendForward(input.content, coreEnd, wantTrail);
   // Indentation after oldString's last line break is the next line's: not part of the span.
   const oldTrailTail = /\n[ \t]+$/.test(find.trailing);
   return {
@@ -199,8 +201,21 @@ export function lineBlock(
       }
       const leadBreaks = Math.max(0, parts.leadBreaks - (wantLead - back.taken));
       const trailBreaks = Math.max(0, parts.trailBreaks - (wantTrail - forward.taken));
-      const tail = trailBreaks > 0 && !oldTrailTail ? parts.trailTail : "";
-      return "\n".repeat(leadBreaks) + body + "\n".repeat(trailBreaks) + tail;
+      let lead = "\n".repeat(leadBreaks);
+      let trail = "\n".repeat(trailBreaks) + (trailBreaks > 0 && !oldTrailTail ? parts.trailTail : "");
+      // Never join two lines: padding oldString had but newString dropped is noise, not an order to
+      // glue newString to the line before or after it, so the file keeps its own line breaks there.
+      if (body !== "") {
+        if (back.taken > 0 && leadBreaks === 0) lead = input.content.slice(back.at, coreStart);
+        if (forward.taken > 0 && trailBreaks === 0) trail = input.content.slice(coreEnd, forward.at);
+      } else if (back.taken > 0 && forward.taken > 0 && leadBreaks + trailBreaks === 0) {
+        // Deleting lines with a break taken on each side: one break keeps two neighbours apart.
+        const content = input.content;
+        const before = content[back.at - 1];
+        const after = content[forward.at];
+        if (before !== undefined && before !== "\n" && after !== undefined && after !== "\n") lead = "\n";
+      }
+      return lead + body + trail;
     },
   };
 }
@@ -300,15 +315,37 @@ export const exactMatcher: Matcher = {
       const lineStart = input.starts[lineAt(input.starts, start)]!;
       return lineStart === start || input.content.slice(lineStart, start).trim() !== "";
     });
-    return {
-      candidates: starts.map((start) => ({
-        start,
-        end: start + oldString.length,
-        replacement: (newString: string) => newString,
-      })),
-    };
+    return { candidates: starts.map((start) => exactCandidate(input, start, oldString)) };
   },
 };
+
+/**
+ * An exact match is written as the model wrote it, except where it starts right after a line's
+ * indentation: then the model left the indentation out, and newString gets the same frame (its
+ * further lines indented like the line), and deleting whole lines takes their indentation too.
+ */
+function exactCandidate(input: MatchInput, start: number, oldString: string): Candidate {
+  const end = start + oldString.length;
+  const plain: Candidate = { start, end, replacement: (newString) => newString };
+  const lineStart = input.starts[lineAt(input.starts, start)]!;
+  const indent = input.content.slice(lineStart, start);
+  if (indent === "" || indent.trim() !== "") return plain;
+  if (oldString.endsWith("\n")) {
+    return { start: lineStart, end, replacement: (newString) => (newString === "" ? "" : indent + newString) };
+  }
+  const lineEnd = input.content.indexOf("\n", end);
+  const rest = input.content.slice(end, lineEnd === -1 ? undefined : lineEnd);
+  if (oldString.includes("\n") || rest.trim() !== "") return plain;
+  return {
+    start,
+    end,
+    replacement: (newString) =>
+      newString
+        .split("\n")
+        .map((line, i) => (i === 0 || isBlank(line) ? line : indent + line))
+        .join("\n"),
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // 2. line-trimmed: every line equal after trimming
