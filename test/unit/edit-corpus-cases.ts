@@ -486,3 +486,86 @@ export const CASES_PART_1: CorpusCase[] = [
     refuse: [5, 10, 7, 8],
   },
 ];
+
+export const CASES_PART_1_MORE: CorpusCase[] = [
+  {
+    title: "python: one misremembered line in a double-escaped put(), rewritten",
+    file: "cache.py",
+    oldString:
+      "    def put(self, key, value):\\n        if key in self._data:\\n            self._data.pop(key)\\n        elif len(self._data) > self.capacity:\\n            self._data.popitem(last=False)",
+    newString:
+      "    def put(self, key, value):\\n        if key in self._data:\\n            self._data.pop(key)\\n        elif len(self._data) >= self.capacity > 0:\\n            self._data.popitem(last=False)",
+    intended: ["        elif len(self._data) >= self.capacity:", "        elif len(self._data) >= self.capacity > 0:"],
+  },
+  {
+    title: "java: one misremembered line with typographic quotes elsewhere in the block",
+    file: "CountingWriter.java",
+    oldString: L(
+      "    private void ensureOpen() throws IOException {",
+      "        if (closed || out == null) {",
+      "            throw new IOException(\u201Cwriter closed\u201D);",
+      "        }",
+      "    }",
+    ),
+    newString: L(
+      "    private void ensureOpen() throws IOException {",
+      "        if (closed) {",
+      "            throw new IOException(\u201Cwriter closed\u201D);",
+      "        }",
+      "    }",
+    ),
+    // newString rewrites the misremembered condition to what the file has: nothing changes.
+    refuse: [],
+  },
+  {
+    title: "java: one misremembered line, typographic quotes, real change",
+    file: "CountingWriter.java",
+    oldString: L(
+      "    private void ensureOpen() throws IOException {",
+      "        if (closed || out == null) {",
+      "            throw new IOException(\u201Cwriter closed\u201D);",
+      "        }",
+      "    }",
+    ),
+    newString: L(
+      "    private void ensureOpen() throws IOException {",
+      "        if (closed) {",
+      "            throw new IOException(\u201Cwriter already closed\u201D);",
+      "        }",
+      "    }",
+    ),
+    intended: ['            throw new IOException("writer closed");', '            throw new IOException("writer already closed");'],
+  },
+  {
+    title: "go: Start with a misremembered line and 2-space indentation, rewritten",
+    file: "server.go",
+    oldString: L(
+      "func (s *Server) Start() error {",
+      "  if s.srv != nil {",
+      '    return errors.New("already started")',
+      "  }",
+      "  s.srv = &http.Server{Addr: s.addr, Handler: s.handler}",
+    ),
+    newString: L(
+      "func (s *Server) Start() error {",
+      "  if s.srv != nil {",
+      "    return ErrAlreadyStarted",
+      "  }",
+      "  s.srv = &http.Server{Addr: s.addr, Handler: s.handler}",
+    ),
+    intended: ['\t\treturn errors.New("server already started")', "\t\treturn ErrAlreadyStarted"],
+  },
+  {
+    title: "kotlin: refresh() whose misremembered line exists in user(id)",
+    file: "Repository.kt",
+    oldString: L(
+      "    suspend fun refresh(id: Long) = withContext(Dispatchers.IO) {",
+      "        val cached = dao.find(id)",
+      "        dao.insert(fresh)",
+      "    }",
+      "}",
+    ),
+    newString: L("    suspend fun refresh(id: Long) = withContext(Dispatchers.IO) {", "        dao.insert(api.fetchUser(id))", "    }", "}"),
+    refuse: [29, 9],
+  },
+];

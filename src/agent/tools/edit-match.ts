@@ -2,7 +2,7 @@
 // edit-matchers.ts in order, refuses whenever the match is ambiguous or unsafe, and writes newString
 // corrected by the same mapping the match forgave. A wrong edit is worse than a refusal.
 import { oneLineDifferenceMatcher } from "./edit-content-match";
-import { EditRefusal, FORMATTING_MATCHERS, matchInput, type Candidate, type Matcher } from "./edit-matchers";
+import { EditRefusal, FORMATTING_MATCHERS, matchInput, unescapeModelText, type Candidate, type Matcher } from "./edit-matchers";
 import {
   curlQuotes,
   hasCurlyQuotes,
@@ -25,6 +25,15 @@ const CLOSEST_LINE_CHARS = 200;
 const MAX_LISTED_MATCHES = 10;
 
 const BOM = "\uFEFF";
+
+/** The one-line-difference matcher for an oldString given unescaped: newString is unescaped too. */
+const UNESCAPED_ONE_LINE: Matcher = {
+  ...oneLineDifferenceMatcher,
+  find(input, oldString) {
+    const result = oneLineDifferenceMatcher.find(input, oldString);
+    return { ...result, candidates: result.candidates.map((c) => ({ ...c, replacement: (text: string) => c.replacement(unescapeModelText(text)) })) };
+  },
+};
 
 interface Found {
   matcher: Matcher;
@@ -61,6 +70,9 @@ export function applyEdit(content: string, oldString: string, newString: string,
     const straightFind = quotes ? straightenQuotes(find) : find;
     if (quotes) found = runMatchers(content, straightFind, replaceAll, FORMATTING_MATCHERS);
     found ??= runMatchers(content, straightFind, replaceAll, [oneLineDifferenceMatcher]);
+    // The same one-line difference in a double-escaped oldString (and newString alike).
+    const unescaped = unescapeModelText(straightFind);
+    if (!found && unescaped !== straightFind) found = runMatchers(content, unescaped, replaceAll, [UNESCAPED_ONE_LINE]);
     // A match found in the straightened text needs the same quote correction in newString.
     if (quotes) fixQuotes = (text, region) => correctQuotes(text, find, region);
   }
