@@ -25,16 +25,18 @@ function quote(line: string): string {
   return JSON.stringify(text.length > QUOTE_CHARS ? text.slice(0, QUOTE_CHARS) + "..." : text);
 }
 
-/** 0-based lines of the file whose key is `key`, computed from a lazily built index. */
-function keyIndex(input: MatchInput): Map<string, number[]> {
-  const index = new Map<string, number[]>();
+/**
+ * 0-based lines of the file whose key is `key`. A line with that key contains the key's longest
+ * whitespace-free run verbatim (quotes are already straightened), so only those lines are keyed: a
+ * full index of a 10,000-line file costs more than the whole match.
+ */
+function linesWithKey(input: MatchInput, key: string): number[] {
+  const token = key.split(" ").reduce((a, b) => (b.length > a.length ? b : a), "");
+  const out: number[] = [];
   input.lines.forEach((line, i) => {
-    const key = lineKey(line);
-    const list = index.get(key);
-    if (list) list.push(i);
-    else index.set(key, [i]);
+    if (line.includes(token) && lineKey(line) === key) out.push(i);
   });
-  return index;
+  return out;
 }
 
 /** "line 7" or "lines 7, 12": 0-based line indexes named 1-based. */
@@ -48,13 +50,10 @@ interface Block {
   last: number;
 }
 
-/** Blocks whose first and last lines equal oldString's first and last (after formatting), `length` lines tall. */
-function anchoredBlocks(input: MatchInput, keys: Map<string, number[]>, find: FindLines, minLength: number, maxLength: number): Block[] {
-  const firstKey = lineKey(find.core[0]!);
-  const lastKey = lineKey(find.core[find.core.length - 1]!);
-  const lasts = new Set(keys.get(lastKey) ?? []);
+/** Blocks from a line of `firsts` to a line of `lasts`, minLength to maxLength lines tall. */
+function anchoredBlocks(firsts: readonly number[], lasts: ReadonlySet<number>, minLength: number, maxLength: number): Block[] {
   const blocks: Block[] = [];
-  for (const first of keys.get(firstKey) ?? []) {
+  for (const first of firsts) {
     for (let length = minLength; length <= maxLength; length++) {
       if (lasts.has(first + length - 1)) blocks.push({ first, last: first + length - 1 });
     }
@@ -75,11 +74,12 @@ export const oneLineDifferenceMatcher: Matcher = {
     const find = splitFind(oldString);
     if (!find || find.core.length < 3) return { candidates: [] };
     const n = find.core.length;
-    const keys = keyIndex(input);
-    const same = anchoredBlocks(input, keys, find, n, n);
+    const firsts = linesWithKey(input, lineKey(find.core[0]!));
+    const lasts = new Set(linesWithKey(input, lineKey(find.core[n - 1]!)));
+    const same = anchoredBlocks(firsts, lasts, n, n);
     if (same.length === 0) {
       // Between the same anchors but with lines added or removed: the model read an older version.
-      const near = anchoredBlocks(input, keys, find, Math.max(2, n - STALE_LENGTH_SLACK), n + STALE_LENGTH_SLACK);
+      const near = anchoredBlocks(firsts, lasts, Math.max(2, n - STALE_LENGTH_SLACK), n + STALE_LENGTH_SLACK);
       if (near.length === 0 || n < MIN_CONTENT_BLOCK_LINES) return { candidates: [] };
       return {
         candidates: [],
@@ -99,12 +99,12 @@ export const oneLineDifferenceMatcher: Matcher = {
     }
     if (differing.length !== 1 || n < MIN_CONTENT_BLOCK_LINES) {
       if (differing.length === 0) return { candidates: [] };
-      return { candidates: [], refusal: staleMessage(input, keys, find, block, differing) };
+      return { candidates: [], refusal: staleMessage(input, find, block, differing) };
     }
     const k = differing[0]!;
     const modelLine = find.core[k]!;
     const fileLineNumber = block.first + k;
-    const elsewhere = keys.get(lineKey(modelLine)) ?? [];
+    const elsewhere = linesWithKey(input, lineKey(modelLine));
     if (elsewhere.length > 0) {
       return {
         candidates: [],
@@ -134,10 +134,10 @@ function oneLineCandidate(input: MatchInput, block: Block, find: FindLines, k: n
   };
 }
 
-function staleMessage(input: MatchInput, keys: Map<string, number[]>, find: FindLines, block: Block, differing: number[]): string {
+function staleMessage(input: MatchInput, find: FindLines, block: Block, differing: number[]): string {
   const details = differing.slice(0, MAX_LISTED).map((k) => {
     const fileLine = block.first + k;
-    const elsewhere = (keys.get(lineKey(find.core[k]!)) ?? []).filter((l) => l !== fileLine);
+    const elsewhere = linesWithKey(input, lineKey(find.core[k]!)).filter((l) => l !== fileLine);
     const where = elsewhere.length > 0 ? ` (your line is at ${lineList(elsewhere)})` : "";
     return `line ${fileLine + 1} reads ${quote(input.lines[fileLine]!)} where oldString has ${quote(find.core[k]!)}${where}`;
   });

@@ -31,12 +31,22 @@ export interface MatchInput {
   content: string;
   lines: string[];
   starts: number[];
-  fileStyle: IndentStyle | undefined;
+  readonly fileStyle: IndentStyle | undefined;
 }
 
 export function matchInput(content: string): MatchInput {
   const lines = content.split("\n");
-  return { content, lines, starts: lineStarts(content), fileStyle: detectIndentStyle(lines) };
+  let style: { value: IndentStyle | undefined } | undefined;
+  return {
+    content,
+    lines,
+    starts: lineStarts(content),
+    // Only a re-indented newString needs the file's style: not worth a pass over every exact match.
+    get fileStyle() {
+      style ??= { value: detectIndentStyle(lines) };
+      return style.value;
+    },
+  };
 }
 
 export interface Matcher {
@@ -373,27 +383,37 @@ export const lineTrimmedMatcher: Matcher = {
 // ---------------------------------------------------------------------------------------------
 // 4. whitespace-normalised: runs of whitespace collapsed
 
-/** Collapses whitespace runs to one space, remembering where each kept char came from. */
-function collapseWhitespace(text: string): { text: string; map: number[] } {
-  let out = "";
-  const map: number[] = [];
-  let inSpace = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (/\s/.test(ch)) {
-      if (!inSpace) {
-        out += " ";
-        map.push(i);
-      }
-      inSpace = true;
-    } else {
-      out += ch;
-      map.push(i);
-      inSpace = false;
-    }
-  }
-  return { text: out, map };
+/** Runs of whitespace collapsed to one space (the native regex is fast on large files). */
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, " ");
 }
+
+function isWhitespace(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  return code > 127 && /\s/.test(text[i]!);
+}
+
+/**
+ * Original offsets of some offsets of collapseWhitespace(text), in one pass: a collapsed run maps to
+ * its first whitespace char. Matches are few, so this is cheaper than a map of every char.
+ */
+function collapsedOffsets(text: string, wanted: readonly number[]): Map<number, number> {
+  const targets = [...new Set(wanted)].sort((a, b) => a - b);
+  const out = new Map<number, number>();
+  let next = 0;
+  let collapsed = 0;
+  for (let i = 0; i < text.length && next < targets.length; collapsed++) {
+    if (collapsed === targets[next]) out.set(targets[next++]!, i);
+    if (isWhitespace(text, i)) {
+      while (i < text.length && isWhitespace(text, i)) i++;
+    } else i++;
+  }
+  return out;
+}
+
+/** Most places a fuzzy matcher looks at before giving up on a pathological input. */
+const MAX_FUZZY_PLACES = 1000;
 
 export const whitespaceNormalizedMatcher: Matcher = {
   name: "whitespace-normalized",
@@ -401,11 +421,12 @@ export const whitespaceNormalizedMatcher: Matcher = {
   find(input, oldString) {
     const find = splitFind(oldString);
     if (!find) return { candidates: [] };
-    const needle = collapseWhitespace(find.core.join("\n").trim()).text;
+    const needle = collapseWhitespace(find.core.join("\n").trim());
     const hay = collapseWhitespace(input.content);
-    const candidates = compact(
-      allIndexes(hay.text, needle).map((at) => charMatch(input, hay.map[at]!, hay.map[at + needle.length - 1]! + 1, find)),
-    );
+    const places = allIndexes(hay, needle).slice(0, MAX_FUZZY_PLACES);
+    if (places.length === 0) return { candidates: [] };
+    const offsets = collapsedOffsets(input.content, places.flatMap((at) => [at, at + needle.length - 1]));
+    const candidates = compact(places.map((at) => charMatch(input, offsets.get(at)!, offsets.get(at + needle.length - 1)! + 1, find)));
     return { candidates };
   },
 };
