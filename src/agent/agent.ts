@@ -18,7 +18,7 @@ import type { FileTimes, SubagentRequest } from "./tools/tool";
 import { queueCompaction } from "./session/compaction";
 import type { SessionEnv, SubagentCaller } from "./session/env";
 import type { AgentBus, AgentEvents, PendingQuestion, SessionStatus } from "./session/events";
-import { DEFAULT_AGENT, type AgentInfo } from "./agents";
+import { DEFAULT_AGENT, affectsAgents, type AgentInfo } from "./agents";
 import { runLoop, type LoopResult } from "./session/loop";
 import { QuestionManager } from "./session/questions";
 import { closeInterrupted } from "./session/recovery";
@@ -150,7 +150,9 @@ export function createAgent(deps: AgentDeps): Agent {
   // Custom agents live in the workspace; reload them when those files change.
   disposables.add(
     deps.runtime.fs.onDidChange((changes) => {
-      if (changes.some((c) => /^\.(webcode|opencode)\/agent(\/|$)/.test(c.path))) agentsCache = undefined;
+      if (!changes.some((c) => affectsAgents(c.path))) return;
+      agentsCache = undefined;
+      bus.emit("agents-changed", {});
     }),
   );
 

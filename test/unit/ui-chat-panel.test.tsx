@@ -19,7 +19,12 @@ afterEach(async () => {
   view = undefined;
 });
 
-function fakeFiles(files: Record<string, string>): ChatPanelProps["files"] {
+type FakeFiles = ChatPanelProps["files"] & {
+  /** Writes (or with undefined removes) a file and tells the listeners, as the workspace service does. */
+  change(path: string, text: string | undefined): void;
+};
+
+function fakeFiles(files: Record<string, string>): FakeFiles {
   const listeners: ((changes: FileChange[]) => void)[] = [];
   const stat = (path: string): FileStat => ({ path, kind: "file", size: files[path]!.length, mtime: 1 });
   return {
@@ -35,6 +40,13 @@ function fakeFiles(files: Record<string, string>): ChatPanelProps["files"] {
       listeners.push(listener);
       return toDisposable(() => listeners.splice(listeners.indexOf(listener), 1));
     },
+    change(path, text) {
+      const existed = path in files;
+      if (text === undefined) delete files[path];
+      else files[path] = text;
+      const change = { path, kind: "file", type: text === undefined ? "deleted" : existed ? "changed" : "created", source: "user" } as unknown as FileChange;
+      for (const listener of [...listeners]) listener([change]);
+    },
   };
 }
 
@@ -48,10 +60,11 @@ async function setup(options: { hasProvider?: boolean; files?: Record<string, st
   agent.sessions = [s];
   await controller.start();
   let settingsOpened = 0;
+  const files = fakeFiles(options.files ?? { "src/app.ts": "export {};" });
   view = await render(
     <ChatPanel
       controller={controller}
-      files={fakeFiles(options.files ?? { "src/app.ts": "export {};" })}
+      files={files}
       hasProvider={options.hasProvider ?? true}
       onOpenSettings={() => settingsOpened++}
       onOpenFile={(path) => opened.push(path)}
@@ -62,7 +75,7 @@ async function setup(options: { hasProvider?: boolean; files?: Record<string, st
     await act(async () => frames.runFrame());
     await settle();
   };
-  return { agent, frames, frame, s, problems, opened, settingsOpened: () => settingsOpened };
+  return { agent, files, frames, frame, s, problems, opened, settingsOpened: () => settingsOpened };
 }
 
 describe("ChatPanel", () => {
@@ -198,6 +211,40 @@ describe("ChatPanel", () => {
     await typeInto(box(), "/review src/app.ts");
     await press(box(), "Enter");
     expect(agent.callsOf("prompt")[1]).toEqual([s.id, { text: "Review src/app.ts for bugs.", agent: "plan" }]);
+  });
+
+  it("reloads workspace commands and agents when their files change, without a page reload", async () => {
+    const { agent, files } = await setup();
+    const box = () => byLabel<HTMLTextAreaElement>(view!.container, "Message")!;
+    const options = () => Array.from(view!.container.querySelectorAll('[role="option"]')).map((o) => o.textContent ?? "");
+    await typeInto(box(), "/rev");
+    expect(options()).toEqual([]);
+    await act(async () => files.change(".webcode/commands/review.md", "---\ndescription: Review a file\n---\nReview $ARGUMENTS."));
+    await settle();
+    await typeInto(box(), "");
+    await typeInto(box(), "/rev");
+    expect(options().join()).toContain("Review a file");
+    await act(async () => files.change(".webcode/commands/review.md", undefined));
+    await settle();
+    await typeInto(box(), "");
+    await typeInto(box(), "/rev");
+    expect(options()).toEqual([]);
+
+    // A workspace build.md redefines the built-in agent: the picker says so, with the path.
+    agent.agents = [
+      { name: "build", description: "Builds", mode: "primary", builtIn: true, source: ".webcode/agent/build.md" },
+      { name: "plan", description: "Plans", mode: "primary", builtIn: true },
+      { name: "reviewer", description: "Reviews", mode: "primary", builtIn: false, source: ".opencode/agent/reviewer.md" },
+    ];
+    await act(async () => agent.bus.emit("agents-changed", {}));
+    await settle();
+    const picker = byLabel<HTMLSelectElement>(view!.container, "Agent")!;
+    expect(Array.from(picker.options).map((o) => o.textContent)).toEqual([
+      "build (redefined by .webcode/agent/build.md)",
+      "plan",
+      "reviewer (from .opencode/agent/reviewer.md)",
+    ]);
+    expect(picker.options[0]!.title).toContain("Built-in agent redefined by the workspace file .webcode/agent/build.md");
   });
 
   it("opens a subagent's child session from its task part", async () => {

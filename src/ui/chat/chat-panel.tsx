@@ -11,13 +11,13 @@ import { SessionsSidebar } from "../sessions";
 import type { ChatController } from "./chat-controller";
 import type { MessageEntry } from "./chat-store";
 import { ChangesView, type DiffRenderer } from "./changes-view";
-import { describeUsage, formatCost, totalTokens } from "./format";
+import { agentLabel, agentTitle, describeUsage, formatCost, totalTokens } from "./format";
 import { MessageList } from "./message-list";
 import { PermissionCard } from "./permission-card";
 import { PromptBox } from "./prompt-box";
 import { QuestionCard } from "./question-card";
 import type { ChangesSource } from "./session-changes";
-import { BUILTIN_COMMANDS, COMMAND_DIRECTORIES, loadCustomCommands, type SlashCommand } from "./slash-commands";
+import { BUILTIN_COMMANDS, affectsCommands, loadCustomCommands, type SlashCommand } from "./slash-commands";
 import { StatusLine } from "./status-line";
 import "./chat.css";
 
@@ -194,8 +194,8 @@ function AgentPicker({ controller }: { controller: ChatController }) {
       <span className="visually-hidden">Agent</span>
       <select className="select" aria-label="Agent" value={agentName} onChange={(event) => controller.setAgent(event.target.value)}>
         {options.map((agent) => (
-          <option key={agent.name} value={agent.name} title={agent.description}>
-            {agent.name}
+          <option key={agent.name} value={agent.name} title={agentTitle(agent)}>
+            {agentLabel(agent)}
           </option>
         ))}
       </select>
@@ -208,14 +208,18 @@ function useCustomCommands(files: ChatPanelProps["files"], onProblem?: (message:
   const [custom, setCustom] = useState<SlashCommand[]>([]);
   useEffect(() => {
     let live = true;
-    const load = () =>
-      loadCustomCommands(files).then(
-        (commands) => live && setCustom(commands),
-        (error: unknown) => onProblem?.(`Could not load custom commands: ${errorMessage(error)}.`),
+    // Files can change again while a list loads: only the newest load may set the list.
+    let loads = 0;
+    const load = () => {
+      const mine = ++loads;
+      return loadCustomCommands(files).then(
+        (commands) => live && mine === loads && setCustom(commands),
+        (error: unknown) => live && mine === loads && onProblem?.(`Could not load custom commands: ${errorMessage(error)}.`),
       );
+    };
     void load();
     const watcher = files.onDidChange((changes) => {
-      if (changes.some((c) => COMMAND_DIRECTORIES.some((dir) => c.path === dir || c.path.startsWith(`${dir}/`)))) void load();
+      if (changes.some((c) => affectsCommands(c.path))) void load();
     });
     return () => {
       live = false;

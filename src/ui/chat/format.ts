@@ -1,5 +1,6 @@
-// Formatting for the chat: token counts, costs, durations, context sizes and prices.
+// Formatting for the chat: token counts, costs, durations, context sizes, prices and agent names.
 import type { TokenUsage } from "../../storage";
+import type { AgentSummary } from "./agent-port";
 
 /** 950 -> "950", 12_345 -> "12.3k", 1_200_000 -> "1.2M". */
 export function formatTokens(count: number): string {
@@ -47,3 +48,18 @@ export function formatPrice(cost: { input: number; output: number }): string {
   if (cost.input === 0 && cost.output === 0) return "free";
   return `$${cost.input} / $${cost.output} per M`;
 }
+
+/**
+ * An agent as the picker names it: a workspace file that defines an agent, or redefines a built-in
+ * one (an imported repository may ship its own build.md), is marked with its path.
+ */
+export function agentLabel(agent: AgentSummary): string {
+  if (!agent.source) return agent.name;
+  return `${agent.name} (${agent.builtIn ? "redefined by" : "from"} ${agent.source})`;
+}
+
+export function agentTitle(agent: AgentSummary): string {
+  const origin = agent.source ? `${agent.builtIn ? "Built-in agent redefined by the workspace file" : "Workspace agent from"} ${agent.source}` : "";
+  return [agent.description, origin].filter(Boolean).join("\n");
+}
+
