@@ -50,7 +50,7 @@ function fakeFiles(files: Record<string, string>): FakeFiles {
   };
 }
 
-async function setup(options: { hasProvider?: boolean; files?: Record<string, string> } = {}) {
+async function setup(options: { hasProvider?: boolean; files?: Record<string, string>; contextWindow?: ChatPanelProps["contextWindow"] } = {}) {
   const agent = new FakeAgent();
   const frames = new ManualFrames();
   const problems: string[] = [];
@@ -69,6 +69,7 @@ async function setup(options: { hasProvider?: boolean; files?: Record<string, st
       onOpenSettings={() => settingsOpened++}
       onOpenFile={(path) => opened.push(path)}
       onProblem={(m) => problems.push(m)}
+      contextWindow={options.contextWindow}
     />,
   );
   const frame = async () => {
@@ -245,6 +246,30 @@ describe("ChatPanel", () => {
       "reviewer (from .opencode/agent/reviewer.md)",
     ]);
     expect(picker.options[0]!.title).toContain("Built-in agent redefined by the workspace file .webcode/agent/build.md");
+  });
+
+  it("shows a context meter: the last call's tokens against the model's context window", async () => {
+    const windows: Record<string, number> = { "gpt-5": 200_000 };
+    const { agent, frame, s } = await setup({ contextWindow: (model) => windows[model.modelId] });
+    const user = userMessage(s.id);
+    agent.bus.emit("message-updated", { message: user });
+    await frame();
+    expect(byLabel(view!.container, "Context used")).toBeUndefined();
+    const first = assistantMessage(s.id, user.id, { completedAt: 2, tokens: { input: 20_000, output: 1_000, reasoning: 0, cacheRead: 0, cacheWrite: 0 } });
+    const second = assistantMessage(s.id, user.id, { completedAt: 3, tokens: { input: 4_000, output: 2_000, reasoning: 0, cacheRead: 40_000, cacheWrite: 4_000 } });
+    agent.bus.emit("message-updated", { message: first });
+    agent.bus.emit("message-updated", { message: second });
+    await frame();
+    const meter = byLabel<HTMLMeterElement>(view!.container, "Context used")!;
+    // The newest call counts (cached input too), not the session's total.
+    expect(meter.getAttribute("value")).toBe("50000");
+    expect(meter.getAttribute("max")).toBe("200000");
+    expect(view!.container.querySelector(".chat-context")?.textContent).toContain("50k of 200k (25%)");
+    // A model whose window is unknown shows no meter rather than a guess.
+    delete windows["gpt-5"];
+    agent.bus.emit("message-updated", { message: { ...second, completedAt: 4 } });
+    await frame();
+    expect(byLabel(view!.container, "Context used")).toBeUndefined();
   });
 
   it("opens a subagent's child session from its task part", async () => {

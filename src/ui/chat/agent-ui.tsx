@@ -125,6 +125,7 @@ function ChatPanelHost({
       changes={changes}
       renderDiff={deps.renderDiff}
       supportsImages={info?.capabilities.images ?? true}
+      contextWindow={(ref) => findModel(settings.configs, ref)?.context}
       onProblem={(message) => services.notifications.notify("error", message)}
       confirm={(message) => services.dialogs.confirm("Revert file?", message, "Revert")}
     />

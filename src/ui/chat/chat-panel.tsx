@@ -5,13 +5,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
 import { errorMessage, tryDecodeText } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
-import type { FileAttachment } from "../../storage";
+import type { FileAttachment, ModelRef } from "../../storage";
 import { FirstRunGuide } from "../settings";
 import { SessionsSidebar } from "../sessions";
 import type { ChatController } from "./chat-controller";
 import type { MessageEntry } from "./chat-store";
 import { ChangesView, type DiffRenderer } from "./changes-view";
-import { agentLabel, agentTitle, describeUsage, formatCost, totalTokens } from "./format";
+import { agentLabel, agentTitle, describeContext, describeUsage, formatCost, lastRequestContext, totalTokens } from "./format";
 import { MessageList } from "./message-list";
 import { PermissionCard } from "./permission-card";
 import { PromptBox } from "./prompt-box";
@@ -40,6 +40,8 @@ export interface ChatPanelProps {
   renderDiff?: DiffRenderer;
   /** Whether the selected model accepts images (pasted images are refused otherwise). */
   supportsImages?: boolean;
+  /** A model's context window in tokens, for the context meter (no meter when unknown). */
+  contextWindow?(model: ModelRef): number | undefined;
   onProblem?(message: string): void;
   confirm?(message: string): Promise<boolean>;
 }
@@ -47,7 +49,7 @@ export interface ChatPanelProps {
 const EMPTY: readonly MessageEntry[] = [];
 
 export function ChatPanel(props: ChatPanelProps) {
-  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, onProblem, confirm } = props;
+  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm } = props;
   const view = useStore(controller.view);
   const sessionId = view.activeSessionId;
   const session = useStore(controller.store, (s) => (sessionId ? s.sessions[sessionId] : undefined));
@@ -121,6 +123,7 @@ export function ChatPanel(props: ChatPanelProps) {
           Session: {describeUsage(session.tokens)} · {formatCost(session.cost)}
         </p>
       )}
+      <ContextMeter messages={visible} contextWindow={contextWindow} />
       <div className="chat-body">
         {view.showSessions && (
           <SessionsSidebar
@@ -182,6 +185,26 @@ export function ChatPanel(props: ChatPanelProps) {
         onProblem={onProblem}
       />
     </div>
+  );
+}
+
+/** How full the model's context window is: the last request and its reply against the window. */
+function ContextMeter({ messages, contextWindow }: { messages: readonly MessageEntry[]; contextWindow?: ChatPanelProps["contextWindow"] }) {
+  const last = lastRequestContext(messages);
+  const window = last ? contextWindow?.(last.model) : undefined;
+  if (!last || !window || window <= 0) return null;
+  const share = last.tokens / window;
+  const level = share >= 0.9 ? "high" : share >= 0.7 ? "medium" : "low";
+  return (
+    <p
+      className={`chat-context chat-context-${level}`}
+      title="Tokens of the last model call (system prompt, tool schemas and messages, as the provider counted them, plus the reply) against the model's context window. Near the limit, the conversation is compacted."
+    >
+      <label>
+        Context <meter min={0} max={window} low={window * 0.7} high={window * 0.9} optimum={0} value={Math.min(last.tokens, window)} aria-label="Context used" />{" "}
+        {describeContext(last.tokens, window)}
+      </label>
+    </p>
   );
 }
 
