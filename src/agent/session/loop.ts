@@ -14,7 +14,7 @@ import {
 import { DEFAULT_AGENT } from "../agents";
 import { DEFAULT_RULES, disabledTools, mergeRules, type Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
-import { queueCompaction, runCompaction } from "./compaction";
+import { nextRequestTokens, queueCompaction, runCompaction } from "./compaction";
 import type { SessionEnv } from "./env";
 import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser, visibleHistory } from "./history";
 import { toModelMessages } from "./model-messages";
@@ -23,7 +23,7 @@ import { prune } from "./prune";
 import type { AgentInfo, SubagentSummary } from "./services";
 import type { MessageWithParts } from "./store";
 import { generateTitle, hasDefaultTitle } from "./title";
-import { isOverflow } from "./usage";
+import { isOverflow, requestOverheadTokens, usableContext } from "./usage";
 
 /** Automatic compactions allowed in one turn before the agent gives up instead of looping. */
 export const MAX_COMPACTIONS_PER_TURN = 3;
@@ -79,6 +79,11 @@ function modelOf(user: UserMessageRecord, session: SessionRecord, agent: AgentIn
   const model = user.model ?? agent.model ?? session.model;
   if (!model) throw new Error("No model is selected for this session; choose one in the model picker, then send your message again.");
   return model;
+}
+
+/** Whether anything precedes the current turn's user message: otherwise compaction has nothing to summarise. */
+function hasEarlierTurns(history: readonly MessageWithParts[], userId: string): boolean {
+  return history.some((m) => m.info.id < userId);
 }
 
 /** Tool calls in assistant messages answering `userId` (the current turn), oldest first. */
@@ -187,6 +192,16 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       ...(userInfo.system !== undefined && { userSystem: userInfo.system }),
       reminders,
     });
+    // 4b. The request about to be sent would not fit: compact first. The estimate counts the system
+    // prompt and the tool schemas (every request carries them) where no provider count covers them.
+    if (modelInfo && modelInfo.context > 0 && history.length > 0) {
+      const overhead = requestOverheadTokens(system, tools);
+      if (nextRequestTokens(history, overhead) >= usableContext(modelInfo) && hasEarlierTurns(history, userInfo.id)) {
+        steps--;
+        await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
+        continue;
+      }
+    }
     // Resolved before the reply exists: a provider that cannot be built (no key, no URL) fails the
     // prompt with its message instead of leaving an empty reply behind.
     const languageModel = env.providers.languageModel(modelRef);
