@@ -23,6 +23,7 @@ import { runLoop, type LoopResult } from "./session/loop";
 import { QuestionManager } from "./session/questions";
 import { closeInterrupted } from "./session/recovery";
 import { commitRevert, forkSession, revertSession, unrevertSession, visibleToUser } from "./session/revert";
+import type { SessionBudget } from "./session/budget";
 import type { AgentServices } from "./session/services";
 import { defaultServices, type DefaultServicesOptions } from "./session/default-services";
 import { SnapshotService } from "./session/snapshot";
@@ -43,6 +44,8 @@ export interface AgentDeps {
   defaultModel?: () => ModelRef | undefined;
   /** The user's permission config as rules (Settings), applied over the defaults. */
   userRules?: () => Rule[];
+  /** The user's spending limit per session (Settings); none when undefined. */
+  sessionBudget?: () => SessionBudget | undefined;
   /** A batched write failed (e.g. storage quota); the UI shows it. */
   onPersistError?: (error: unknown) => void;
 }
@@ -173,6 +176,7 @@ export function createAgent(deps: AgentDeps): Agent {
     services,
     now,
     userRules: () => deps.userRules?.() ?? [],
+    budget: () => deps.sessionBudget?.(),
     agents: () => (agentsCache ??= services.loadAgents(deps.runtime).catch((error: unknown) => {
       agentsCache = undefined;
       throw error;

@@ -14,6 +14,7 @@ import {
 import { DEFAULT_AGENT } from "../agents";
 import { DEFAULT_RULES, disabledTools, mergeRules, type Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
+import { budgetExceeded } from "./budget";
 import { nextRequestTokens, queueCompaction, runCompaction } from "./compaction";
 import type { SessionEnv } from "./env";
 import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser, visibleHistory } from "./history";
@@ -194,13 +195,35 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     });
     // 4b. The request about to be sent would not fit: compact first. The estimate counts the system
     // prompt and the tool schemas (every request carries them) where no provider count covers them.
-    if (modelInfo && modelInfo.context > 0 && history.length > 0) {
-      const overhead = requestOverheadTokens(system, tools);
-      if (nextRequestTokens(history, overhead) >= usableContext(modelInfo) && hasEarlierTurns(history, userInfo.id)) {
-        steps--;
-        await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
-        continue;
-      }
+    const nextTokens = nextRequestTokens(history, requestOverheadTokens(system, tools));
+    if (modelInfo && modelInfo.context > 0 && nextTokens >= usableContext(modelInfo) && hasEarlierTurns(history, userInfo.id)) {
+      steps--;
+      await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
+      continue;
+    }
+    // 4c. The user's budget for the session: stop before a call that would pass it. (A subagent's
+    // costs roll up into its parent, whose own next call is checked.)
+    const overBudget = session.parentId === undefined ? budgetExceeded(session, nextTokens, modelInfo, env.budget()) : undefined;
+    if (overBudget) {
+      const stopped: AssistantMessageRecord = {
+        v: 1,
+        id: newId("msg", env.now()),
+        sessionId,
+        role: "assistant",
+        createdAt: env.now(),
+        completedAt: env.now(),
+        parentId: userInfo.id,
+        agent: agent.name,
+        model: modelRef,
+        tokens: emptyUsage(),
+        cost: 0,
+        finish: "error",
+        error: overBudget,
+      };
+      env.store.updateMessage(stopped);
+      result.assistant = stopped;
+      result.error = overBudget;
+      break;
     }
     // Resolved before the reply exists: a provider that cannot be built (no key, no URL) fails the
     // prompt with its message instead of leaving an empty reply behind.

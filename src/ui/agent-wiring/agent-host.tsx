@@ -6,7 +6,7 @@ import { createAgent, ruleset, type Agent } from "../../agent";
 import { testConnection } from "../../providers";
 import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
-import { PermissionSettings, ProviderSettings } from "../settings";
+import { BudgetSettings, PermissionSettings, ProviderSettings } from "../settings";
 import { LiveProviderRegistry } from "./live-provider-registry";
 import { renderMonacoDiff } from "./monaco-diff";
 import { WorkspaceAgents } from "./workspace-agents";
@@ -21,15 +21,17 @@ export interface AgentHost extends Disposable {
   readonly ui: AgentUi;
   readonly settings: ProviderSettings;
   readonly permissions: PermissionSettings;
+  readonly budget: BudgetSettings;
   readonly agents: WorkspaceAgents<Agent>;
   readonly providers: LiveProviderRegistry;
 }
 
-/** Builds the host and loads the stored settings (providers, default model, permissions). */
+/** Builds the host and loads the stored settings (providers, default model, permissions, budget). */
 export async function createAgentHost({ storage, origin }: AgentHostOptions): Promise<AgentHost> {
   const settings = new ProviderSettings(storage);
   const permissions = new PermissionSettings(storage);
-  await Promise.all([settings.load(), permissions.load()]);
+  const budget = new BudgetSettings(storage);
+  await Promise.all([settings.load(), permissions.load(), budget.load()]);
   const providers = new LiveProviderRegistry(settings.store);
   const agents = new WorkspaceAgents<Agent>((runtime, services) =>
     createAgent({
@@ -39,12 +41,14 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
       // Read at each use: a model or permission changed in Settings applies to the next request.
       defaultModel: () => settings.defaultModel,
       userRules: () => ruleset(permissions.choices),
+      sessionBudget: () => budget.budget,
       onPersistError: (error) => services.notifications.error(error, "The chat could not be saved to browser storage"),
     }),
   );
   const ui = createAgentUi({
     settings,
     permissions,
+    budget,
     testConnection: (config) => testConnection(config, { origin }),
     agentFor: (services) => agents.agentFor(services),
     renderDiff: renderMonacoDiff,
@@ -53,6 +57,7 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
     ui,
     settings,
     permissions,
+    budget,
     agents,
     providers,
     dispose() {

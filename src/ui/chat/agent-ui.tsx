@@ -5,7 +5,7 @@ import { useEffect, useMemo } from "react";
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
-import { findModel, SettingsButton, type PermissionSettings, type ProviderSettings, type TestConnection } from "../settings";
+import { findModel, SettingsButton, type BudgetSettings, type PermissionSettings, type ProviderSettings, type TestConnection } from "../settings";
 import type { ChatAgent } from "./agent-port";
 import { ChatController } from "./chat-controller";
 import { ChatPanel } from "./chat-panel";
@@ -23,6 +23,8 @@ export interface AgentUiDeps {
   renderDiff?: DiffRenderer;
   /** The user's permission choices, edited in Settings (optional; the section is hidden without it). */
   permissions?: PermissionSettings;
+  /** The spending limit per session, edited in Settings (optional; the section is hidden without it). */
+  budget?: BudgetSettings;
 }
 
 export const CHAT_PANEL_ID = "chat";
@@ -68,6 +70,7 @@ function SettingsTopBarItem({ deps, settingsOpen }: { deps: AgentUiDeps; setting
       settings={deps.settings}
       testConnection={deps.testConnection}
       {...(deps.permissions && { permissions: deps.permissions })}
+      {...(deps.budget && { budget: deps.budget })}
       open={open}
       onOpenChange={(value) => settingsOpen.setState({ open: value })}
     />

@@ -8,3 +8,5 @@ export { ProviderSettings, DEFAULT_MODEL_KEY, findModel, uniqueProviderId, type 
 export { FirstRunGuide } from "./first-run-guide";
 export { PermissionSettings, PERMISSION_KINDS, PERMISSION_SETTINGS_KEY, restorePermissionChoices, type PermissionChoice, type PermissionChoices } from "./permission-settings";
 export { PermissionSection } from "./permission-section";
+export { BudgetSettings, BUDGET_SETTINGS_KEY, restoreBudget, type SessionBudgetChoice } from "./budget-settings";
+export { BudgetSection } from "./budget-section";

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useStore } from "zustand";
 import { errorMessage } from "../../base";
 import { maskKey, type ProviderConfig } from "../../providers";
+import { BudgetSection } from "./budget-section";
+import type { BudgetSettings } from "./budget-settings";
 import { ModelPicker } from "./model-picker";
 import { PermissionSection } from "./permission-section";
 import type { PermissionSettings } from "./permission-settings";
@@ -16,12 +18,14 @@ export interface SettingsDialogProps {
   testConnection: TestConnection;
   /** The user's permission choices; the Permissions section shows when given. */
   permissions?: PermissionSettings;
+  /** The spending limit per session; the Budget section shows when given. */
+  budget?: BudgetSettings;
   onClose(): void;
 }
 
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
-export function SettingsDialog({ settings, testConnection, permissions, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, testConnection, permissions, budget, onClose }: SettingsDialogProps) {
   const state = useStore(settings.store);
   const [editing, setEditing] = useState<Editing>(() => (state.configs.length === 0 ? { mode: "add" } : { mode: "none" }));
   const [problem, setProblem] = useState<string | undefined>();
@@ -148,6 +152,7 @@ export function SettingsDialog({ settings, testConnection, permissions, onClose 
           </section>
         )}
         {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
+        {budget && <BudgetSection budget={budget} onProblem={(action) => void run(action)} />}
         {problem && (
           <p className="input-error" role="alert">
             {problem}
