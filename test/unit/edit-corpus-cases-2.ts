@@ -366,3 +366,42 @@ export const CASES_PART_2: CorpusCase[] = [
     intended: ["\u201Cserve\u201D command", "\u201Cstart\u201D command"],
   },
 ];
+
+/** Exact text found right after a line's indentation: newString follows that indentation. */
+export const CASES_PART_2_MORE: CorpusCase[] = [
+  {
+    title: "yaml: one step written without its indentation, a step added after it",
+    file: "ci.yml",
+    oldString: "- run: npm run lint",
+    newString: "- run: npm run lint\n- run: npm run typecheck",
+    intended: ["      - run: npm run lint\n", "      - run: npm run lint\n      - run: npm run typecheck\n"],
+  },
+  {
+    title: "python: delete a method written from its def line, with the trailing line break",
+    file: "cache.py",
+    oldString: "def delete(self, key):\n        if key not in self._data:\n            return False\n        self._data.pop(key)\n        return True\n",
+    newString: "",
+    intended: ["    def delete(self, key):\n        if key not in self._data:\n            return False\n        self._data.pop(key)\n        return True\n", ""],
+  },
+  {
+    title: "go: one line without its tab, replaced by two",
+    file: "server.go",
+    oldString: "defer cancel()",
+    newString: "defer cancel()\nlog.Printf(\"stopping %s\", s.addr)",
+    intended: ["\tdefer cancel()\n", '\tdefer cancel()\n\tlog.Printf("stopping %s", s.addr)\n'],
+  },
+  {
+    title: "c: a statement and the brace after it, the statement without its tabs",
+    file: "ring.c",
+    oldString: "r->buf = NULL;\n}",
+    newString: "r->buf = NULL;\n\tr->capacity = 0;\n}",
+    intended: ["\tr->buf = NULL;\n}", "\tr->buf = NULL;\n\tr->capacity = 0;\n}"],
+  },
+  {
+    title: "toml: a key written with spaces around = collapsed",
+    file: "Cargo.toml",
+    oldString: 'edition="2021"',
+    newString: 'edition="2024"',
+    refuse: [4],
+  },
+];

@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { applyEdit } from "../../src/agent/tools/edit-match";
 import { CASES_PART_1, CASES_PART_1_MORE, type CorpusCase } from "./edit-corpus-cases";
-import { CASES_PART_2 } from "./edit-corpus-cases-2";
+import { CASES_PART_2, CASES_PART_2_MORE } from "./edit-corpus-cases-2";
 
-const CASES = [...CASES_PART_1, ...CASES_PART_1_MORE, ...CASES_PART_2];
+const CASES = [...CASES_PART_1, ...CASES_PART_1_MORE, ...CASES_PART_2, ...CASES_PART_2_MORE];
 const FIXTURES = new URL("../fixtures/edit-corpus/", import.meta.url);
 
 function fileText(c: CorpusCase): string {
