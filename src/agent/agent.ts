@@ -18,11 +18,12 @@ import type { FileTimes, SubagentRequest } from "./tools/tool";
 import { queueCompaction } from "./session/compaction";
 import type { SessionEnv, SubagentCaller } from "./session/env";
 import type { AgentBus, AgentEvents, PendingQuestion, SessionStatus } from "./session/events";
-import { DEFAULT_AGENT, type AgentInfo } from "./agents";
+import { DEFAULT_AGENT, affectsAgents, type AgentInfo } from "./agents";
 import { runLoop, type LoopResult } from "./session/loop";
 import { QuestionManager } from "./session/questions";
 import { closeInterrupted } from "./session/recovery";
 import { commitRevert, forkSession, revertSession, unrevertSession, visibleToUser } from "./session/revert";
+import type { SessionBudget } from "./session/budget";
 import type { AgentServices } from "./session/services";
 import { defaultServices, type DefaultServicesOptions } from "./session/default-services";
 import { SnapshotService } from "./session/snapshot";
@@ -43,6 +44,8 @@ export interface AgentDeps {
   defaultModel?: () => ModelRef | undefined;
   /** The user's permission config as rules (Settings), applied over the defaults. */
   userRules?: () => Rule[];
+  /** The user's spending limit per session (Settings); none when undefined. */
+  sessionBudget?: () => SessionBudget | undefined;
   /** A batched write failed (e.g. storage quota); the UI shows it. */
   onPersistError?: (error: unknown) => void;
   /** Other tabs on the same database: one turn per session at a time across them (default: this tab only). */
@@ -167,7 +170,9 @@ export function createAgent(deps: AgentDeps): Agent {
   // Custom agents live in the workspace; reload them when those files change.
   disposables.add(
     deps.runtime.fs.onDidChange((changes) => {
-      if (changes.some((c) => /^\.(webcode|opencode)\/agent(\/|$)/.test(c.path))) agentsCache = undefined;
+      if (!changes.some((c) => affectsAgents(c.path))) return;
+      agentsCache = undefined;
+      bus.emit("agents-changed", {});
     }),
   );
 
@@ -188,6 +193,7 @@ export function createAgent(deps: AgentDeps): Agent {
     services,
     now,
     userRules: () => deps.userRules?.() ?? [],
+    budget: () => deps.sessionBudget?.(),
     agents: () => (agentsCache ??= services.loadAgents(deps.runtime).catch((error: unknown) => {
       agentsCache = undefined;
       throw error;

@@ -144,7 +144,8 @@ interface PartBase {
 export type PartRecord = PartBase &
   (
     | { type: "text"; text: string; synthetic?: boolean; time?: { start: number; end?: number } }
-    | { type: "reasoning"; text: string; time: { start: number; end?: number } }
+    // No timing on reasoning that came from a share link or an older export.
+    | { type: "reasoning"; text: string; time?: { start: number; end?: number } }
     | ({ type: "file" } & FileAttachment & { source?: string })
     | { type: "tool"; callId: string; tool: string; state: ToolState }
     | { type: "step-start"; snapshot?: string }

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStorage, type Storage } from "../../src/storage";
 import { WorkspaceFiles } from "../../src/runtime";
-import { BUILTIN_AGENTS, builtinAgent, loadAgents, loadAgentsWithProblems, type AgentInfo } from "../../src/agent/agents";
+import { BUILTIN_AGENTS, affectsAgents, builtinAgent, loadAgents, loadAgentsWithProblems, type AgentInfo } from "../../src/agent/agents";
 import { DEFAULT_RULES, decide, disabledTools, evaluate, mergeRules } from "../../src/agent/permission";
 import { EXPLORE_PROMPT, TITLE_PROMPT } from "../../src/agent/prompt";
 
@@ -138,6 +138,7 @@ describe("loadAgents", () => {
         { permission: "bash", pattern: "git diff *", action: "allow" },
       ],
       builtIn: false,
+      source: ".webcode/agent/reviewer.md",
     });
     expect(decide("bash", "git diff HEAD", rulesOf(reviewer!), limitsOf(reviewer!))).toBe("allow");
     expect(decide("bash", "ls", rulesOf(reviewer!), limitsOf(reviewer!))).toBe("ask");
@@ -149,6 +150,9 @@ describe("loadAgents", () => {
     const agents = await loadAgents(fs);
     const build = agents.find((a) => a.name === "build")!;
     expect(build).toMatchObject({ mode: "primary", temperature: 0.3, builtIn: true, description: builtinAgent("build")!.description });
+    // Shown as coming from the workspace, with its path; untouched built-ins have no source.
+    expect(build.source).toBe(".webcode/agent/build.md");
+    expect(agents.find((a) => a.name === "plan")!.source).toBeUndefined();
     expect(build.prompt).toBeUndefined();
     expect(decide("bash", "ls", rulesOf(build), limitsOf(build))).toBe("ask");
     const explore = agents.find((a) => a.name === "explore")!;
@@ -242,5 +246,16 @@ describe("workspace agent files only tighten (issue 3, item 6)", () => {
     expect(helper.permission).toEqual([]);
     expect(decide("read", ".env", rulesOf(helper), limitsOf(helper))).toBe("ask");
     expect(decide("external_directory", "/etc", rulesOf(helper), limitsOf(helper))).toBe("ask");
+  });
+});
+
+describe("which workspace changes reload the agents", () => {
+  it("files in any agent folder, and folders above them; nothing else", () => {
+    for (const path of [".webcode/agent/build.md", ".webcode/agents/x.md", ".opencode/agent/y.md", ".opencode/agents", ".webcode", ""]) {
+      expect(affectsAgents(path), path).toBe(true);
+    }
+    for (const path of ["src/agent/build.md", ".webcode/command/review.md", ".webcode/agentsmith.md", "README.md"]) {
+      expect(affectsAgents(path), path).toBe(false);
+    }
   });
 });

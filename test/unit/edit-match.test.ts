@@ -1,9 +1,8 @@
 // applyEdit (agent-spec §4): each matcher, each refusal, and the two safety principles on realistic code.
 import { describe, expect, it } from "vitest";
 import { applyEdit } from "../../src/agent/tools/edit-match";
+import { oneLineDifferenceMatcher } from "../../src/agent/tools/edit-content-match";
 import {
-  blockAnchorMatcher,
-  contextAwareMatcher,
   escapeNormalizedMatcher,
   exactMatcher,
   indentationFlexibleMatcher,
@@ -154,8 +153,21 @@ describe("line-trimmed matcher: newString corrected by the same indentation mapp
     expect(result).toBe("function f() {\n    if (x) {\n        go();\n        stop();\n    }\n}\n");
   });
 
-  it("ignores trailing whitespace differences", () => {
-    expect(applyEdit("a = 1   \nb = 2\n", "a = 1\nb = 2", "a = 1\nb = 3")).toBe("a = 1\nb = 3\n");
+  it("ignores trailing whitespace differences; a line newString keeps stays as the file has it", () => {
+    expect(applyEdit("a = 1   \nb = 2\n", "a = 1\nb = 2", "a = 1\nb = 3")).toBe("a = 1   \nb = 3\n");
+    // Exact up to the trailing spaces: those lie outside the span and stay.
+    expect(applyEdit("a = 1\nb = 2   \n", "a = 1\nb = 2", "a = 1\nb = 3")).toBe("a = 1\nb = 3   \n");
+  });
+
+  it("keeps the file's alignment on the lines newString does not change", () => {
+    const go = "type S struct {\n\taddr    string\n\tsrv     *http.Server\n}\n";
+    const result = applyEdit(go, "type S struct {\n\taddr string\n\tsrv *http.Server\n}", "type S struct {\n\taddr string\n\tsrv *http.Server\n\tlog *slog.Logger\n}");
+    expect(result).toBe("type S struct {\n\taddr    string\n\tsrv     *http.Server\n\tlog *slog.Logger\n}\n");
+  });
+
+  it("never takes an exact match that starts inside a deeper line's indentation for whole lines", () => {
+    const yaml = "jobs:\n  test:\n    steps:\n      - run: npm test\n\n  lint:\n";
+    expect(errorOf(() => applyEdit(yaml, "    - run: npm test\n\n  lint:", "    - run: npm test\n    - run: x\n\n  lint:"))).toMatch(/lines 4-6/);
   });
 
   it("refuses when oldString's indentation cannot be mapped consistently onto the file's", () => {
@@ -184,7 +196,7 @@ describe("line-trimmed matcher: newString corrected by the same indentation mapp
   });
 });
 
-describe("block-anchor matcher", () => {
+describe("one-line-difference matcher: the only content difference forgiven", () => {
   const content = [
     "class Store {",
     "  save(user) {",
@@ -197,17 +209,16 @@ describe("block-anchor matcher", () => {
     "}",
     "",
   ].join("\n");
+  const oldString = ["save(user) {", "  if (!user) {", '    throw new Error("missing user");', "  }", "  db.write(user);", "  return true;", "}"].join("\n");
 
-  it("accepts a block whose anchors match and whose middle is similar, re-indented", () => {
-    const oldString = ["save(user) {", "  if (!user) {", '    throw new Error("missing user");', "  }", "  db.write(user);", "  return true;", "}"].join("\n");
-    const newString = ["save(user) {", "  if (!user) {", '    throw new Error("missing user");', "  }", "  db.write(user);", "  log(user);", "  return true;", "}"].join("\n");
-    const result = applyEdit(content, oldString, newString);
-    expect(result).toBe(
+  it("accepts one misremembered middle line that newString rewrites, re-indented", () => {
+    const newString = ["save(user) {", "  if (!user) {", '    throw new Error("user required");', "  }", "  db.write(user);", "  log(user);", "  return true;", "}"].join("\n");
+    expect(applyEdit(content, oldString, newString)).toBe(
       [
         "class Store {",
         "  save(user) {",
         "    if (!user) {",
-        '      throw new Error("missing user");',
+        '      throw new Error("user required");',
         "    }",
         "    db.write(user);",
         "    log(user);",
@@ -219,7 +230,14 @@ describe("block-anchor matcher", () => {
     );
   });
 
-  it("refuses when two near-identical blocks compete", () => {
+  it("refuses when newString keeps the misremembered line (it would silently rewrite the file's line)", () => {
+    const newString = oldString.replace("  return true;", "  log(user);\n  return true;");
+    const message = errorOf(() => applyEdit(content, oldString, newString));
+    expect(message).toMatch(/line 4 of the file reads "throw new Error\(\\"no user\\"\);"/);
+    expect(message).toMatch(/newString keeps that line/);
+  });
+
+  it("refuses when the first and last lines fit several blocks", () => {
     const twins = [
       "function a(user) {",
       "  if (user) {",
@@ -235,14 +253,19 @@ describe("block-anchor matcher", () => {
       "}",
       "",
     ].join("\n");
-    const message = errorOf(() => applyEdit(twins, '  if (user) {\n    save(usr);\n    log("saved");\n  }', '  if (user) {\n    store(user);\n  }'));
-    expect(message).toMatch(/several blocks \(lines 2-5, lines 8-11\)/);
+    const message = errorOf(() => applyEdit(twins, '  if (user) {\n    save(usr);\n    log("saved");\n  }', "  if (user) {\n    store(user);\n  }"));
+    expect(message).toMatch(/fit 2 blocks \(lines 2-5, lines 8-11\)/);
   });
 
-  it("as a pure matcher: needs 3+ lines and the similarity threshold", () => {
-    expect(blockAnchorMatcher.find(matchInput("a\nb\n"), "a\nb").candidates).toHaveLength(0);
-    expect(blockAnchorMatcher.find(matchInput("start\ncompletely different\nend\n"), "start\nnothing alike here\nend").candidates).toHaveLength(0);
-    expect(viaMatcher(blockAnchorMatcher, "start\nvalue = 10\nend\n", "start\nvalue = 11\nend", "start\nvalue = 12\nend")).toBe("start\nvalue = 12\nend\n");
+  it("as a pure matcher: needs 5+ lines, unique anchors, and one middle line differing", () => {
+    expect(oneLineDifferenceMatcher.find(matchInput("a\nb\n"), "a\nb").candidates).toHaveLength(0);
+    const small = oneLineDifferenceMatcher.find(matchInput("start\nvalue = 10\nend\n"), "start\nvalue = 11\nend");
+    expect(small.candidates).toHaveLength(0);
+    expect(small.refusal).toMatch(/line 2 reads "value = 10"/);
+    const five = "start\na = 1\nvalue = 10\nb = 2\nend\n";
+    expect(viaMatcher(oneLineDifferenceMatcher, five, "start\na = 1\nvalue = 11\nb = 2\nend", "start\na = 1\nvalue = 12\nb = 2\nend")).toBe(
+      "start\na = 1\nvalue = 12\nb = 2\nend\n",
+    );
   });
 });
 
@@ -302,7 +325,7 @@ describe("trimmed-boundary matcher (pure)", () => {
   });
 });
 
-describe("context-aware matcher", () => {
+describe("content differences beyond one line are refused", () => {
   const content = ["def run():", "    x = 1", "    go()", "    y = 2", "    stop()", "    teardown()", "", "def other():", "    pass", ""].join("\n");
   const oldString = [
     "def run():",
@@ -313,28 +336,31 @@ describe("context-aware matcher", () => {
     "    teardown()",
   ].join("\n");
 
-  it("accepts anchors plus half of the middle lines equal", () => {
-    expect(blockAnchorMatcher.find(matchInput(content), oldString).candidates).toHaveLength(0);
-    expect(contextAwareMatcher.find(matchInput(content), oldString).candidates).toHaveLength(1);
-    const result = applyEdit(content, oldString, "def run():\n    x = 1\n    teardown()");
-    expect(result).toBe("def run():\n    x = 1\n    teardown()\n\ndef other():\n    pass\n");
+  it("refuses two differing middle lines as stale, naming the lines", () => {
+    const message = errorOf(() => applyEdit(content, oldString, "def run():\n    x = 1\n    teardown()"));
+    expect(message).toMatch(/lines 1-6, but 2 lines differ/);
+    expect(message).toMatch(/line 3 reads "go\(\)"/);
+    expect(message).toMatch(/line 5 reads "stop\(\)"/);
+    expect(message).toMatch(/file has changed since you read it, or this is another block/);
   });
 
   it("rejects a match much larger than oldString", () => {
     const huge = "    " + "x".repeat(4000);
     const big = ["def run():", "    setup()", huge, "    step_two()", "    teardown()", ""].join("\n");
     const small = ["def run():", "    setup()", "    short()", "    step_two()", "    teardown()"].join("\n");
-    expect(contextAwareMatcher.find(matchInput(big), small).candidates).toHaveLength(1);
+    expect(oneLineDifferenceMatcher.find(matchInput(big), small).candidates).toHaveLength(1);
     expect(errorOf(() => applyEdit(big, small, "def run():\n    pass"))).toMatch(/not found/);
   });
 
   it("refuses competing blocks", () => {
     const twins = "start\na\nb\nc\nend\nstart\na\nB\nc\nend\n";
-    expect(contextAwareMatcher.find(matchInput(twins), "start\na\nx\nc\nend").refusal).toMatch(/several blocks \(lines 1-5, lines 6-10\)/);
+    expect(oneLineDifferenceMatcher.find(matchInput(twins), "start\na\nx\nc\nend").refusal).toMatch(/fit 2 blocks \(lines 1-5, lines 6-10\)/);
   });
 
   it("refuses replaceAll with a loose match", () => {
-    expect(errorOf(() => applyEdit(content, oldString, "def run():\n    pass", true))).toMatch(/replaceAll/);
+    const one = ["def run():", "    x = 1", "    go()", "    y = 2", "    teardown()", ""].join("\n");
+    const old = ["def run():", "    x = 1", "    went()", "    y = 2", "    teardown()"].join("\n");
+    expect(errorOf(() => applyEdit(one, old, "def run():\n    pass", true))).toMatch(/replaceAll/);
   });
 });
 
@@ -397,5 +423,42 @@ describe("a uniformly indented block in a file with no indent step (issue 3, ite
 
   it("still refuses when no single prefix or level shift explains every line", () => {
     expect(errorOf(() => applyEdit("  a\n b\nc\n", "a\nb", "A\nB"))).toMatch(/cannot be carried over/);
+  });
+});
+
+describe("a match owns only its own lines (issue 21, item 2)", () => {
+  // Every case goes through a whitespace-forgiving matcher: the file indents foo() and ends its line
+  // with spaces, oldString does neither.
+  const plain = "x()\n    foo()  \ny()\n";
+  const padded = "x()\n\n    foo()\n\ny()\n";
+  const cases: Array<[string, string, string, string, string]> = [
+    ["padding in both, file has none", plain, "\n\nfoo()\n\n", "\n\nbar()\n\n", "x()\n    bar()\ny()\n"],
+    ["padding in both, file has it", padded, "\n\nfoo()\n\n", "\n\nbar()\n\n", "x()\n\n    bar()\n\ny()\n"],
+    ["padding only in oldString, file has none", plain, "\n\nfoo()\n\n", "bar()", "x()\n    bar()\ny()\n"],
+    ["padding only in oldString, file has it", padded, "\n\nfoo()\n\n", "bar()", "x()\n\n    bar()\n\ny()\n"],
+    ["delete a line written with its trailing break", plain, "foo()\n", "", "x()\ny()\n"],
+    ["delete a line written with its leading break", plain, "\nfoo()", "", "x()\ny()\n"],
+    ["delete a line written with a break on each side", plain, "\nfoo()\n", "", "x()\ny()\n"],
+    ["newString drops the trailing break oldString had", plain, "foo()\n", "bar()", "x()\n    bar()\ny()\n"],
+    ["the model removes the blank line it copied", "x()\n    foo() \n\ny()\n", "foo()\n\n", "bar()\n", "x()\n    bar()\ny()\n"],
+    ["the file's last line break stays", "x()\n    foo() \n", "foo()\n", "bar()", "x()\n    bar()\n"],
+  ];
+  it.each(cases)("%s", (_, content, oldString, newString, expected) => {
+    expect(applyEdit(content, oldString, newString)).toBe(expected);
+  });
+
+  it("keeps every byte outside the replaced lines, also in a CRLF file with trailing spaces", () => {
+    const content = "a  \r\n\r\n    foo() \r\n\r\nb\t\r\n";
+    expect(applyEdit(content, "\nfoo()\n", "")).toBe("a  \r\n\r\nb\t\r\n");
+    expect(applyEdit(content, "foo()\n", "bar()\nbaz()\n")).toBe("a  \r\n\r\n    bar()\r\n    baz()\r\n\r\nb\t\r\n");
+  });
+
+  it("an exact match right after a line's indentation: newString takes the indentation, a deleted line goes whole", () => {
+    const content = "x()\n    foo()\ny()\n";
+    expect(applyEdit(content, "foo()\n", "")).toBe("x()\ny()\n");
+    expect(applyEdit(content, "foo()\n", "bar()\n")).toBe("x()\n    bar()\ny()\n");
+    expect(applyEdit(content, "foo()", "bar()\nbaz()")).toBe("x()\n    bar()\n    baz()\ny()\n");
+    // Mid-line text stays literal.
+    expect(applyEdit("a = foo() + 1\n", "foo()", "bar()\n")).toBe("a = bar()\n + 1\n");
   });
 });

@@ -2,7 +2,10 @@
 // error), manual compaction, what the model sees afterwards, prune, and titles.
 import { afterEach, describe, expect, it } from "vitest";
 import { CLEARED_TOOL_OUTPUT } from "../../src/agent/session/model-messages";
-import { COMPACTION_REQUEST } from "../../src/agent/session/compaction";
+import { z } from "zod";
+import { COMPACTION_REQUEST, nextRequestTokens } from "../../src/agent/session/compaction";
+import type { MessageWithParts } from "../../src/agent/session/store";
+import { requestOverheadTokens } from "../../src/agent/session/usage";
 import { cleanTitle } from "../../src/agent/session/title";
 import { MODEL, SMALL_MODEL, ScriptedModel, apiError, createRig, modelInfo, partsOf, text, tools, type Rig } from "./agent-harness";
 
@@ -94,6 +97,89 @@ describe("compaction", () => {
     expect(next).toContain("q3");
     expect(next).not.toContain('"q1"');
     expect(next).not.toContain("a1");
+  });
+});
+
+describe("the compaction threshold counts what every request carries (issue 21, item 6)", () => {
+  const history = (turns: Array<{ role: "user" | "assistant"; id: string; text?: string; tokens?: number; output?: string; summary?: boolean }>): MessageWithParts[] =>
+    turns.map((t) => ({
+      info:
+        t.role === "user"
+          ? ({ v: 1, id: t.id, sessionId: "s", role: "user", createdAt: 1, agent: "build", model: MODEL } as MessageWithParts["info"])
+          : ({ v: 1, id: t.id, sessionId: "s", role: "assistant", createdAt: 1, completedAt: 2, parentId: "u", agent: "build", model: MODEL, cost: 0, tokens: { input: t.tokens ?? 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, ...(t.summary && { summary: true }) } as MessageWithParts["info"]),
+      parts: [
+        ...(t.text ? [{ v: 1, id: `${t.id}-t`, sessionId: "s", messageId: t.id, type: "text", text: t.text } as const] : []),
+        ...(t.output ? [{ v: 1, id: `${t.id}-o`, sessionId: "s", messageId: t.id, type: "tool", callId: "c", tool: "read", state: { status: "completed", input: {}, output: t.output, title: "", metadata: {}, start: 1, end: 2 } } as const] : []),
+      ] as MessageWithParts["parts"],
+    }));
+
+  it("estimates the next request: the provider's count of the last call plus the tool results and messages after it", () => {
+    const h = history([
+      { role: "user", id: "m1", text: "read it" },
+      { role: "assistant", id: "m2", tokens: 1_000, output: "x".repeat(40_000) },
+      { role: "user", id: "m3", text: "y".repeat(400) },
+    ]);
+    // The provider's 1,000 already include the system prompt and tool schemas: not added again.
+    expect(nextRequestTokens(h, 5_000)).toBe(1_000 + 10_000 + 100);
+  });
+
+  it("without a provider count (first call, after a summary, no usage reported) adds the system prompt and tool schemas", () => {
+    const noUsage = history([
+      { role: "user", id: "m1", text: "a".repeat(4_000) },
+      { role: "assistant", id: "m2", text: "b".repeat(4_000) },
+    ]);
+    expect(nextRequestTokens(noUsage, 5_000)).toBe(5_000 + 2_000);
+    const afterSummary = history([
+      { role: "user", id: "m1", text: "compact" },
+      { role: "assistant", id: "m2", tokens: 90_000, text: "c".repeat(400), summary: true },
+    ]);
+    expect(nextRequestTokens(afterSummary, 5_000)).toBe(5_000 + 2 + 100);
+    const system = "s".repeat(4_000);
+    const schemaless = requestOverheadTokens(system, []);
+    expect(schemaless).toBe(1_000);
+    const tool = { id: "read", description: "Reads a file.", parameters: z.object({ filePath: z.string().describe("Path") }) };
+    expect(requestOverheadTokens(system, [tool])).toBeGreaterThan(schemaless + 10);
+  });
+
+  it("compacts before a call whose tool results would overflow, although the last call's count did not", async () => {
+    const model = new ScriptedModel([
+      text("first answer"),
+      tools([{ name: "echo", input: { text: "z".repeat(36_000) } }]),
+      text("SUMMARY"),
+      text("after compaction"),
+    ]);
+    rig = await createRig({ models: { [MODEL.modelId]: model }, infos: small });
+    const session = await rig.agent.createSession();
+    await rig.agent.prompt(session.id, { text: "first" });
+    const result = await rig.agent.prompt(session.id, { text: "echo a lot" });
+    expect(result.error).toBeUndefined();
+    expect(model.calls).toHaveLength(4);
+    expect(JSON.stringify(model.calls[2]!.prompt[0])).toContain("COMPACTION AGENT PROMPT");
+    expect(model.prompt(3)).toContain("SUMMARY");
+  });
+
+  it("counts the system prompt and tool schemas when the provider reports no usage", async () => {
+    const run = async (systemChars: number) => {
+      const none = { input: 0, output: 0 };
+      const model = new ScriptedModel([text("w".repeat(12_000), none), text("SUMMARY", none), text("answer", none)]);
+      rig?.dispose();
+      rig = await createRig({
+        models: { [MODEL.modelId]: model },
+        infos: small,
+        services: { buildSystemPrompt: async (input) => `SYSTEM for ${input.agent.name}\n${"s".repeat(systemChars)}` },
+      });
+      const session = await rig.agent.createSession();
+      await rig.agent.prompt(session.id, { text: "first" });
+      await rig.agent.prompt(session.id, { text: "second" });
+      return model;
+    };
+    // 3,000 tokens of messages fit the 8,000 usable; with a 5,000-token system prompt they do not.
+    const light = await run(100);
+    expect(light.calls).toHaveLength(2);
+    const heavy = await run(20_000);
+    expect(heavy.calls).toHaveLength(3);
+    expect(JSON.stringify(heavy.calls[1]!.prompt[0])).toContain("COMPACTION AGENT PROMPT");
+    expect(heavy.prompt(2)).toContain("SUMMARY");
   });
 });
 

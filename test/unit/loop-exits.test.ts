@@ -99,7 +99,7 @@ describe("agent loop exits", () => {
     expect(model.remaining).toBe(0);
   });
 
-  it("stops the turn when the user rejects a permission, and the next prompt can continue", async () => {
+  it("stops the turn on a bare reject, and the next prompt can continue", async () => {
     const model = new ScriptedModel([
       tools([{ name: "put", input: { path: "a.txt", content: "x" } }]),
       text("after reject"),
@@ -111,16 +111,58 @@ describe("agent loop exits", () => {
     const session = await rig.agent.createSession();
     rig.agent.bus.on("permission-asked", (request) => {
       expect(request.permission).toBe("edit");
-      rig!.agent.replyPermission(request.id, "reject", "not now");
+      rig!.agent.replyPermission(request.id, "reject");
     });
     await rig.agent.prompt(session.id, { text: "write" });
     expect(model.calls).toHaveLength(1);
     const toolPart = (await partsOf(rig.agent, session.id, "tool"))[0]!;
     expect(toolPart.type === "tool" && toolPart.state.status).toBe("error");
-    expect(toolPart.type === "tool" && toolPart.state.status === "error" && toolPart.state.error).toContain("not now");
+    expect(toolPart.type === "tool" && toolPart.state.status === "error" && toolPart.state.error).toContain("rejected");
     expect(await rig.files.exists("a.txt")).toBe(false);
     await rig.agent.prompt(session.id, { text: "ok then" });
     expect(model.calls).toHaveLength(2);
+  });
+
+  it("a reject with a message reaches the model as the call's result and the turn goes on with it", async () => {
+    const model = new ScriptedModel([
+      tools([{ name: "put", input: { path: "a.txt", content: "x" } }]),
+      tools([{ name: "put", input: { path: "b.txt", content: "y" } }]),
+      text("Wrote b.txt as you asked."),
+    ]);
+    rig = await createRig({
+      models: { [MODEL.modelId]: model },
+      deps: { userRules: () => [{ permission: "edit", pattern: "*", action: "ask" }] },
+    });
+    const session = await rig.agent.createSession();
+    let asks = 0;
+    rig.agent.bus.on("permission-asked", (request) => {
+      asks++;
+      if (asks === 1) rig!.agent.replyPermission(request.id, "reject", "write b.txt instead");
+      else rig!.agent.replyPermission(request.id, "once");
+    });
+    const result = await rig.agent.prompt(session.id, { text: "write" });
+    expect(result.error).toBeUndefined();
+    // All three model calls happen in this one turn: the second one already carries the message.
+    expect(model.calls).toHaveLength(3);
+    expect(model.prompt(1)).toContain("The user rejected this edit call and said: write b.txt instead");
+    expect(await rig.files.exists("a.txt")).toBe(false);
+    expect(await rig.files.readText("b.txt")).toBe("y");
+    const [rejected, written] = await partsOf(rig.agent, session.id, "tool");
+    expect(rejected?.type === "tool" && rejected.state.status === "error" && rejected.state.error).toContain("write b.txt instead");
+    expect(written?.type === "tool" && written.state.status).toBe("completed");
+    expect(rig.agent.status(session.id)).toEqual({ type: "idle" });
+  });
+
+  it("a blank message counts as a bare reject", async () => {
+    const model = new ScriptedModel([tools([{ name: "put", input: { path: "a.txt", content: "x" } }]), text("never")]);
+    rig = await createRig({
+      models: { [MODEL.modelId]: model },
+      deps: { userRules: () => [{ permission: "edit", pattern: "*", action: "ask" }] },
+    });
+    const session = await rig.agent.createSession();
+    rig.agent.bus.on("permission-asked", (request) => rig!.agent.replyPermission(request.id, "reject", "   "));
+    await rig.agent.prompt(session.id, { text: "write" });
+    expect(model.calls).toHaveLength(1);
   });
 
   it("allows after an 'once' reply and runs the tool", async () => {

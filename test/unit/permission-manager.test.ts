@@ -127,10 +127,24 @@ describe("PermissionManager", () => {
     expect((a.error as Error).message).toContain("use git clean instead");
     expect(b.status).toBe("rejected");
     expect(b.error).toBeInstanceOf(PermissionRejectedError);
+    // With a message the turn goes on: every rejected ask carries it to the model.
+    expect((a.error as PermissionRejectedError).stopsTurn).toBe(false);
+    expect((b.error as Error).message).toContain("use git clean instead");
+    expect((b.error as PermissionRejectedError).stopsTurn).toBe(false);
     expect(c.status).toBe("pending");
     expect(replied.map((r) => r.reply)).toEqual(["reject", "reject"]);
     expect(replied[0]!.message).toBe("use git clean instead");
     expect(manager.pending()).toHaveLength(1);
+  });
+
+  it("a bare 'reject' stops the turn for every ask it rejects", async () => {
+    const { manager, asked, rules } = setup();
+    const a = settle(manager.ask({ sessionId: "s", request: bash("rm -rf dist"), rules }));
+    const b = settle(manager.ask({ sessionId: "s", request: bash("npm test"), rules }));
+    manager.reply(asked[0]!.id, "reject");
+    await tick();
+    expect((a.error as PermissionRejectedError).stopsTurn).toBe(true);
+    expect((b.error as PermissionRejectedError).stopsTurn).toBe(true);
   });
 
   it("ignores replies to unknown or already answered asks", async () => {

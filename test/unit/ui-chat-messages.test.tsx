@@ -103,6 +103,36 @@ describe("MessageView", () => {
     expect(container.querySelector('[role="status"]')?.textContent).toBe("Stopped by the user.");
   });
 
+  it("labels a tool call the user stopped 'Stopped', not 'Done' or 'Failed'", async () => {
+    const reply = assistantMessage("ses_1", "msg_u", { completedAt: 2, finish: "aborted" });
+    const input = { command: "npm run dev", description: "Start the dev server" };
+    const killed = { status: "completed" as const, input, output: "ready\n\n(The command was aborted by the user.)", title: "Start the dev server", metadata: { aborted: true, exitCode: 130 }, start: 1, end: 2 };
+    const cut = { status: "error" as const, input: { filePath: "a.ts" }, error: "aborted", start: 1, end: 2 };
+    const finished = { ...killed, metadata: { aborted: false, exitCode: 0 } };
+    const container = await show({
+      info: reply,
+      parts: [
+        part(reply, { type: "tool", callId: "c1", tool: "bash", state: killed }),
+        part(reply, { type: "tool", callId: "c2", tool: "read", state: cut }),
+        part(reply, { type: "tool", callId: "c3", tool: "bash", state: finished }),
+      ],
+    });
+    const labels = Array.from(container.querySelectorAll(".tool-status")).map((s) => s.textContent);
+    expect(labels).toEqual(["Stopped", "Stopped", "Done"]);
+    expect(container.querySelector('[aria-label="bash tool call, Stopped"]')).not.toBeNull();
+  });
+
+  it("shows a reasoning part without timing (from a share link) instead of throwing", async () => {
+    const reply = assistantMessage("ses_1", "msg_u", { completedAt: 2 });
+    const shared = part(reply, { type: "reasoning", text: "Let me check the tests first." });
+    const broken = { ...part(reply, { type: "reasoning", text: "Odd timing." }), time: "soon" } as unknown as typeof shared;
+    const timed = part(reply, { type: "reasoning", text: "Timed.", time: { start: 1000, end: 4000 } });
+    const container = await show({ info: reply, parts: [shared, broken, timed] });
+    const summaries = Array.from(container.querySelectorAll(".part-reasoning summary")).map((s) => s.textContent);
+    expect(summaries).toEqual(["Reasoning", "Reasoning", "Thought for 3 s"]);
+    expect(container.textContent).toContain("Let me check the tests first.");
+  });
+
   it("still shows a real failure as an alert", async () => {
     const reply = assistantMessage("ses_1", "msg_u", { completedAt: 2, finish: "error", error: { name: "ProviderError", message: "The server failed (HTTP 500)." } });
     const container = await show({ info: reply, parts: [] });

@@ -19,7 +19,12 @@ afterEach(async () => {
   view = undefined;
 });
 
-function fakeFiles(files: Record<string, string>): ChatPanelProps["files"] {
+type FakeFiles = ChatPanelProps["files"] & {
+  /** Writes (or with undefined removes) a file and tells the listeners, as the workspace service does. */
+  change(path: string, text: string | undefined): void;
+};
+
+function fakeFiles(files: Record<string, string>): FakeFiles {
   const listeners: ((changes: FileChange[]) => void)[] = [];
   const stat = (path: string): FileStat => ({ path, kind: "file", size: files[path]!.length, mtime: 1 });
   return {
@@ -35,10 +40,17 @@ function fakeFiles(files: Record<string, string>): ChatPanelProps["files"] {
       listeners.push(listener);
       return toDisposable(() => listeners.splice(listeners.indexOf(listener), 1));
     },
+    change(path, text) {
+      const existed = path in files;
+      if (text === undefined) delete files[path];
+      else files[path] = text;
+      const change = { path, kind: "file", type: text === undefined ? "deleted" : existed ? "changed" : "created", source: "user" } as unknown as FileChange;
+      for (const listener of [...listeners]) listener([change]);
+    },
   };
 }
 
-async function setup(options: { hasProvider?: boolean; files?: Record<string, string> } = {}) {
+async function setup(options: { hasProvider?: boolean; files?: Record<string, string>; contextWindow?: ChatPanelProps["contextWindow"] } = {}) {
   const agent = new FakeAgent();
   const frames = new ManualFrames();
   const problems: string[] = [];
@@ -48,21 +60,23 @@ async function setup(options: { hasProvider?: boolean; files?: Record<string, st
   agent.sessions = [s];
   await controller.start();
   let settingsOpened = 0;
+  const files = fakeFiles(options.files ?? { "src/app.ts": "export {};" });
   view = await render(
     <ChatPanel
       controller={controller}
-      files={fakeFiles(options.files ?? { "src/app.ts": "export {};" })}
+      files={files}
       hasProvider={options.hasProvider ?? true}
       onOpenSettings={() => settingsOpened++}
       onOpenFile={(path) => opened.push(path)}
       onProblem={(m) => problems.push(m)}
+      contextWindow={options.contextWindow}
     />,
   );
   const frame = async () => {
     await act(async () => frames.runFrame());
     await settle();
   };
-  return { agent, frames, frame, s, problems, opened, settingsOpened: () => settingsOpened };
+  return { agent, files, frames, frame, s, problems, opened, settingsOpened: () => settingsOpened };
 }
 
 describe("ChatPanel", () => {
@@ -198,6 +212,64 @@ describe("ChatPanel", () => {
     await typeInto(box(), "/review src/app.ts");
     await press(box(), "Enter");
     expect(agent.callsOf("prompt")[1]).toEqual([s.id, { text: "Review src/app.ts for bugs.", agent: "plan" }]);
+  });
+
+  it("reloads workspace commands and agents when their files change, without a page reload", async () => {
+    const { agent, files } = await setup();
+    const box = () => byLabel<HTMLTextAreaElement>(view!.container, "Message")!;
+    const options = () => Array.from(view!.container.querySelectorAll('[role="option"]')).map((o) => o.textContent ?? "");
+    await typeInto(box(), "/rev");
+    expect(options()).toEqual([]);
+    await act(async () => files.change(".webcode/commands/review.md", "---\ndescription: Review a file\n---\nReview $ARGUMENTS."));
+    await settle();
+    await typeInto(box(), "");
+    await typeInto(box(), "/rev");
+    expect(options().join()).toContain("Review a file");
+    await act(async () => files.change(".webcode/commands/review.md", undefined));
+    await settle();
+    await typeInto(box(), "");
+    await typeInto(box(), "/rev");
+    expect(options()).toEqual([]);
+
+    // A workspace build.md redefines the built-in agent: the picker says so, with the path.
+    agent.agents = [
+      { name: "build", description: "Builds", mode: "primary", builtIn: true, source: ".webcode/agent/build.md" },
+      { name: "plan", description: "Plans", mode: "primary", builtIn: true },
+      { name: "reviewer", description: "Reviews", mode: "primary", builtIn: false, source: ".opencode/agent/reviewer.md" },
+    ];
+    await act(async () => agent.bus.emit("agents-changed", {}));
+    await settle();
+    const picker = byLabel<HTMLSelectElement>(view!.container, "Agent")!;
+    expect(Array.from(picker.options).map((o) => o.textContent)).toEqual([
+      "build (redefined by .webcode/agent/build.md)",
+      "plan",
+      "reviewer (from .opencode/agent/reviewer.md)",
+    ]);
+    expect(picker.options[0]!.title).toContain("Built-in agent redefined by the workspace file .webcode/agent/build.md");
+  });
+
+  it("shows a context meter: the last call's tokens against the model's context window", async () => {
+    const windows: Record<string, number> = { "gpt-5": 200_000 };
+    const { agent, frame, s } = await setup({ contextWindow: (model) => windows[model.modelId] });
+    const user = userMessage(s.id);
+    agent.bus.emit("message-updated", { message: user });
+    await frame();
+    expect(byLabel(view!.container, "Context used")).toBeUndefined();
+    const first = assistantMessage(s.id, user.id, { completedAt: 2, tokens: { input: 20_000, output: 1_000, reasoning: 0, cacheRead: 0, cacheWrite: 0 } });
+    const second = assistantMessage(s.id, user.id, { completedAt: 3, tokens: { input: 4_000, output: 2_000, reasoning: 0, cacheRead: 40_000, cacheWrite: 4_000 } });
+    agent.bus.emit("message-updated", { message: first });
+    agent.bus.emit("message-updated", { message: second });
+    await frame();
+    const meter = byLabel<HTMLMeterElement>(view!.container, "Context used")!;
+    // The newest call counts (cached input too), not the session's total.
+    expect(meter.getAttribute("value")).toBe("50000");
+    expect(meter.getAttribute("max")).toBe("200000");
+    expect(view!.container.querySelector(".chat-context")?.textContent).toContain("50k of 200k (25%)");
+    // A model whose window is unknown shows no meter rather than a guess.
+    delete windows["gpt-5"];
+    agent.bus.emit("message-updated", { message: { ...second, completedAt: 4 } });
+    await frame();
+    expect(byLabel(view!.container, "Context used")).toBeUndefined();
   });
 
   it("opens a subagent's child session from its task part", async () => {

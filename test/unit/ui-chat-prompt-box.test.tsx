@@ -140,6 +140,25 @@ describe("PromptBox", () => {
     expect(sent).toEqual([{ text: "/usr/bin is where it lives", files: [] }]);
   });
 
+  it("runs a complete slash command on the first Enter, while the popup is still open", async () => {
+    const { base, sent, commands } = props({
+      commands: [...BUILTIN_COMMANDS, { name: "newest", description: "Open the newest session", kind: "custom", template: "x" }],
+    });
+    view = await render(<PromptBox {...base} />);
+    await typeInto(textbox(), "/new");
+    // Both /new and /newest are offered, and the text already names /new exactly.
+    expect(view.container.querySelectorAll('[role="option"]').length).toBe(2);
+    await press(textbox(), "Enter");
+    expect(commands).toEqual([["new", ""]]);
+    expect(textbox().value).toBe("");
+    expect(sent).toEqual([]);
+    // Tab still completes, and a partial name is completed by Enter.
+    await typeInto(textbox(), "/compa");
+    await press(textbox(), "Enter");
+    expect(textbox().value).toBe("/compact ");
+    expect(commands).toHaveLength(1);
+  });
+
   it("turns a pasted image into an attachment, and refuses it for models without vision", async () => {
     const problems: string[] = [];
     const { base, sent } = props({ onProblem: (m) => problems.push(m) });

@@ -28,4 +28,6 @@ export interface AgentInfo {
   workspacePermission?: Rule[];
   color?: string;
   builtIn: boolean;
+  /** The workspace file that defined this agent, or redefined the built-in of that name (last one wins). */
+  source?: string;
 }

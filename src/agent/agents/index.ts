@@ -4,6 +4,7 @@ export { BUILTIN_AGENTS, DEFAULT_AGENT, PLAN_FILES_PATTERN, builtinAgent } from 
 export {
   AGENT_FOLDERS,
   MAX_AGENT_FILE_BYTES,
+  affectsAgents,
   loadAgents,
   loadAgentsWithProblems,
   type AgentProblem,

@@ -2,7 +2,7 @@
 // (also the plural `agents/`). Frontmatter configures, the body is the prompt; a file named like a
 // built-in merges over it. Bad files are reported as problems, never thrown. A file's permission rules
 // only tighten (AgentInfo.workspacePermission): a shipped build.md cannot loosen the user's config.
-import { basename, errorMessage, joinPath } from "../../base";
+import { basename, errorMessage, isInside, joinPath } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import type { ModelRef } from "../../storage";
 import { PermissionConfigError, ruleset, toolPermission, type PermissionConfig, type Rule } from "../permission";
@@ -150,7 +150,7 @@ function parseAgentFile(path: string, text: string, warnings: string[]): AgentFi
   return agent;
 }
 
-function merge(base: AgentInfo | undefined, file: AgentFile): AgentInfo {
+function merge(base: AgentInfo | undefined, file: AgentFile, path: string): AgentInfo {
   // The file's rules never join `permission` (last match wins there); they become limits.
   const limits = [...(base?.workspacePermission ?? []), ...file.permission];
   const merged: AgentInfo = base
@@ -166,6 +166,7 @@ function merge(base: AgentInfo | undefined, file: AgentFile): AgentInfo {
   if (file.topP !== undefined) merged.topP = file.topP;
   if (file.steps !== undefined) merged.steps = file.steps;
   if (file.color !== undefined) merged.color = file.color;
+  merged.source = path;
   return merged;
 }
 
@@ -179,6 +180,11 @@ async function agentFiles(fs: WorkspaceFs): Promise<string[]> {
     for (const name of names.sort()) paths.push(joinPath(folder, name));
   }
   return paths;
+}
+
+/** Whether a workspace change may change the agents: a file in an agent folder, or a folder above one. */
+export function affectsAgents(path: string): boolean {
+  return AGENT_FOLDERS.some((folder) => isInside(path, folder) || isInside(folder, path));
 }
 
 /** Built-in agents merged with the workspace's custom agents, and any problems found. */
@@ -204,7 +210,7 @@ export async function loadAgentsWithProblems(fs: WorkspaceFs): Promise<LoadedAge
       }
       const existing = agents.get(file.name);
       if (!existing && !file.description) throw new AgentFileError(`a new agent needs a "description" in its frontmatter (it tells the user and other agents when to use it).`);
-      agents.set(file.name, merge(existing, file));
+      agents.set(file.name, merge(existing, file, path));
     } catch (error) {
       const why = error instanceof AgentFileError || error instanceof FrontmatterError ? error.message : errorMessage(error);
       problems.push({ path, message: `This agent file was skipped: ${why} Fix the file to use the agent.` });

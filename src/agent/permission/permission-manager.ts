@@ -1,5 +1,6 @@
 // Pending permission asks and the user's replies (spec §5): once, always (session grants that also
-// approve other pending asks they now cover) and reject (which rejects the session's other asks).
+// approve other pending asks they now cover) and reject (which rejects the session's other asks, with
+// the user's message when there is one).
 import { newId } from "../../base";
 import { PermissionDeniedError, PermissionRejectedError, type PermissionRequest } from "../tools/tool";
 import { decide, evaluate, type PermissionAction, type Rule } from "./rules";
@@ -121,8 +122,9 @@ export class PermissionManager {
 
     if (reply === "reject") {
       waiter.reject(new PermissionRejectedError(pending.permission, message));
-      // A rejection stops the turn, so nothing else the session asked for may go ahead.
-      this.rejectAll(pending.sessionId);
+      // Nothing else the session asked for may go ahead: a bare reject stops the turn, and with a
+      // message the other asks get the same answer, so the agent acts on it for all of them.
+      this.rejectAll(pending.sessionId, message);
       return true;
     }
     waiter.resolve();

@@ -4,12 +4,12 @@
 import { emptyUsage, type AssistantMessageRecord, type ModelRef, type SessionRecord, type UserMessageRecord } from "../../storage";
 import { newId } from "../../base";
 import type { SessionEnv } from "./env";
-import { compactionPart, isTurnStart } from "./history";
+import { compactionPart, isTurnStart, lastAssistant } from "./history";
 import { toModelMessages } from "./model-messages";
 import { processStep } from "./processor";
 import type { AgentInfo } from "./services";
 import type { MessageWithParts } from "./store";
-import { usableContext } from "./usage";
+import { contextTokens, usableContext } from "./usage";
 
 /** Turns kept verbatim after the summary (fewer when they alone would crowd the context). */
 export const COMPACTION_KEEP_TURNS = 2;
@@ -36,6 +36,38 @@ function messageTokens(message: MessageWithParts): number {
     }
   }
   return Math.ceil(chars / 4);
+}
+
+/** Tokens of what a finished call produced after the provider counted it: its tool results. */
+function toolResultTokens(message: MessageWithParts): number {
+  let chars = 0;
+  for (const part of message.parts) {
+    if (part.type !== "tool") continue;
+    if (part.state.status === "completed" && part.state.compactedAt === undefined) chars += part.state.output.length;
+    if (part.state.status === "error") chars += part.state.error.length;
+  }
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * The context the next request will fill, estimated before it is sent (spec §8): the last call's
+ * context as the provider counted it (which includes the system prompt and tool schemas), plus the
+ * tool results and messages added after it. Without such a call (first request, after a summary, a
+ * provider that reports no usage) the estimate of the messages plus `overhead`, the system prompt and
+ * tool schemas every request carries.
+ */
+export function nextRequestTokens(history: MessageWithParts[], overhead: number): number {
+  const last = lastAssistant(history, true);
+  // A summary's usage counts the transcript it summarised, not what the next request carries.
+  if (last && last.info.role === "assistant" && !last.info.summary) {
+    const counted = contextTokens(last.info.tokens);
+    if (counted > 0) {
+      let added = toolResultTokens(last);
+      for (const later of history) if (later.info.id > last.info.id) added += messageTokens(later);
+      return counted + added;
+    }
+  }
+  return overhead + history.reduce((sum, message) => sum + messageTokens(message), 0);
 }
 
 /** Adds a compaction request to the session; the loop runs it on its next pass. */

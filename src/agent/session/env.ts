@@ -1,5 +1,6 @@
 // The environment one agent instance gives its session machinery: storage, runtime, models, the
 // bus and store, permission and question managers, snapshots, the sibling modules and a clock.
+import type { SessionBudget } from "./budget";
 import type { ProviderRegistry } from "../../providers";
 import type { Runtime } from "../../runtime";
 import type { Storage } from "../../storage";
@@ -38,6 +39,8 @@ export interface SessionEnv {
   now(): number;
   /** The user's own permission config (settings), between the agent's defaults and session grants. */
   userRules(): Rule[];
+  /** The user's spending limit per session (Settings), read before each model call. */
+  budget(): SessionBudget | undefined;
   agents(): Promise<AgentInfo[]>;
   fileTimes(sessionId: string): FileTimes;
   instructionsLoaded(sessionId: string): Set<string>;

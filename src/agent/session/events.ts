@@ -43,6 +43,8 @@ export interface AgentEvents {
   "question-asked": PendingQuestion;
   "question-replied": QuestionReplied;
   "session-status": { sessionId: string; status: SessionStatus };
+  /** Workspace agent files changed: the next listAgents() (and the next turn) reads them again. */
+  "agents-changed": Record<string, never>;
 }
 
 export type AgentBus = EventBus<AgentEvents>;

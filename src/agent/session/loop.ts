@@ -14,7 +14,8 @@ import {
 import { DEFAULT_AGENT } from "../agents";
 import { DEFAULT_RULES, disabledTools, mergeRules, type Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
-import { queueCompaction, runCompaction } from "./compaction";
+import { budgetExceeded } from "./budget";
+import { nextRequestTokens, queueCompaction, runCompaction } from "./compaction";
 import type { SessionEnv } from "./env";
 import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser, visibleHistory } from "./history";
 import { toModelMessages } from "./model-messages";
@@ -23,7 +24,7 @@ import { prune } from "./prune";
 import type { AgentInfo, SubagentSummary } from "./services";
 import type { MessageWithParts } from "./store";
 import { generateTitle, hasDefaultTitle } from "./title";
-import { isOverflow } from "./usage";
+import { isOverflow, requestOverheadTokens, usableContext } from "./usage";
 
 /** Automatic compactions allowed in one turn before the agent gives up instead of looping. */
 export const MAX_COMPACTIONS_PER_TURN = 3;
@@ -79,6 +80,11 @@ function modelOf(user: UserMessageRecord, session: SessionRecord, agent: AgentIn
   const model = user.model ?? agent.model ?? session.model;
   if (!model) throw new Error("No model is selected for this session; choose one in the model picker, then send your message again.");
   return model;
+}
+
+/** Whether anything precedes the current turn's user message: otherwise compaction has nothing to summarise. */
+function hasEarlierTurns(history: readonly MessageWithParts[], userId: string): boolean {
+  return history.some((m) => m.info.id < userId);
 }
 
 /** Tool calls in assistant messages answering `userId` (the current turn), oldest first. */
@@ -187,6 +193,38 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       ...(userInfo.system !== undefined && { userSystem: userInfo.system }),
       reminders,
     });
+    // 4b. The request about to be sent would not fit: compact first. The estimate counts the system
+    // prompt and the tool schemas (every request carries them) where no provider count covers them.
+    const nextTokens = nextRequestTokens(history, requestOverheadTokens(system, tools));
+    if (modelInfo && modelInfo.context > 0 && nextTokens >= usableContext(modelInfo) && hasEarlierTurns(history, userInfo.id)) {
+      steps--;
+      await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
+      continue;
+    }
+    // 4c. The user's budget for the session: stop before a call that would pass it. (A subagent's
+    // costs roll up into its parent, whose own next call is checked.)
+    const overBudget = session.parentId === undefined ? budgetExceeded(session, nextTokens, modelInfo, env.budget()) : undefined;
+    if (overBudget) {
+      const stopped: AssistantMessageRecord = {
+        v: 1,
+        id: newId("msg", env.now()),
+        sessionId,
+        role: "assistant",
+        createdAt: env.now(),
+        completedAt: env.now(),
+        parentId: userInfo.id,
+        agent: agent.name,
+        model: modelRef,
+        tokens: emptyUsage(),
+        cost: 0,
+        finish: "error",
+        error: overBudget,
+      };
+      env.store.updateMessage(stopped);
+      result.assistant = stopped;
+      result.error = overBudget;
+      break;
+    }
     // Resolved before the reply exists: a provider that cannot be built (no key, no URL) fails the
     // prompt with its message instead of leaving an empty reply behind.
     const languageModel = env.providers.languageModel(modelRef);

@@ -47,7 +47,7 @@ function startOf(state: ToolState, now: number): number {
 
 export class ToolCalls {
   private readonly parts = new Map<string, ToolPart>();
-  /** Set when the user rejected a call: the turn stops after this model call. */
+  /** Set when the user rejected a call without a message: the turn stops after this model call. */
   blocked = false;
 
   constructor(
@@ -172,7 +172,9 @@ export class ToolCalls {
     } catch (error) {
       const current = this.parts.get(callId) ?? part;
       const aborted = this.scope.abort.aborted || isAbortError(error);
-      if (error instanceof PermissionRejectedError || error instanceof QuestionRejectedError) {
+      // A bare reject (or a dismissed question) stops the turn; a reject with a message reaches the
+      // model as this call's result and the turn goes on with it.
+      if ((error instanceof PermissionRejectedError && error.stopsTurn) || error instanceof QuestionRejectedError) {
         this.blocked = true;
         this.env.permissions.rejectAll(this.scope.session.id);
         this.env.questions.rejectAll(this.scope.session.id);

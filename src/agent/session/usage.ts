@@ -1,6 +1,6 @@
 // Token accounting (spec §8): provider usage → our TokenUsage, the token count of a step, the
 // usable context of a model and the overflow test that triggers compaction.
-import type { LanguageModelUsage } from "ai";
+import { zodSchema, type LanguageModelUsage } from "ai";
 import type { ModelInfo } from "../../providers";
 import { emptyUsage, type TokenUsage } from "../../storage";
 
@@ -56,4 +56,24 @@ export function usableContext(info: Pick<ModelInfo, "context" | "output" | "inpu
 export function isOverflow(tokens: TokenUsage, info: Pick<ModelInfo, "context" | "output" | "input"> | undefined): boolean {
   if (!info || !(info.context > 0)) return false;
   return contextTokens(tokens) >= usableContext(info);
+}
+
+/** Cached per tool definition: the JSON a request carries for it (name, description, schema). */
+const toolJsonChars = new WeakMap<object, number>();
+
+/**
+ * What every request carries besides the messages, estimated (chars / 4, spec §8): the system prompt
+ * and the tool definitions with their JSON schemas.
+ */
+export function requestOverheadTokens(system: string, tools: readonly { id: string; description: string; parameters: Parameters<typeof zodSchema>[0] }[]): number {
+  let chars = system.length;
+  for (const tool of tools) {
+    let size = toolJsonChars.get(tool);
+    if (size === undefined) {
+      size = JSON.stringify({ name: tool.id, description: tool.description, parameters: zodSchema(tool.parameters).jsonSchema }).length;
+      toolJsonChars.set(tool, size);
+    }
+    chars += size;
+  }
+  return Math.ceil(chars / 4);
 }

@@ -1,7 +1,8 @@
 // applyEdit: replace oldString with newString in a file's text (agent-spec §4). Tries the matchers of
 // edit-matchers.ts in order, refuses whenever the match is ambiguous or unsafe, and writes newString
 // corrected by the same mapping the match forgave. A wrong edit is worse than a refusal.
-import { EditRefusal, MATCHERS, matchInput, type Candidate, type Matcher } from "./edit-matchers";
+import { oneLineDifferenceMatcher } from "./edit-content-match";
+import { EditRefusal, FORMATTING_MATCHERS, matchInput, unescapeModelText, type Candidate, type Matcher } from "./edit-matchers";
 import {
   curlQuotes,
   hasCurlyQuotes,
@@ -24,6 +25,15 @@ const CLOSEST_LINE_CHARS = 200;
 const MAX_LISTED_MATCHES = 10;
 
 const BOM = "\uFEFF";
+
+/** The one-line-difference matcher for an oldString given unescaped: newString is unescaped too. */
+const UNESCAPED_ONE_LINE: Matcher = {
+  ...oneLineDifferenceMatcher,
+  find(input, oldString) {
+    const result = oneLineDifferenceMatcher.find(input, oldString);
+    return { ...result, candidates: result.candidates.map((c) => ({ ...c, replacement: (text: string) => c.replacement(unescapeModelText(text)) })) };
+  },
+};
 
 interface Found {
   matcher: Matcher;
@@ -49,12 +59,22 @@ export function applyEdit(content: string, oldString: string, newString: string,
     throw new EditRefusal("oldString and newString differ only in line endings; line endings follow the file, so there is nothing to change.");
   }
 
-  let found = runMatchers(lf.text, find, replaceAll);
+  // Formatting noise first (as written, then with typographic quotes straightened); a difference in
+  // content only after every formatting matcher has failed.
+  let found = runMatchers(lf.text, find, replaceAll, FORMATTING_MATCHERS);
   let fixQuotes: ((text: string, region: string) => string) | undefined;
-  if (!found && (hasCurlyQuotes(find) || hasCurlyQuotes(lf.text))) {
+  if (!found) {
+    const quotes = hasCurlyQuotes(find) || hasCurlyQuotes(lf.text);
     // Curly quotes are one UTF-16 unit like ASCII ones, so offsets in the straightened text hold.
-    found = runMatchers(straightenQuotes(lf.text), straightenQuotes(find), replaceAll);
-    fixQuotes = (text, region) => correctQuotes(text, find, region);
+    const content = quotes ? straightenQuotes(lf.text) : lf.text;
+    const straightFind = quotes ? straightenQuotes(find) : find;
+    if (quotes) found = runMatchers(content, straightFind, replaceAll, FORMATTING_MATCHERS);
+    found ??= runMatchers(content, straightFind, replaceAll, [oneLineDifferenceMatcher]);
+    // The same one-line difference in a double-escaped oldString (and newString alike).
+    const unescaped = unescapeModelText(straightFind);
+    if (!found && unescaped !== straightFind) found = runMatchers(content, unescaped, replaceAll, [UNESCAPED_ONE_LINE]);
+    // A match found in the straightened text needs the same quote correction in newString.
+    if (quotes) fixQuotes = (text, region) => correctQuotes(text, find, region);
   }
   if (!found) throw new EditRefusal(notFoundMessage(lf.text, find));
 
@@ -74,13 +94,13 @@ export function applyEdit(content: string, oldString: string, newString: string,
   return result;
 }
 
-function runMatchers(content: string, find: string, replaceAll: boolean): Found | undefined {
+function runMatchers(content: string, find: string, replaceAll: boolean, matchers: readonly Matcher[]): Found | undefined {
   const input = matchInput(content);
   const starts = input.starts;
-  for (const matcher of MATCHERS) {
+  for (const matcher of matchers) {
     const result = matcher.find(input, find);
     if (result.refusal) throw new EditRefusal(result.refusal);
-    const candidates = dedupe(result.candidates.filter((c) => matcher === MATCHERS[0] || !tooLarge(content.slice(c.start, c.end), find)));
+    const candidates = dedupe(result.candidates.filter((c) => matcher === FORMATTING_MATCHERS[0] || !tooLarge(content.slice(c.start, c.end), find)));
     if (candidates.length === 0) continue;
     if (replaceAll) {
       if (matcher.loose) {
@@ -144,15 +164,21 @@ function notFoundMessage(content: string, find: string): string {
     ? ' oldString seems to contain the "N: " line-number prefixes of the read tool output; remove them.'
     : "";
   if (content.length === 0) return `oldString was not found: the file is empty.${hint} Use the write tool to give it content.`;
-  const region = closestRegion(content, find);
+  const regions = closestRegions(content, find);
   const advice = " Read the file again and copy the text to change exactly (without the line-number prefixes), including its indentation.";
-  if (!region) return `oldString was not found in the file.${hint}${advice}`;
+  if (regions.length === 0) return `oldString was not found in the file.${hint}${advice}`;
   const lines = content.split("\n");
-  const shown = lines
-    .slice(region.first, region.last + 1)
-    .map((line, k) => `${region.first + k + 1}: ${line.length > CLOSEST_LINE_CHARS ? line.slice(0, CLOSEST_LINE_CHARS) + "..." : line}`)
-    .join("\n");
-  return `oldString was not found in the file.${hint} The closest region is lines ${region.first + 1}-${region.last + 1}:\n${shown}\n${advice.trim()}`;
+  const show = (region: { first: number; last: number }) =>
+    lines
+      .slice(region.first, region.last + 1)
+      .map((line, k) => `${region.first + k + 1}: ${line.length > CLOSEST_LINE_CHARS ? line.slice(0, CLOSEST_LINE_CHARS) + "..." : line}`)
+      .join("\n");
+  const named = regions.map((r) => (r.first === r.last ? `line ${r.first + 1}` : `lines ${r.first + 1}-${r.last + 1}`));
+  const intro =
+    regions.length === 1
+      ? `The closest region is ${named[0]}:`
+      : `Two regions are about as close (${named.join(" and ")}), so check which one you mean:`;
+  return `oldString was not found in the file.${hint} ${intro}\n${regions.map(show).join("\n...\n")}\n${advice.trim()}`;
 }
 
 function looksLikeReadOutput(find: string): boolean {
@@ -174,8 +200,14 @@ function dice(a: Set<string>, b: Set<string>): number {
   return (2 * shared) / (a.size + b.size);
 }
 
-/** Slides a window of oldString's height over the file and keeps the best by token similarity. */
-function closestRegion(content: string, find: string): { first: number; last: number } | undefined {
+/** A second region scoring at least this share of the best one is shown too (a near-identical sibling). */
+const SECOND_REGION_SHARE = 0.9;
+
+/**
+ * Slides a window of oldString's height over the file and keeps the best by token similarity, plus
+ * the best window apart from it when that one is nearly as good: the model may mean either.
+ */
+function closestRegions(content: string, find: string): { first: number; last: number }[] {
   const fileLines = content.split("\n").map((l) => l.trim().slice(0, CLOSEST_LINE_CHARS));
   const findLines = find
     .split("\n")
@@ -186,7 +218,7 @@ function closestRegion(content: string, find: string): { first: number; last: nu
   const fileGrams = fileLines.map(tokens);
   const findGrams = findLines.map(tokens);
   // A window's score sums the similarity of each file line to the oldString line at the same height.
-  let best: { first: number; score: number } | undefined;
+  const scores: number[] = [];
   for (let first = 0; first <= Math.max(0, fileLines.length - height); first++) {
     let score = 0;
     for (let k = 0; k < height && first + k < fileLines.length; k++) {
@@ -194,8 +226,20 @@ function closestRegion(content: string, find: string): { first: number; last: nu
       const b = findLines[k]!;
       score += a === b ? (a === "" ? 0.2 : 1) : dice(fileGrams[first + k]!, findGrams[k]!);
     }
-    if (!best || score > best.score) best = { first, score };
+    scores.push(score);
   }
-  if (!best || best.score / height < 0.2) return undefined;
-  return { first: best.first, last: Math.min(fileLines.length - 1, best.first + height - 1) };
+  const bestOf = (allowed: (first: number) => boolean) => {
+    let best: number | undefined;
+    scores.forEach((score, first) => {
+      if (allowed(first) && (best === undefined || score > scores[best]!)) best = first;
+    });
+    return best;
+  };
+  const best = bestOf(() => true);
+  if (best === undefined || scores[best]! / height < 0.2) return [];
+  const region = (first: number) => ({ first, last: Math.min(fileLines.length - 1, first + height - 1) });
+  const second = bestOf((first) => first + height <= best || first >= best + height);
+  const regions = [region(best)];
+  if (second !== undefined && scores[second]! >= scores[best]! * SECOND_REGION_SHARE) regions.push(region(second));
+  return regions.sort((a, b) => a.first - b.first);
 }

@@ -1,8 +1,8 @@
-// The eight edit matchers of agent-spec §4, as pure functions over LF text. Each returns the places
+// The edit matchers of agent-spec §4 that forgive formatting noise, as pure functions over LF text. Each returns the places
 // where oldString may be, and for each place how to correct newString by the same mapping the
 // matcher forgave (indentation, escaping, blank-line padding). edit-match.ts picks between them.
 import { buildIndentMap, detectIndentStyle, reindent, type IndentPair, type IndentStyle } from "./edit-indent";
-import { isBlank, lineAt, lineStarts, similarity } from "./edit-text";
+import { isBlank, lineAt, lineStarts } from "./edit-text";
 
 /** Thrown when a match is found but cannot be applied safely; the message tells the model what to do. */
 export class EditRefusal extends Error {
@@ -31,41 +31,42 @@ export interface MatchInput {
   content: string;
   lines: string[];
   starts: number[];
-  fileStyle: IndentStyle | undefined;
+  readonly fileStyle: IndentStyle | undefined;
 }
 
 export function matchInput(content: string): MatchInput {
   const lines = content.split("\n");
-  return { content, lines, starts: lineStarts(content), fileStyle: detectIndentStyle(lines) };
+  let style: { value: IndentStyle | undefined } | undefined;
+  return {
+    content,
+    lines,
+    starts: lineStarts(content),
+    // Only a re-indented newString needs the file's style: not worth a pass over every exact match.
+    get fileStyle() {
+      style ??= { value: detectIndentStyle(lines) };
+      return style.value;
+    },
+  };
 }
 
 export interface Matcher {
   name: string;
-  /** Loose matchers judge by anchors and similarity: never used with replaceAll. */
+  /** Loose matchers forgive a difference in content: never used with replaceAll. */
   loose: boolean;
   find(input: MatchInput, oldString: string): MatcherResult;
 }
-
-/** Block-anchor: a block may be this much longer or shorter than oldString (in lines). */
-export const BLOCK_LENGTH_TOLERANCE = 0.25;
-/** Block-anchor: the middle lines must be at least this similar (Levenshtein ratio). */
-export const BLOCK_SIMILARITY_THRESHOLD = 0.65;
-/** Context-aware: at least this share of the middle lines must be equal. */
-export const CONTEXT_MIDDLE_THRESHOLD = 0.5;
-/** A loose match must beat every other candidate block by at least this much, or the edit is refused. */
-export const COMPETING_MARGIN = 0.15;
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 
 /** oldString split into its core lines (first to last non-blank) and the blank padding around them. */
-interface FindLines {
+export interface FindLines {
   core: string[];
   leading: string;
   trailing: string;
 }
 
-function splitFind(find: string): FindLines | undefined {
+export function splitFind(find: string): FindLines | undefined {
   const lines = find.split("\n");
   let first = 0;
   while (first < lines.length && isBlank(lines[first]!)) first++;
@@ -94,34 +95,154 @@ function stripPadding(text: string, leading: string, trailing: string): string {
   return text.slice(start, end);
 }
 
+/** The number of line breaks in some text. */
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
 /**
- * A whole-line candidate: lines first..last of the file replace oldString's core lines. newString is
- * stripped of the same padding and re-indented by the mapping that explains `pairs`.
+ * Moves a span edge outward over at most `want` line breaks of blank padding that the file really
+ * has there (oldString's blank lines that exist in the file belong to the match, exactly as an exact
+ * match would take them). Never crosses a line that holds anything but whitespace.
  */
-function lineBlock(input: MatchInput, first: number, last: number, find: FindLines, pairs: IndentPair[], transform?: (s: string) => string): Candidate {
-  const start = input.starts[first]!;
-  const end = input.starts[last]! + input.lines[last]!.length;
+function extendBack(content: string, from: number, want: number): { at: number; taken: number } {
+  let at = from;
+  let taken = 0;
+  while (taken < want && at > 0 && content[at - 1] === "\n") {
+    const lineBreak = at - 1;
+    taken++;
+    let lineStart = lineBreak;
+    while (lineStart > 0 && content[lineStart - 1] !== "\n") lineStart--;
+    // Go on past this break only over a blank line.
+    if (taken === want || content.slice(lineStart, lineBreak).trim() !== "") return { at: lineBreak, taken };
+    at = lineStart;
+  }
+  return { at, taken };
+}
+
+function extendForward(content: string, from: number, want: number): { at: number; taken: number } {
+  let at = from;
+  let taken = 0;
+  while (taken < want && content[at] === "\n") {
+    at++;
+    taken++;
+    if (taken === want) break;
+    // Go on only over a blank line.
+    let next = at;
+    while (next < content.length && (content[next] === " " || content[next] === "\t")) next++;
+    if (content[next] !== "\n") break;
+    at = next;
+  }
+  return { at, taken };
+}
+
+/** Splits replacement text into its leading line breaks, its content, and its trailing whitespace. */
+function splitPadding(text: string): { leadBreaks: number; body: string; trailBreaks: number; trailTail: string } {
+  const firstContent = text.search(/\S/);
+  if (firstContent === -1) return { leadBreaks: countNewlines(text), body: "", trailBreaks: 0, trailTail: "" };
+  const lead = text.slice(0, firstContent);
+  const bodyStart = lead.lastIndexOf("\n") + 1;
+  const trimmed = text.trimEnd();
+  const trail = text.slice(trimmed.length);
+  const lastBreak = trail.lastIndexOf("\n");
   return {
-    start,
-    end,
+    leadBreaks: countNewlines(lead),
+    body: text.slice(bodyStart, trimmed.length),
+    trailBreaks: countNewlines(trail),
+    trailTail: lastBreak === -1 ? "" : trail.slice(lastBreak + 1),
+  };
+}
+
+/**
+ * A whole-line candidate: lines first..last of the file replace oldString's core lines, newString is
+ * re-indented by the mapping that explains `pairs`. Blank padding around oldString's core is part of
+ * the span where the file has it (as an exact match would take it) and dropped from newString where
+ * the file does not, so the edge of the span never crosses a line break oldString did not have and
+ * the file neither gains nor loses a blank line beside the edit.
+ */
+export function lineBlock(
+  input: MatchInput,
+  first: number,
+  last: number,
+  find: FindLines,
+  pairs: IndentPair[],
+  transform?: (s: string) => string,
+): Candidate {
+  const wantLead = countNewlines(find.leading);
+  const wantTrail = countNewlines(find.trailing);
+  const coreStart = input.starts[first]!;
+  const coreEnd = input.starts[last]! + input.lines[last]!.length;
+  const back = extendBack(input.content, coreStart, wantLead);
+  const forward = extendForward(input.content, coreEnd, wantTrail);
+  // Indentation after oldString's last line break is the next line's: not part of the span.
+  const oldTrailTail = /\n[ \t]+$/.test(find.trailing);
+  return {
+    start: back.at,
+    end: forward.at,
     replacement(newString) {
-      const text = stripPadding(transform ? transform(newString) : newString, find.leading, find.trailing);
-      const oldStyle = detectIndentStyle([...find.core, ...text.split("\n")]);
-      const map = buildIndentMap(pairs, { old: oldStyle, file: input.fileStyle });
-      if (!map) {
-        throw new EditRefusal(
-          `oldString matches lines ${first + 1}-${last + 1} only when indentation is ignored, and its indentation differs from the file's in a way that cannot be carried over to newString safely. Copy those lines exactly as the read tool shows them (without the line-number prefix).`,
-        );
+      const parts = splitPadding(transform ? transform(newString) : newString);
+      const newLines = parts.body.split("\n");
+      // Lines newString keeps as oldString had them stay the file's own bytes (alignment, trailing
+      // spaces, tabs); only the lines it adds or changes are re-indented.
+      const kept = keptLines(pairs, newLines);
+      let body: string | undefined;
+      if (kept.every((line, i) => line !== undefined || isBlank(newLines[i]!))) {
+        body = newLines.map((line, i) => kept[i] ?? line).join("\n");
+      } else {
+        const oldStyle = detectIndentStyle([...find.core, ...newLines]);
+        const map = buildIndentMap(pairs, { old: oldStyle, file: input.fileStyle });
+        if (!map) {
+          throw new EditRefusal(
+            `oldString matches lines ${first + 1}-${last + 1} only when indentation is ignored, and its indentation differs from the file's in a way that cannot be carried over to newString safely. Copy those lines exactly as the read tool shows them (without the line-number prefix).`,
+          );
+        }
+        const mapped = reindent(parts.body, map);
+        if (mapped === undefined) {
+          throw new EditRefusal(
+            `newString would have to be indented left of column 0 to fit lines ${first + 1}-${last + 1}. Copy oldString exactly from the file, with its indentation.`,
+          );
+        }
+        body = mapped
+          .split("\n")
+          .map((line, i) => kept[i] ?? line)
+          .join("\n");
       }
-      const result = reindent(text, map);
-      if (result === undefined) {
-        throw new EditRefusal(
-          `newString would have to be indented left of column 0 to fit lines ${first + 1}-${last + 1}. Copy oldString exactly from the file, with its indentation.`,
-        );
+      const leadBreaks = Math.max(0, parts.leadBreaks - (wantLead - back.taken));
+      const trailBreaks = Math.max(0, parts.trailBreaks - (wantTrail - forward.taken));
+      let lead = "\n".repeat(leadBreaks);
+      let trail = "\n".repeat(trailBreaks) + (trailBreaks > 0 && !oldTrailTail ? parts.trailTail : "");
+      // Never join two lines: padding oldString had but newString dropped is noise, not an order to
+      // glue newString to the line before or after it, so the file keeps its own line breaks there.
+      if (body !== "") {
+        if (back.taken > 0 && leadBreaks === 0) lead = input.content.slice(back.at, coreStart);
+        if (forward.taken > 0 && trailBreaks === 0) trail = input.content.slice(coreEnd, forward.at);
+      } else if (back.taken > 0 && forward.taken > 0 && leadBreaks + trailBreaks === 0) {
+        // Deleting lines with a break taken on each side: one break keeps two neighbours apart.
+        const content = input.content;
+        const before = content[back.at - 1];
+        const after = content[forward.at];
+        if (before !== undefined && before !== "\n" && after !== undefined && after !== "\n") lead = "\n";
       }
-      return result;
+      return lead + body + trail;
     },
   };
+}
+
+/**
+ * For each line of newString: the file line it stands for when the model kept that oldString line
+ * as it was (same text, in order), else undefined.
+ */
+function keptLines(pairs: readonly IndentPair[], newLines: readonly string[]): (string | undefined)[] {
+  const byText = new Map<string, string[]>();
+  for (const { old, file } of pairs) {
+    if (isBlank(old)) continue;
+    const list = byText.get(old.trimEnd());
+    if (list) list.push(file);
+    else byText.set(old.trimEnd(), [file]);
+  }
+  return newLines.map((line) => byText.get(line.trimEnd())?.shift());
 }
 
 function pairLines(find: FindLines, input: MatchInput, first: number): IndentPair[] {
@@ -196,15 +317,45 @@ export const exactMatcher: Matcher = {
   name: "exact",
   loose: false,
   find(input, oldString) {
-    return {
-      candidates: allIndexes(input.content, oldString).map((start) => ({
-        start,
-        end: start + oldString.length,
-        replacement: (newString: string) => newString,
-      })),
-    };
+    // A multi-line oldString that starts with indentation describes whole lines: found inside a
+    // deeper line's indentation, its first line is off by the rest, and so would be newString's lines.
+    const wholeLines = oldString.includes("\n") && /^[ \t]/.test(oldString);
+    const starts = allIndexes(input.content, oldString).filter((start) => {
+      if (!wholeLines) return true;
+      const lineStart = input.starts[lineAt(input.starts, start)]!;
+      return lineStart === start || input.content.slice(lineStart, start).trim() !== "";
+    });
+    return { candidates: starts.map((start) => exactCandidate(input, start, oldString)) };
   },
 };
+
+/**
+ * An exact match is written as the model wrote it, except where it starts right after a line's
+ * indentation: then the model left the indentation out, and newString gets the same frame (its
+ * further lines indented like the line), and deleting whole lines takes their indentation too.
+ */
+function exactCandidate(input: MatchInput, start: number, oldString: string): Candidate {
+  const end = start + oldString.length;
+  const plain: Candidate = { start, end, replacement: (newString) => newString };
+  const lineStart = input.starts[lineAt(input.starts, start)]!;
+  const indent = input.content.slice(lineStart, start);
+  if (indent === "" || indent.trim() !== "") return plain;
+  if (oldString.endsWith("\n")) {
+    return { start: lineStart, end, replacement: (newString) => (newString === "" ? "" : indent + newString) };
+  }
+  const lineEnd = input.content.indexOf("\n", end);
+  const rest = input.content.slice(end, lineEnd === -1 ? undefined : lineEnd);
+  if (oldString.includes("\n") || rest.trim() !== "") return plain;
+  return {
+    start,
+    end,
+    replacement: (newString) =>
+      newString
+        .split("\n")
+        .map((line, i) => (i === 0 || isBlank(line) ? line : indent + line))
+        .join("\n"),
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // 2. line-trimmed: every line equal after trimming
@@ -230,122 +381,39 @@ export const lineTrimmedMatcher: Matcher = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// 3. block-anchor: first and last lines as anchors, similar middle
-
-interface Scored {
-  first: number;
-  last: number;
-  score: number;
-}
-
-/** Applies "refuse when blocks compete": one passing block, clearly better than every other block. */
-function pickClearWinner(scored: Scored[], threshold: number, describe: string): { winner?: Scored; refusal?: string } {
-  const passing = scored.filter((s) => s.score >= threshold);
-  if (passing.length === 0) return {};
-  // Blocks sharing lines are one place with different extents: keep the best extent of each place.
-  const best = passing.reduce((a, b) => (b.score > a.score ? b : a));
-  const apart = (a: Scored, b: Scored) => a.last < b.first || a.first > b.last;
-  const rivals: Scored[] = [];
-  for (const s of [...scored].sort((a, b) => b.score - a.score)) {
-    const competes = s.score >= threshold || s.score >= best.score - COMPETING_MARGIN;
-    if (competes && apart(s, best) && rivals.every((r) => apart(r, s))) rivals.push(s);
-  }
-  if (rivals.length > 0) {
-    const places = [best, ...rivals]
-      .sort((a, b) => a.first - b.first)
-      .map((s) => `lines ${s.first + 1}-${s.last + 1}`)
-      .join(", ");
-    return {
-      refusal: `oldString does not match exactly, and ${describe} it nearly matches several blocks (${places}), so the edit was refused rather than guessing. Copy the exact current text of the block you mean, with enough surrounding lines to make it unique.`,
-    };
-  }
-  return { winner: best };
-}
-
-function alignPairs(find: FindLines, input: MatchInput, first: number, last: number): IndentPair[] {
-  const region = input.lines.slice(first, last + 1);
-  if (region.length === find.core.length) return find.core.map((old, k) => ({ old, file: region[k]! }));
-  // Different lengths: pair the lines that are equal after trimming, in order (LCS alignment).
-  const a = find.core.map((l) => l.trim());
-  const b = region.map((l) => l.trim());
-  const table: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
-    }
-  }
-  const pairs: IndentPair[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      pairs.push({ old: find.core[i]!, file: region[j]! });
-      i++;
-      j++;
-    } else if (table[i + 1]![j]! >= table[i]![j + 1]!) i++;
-    else j++;
-  }
-  return pairs;
-}
-
-function anchorBlocks(input: MatchInput, find: FindLines, minLength: number, maxLength: number): { first: number; last: number }[] {
-  const firstLine = find.core[0]!.trim();
-  const lastLine = find.core[find.core.length - 1]!.trim();
-  const blocks: { first: number; last: number }[] = [];
-  for (let i = 0; i < input.lines.length; i++) {
-    if (input.lines[i]!.trim() !== firstLine) continue;
-    for (let j = i + minLength - 1; j <= i + maxLength - 1 && j < input.lines.length; j++) {
-      if (j > i && input.lines[j]!.trim() === lastLine) blocks.push({ first: i, last: j });
-    }
-  }
-  return blocks;
-}
-
-export const blockAnchorMatcher: Matcher = {
-  name: "block-anchor",
-  loose: true,
-  find(input, oldString) {
-    const find = splitFind(oldString);
-    if (!find || find.core.length < 3) return { candidates: [] };
-    const n = find.core.length;
-    const slack = Math.floor(n * BLOCK_LENGTH_TOLERANCE);
-    const middle = find.core.slice(1, -1).map((l) => l.trim()).join("\n");
-    const scored = anchorBlocks(input, find, Math.max(2, n - slack), n + slack).map(({ first, last }) => ({
-      first,
-      last,
-      score: similarity(middle, input.lines.slice(first + 1, last).map((l) => l.trim()).join("\n")),
-    }));
-    const { winner, refusal } = pickClearWinner(scored, BLOCK_SIMILARITY_THRESHOLD, "judged by its first and last lines,");
-    if (refusal) return { candidates: [], refusal };
-    if (!winner) return { candidates: [] };
-    return { candidates: [lineBlock(input, winner.first, winner.last, find, alignPairs(find, input, winner.first, winner.last))] };
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
 // 4. whitespace-normalised: runs of whitespace collapsed
 
-/** Collapses whitespace runs to one space, remembering where each kept char came from. */
-function collapseWhitespace(text: string): { text: string; map: number[] } {
-  let out = "";
-  const map: number[] = [];
-  let inSpace = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (/\s/.test(ch)) {
-      if (!inSpace) {
-        out += " ";
-        map.push(i);
-      }
-      inSpace = true;
-    } else {
-      out += ch;
-      map.push(i);
-      inSpace = false;
-    }
-  }
-  return { text: out, map };
+/** Runs of whitespace collapsed to one space (the native regex is fast on large files). */
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, " ");
 }
+
+function isWhitespace(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  return code > 127 && /\s/.test(text[i]!);
+}
+
+/**
+ * Original offsets of some offsets of collapseWhitespace(text), in one pass: a collapsed run maps to
+ * its first whitespace char. Matches are few, so this is cheaper than a map of every char.
+ */
+function collapsedOffsets(text: string, wanted: readonly number[]): Map<number, number> {
+  const targets = [...new Set(wanted)].sort((a, b) => a - b);
+  const out = new Map<number, number>();
+  let next = 0;
+  let collapsed = 0;
+  for (let i = 0; i < text.length && next < targets.length; collapsed++) {
+    if (collapsed === targets[next]) out.set(targets[next++]!, i);
+    if (isWhitespace(text, i)) {
+      while (i < text.length && isWhitespace(text, i)) i++;
+    } else i++;
+  }
+  return out;
+}
+
+/** Most places a fuzzy matcher looks at before giving up on a pathological input. */
+const MAX_FUZZY_PLACES = 1000;
 
 export const whitespaceNormalizedMatcher: Matcher = {
   name: "whitespace-normalized",
@@ -353,11 +421,12 @@ export const whitespaceNormalizedMatcher: Matcher = {
   find(input, oldString) {
     const find = splitFind(oldString);
     if (!find) return { candidates: [] };
-    const needle = collapseWhitespace(find.core.join("\n").trim()).text;
+    const needle = collapseWhitespace(find.core.join("\n").trim());
     const hay = collapseWhitespace(input.content);
-    const candidates = compact(
-      allIndexes(hay.text, needle).map((at) => charMatch(input, hay.map[at]!, hay.map[at + needle.length - 1]! + 1, find)),
-    );
+    const places = allIndexes(hay, needle).slice(0, MAX_FUZZY_PLACES);
+    if (places.length === 0) return { candidates: [] };
+    const offsets = collapsedOffsets(input.content, places.flatMap((at) => [at, at + needle.length - 1]));
+    const candidates = compact(places.map((at) => charMatch(input, offsets.get(at)!, offsets.get(at + needle.length - 1)! + 1, find)));
     return { candidates };
   },
 };
@@ -436,37 +505,16 @@ export const trimmedBoundaryMatcher: Matcher = {
   },
 };
 
-// ---------------------------------------------------------------------------------------------
-// 8. context-aware: anchors plus at least half of the middle lines equal
-
-export const contextAwareMatcher: Matcher = {
-  name: "context-aware",
-  loose: true,
-  find(input, oldString) {
-    const find = splitFind(oldString);
-    if (!find || find.core.length < 3) return { candidates: [] };
-    const n = find.core.length;
-    const middle = find.core.slice(1, -1).map((l) => l.trim());
-    const scored = anchorBlocks(input, find, n, n).map(({ first, last }) => {
-      let equal = 0;
-      for (let k = 0; k < middle.length; k++) if (input.lines[first + 1 + k]!.trim() === middle[k]) equal++;
-      return { first, last, score: equal / middle.length };
-    });
-    const { winner, refusal } = pickClearWinner(scored, CONTEXT_MIDDLE_THRESHOLD, "judged by its first and last lines and matching middle lines,");
-    if (refusal) return { candidates: [], refusal };
-    if (!winner) return { candidates: [] };
-    return { candidates: [lineBlock(input, winner.first, winner.last, find, pairLines(find, input, winner.first))] };
-  },
-};
-
-/** Spec §4 order: the first matcher that yields a match decides. */
-export const MATCHERS: readonly Matcher[] = [
+/**
+ * The matchers that forgive formatting noise only (line endings, trailing whitespace, indentation,
+ * whitespace runs, padding, double escaping), in spec §4 order: the first that yields a match decides.
+ * A difference in content is judged by edit-content-match.ts, after all of these.
+ */
+export const FORMATTING_MATCHERS: readonly Matcher[] = [
   exactMatcher,
   lineTrimmedMatcher,
-  blockAnchorMatcher,
   whitespaceNormalizedMatcher,
   indentationFlexibleMatcher,
   escapeNormalizedMatcher,
   trimmedBoundaryMatcher,
-  contextAwareMatcher,
 ];

@@ -92,18 +92,27 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   execute(args: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
 }
 
-/** Thrown by ToolContext.ask when the user rejects; stops the turn (spec §5). */
+/**
+ * Thrown by ToolContext.ask when the user rejects (spec §5). A bare reject stops the turn; a reject
+ * with a message is the user telling the agent what to do instead: the message is the call's result
+ * and the turn goes on with it.
+ */
 export class PermissionRejectedError extends Error {
+  readonly feedback: string | undefined;
+
   constructor(
     readonly permission: string,
-    readonly feedback?: string,
+    feedback?: string,
   ) {
-    super(
-      feedback
-        ? `The user rejected this ${permission} call and said: ${feedback}`
-        : `The user rejected permission to use this ${permission} call.`,
-    );
+    const said = feedback?.trim() || undefined;
+    super(said ? `The user rejected this ${permission} call and said: ${said}` : `The user rejected permission to use this ${permission} call.`);
     this.name = "PermissionRejectedError";
+    this.feedback = said;
+  }
+
+  /** Whether the rejection ends the turn (no message for the agent to act on). */
+  get stopsTurn(): boolean {
+    return this.feedback === undefined;
   }
 }
 

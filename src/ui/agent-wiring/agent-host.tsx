@@ -6,7 +6,7 @@ import { createAgent, ruleset, type Agent } from "../../agent";
 import { testConnection } from "../../providers";
 import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
-import { PermissionSettings, ProviderSettings, RuntimeSettingsStore } from "../settings";
+import { BudgetSettings, PermissionSettings, ProviderSettings, RuntimeSettingsStore } from "../settings";
 import { LiveProviderRegistry } from "./live-provider-registry";
 import { renderMonacoDiff } from "./monaco-diff";
 import { WorkspaceAgents } from "./workspace-agents";
@@ -22,16 +22,18 @@ export interface AgentHost extends Disposable {
   readonly ui: AgentUi;
   readonly settings: ProviderSettings;
   readonly permissions: PermissionSettings;
+  readonly budget: BudgetSettings;
   readonly agents: WorkspaceAgents<Agent>;
   readonly providers: LiveProviderRegistry;
 }
 
-/** Builds the host and loads the stored settings (providers, default model, permissions). */
+/** Builds the host and loads the stored settings (providers, default model, permissions, budget). */
 export async function createAgentHost({ storage, origin }: AgentHostOptions): Promise<AgentHost> {
   const settings = new ProviderSettings(storage);
   const permissions = new PermissionSettings(storage);
   const runtime = new RuntimeSettingsStore(storage);
-  await Promise.all([settings.load(), permissions.load(), runtime.load()]);
+  const budget = new BudgetSettings(storage);
+  await Promise.all([settings.load(), permissions.load(), runtime.load(), budget.load()]);
   const providers = new LiveProviderRegistry(settings.store);
   const agents = new WorkspaceAgents<Agent>((runtime, services) =>
     createAgent({
@@ -41,6 +43,7 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
       // Read at each use: a model or permission changed in Settings applies to the next request.
       defaultModel: () => settings.defaultModel,
       userRules: () => ruleset(permissions.choices),
+      sessionBudget: () => budget.budget,
       onPersistError: (error) => services.notifications.error(error, "The chat could not be saved to browser storage"),
       ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
     }),
@@ -49,6 +52,7 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
     settings,
     permissions,
     runtime,
+    budget,
     testConnection: (config) => testConnection(config, { origin }),
     agentFor: (services) => agents.agentFor(services),
     renderDiff: renderMonacoDiff,
@@ -57,6 +61,7 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
     ui,
     settings,
     permissions,
+    budget,
     agents,
     providers,
     dispose() {

@@ -54,6 +54,8 @@ export interface AgentSummary {
   color?: string;
   builtIn: boolean;
   permission?: PermissionRule[];
+  /** The workspace file that defined the agent, or redefined the built-in of that name. */
+  source?: string;
 }
 
 export interface PromptInput {

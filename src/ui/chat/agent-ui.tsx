@@ -6,7 +6,7 @@ import { useEffect, useMemo } from "react";
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
-import { findModel, SettingsButton, type PermissionSettings, type ProviderSettings, type RuntimeSettingsStore, type TestConnection } from "../settings";
+import { findModel, SettingsButton, type BudgetSettings, type PermissionSettings, type ProviderSettings, type RuntimeSettingsStore, type TestConnection } from "../settings";
 import type { ChatAgent } from "./agent-port";
 import { ChatController } from "./chat-controller";
 import { ChatPanel } from "./chat-panel";
@@ -26,6 +26,8 @@ export interface AgentUiDeps {
   permissions?: PermissionSettings;
   /** Settings → Runtime (optional; the section is hidden without it). */
   runtime?: RuntimeSettingsStore;
+  /** The spending limit per session, edited in Settings (optional; the section is hidden without it). */
+  budget?: BudgetSettings;
 }
 
 export const CHAT_PANEL_ID = "chat";
@@ -72,6 +74,7 @@ function SettingsTopBarItem({ deps, settingsOpen }: { deps: AgentUiDeps; setting
       testConnection={deps.testConnection}
       {...(deps.permissions && { permissions: deps.permissions })}
       {...(deps.runtime && { runtime: deps.runtime })}
+      {...(deps.budget && { budget: deps.budget })}
       open={open}
       onOpenChange={(value) => settingsOpen.setState({ open: value })}
     />
@@ -131,6 +134,7 @@ function ChatPanelHost({
       changes={changes}
       renderDiff={deps.renderDiff}
       supportsImages={info?.capabilities.images ?? true}
+      contextWindow={(ref) => findModel(settings.configs, ref)?.context}
       onProblem={(message) => services.notifications.notify("error", message)}
       confirm={(message) => services.dialogs.confirm("Revert file?", message, "Revert")}
     />

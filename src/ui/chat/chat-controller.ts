@@ -41,6 +41,9 @@ export class ChatController implements Disposable {
   readonly sync: ChatSync;
   readonly view: StoreApi<ChatViewState>;
   private readonly unsubscribe: () => void;
+  private readonly agentsWatch: Disposable;
+  private agentLoads = 0;
+  private disposed = false;
 
   constructor(
     readonly agent: ChatAgent,
@@ -55,6 +58,8 @@ export class ChatController implements Disposable {
       const active = this.view.getState().activeSessionId;
       if (active && state.sessionsLoaded && !state.sessions[active]) this.view.setState({ activeSessionId: undefined });
     });
+    // Workspace agent files changed (added, edited, removed): the picker follows without a reload.
+    this.agentsWatch = agent.bus.on("agents-changed", () => void this.loadAgents());
   }
 
   private problem(message: string): void {
@@ -71,11 +76,14 @@ export class ChatController implements Disposable {
   }
 
   async loadAgents(): Promise<void> {
+    // Agent files can change while a list is loading: only the newest load may set the list.
+    const load = ++this.agentLoads;
     try {
       const agents = await this.agent.listAgents();
+      if (load !== this.agentLoads || this.disposed) return;
       this.view.setState({ agents: agents.filter((a) => a.mode !== "subagent" && !a.hidden) });
     } catch (error) {
-      this.problem(`Could not load the agent list: ${errorMessage(error)}.`);
+      if (load === this.agentLoads) this.problem(`Could not load the agent list: ${errorMessage(error)}.`);
     }
   }
 
@@ -282,7 +290,9 @@ export class ChatController implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.unsubscribe();
+    this.agentsWatch.dispose();
     this.sync.dispose();
   }
 }

@@ -5,19 +5,19 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
 import { errorMessage, tryDecodeText } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
-import type { FileAttachment } from "../../storage";
+import type { FileAttachment, ModelRef } from "../../storage";
 import { FirstRunGuide } from "../settings";
 import { SessionsSidebar } from "../sessions";
 import type { ChatController } from "./chat-controller";
 import type { MessageEntry } from "./chat-store";
 import { ChangesView, type DiffRenderer } from "./changes-view";
-import { describeUsage, formatCost, totalTokens } from "./format";
+import { agentLabel, agentTitle, describeContext, describeUsage, formatCost, lastRequestContext, totalTokens } from "./format";
 import { MessageList } from "./message-list";
 import { PermissionCard } from "./permission-card";
 import { PromptBox } from "./prompt-box";
 import { QuestionCard } from "./question-card";
 import type { ChangesSource } from "./session-changes";
-import { BUILTIN_COMMANDS, COMMAND_DIRECTORIES, loadCustomCommands, type SlashCommand } from "./slash-commands";
+import { BUILTIN_COMMANDS, affectsCommands, loadCustomCommands, type SlashCommand } from "./slash-commands";
 import { StatusLine } from "./status-line";
 import "./chat.css";
 
@@ -40,6 +40,8 @@ export interface ChatPanelProps {
   renderDiff?: DiffRenderer;
   /** Whether the selected model accepts images (pasted images are refused otherwise). */
   supportsImages?: boolean;
+  /** A model's context window in tokens, for the context meter (no meter when unknown). */
+  contextWindow?(model: ModelRef): number | undefined;
   onProblem?(message: string): void;
   confirm?(message: string): Promise<boolean>;
 }
@@ -47,7 +49,7 @@ export interface ChatPanelProps {
 const EMPTY: readonly MessageEntry[] = [];
 
 export function ChatPanel(props: ChatPanelProps) {
-  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, onProblem, confirm } = props;
+  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm } = props;
   const view = useStore(controller.view);
   const sessionId = view.activeSessionId;
   const session = useStore(controller.store, (s) => (sessionId ? s.sessions[sessionId] : undefined));
@@ -121,6 +123,7 @@ export function ChatPanel(props: ChatPanelProps) {
           Session: {describeUsage(session.tokens)} · {formatCost(session.cost)}
         </p>
       )}
+      <ContextMeter messages={visible} contextWindow={contextWindow} />
       <div className="chat-body">
         {view.showSessions && (
           <SessionsSidebar
@@ -185,6 +188,26 @@ export function ChatPanel(props: ChatPanelProps) {
   );
 }
 
+/** How full the model's context window is: the last request and its reply against the window. */
+function ContextMeter({ messages, contextWindow }: { messages: readonly MessageEntry[]; contextWindow?: ChatPanelProps["contextWindow"] }) {
+  const last = lastRequestContext(messages);
+  const window = last ? contextWindow?.(last.model) : undefined;
+  if (!last || !window || window <= 0) return null;
+  const share = last.tokens / window;
+  const level = share >= 0.9 ? "high" : share >= 0.7 ? "medium" : "low";
+  return (
+    <p
+      className={`chat-context chat-context-${level}`}
+      title="Tokens of the last model call (system prompt, tool schemas and messages, as the provider counted them, plus the reply) against the model's context window. Near the limit, the conversation is compacted."
+    >
+      <label>
+        Context <meter min={0} max={window} low={window * 0.7} high={window * 0.9} optimum={0} value={Math.min(last.tokens, window)} aria-label="Context used" />{" "}
+        {describeContext(last.tokens, window)}
+      </label>
+    </p>
+  );
+}
+
 function AgentPicker({ controller }: { controller: ChatController }) {
   const agents = useStore(controller.view, (s) => s.agents);
   const agentName = useStore(controller.view, (s) => s.agentName);
@@ -194,8 +217,8 @@ function AgentPicker({ controller }: { controller: ChatController }) {
       <span className="visually-hidden">Agent</span>
       <select className="select" aria-label="Agent" value={agentName} onChange={(event) => controller.setAgent(event.target.value)}>
         {options.map((agent) => (
-          <option key={agent.name} value={agent.name} title={agent.description}>
-            {agent.name}
+          <option key={agent.name} value={agent.name} title={agentTitle(agent)}>
+            {agentLabel(agent)}
           </option>
         ))}
       </select>
@@ -208,14 +231,18 @@ function useCustomCommands(files: ChatPanelProps["files"], onProblem?: (message:
   const [custom, setCustom] = useState<SlashCommand[]>([]);
   useEffect(() => {
     let live = true;
-    const load = () =>
-      loadCustomCommands(files).then(
-        (commands) => live && setCustom(commands),
-        (error: unknown) => onProblem?.(`Could not load custom commands: ${errorMessage(error)}.`),
+    // Files can change again while a list loads: only the newest load may set the list.
+    let loads = 0;
+    const load = () => {
+      const mine = ++loads;
+      return loadCustomCommands(files).then(
+        (commands) => live && mine === loads && setCustom(commands),
+        (error: unknown) => live && mine === loads && onProblem?.(`Could not load custom commands: ${errorMessage(error)}.`),
       );
+    };
     void load();
     const watcher = files.onDidChange((changes) => {
-      if (changes.some((c) => COMMAND_DIRECTORIES.some((dir) => c.path === dir || c.path.startsWith(`${dir}/`)))) void load();
+      if (changes.some((c) => affectsCommands(c.path))) void load();
     });
     return () => {
       live = false;

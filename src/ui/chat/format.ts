@@ -1,5 +1,6 @@
-// Formatting for the chat: token counts, costs, durations, context sizes and prices.
-import type { TokenUsage } from "../../storage";
+// Formatting for the chat: token counts, costs, durations, context sizes, prices and agent names.
+import type { MessageRecord, ModelRef, TokenUsage } from "../../storage";
+import type { AgentSummary } from "./agent-port";
 
 /** 950 -> "950", 12_345 -> "12.3k", 1_200_000 -> "1.2M". */
 export function formatTokens(count: number): string {
@@ -46,4 +47,39 @@ export function formatDuration(ms: number): string {
 export function formatPrice(cost: { input: number; output: number }): string {
   if (cost.input === 0 && cost.output === 0) return "free";
   return `$${cost.input} / $${cost.output} per M`;
+}
+
+/**
+ * An agent as the picker names it: a workspace file that defines an agent, or redefines a built-in
+ * one (an imported repository may ship its own build.md), is marked with its path.
+ */
+export function agentLabel(agent: AgentSummary): string {
+  if (!agent.source) return agent.name;
+  return `${agent.name} (${agent.builtIn ? "redefined by" : "from"} ${agent.source})`;
+}
+
+export function agentTitle(agent: AgentSummary): string {
+  const origin = agent.source ? `${agent.builtIn ? "Built-in agent redefined by the workspace file" : "Workspace agent from"} ${agent.source}` : "";
+  return [agent.description, origin].filter(Boolean).join("\n");
+}
+
+
+/**
+ * The context the last model call filled: its prompt as the provider counted it (system prompt, tool
+ * schemas and messages) plus its reply, the count compaction compares (agent-spec §8). Undefined
+ * before the first reply with usage.
+ */
+export function lastRequestContext(messages: readonly { info: MessageRecord }[]): { tokens: number; model: ModelRef } | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const info = messages[i]!.info;
+    if (info.role !== "assistant") continue;
+    const tokens = totalTokens(info.tokens);
+    if (tokens > 0) return { tokens, model: info.model };
+  }
+  return undefined;
+}
+
+/** "23.4k of 200k (12%)". */
+export function describeContext(tokens: number, window: number): string {
+  return `${formatTokens(tokens)} of ${formatTokens(window)} (${Math.min(999, Math.round((tokens / window) * 100))}%)`;
 }

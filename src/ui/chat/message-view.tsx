@@ -101,6 +101,12 @@ export function MessageErrorView({ error, onOpenSettings }: { error: MessageErro
           Open Settings
         </button>
       )}
+      {/* The agent's BUDGET_ERROR_NAME: a session budget in Settings stopped the turn. */}
+      {error.name === "BudgetError" && onOpenSettings && (
+        <button type="button" className="button" onClick={onOpenSettings}>
+          Raise the budget
+        </button>
+      )}
     </div>
   );
 }

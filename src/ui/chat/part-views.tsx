@@ -17,6 +17,16 @@ export interface PartViewProps {
   onOpenFile?(path: string): void;
 }
 
+/** The timing of a reasoning part, which shared or older parts lack (or carry in a broken shape). */
+function reasoningTime(time: unknown): { start?: number; end?: number } {
+  if (!time || typeof time !== "object") return {};
+  const { start, end } = time as { start?: unknown; end?: unknown };
+  return {
+    ...(typeof start === "number" && Number.isFinite(start) && { start }),
+    ...(typeof end === "number" && Number.isFinite(end) && { end }),
+  };
+}
+
 export const PartView = memo(function PartView({ part, streaming, plainText, onOpenSession, onOpenFile }: PartViewProps) {
   switch (part.type) {
     case "text":
@@ -24,11 +34,13 @@ export const PartView = memo(function PartView({ part, streaming, plainText, onO
       if (plainText) return <p className="part-text part-user-text">{part.text}</p>;
       return <Markdown text={part.text} streaming={streaming && part.time?.end === undefined} className="part-text" />;
     case "reasoning": {
-      const took = part.time.end !== undefined ? formatDuration(part.time.end - part.time.start) : undefined;
+      const { start, end } = reasoningTime(part.time);
+      const took = start !== undefined && end !== undefined ? formatDuration(end - start) : undefined;
+      const thinking = streaming === true && start !== undefined && end === undefined;
       return (
         <details className="part-reasoning">
-          <summary>{took ? `Thought for ${took}` : "Thinking…"}</summary>
-          <Markdown text={part.text} streaming={streaming && part.time.end === undefined} />
+          <summary>{took ? `Thought for ${took}` : thinking ? "Thinking…" : "Reasoning"}</summary>
+          <Markdown text={part.text} streaming={thinking} />
         </details>
       );
     }

@@ -61,6 +61,12 @@ function isSubsequence(needle: string, haystack: string): boolean {
   return i === needle.length;
 }
 
+/** Whether the text is exactly "/name" of a known command (nothing left to complete). */
+export function isCompleteCommand(text: string, commands: readonly SlashCommand[]): boolean {
+  const slash = parseSlash(text);
+  return slash !== undefined && commands.some((c) => c.name === slash.name);
+}
+
 export function PromptBox(props: PromptBoxProps) {
   const { busy, disabledReason, commands, onSend, onStop, onCommand, listFiles, readAttachment, supportsImages = true, onProblem } = props;
   const [text, setText] = useState("");
@@ -160,7 +166,9 @@ export function PromptBox(props: PromptBoxProps) {
       }
       if ((event.key === "Enter" && !event.shiftKey) || event.key === "Tab") {
         event.preventDefault();
-        choose(active);
+        // Enter on a complete command runs it at once; only a partial name is completed first.
+        if (event.key === "Enter" && popup.kind === "command" && isCompleteCommand(text, commands)) submit();
+        else choose(active);
         return;
       }
       if (event.key === "Escape") {

@@ -1,5 +1,6 @@
 // Slash commands in the prompt box: the built-ins (/new, /compact, /init) and the workspace's
 // custom commands, markdown files in .webcode/command/ whose body is a prompt template.
+import { isInside } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 
 export interface SlashCommand {
@@ -22,7 +23,12 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
 ];
 
 /** Folders searched for custom commands, in order (later ones win on a name clash). */
-export const COMMAND_DIRECTORIES = [".opencode/command", ".webcode/command"];
+export const COMMAND_DIRECTORIES = [".opencode/command", ".opencode/commands", ".webcode/command", ".webcode/commands"];
+
+/** Whether a workspace change may change the commands: a file in a command folder, or a folder above one. */
+export function affectsCommands(path: string): boolean {
+  return COMMAND_DIRECTORIES.some((dir) => isInside(path, dir) || isInside(dir, path));
+}
 
 /**
  * What /init asks the agent to do. It is a user message, not a system prompt: the agent reads the

@@ -20,6 +20,16 @@ const STATUS_LABEL: Record<ToolState["status"], string> = {
   error: "Failed",
 };
 
+/**
+ * The status shown for a call: a call the user stopped says so, whether the tool still returned a
+ * result (bash reports what the command printed before it was killed) or ended with "aborted".
+ */
+export function toolStatusLabel(state: ToolState): string {
+  if (state.status === "completed" && record(state.metadata).aborted === true) return "Stopped";
+  if (state.status === "error" && state.error === "aborted") return "Stopped";
+  return STATUS_LABEL[state.status];
+}
+
 function record(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
@@ -127,14 +137,16 @@ export const ToolPartView = memo(function ToolPartView({ part, onOpenSession }: 
   // Bidi and zero-width characters are shown as ⟨U+…⟩ so a title cannot pass for something else.
   const title = revealInvisibleChars(text("title" in state ? state.title : undefined) || summarizeToolInput(tool, state.input));
   const duration = state.status === "completed" || state.status === "error" ? formatDuration(state.end - state.start) : undefined;
+  const status = toolStatusLabel(state);
+  const statusClass = status === "Stopped" ? "stopped" : state.status;
   return (
-    <section className={`tool-part tool-${state.status}`} aria-label={`${tool} tool call, ${STATUS_LABEL[state.status]}`}>
+    <section className={`tool-part tool-${statusClass}`} aria-label={`${tool} tool call, ${status}`}>
       <header className="tool-header">
         <span className="tool-name">{tool}</span>
         <span className="tool-title" title={title}>
           {title}
         </span>
-        <span className={`tool-status tool-status-${state.status}`}>{STATUS_LABEL[state.status]}</span>
+        <span className={`tool-status tool-status-${statusClass}`}>{status}</span>
         {duration && <span className="tool-duration">{duration}</span>}
         <button type="button" className="link-button" aria-expanded={showInput} onClick={() => setShowInput((v) => !v)}>
           {showInput ? "Hide input" : "Show input"}

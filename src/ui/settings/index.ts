@@ -10,3 +10,5 @@ export { PermissionSettings, PERMISSION_KINDS, PERMISSION_SETTINGS_KEY, restoreP
 export { PermissionSection } from "./permission-section";
 export { RuntimeSettingsStore } from "./runtime-settings-store";
 export { RuntimeSection } from "./runtime-section";
+export { BudgetSettings, BUDGET_SETTINGS_KEY, restoreBudget, type SessionBudgetChoice } from "./budget-settings";
+export { BudgetSection } from "./budget-section";

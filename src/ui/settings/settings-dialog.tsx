@@ -4,6 +4,8 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useStore } from "zustand";
 import { errorMessage } from "../../base";
 import { maskKey, type ProviderConfig } from "../../providers";
+import { BudgetSection } from "./budget-section";
+import type { BudgetSettings } from "./budget-settings";
 import { ModelPicker } from "./model-picker";
 import { PermissionSection } from "./permission-section";
 import type { PermissionSettings } from "./permission-settings";
@@ -20,12 +22,14 @@ export interface SettingsDialogProps {
   permissions?: PermissionSettings;
   /** Settings → Runtime (WebContainer on/off, its API key, boot timeout); shown when given. */
   runtime?: RuntimeSettingsStore;
+  /** The spending limit per session; the Budget section shows when given. */
+  budget?: BudgetSettings;
   onClose(): void;
 }
 
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
-export function SettingsDialog({ settings, testConnection, permissions, runtime, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, testConnection, permissions, runtime, budget, onClose }: SettingsDialogProps) {
   const state = useStore(settings.store);
   const [editing, setEditing] = useState<Editing>(() => (state.configs.length === 0 ? { mode: "add" } : { mode: "none" }));
   const [problem, setProblem] = useState<string | undefined>();
@@ -153,6 +157,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
         )}
         {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
         {runtime && <RuntimeSection runtime={runtime} onProblem={(action) => void run(action)} />}
+        {budget && <BudgetSection budget={budget} onProblem={(action) => void run(action)} />}
         {problem && (
           <p className="input-error" role="alert">
             {problem}
