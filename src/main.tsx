@@ -55,10 +55,15 @@ function createWebContainerBoot(settings: RuntimeSettings): WebContainerBoot<Web
   });
 }
 
-function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>) {
+/**
+ * just-bash and the WebContainer adapter are lazy chunks, requested as soon as the page starts (in
+ * parallel with storage and Monaco), so the first workspace's terminal never waits on them in turn.
+ */
+const runtimeModules = () => Promise.all([import("./runtime/browser"), import("./runtime/webcontainer")]);
+
+function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>) {
   return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
-    // just-bash and the WebContainer adapter are lazy chunks: the frame has painted by now.
-    const [{ createBrowserRuntime }, { attachWebContainer }] = await Promise.all([import("./runtime/browser"), import("./runtime/webcontainer")]);
+    const [{ createBrowserRuntime }, { attachWebContainer }] = await modules;
     const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
       files,
       browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage) }),
@@ -72,6 +77,8 @@ function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>) {
 }
 
 async function main(): Promise<void> {
+  const modules = runtimeModules();
+  modules.catch(() => undefined); // a failed load is reported when a workspace starts its runtime
   const agent = createAgentWiring({ origin: location.origin });
   const share = createShareUi({ activeSessionId: (services) => agent.activeSessionId(services) });
   const transfer = createTransferUi({ openShareFile: share.openShareFile });
@@ -97,7 +104,7 @@ async function main(): Promise<void> {
         onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored file", error),
       }),
     // A shared workspace runs nothing (terminal, preview, agent) until "Continue".
-    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer)),
+    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules)),
   });
 }
 

@@ -6,7 +6,7 @@ import { launchBrowser } from "../support/browser";
 
 export interface BuiltApp {
   browser(): Browser;
-  /** The app's URL with the browser runtime (WebContainer cannot boot here). */
+  /** The app's plain URL, as a user opens it (WebContainer's boot cannot finish here; nothing waits on it). */
   url(): string;
 }
 
@@ -24,6 +24,6 @@ export function useBuiltApp(): BuiltApp {
   });
   return {
     browser: () => browser!,
-    url: () => new URL("?runtime=browser", server!.url).toString(),
+    url: () => server!.url,
   };
 }

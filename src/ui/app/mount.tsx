@@ -12,13 +12,7 @@ import type { AppServices } from "./services";
 import { WorkspaceController } from "./workspace-controller";
 import { errorMessage } from "../../base";
 import { preloadMonaco } from "../editor";
-
-/**
- * The runtime (just-bash, or WebContainer's client) starts after Monaco has loaded: both are
- * megabytes of script competing for the main thread, and the editor is what the user sees first.
- * It never waits longer than this.
- */
-export const RUNTIME_DEFER_MAX_MS = 3000;
+import { loadXterm } from "../terminal";
 
 export interface AppHandle {
   /** Opens the last workspace (or creates the first) and shows it. */
@@ -64,18 +58,16 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
       />
     </ErrorBoundary>,
   );
-  const editorLoaded = preloadMonaco();
+  void preloadMonaco();
+  // xterm loads beside Monaco and the runtime, not after them: the terminal is as urgent as the editor.
+  requestAnimationFrame(() => void loadXterm().catch(() => undefined));
   let controller: WorkspaceController | undefined;
   return {
     notifications,
     async start(services) {
-      controller = new WorkspaceController({
-        ...services,
-        startRuntime: async (files) => {
-          await Promise.race([editorLoaded, new Promise((resolve) => setTimeout(resolve, RUNTIME_DEFER_MAX_MS))]);
-          return services.startRuntime(files);
-        },
-      });
+      // The browser runtime starts at once, beside Monaco: the terminal and the agent must not wait
+      // for the editor (WebContainer, where it is tried, boots in the background: see main.tsx).
+      controller = new WorkspaceController(services);
       boot.setState({ phase: "ready", services, controller });
       try {
         await controller.start();

@@ -1,3 +1,3 @@
 // The terminal panel: xterm over the runtime's interactive shell.
-export { TerminalPanel, type TerminalPanelProps } from "./terminal-panel";
+export { TerminalPanel, loadXterm, type TerminalPanelProps } from "./terminal-panel";
 export { TerminalSession, type TerminalView } from "./terminal-session";

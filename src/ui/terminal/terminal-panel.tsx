@@ -20,7 +20,8 @@ export interface TerminalPanelProps {
 type XtermModule = typeof XtermSetup;
 
 let loading: Promise<XtermModule> | undefined;
-function loadXterm(): Promise<XtermModule> {
+/** Loads xterm (a lazy chunk); called early by the app so the terminal does not wait for it after the runtime. */
+export function loadXterm(): Promise<XtermModule> {
   loading ??= import("./xterm-setup").catch((error: unknown) => {
     loading = undefined;
     throw error;
