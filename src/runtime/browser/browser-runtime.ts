@@ -48,6 +48,7 @@ export class BrowserRuntime implements Runtime {
     options.signal?.addEventListener("abort", forward, { once: true });
     if (options.signal?.aborted) controller.abort();
     this.running.add(controller);
+    let output = "";
     try {
       const result = await this.host.run(command, {
         cwd: options.cwd,
@@ -55,11 +56,19 @@ export class BrowserRuntime implements Runtime {
         source: options.source ?? "runtime",
         signal: controller.signal,
         timeoutMs: options.timeoutMs,
+        // stdout and stderr interleaved as the command wrote them, streamed as they come.
+        onOutput: (chunk) => {
+          output += chunk.text;
+          options.onOutput?.(chunk.text);
+        },
       });
-      let output = result.stdout + result.stderr;
-      if (result.timedOut) output += `${separator(output)}Command timed out after ${options.timeoutMs} ms and was stopped.\n`;
-      else if (result.aborted) output += `${separator(output)}Command aborted.\n`;
-      if (output !== "") options.onOutput?.(output);
+      let note = "";
+      if (result.timedOut) note = `${separator(output)}Command timed out after ${options.timeoutMs} ms and was stopped.\n`;
+      else if (result.aborted) note = `${separator(output)}Command aborted.\n`;
+      if (note !== "") {
+        output += note;
+        options.onOutput?.(note);
+      }
       const exec: ExecResult = { output, exitCode: result.exitCode };
       if (result.timedOut) exec.timedOut = true;
       if (result.aborted) exec.aborted = true;
