@@ -7,6 +7,8 @@ import type { WorkspaceFiles } from "../workspace-files";
 import { BashHost, EXIT_ABORTED, EXIT_TIMEOUT, WORKSPACE_MOUNT } from "./bash-host";
 import { InteractiveShell } from "./interactive-shell";
 import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
+import { archiveCommands } from "./archive-commands";
+import { curlCommand, type PageFetch } from "./curl-command";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -15,6 +17,8 @@ export interface BrowserRuntimeOptions {
   reasonText?: string;
   /** Extra environment variables for every command. */
   env?: Record<string, string>;
+  /** What `curl` fetches with (the page's fetch unless given). */
+  fetch?: PageFetch;
 }
 
 const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help). node and npm need WebContainer.";
@@ -33,7 +37,8 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
-    this.host = new BashHost(fs, missingCommands(reasonText), {
+    const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl)], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",

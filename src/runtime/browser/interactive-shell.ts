@@ -13,6 +13,8 @@ import { LineEditor } from "./line-editor";
 import { missingCommandNames } from "./missing-commands";
 import { COLORS, columns, textWidth, toCrlf } from "./terminal-text";
 
+/** Commands the browser runtime adds to just-bash's (for completion). */
+const ADDED_COMMANDS = ["zip", "unzip", "curl"];
 const SHELL_BUILTINS = ["cd", "export", "unset", "alias", "unalias", "source", "exit", "history", "type", "set", "read"];
 const ENABLE_BRACKETED_PASTE = "\x1b[?2004h";
 const DISABLE_BRACKETED_PASTE = "\x1b[?2004l";
@@ -54,7 +56,7 @@ export class InteractiveShell implements Shell {
     private readonly options: InteractiveShellOptions = {},
   ) {
     this.cols = Math.max(10, size.cols);
-    this.commands = [...getCommandNames(), ...SHELL_BUILTINS, ...missingCommandNames()];
+    this.commands = [...getCommandNames(), ...ADDED_COMMANDS, ...SHELL_BUILTINS, ...missingCommandNames()];
     this.sessionCommands = [historyCommand(this.editor)];
   }
 
