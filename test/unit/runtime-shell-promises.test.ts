@@ -3,7 +3,7 @@
 // embedders, and interruption that really stops the command (busy loops, no writes afterwards).
 import { afterEach, describe, expect, it } from "vitest";
 import { WorkspaceFiles } from "../../src/runtime";
-import { defineCommand } from "just-bash";
+import { defineCommand, getCommandNames } from "just-bash";
 import { createBrowserRuntime } from "../../src/runtime/browser";
 import { BashHost } from "../../src/runtime/browser/bash-host";
 import type { InteractiveShell } from "../../src/runtime/browser/interactive-shell";
@@ -126,6 +126,19 @@ describe("messages for the user, not for just-bash's embedders", () => {
     expect(result.output).toMatch(/is not available in the browser runtime/);
     expect(result.output).not.toMatch(/Node\.js bundle|Exclude|BashEnv|executionLimits|Bash options/);
   });
+
+  it("no command's --help speaks to just-bash's embedders", async () => {
+    const t = await open();
+    const names = [...getCommandNames(), "curl", "zip", "unzip", "history"];
+    const offenders: string[] = [];
+    for (const name of names) {
+      const result = await t.runtime.exec(`${name} --help`, { timeoutMs: 5000 });
+      if (/BashEnv|Bash options|executionLimits|Node\.js bundle|network option|embedd/i.test(result.output)) offenders.push(`${name}: ${result.output.slice(0, 200)}`);
+    }
+    expect(offenders).toEqual([]);
+    const converted = await t.runtime.exec("echo '<h1>Hi</h1>' | html-to-markdown");
+    expect(converted.output).toBe("# Hi\n");
+  }, 60_000);
 
   it("limits are explained without naming just-bash's options", async () => {
     const t = await open();

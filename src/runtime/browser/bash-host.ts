@@ -9,7 +9,7 @@ import type { WorkspaceFiles } from "../workspace-files";
 import { WorkspaceBashFs, normalizeAbsolute } from "./workspace-bash-fs";
 import { delay, watchInterruption } from "../interruption";
 import { OUTPUT_SINK_DIR, OutputSinkFs, outputRoutingPlugin, type OutputChunk } from "./output-routing";
-import { userFacingErrors } from "./user-facing-errors";
+import { userFacingErrors } from "./user-facing-wording";
 
 export const WORKSPACE_MOUNT = "/workspace";
 export const EXIT_TIMEOUT = 124;

@@ -9,6 +9,7 @@ import { InteractiveShell } from "./interactive-shell";
 import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
+import { htmlToMarkdownCommand } from "./user-facing-wording";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -38,7 +39,7 @@ export class BrowserRuntime implements Runtime {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl)], {
+    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
