@@ -147,6 +147,11 @@ describe("messages for the user, not for just-bash's embedders", () => {
     expect(result.output).toMatch(/maximum recursion depth/);
     expect(result.output).toMatch(/a limit of the browser runtime/);
     expect(result.output).not.toMatch(/executionLimits/);
+    // Also when the command's own stderr says it (routed to the terminal as it happens).
+    const nested = await t.runtime.exec("bash -c 'f() { f; }; f'; echo after");
+    expect(nested.output).toMatch(/maximum recursion depth \(\d+\) exceeded \(a limit of the browser runtime/);
+    expect(nested.output).not.toMatch(/executionLimits/);
+    expect(nested.output).toMatch(/after\n$/);
   });
 
   it("loops longer than just-bash's default 100,000 iterations run", async () => {

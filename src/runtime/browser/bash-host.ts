@@ -91,8 +91,9 @@ export class BashHost {
     let open = true;
     const deliver = (chunk: OutputChunk) => {
       if (!open || chunk.text === "") return;
-      result[chunk.stream] += chunk.text;
-      options.onOutput?.(chunk);
+      const text = chunk.stream === "stderr" ? userFacingErrors(chunk.text) : chunk.text;
+      result[chunk.stream] += text;
+      options.onOutput?.({ stream: chunk.stream, text });
     };
     const finish = (fields: Omit<RunResult, "stdout" | "stderr">): RunResult => {
       open = false;
@@ -122,7 +123,8 @@ export class BashHost {
       cwd,
       env: this.baseEnv,
       customCommands: [...this.commands, ...(options.commands ?? [])],
-      // The deadline is also enforced inside just-bash: a busy loop never yields to our timer.
+      // The deadline is also enforced inside just-bash, for a loop that never reaches a command
+      // routed to the output sinks (where a script yields to our timer).
       executionLimits: {
         maxExecutionTimeMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
         // just-bash's defaults (100,000) guard hosts that cannot stop a script. Here a running
@@ -156,7 +158,7 @@ export class BashHost {
           return finish({ exitCode: EXIT_TIMEOUT, timedOut: true });
         }
         if (options.signal?.aborted) return finish({ exitCode: EXIT_ABORTED, aborted: true });
-        deliver({ stream: "stderr", text: userFacingErrors(outcome.stderr) });
+        deliver({ stream: "stderr", text: outcome.stderr });
         return finish({ exitCode: outcome.exitCode, env: outcome.env });
       }
       // Stop the script: just-bash checks the signal between commands and revokes the file system
