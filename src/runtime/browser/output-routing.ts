@@ -49,14 +49,18 @@ const CAPTURED: Routing = { 1: "other", 2: "other" };
 export const outputRoutingPlugin = {
   name: "webcode-output-routing",
   transform(context: { ast: ScriptNode }): { ast: ScriptNode } {
-    if (persistentRedirections(context.ast)) return { ast: context.ast };
+    if (persistentRedirections(context.ast) || context.ast.statements.some((statement) => statement.deferredError)) {
+      return { ast: context.ast };
+    }
     return { ast: { ...context.ast, statements: statements(context.ast.statements, TOP) } };
   },
 };
 
 /**
  * `exec >file` changes where every later command writes; routing each command to the sinks would
- * override that, so such scripts keep just-bash's own (unordered) output.
+ * override that, so such scripts keep just-bash's own (unordered) output. So do scripts with a
+ * syntax error (just-bash reports it when it gets there, and drops what ran before: as bash, which
+ * runs nothing of a line it cannot parse).
  */
 function persistentRedirections(ast: ScriptNode): boolean {
   let found = false;
