@@ -54,6 +54,22 @@ describe("zip and unzip", () => {
     expect(await files.exists("some.zip")).toBe(false);
   });
 
+  it("zip -r of the current folder leaves the archive itself out; -j keeps only file names", async () => {
+    const { files, runtime } = await open();
+    await files.writeFile("a.txt", "a");
+    await files.writeFile("sub/b.txt", "b");
+    expect(await runtime.exec("zip -qr all.zip .")).toMatchObject({ output: "", exitCode: 0 });
+    expect(Object.keys(unzipSync(await files.readFile("all.zip"))).sort()).toEqual(["a.txt", "sub/", "sub/b.txt"]);
+    await runtime.exec("zip -qj flat.zip sub/b.txt a.txt");
+    expect(Object.keys(unzipSync(await files.readFile("flat.zip"))).sort()).toEqual(["a.txt", "b.txt"]);
+    // An existing archive is updated, as Info-ZIP does.
+    await files.writeFile("a.txt", "changed");
+    expect((await runtime.exec("zip flat.zip a.txt")).output).toContain("updating: a.txt");
+    const updated = unzipSync(await files.readFile("flat.zip"));
+    expect(Object.keys(updated).sort()).toEqual(["a.txt", "b.txt"]);
+    expect(new TextDecoder().decode(updated["a.txt"])).toBe("changed");
+  });
+
   it("unzip -l lists names and sizes without extracting", async () => {
     const { files, runtime } = await open();
     await files.writeFile("in.zip", zipSync({ "a.txt": strToU8("12345"), "sub/": new Uint8Array(), "sub/b.txt": strToU8("xy") }));
