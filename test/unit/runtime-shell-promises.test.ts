@@ -175,6 +175,20 @@ describe("interruption stops the command itself", () => {
     expect(stripAnsi(t.raw()).replace(/\r/g, "")).toMatch(/\^C\n.*echo ok\nok\n/s);
   });
 
+  it("the agent's exec stops a busy loop when its signal aborts, and the loop stops for good", async () => {
+    const t = await open();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const result = await t.runtime.exec("while true; do echo x >> count.txt; done", { signal: controller.signal });
+    expect(result).toMatchObject({ exitCode: 130, aborted: true });
+    expect(Date.now() - started).toBeLessThan(1000);
+    const length = (await t.files.readText("count.txt")).length;
+    expect(length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await t.files.readText("count.txt")).length).toBe(length);
+  });
+
   it("timers keep running while a busy loop runs (it yields to the page)", async () => {
     const t = await open();
     let ticks = 0;
