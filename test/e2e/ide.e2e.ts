@@ -92,6 +92,36 @@ describe("IDE shell", () => {
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/still-alive[\s\S]*still-alive/);
   });
 
+  it("on the plain URL, Ctrl-C stops `sleep 30` and a busy loop at once and the next command runs", async () => {
+    const app = await browser.open("");
+    const { page } = app;
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    await runInTerminal(page, "sleep 30");
+    await expect.poll(() => terminalText(page)).toContain("sleep 30");
+    let pressed = Date.now();
+    await page.keyboard.press("Control+c");
+    await runInTerminal(page, "echo ok-after-sleep");
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^ok-after-sleep$/m);
+    expect(Date.now() - pressed).toBeLessThan(3_000);
+
+    // A loop that never waits: the page still takes the key, and the loop stops using time.
+    await runInTerminal(page, "while true; do :; done");
+    await expect.poll(() => terminalText(page)).toContain("while true; do :; done");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    pressed = Date.now();
+    await page.keyboard.press("Control+c");
+    await runInTerminal(page, "echo ok-after-loop");
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^ok-after-loop$/m);
+    expect(Date.now() - pressed).toBeLessThan(3_000);
+    const busy = await page.evaluate(async () => {
+      const started = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return performance.now() - started;
+    });
+    expect(busy).toBeLessThan(400);
+  });
+
   it("renames with F2, deletes with Delete (confirmed) and closes the deleted file's tab", async () => {
     const app = await browser.open();
     const { page } = app;

@@ -1,18 +1,22 @@
 // Runs scripts with just-bash over the workspace: one shared in-memory root (/tmp etc.) with the
 // workspace mounted at /workspace, a fresh interpreter per run (so each run gets its own deadline),
-// and timeout/abort raced so a caller is answered promptly even while just-bash keeps going.
+// output streamed in the order it was written (output-routing.ts), and timeout/abort raced so a
+// caller is answered promptly while the interrupted script is stopped.
 import { Bash, InMemoryFs, MountableFs, type CustomCommand, type IFileSystem } from "just-bash";
 import { PathError, errorMessage, normalizePath } from "../../base";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { WorkspaceBashFs, normalizeAbsolute } from "./workspace-bash-fs";
 import { delay, watchInterruption } from "../interruption";
+import { OUTPUT_SINK_DIR, OutputSinkFs, outputRoutingPlugin, type OutputChunk } from "./output-routing";
+import { userFacingErrors } from "./user-facing-wording";
 
 export const WORKSPACE_MOUNT = "/workspace";
 export const EXIT_TIMEOUT = 124;
 export const EXIT_ABORTED = 130;
 /** After a timeout or abort, how long to wait for just-bash to settle before answering anyway. */
 const SETTLE_GRACE_MS = 50;
+const MAX_COMMANDS = 10_000_000;
 
 export interface RunOptions {
   /** Absolute shell path ("/workspace/src", "/tmp") or a workspace path ("src"). */
@@ -23,9 +27,14 @@ export interface RunOptions {
   source: ChangeSource;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Every piece of output, in the order the script wrote it, as it is written. */
+  onOutput?: (chunk: OutputChunk) => void;
+  /** Commands for this run only, in front of the host's (the interactive shell's `history`). */
+  commands?: CustomCommand[];
 }
 
 export interface RunResult {
+  /** All stdout and all stderr (already delivered in order through `onOutput`). */
   stdout: string;
   stderr: string;
   exitCode: number;
@@ -38,6 +47,7 @@ export interface RunResult {
 export class BashHost {
   private readonly root = new InMemoryFs();
   private readonly mounts = new Map<ChangeSource, MountableFs>();
+  private readonly workspaces = new Map<ChangeSource, WorkspaceBashFs>();
   private readonly modes = new Map<string, number>();
 
   constructor(
@@ -53,8 +63,17 @@ export class BashHost {
     let fs = this.mounts.get(source);
     if (!fs) {
       fs = new MountableFs({ base: this.root });
-      fs.mount(WORKSPACE_MOUNT, new WorkspaceBashFs(this.files, source, this.modes));
+      fs.mount(WORKSPACE_MOUNT, this.workspaceFs(source));
       this.mounts.set(source, fs);
+    }
+    return fs;
+  }
+
+  private workspaceFs(source: ChangeSource): WorkspaceBashFs {
+    let fs = this.workspaces.get(source);
+    if (!fs) {
+      fs = new WorkspaceBashFs(this.files, source, this.modes);
+      this.workspaces.set(source, fs);
     }
     return fs;
   }
@@ -68,62 +87,100 @@ export class BashHost {
   }
 
   async run(script: string, options: RunOptions): Promise<RunResult> {
-    if (options.signal?.aborted) return { stdout: "", stderr: "", exitCode: EXIT_ABORTED, aborted: true };
+    const result: RunResult = { stdout: "", stderr: "", exitCode: 0 };
+    let open = true;
+    const deliver = (chunk: OutputChunk) => {
+      if (!open || chunk.text === "") return;
+      const text = chunk.stream === "stderr" ? userFacingErrors(chunk.text) : chunk.text;
+      result[chunk.stream] += text;
+      options.onOutput?.({ stream: chunk.stream, text });
+    };
+    const finish = (fields: Omit<RunResult, "stdout" | "stderr">): RunResult => {
+      open = false;
+      return Object.assign(result, fields);
+    };
+    if (options.signal?.aborted) return finish({ exitCode: EXIT_ABORTED, aborted: true });
     let cwd: string;
     try {
       cwd = this.resolveCwd(options.cwd);
     } catch (error) {
-      if (error instanceof PathError) return { stdout: "", stderr: `${error.message}\n`, exitCode: 1 };
+      if (error instanceof PathError) {
+        deliver({ stream: "stderr", text: `${error.message}\n` });
+        return finish({ exitCode: 1 });
+      }
       throw error;
     }
-    const fs = this.fsFor(options.source);
+    const controller = new AbortController();
+    const sink = new OutputSinkFs(deliver);
+    const fs = this.runFs(options.source, sink);
     const cwdStat = await fs.stat(cwd).catch(() => undefined);
     if (!cwdStat?.isDirectory) {
-      return { stdout: "", stderr: `The working folder "${cwd}" does not exist.\n`, exitCode: 1 };
+      deliver({ stream: "stderr", text: `The working folder "${cwd}" does not exist.\n` });
+      return finish({ exitCode: 1 });
     }
     const bash = new Bash({
       fs,
       cwd,
       env: this.baseEnv,
-      customCommands: this.commands,
-      // The deadline is also enforced inside just-bash: a busy loop never yields to our timer.
-      executionLimits: { maxExecutionTimeMs: options.timeoutMs ?? Number.POSITIVE_INFINITY },
+      customCommands: [...this.commands, ...(options.commands ?? [])],
+      // The deadline is also enforced inside just-bash, for a loop that never reaches a command
+      // routed to the output sinks (where a script yields to our timer).
+      executionLimits: {
+        maxExecutionTimeMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
+        // just-bash's defaults (100,000) guard hosts that cannot stop a script. Here a running
+        // script yields to the page and Ctrl-C, abort and timeouts stop it, so loops may run longer.
+        maxCommandCount: MAX_COMMANDS,
+        maxLoopIterations: MAX_COMMANDS,
+      },
       // just-bash's defense-in-depth box needs Node's AsyncLocalStorage and is inactive in browsers.
       // Under Node it would block the timers of our own trusted file service (which runs in the
       // script's async context), so it is off here too: tests then behave as the page does.
       defenseInDepth: false,
     });
-    const controller = new AbortController();
-    const execution = bash
+    bash.registerTransformPlugin(outputRoutingPlugin);
+    type Settled = { exitCode: number; stdout: string; stderr: string; env?: Record<string, string> };
+    const execution: Promise<Settled> = bash
       .exec(script, { cwd, env: options.env, replaceEnv: options.replaceEnv, signal: controller.signal })
       .then(
-        (result): RunResult => ({ stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, env: result.env }),
+        (settled): Settled => settled,
         // just-bash rejects when a redirect target cannot be written; report it like bash would.
-        (error: unknown): RunResult => ({ stdout: "", stderr: `bash: ${errorMessage(error)}\n`, exitCode: 1 }),
+        (error: unknown): Settled => ({ stdout: "", stderr: `bash: ${errorMessage(error)}\n`, exitCode: 1 }),
       );
 
     const watch = watchInterruption(options);
-    const interrupted = watch.interrupted;
     const started = Date.now();
     try {
-      const outcome = await Promise.race([execution, interrupted]);
+      const outcome = await Promise.race([execution, watch.interrupted]);
       if (typeof outcome !== "string") {
+        // What was not routed to the sinks as it happened (parse errors, output of `exec >` scripts).
+        deliver({ stream: "stdout", text: outcome.stdout });
         if (outcome.exitCode === EXIT_TIMEOUT && options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
-          return { stdout: outcome.stdout, stderr: "", exitCode: EXIT_TIMEOUT, timedOut: true };
+          return finish({ exitCode: EXIT_TIMEOUT, timedOut: true });
         }
-        if (options.signal?.aborted) return { stdout: outcome.stdout, stderr: "", exitCode: EXIT_ABORTED, aborted: true };
-        return outcome;
+        if (options.signal?.aborted) return finish({ exitCode: EXIT_ABORTED, aborted: true });
+        deliver({ stream: "stderr", text: outcome.stderr });
+        return finish({ exitCode: outcome.exitCode, env: outcome.env });
       }
+      // Stop the script: just-bash checks the signal between commands and revokes the file system
+      // of a command still in flight, so nothing of this run writes after the prompt is back.
       controller.abort();
-      // Give just-bash a moment to stop at a statement boundary; answer regardless.
-      const settled = await Promise.race([execution, delay(SETTLE_GRACE_MS).then(() => undefined)]);
-      const stdout = settled?.stdout ?? "";
-      return outcome === "timeout"
-        ? { stdout, stderr: "", exitCode: EXIT_TIMEOUT, timedOut: true }
-        : { stdout, stderr: "", exitCode: EXIT_ABORTED, aborted: true };
+      sink.close();
+      open = false;
+      // Give just-bash a moment to unwind, so the next command does not overlap it; answer regardless.
+      await Promise.race([execution, delay(SETTLE_GRACE_MS)]);
+      return outcome === "timeout" ? finish({ exitCode: EXIT_TIMEOUT, timedOut: true }) : finish({ exitCode: EXIT_ABORTED, aborted: true });
     } finally {
       watch.dispose();
+      sink.close();
     }
+  }
+
+  /** One run's file system: the shared root, the workspace, the output sinks. */
+  private runFs(source: ChangeSource, sink: OutputSinkFs): IFileSystem {
+    const fs = new MountableFs({ base: this.root });
+    fs.mount(WORKSPACE_MOUNT, this.workspaceFs(source));
+    fs.mount(OUTPUT_SINK_DIR, sink);
+    return fs;
   }
 }
 

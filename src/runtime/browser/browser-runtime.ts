@@ -7,6 +7,9 @@ import type { WorkspaceFiles } from "../workspace-files";
 import { BashHost, EXIT_ABORTED, EXIT_TIMEOUT, WORKSPACE_MOUNT } from "./bash-host";
 import { InteractiveShell } from "./interactive-shell";
 import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
+import { archiveCommands } from "./archive-commands";
+import { curlCommand, type PageFetch } from "./curl-command";
+import { htmlToMarkdownCommand } from "./user-facing-wording";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -15,6 +18,8 @@ export interface BrowserRuntimeOptions {
   reasonText?: string | (() => string);
   /** Extra environment variables for every command. */
   env?: Record<string, string>;
+  /** What `curl` fetches with (the page's fetch unless given). */
+  fetch?: PageFetch;
 }
 
 const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help). node and npm need WebContainer.";
@@ -33,7 +38,8 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
-    this.host = new BashHost(fs, missingCommands(reasonText), {
+    const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
@@ -48,6 +54,7 @@ export class BrowserRuntime implements Runtime {
     options.signal?.addEventListener("abort", forward, { once: true });
     if (options.signal?.aborted) controller.abort();
     this.running.add(controller);
+    let output = "";
     try {
       const result = await this.host.run(command, {
         cwd: options.cwd,
@@ -55,11 +62,19 @@ export class BrowserRuntime implements Runtime {
         source: options.source ?? "runtime",
         signal: controller.signal,
         timeoutMs: options.timeoutMs,
+        // stdout and stderr interleaved as the command wrote them, streamed as they come.
+        onOutput: (chunk) => {
+          output += chunk.text;
+          options.onOutput?.(chunk.text);
+        },
       });
-      let output = result.stdout + result.stderr;
-      if (result.timedOut) output += `${separator(output)}Command timed out after ${options.timeoutMs} ms and was stopped.\n`;
-      else if (result.aborted) output += `${separator(output)}Command aborted.\n`;
-      if (output !== "") options.onOutput?.(output);
+      let note = "";
+      if (result.timedOut) note = `${separator(output)}Command timed out after ${options.timeoutMs} ms and was stopped.\n`;
+      else if (result.aborted) note = `${separator(output)}Command aborted.\n`;
+      if (note !== "") {
+        output += note;
+        options.onOutput?.(note);
+      }
       const exec: ExecResult = { output, exitCode: result.exitCode };
       if (result.timedOut) exec.timedOut = true;
       if (result.aborted) exec.aborted = true;

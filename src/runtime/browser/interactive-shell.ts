@@ -2,16 +2,19 @@
 // completion, word and line kills), runs it with just-bash and writes ANSI output. The working
 // folder, environment, aliases and last exit status ($?) carry over from one command to the next,
 // like a real shell session (each line runs in a fresh just-bash interpreter).
-import { getCommandNames } from "just-bash";
+import { getCommandNames, type CustomCommand } from "just-bash";
 import { Emitter, errorMessage, type Disposable } from "../../base";
 import type { Shell } from "../types";
 import { WORKSPACE_MOUNT, type BashHost } from "./bash-host";
 import { complete } from "./completion";
+import { historyCommand } from "./history-command";
 import { KeyReader, type Key } from "./key-reader";
 import { LineEditor } from "./line-editor";
 import { missingCommandNames } from "./missing-commands";
 import { COLORS, columns, textWidth, toCrlf } from "./terminal-text";
 
+/** Commands the browser runtime adds to just-bash's (for completion). */
+const ADDED_COMMANDS = ["zip", "unzip", "curl"];
 const SHELL_BUILTINS = ["cd", "export", "unset", "alias", "unalias", "source", "exit", "history", "type", "set", "read"];
 const ENABLE_BRACKETED_PASTE = "\x1b[?2004h";
 const DISABLE_BRACKETED_PASTE = "\x1b[?2004l";
@@ -30,6 +33,7 @@ export class InteractiveShell implements Shell {
   private readonly editor = new LineEditor();
   private readonly queue: Key[] = [];
   private readonly commands: string[];
+  private readonly sessionCommands: CustomCommand[];
   private cols: number;
   private cwd = WORKSPACE_MOUNT;
   private env: Record<string, string> | undefined;
@@ -52,7 +56,8 @@ export class InteractiveShell implements Shell {
     private readonly options: InteractiveShellOptions = {},
   ) {
     this.cols = Math.max(10, size.cols);
-    this.commands = [...getCommandNames(), ...SHELL_BUILTINS, ...missingCommandNames()];
+    this.commands = [...getCommandNames(), ...ADDED_COMMANDS, ...SHELL_BUILTINS, ...missingCommandNames()];
+    this.sessionCommands = [historyCommand(this.editor)];
   }
 
   /** Listeners get the banner and first prompt on the next microtask, so subscribe right away. */
@@ -241,14 +246,16 @@ export class InteractiveShell implements Shell {
         replaceEnv: this.env !== undefined,
         source: "terminal",
         signal: controller.signal,
+        commands: this.sessionCommands,
+        // Output shows as each command writes it, stderr in red, in the order it was written.
+        onOutput: (chunk) =>
+          this.emit(chunk.stream === "stdout" ? toCrlf(chunk.text) : `${COLORS.red}${toCrlf(chunk.text)}${COLORS.reset}`),
       });
       this.lastStatus = result.exitCode;
       if (result.env) {
         this.env = result.env;
         if (result.env.PWD?.startsWith("/")) this.cwd = result.env.PWD;
       }
-      this.emit(toCrlf(result.stdout));
-      if (result.stderr) this.emit(`${COLORS.red}${toCrlf(result.stderr)}${COLORS.reset}`);
       if (result.aborted) this.emit(`${this.atLineStart() ? "" : "\r\n"}^C`);
       if (!this.atLineStart()) this.emit("\r\n");
     } finally {

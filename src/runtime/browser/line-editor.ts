@@ -7,6 +7,8 @@ export class LineEditor {
   private chars: string[] = [];
   private cursorIndex = 0;
   private readonly history: string[] = [];
+  /** The number of the oldest entry kept (bash keeps numbering when old entries fall off). */
+  private historyBase = 1;
   private historyIndex = 0;
   private draft = "";
 
@@ -25,6 +27,27 @@ export class LineEditor {
 
   get entries(): readonly string[] {
     return this.history;
+  }
+
+  /** The history with bash's numbers (1 for the first line of the session, or since `history -c`). */
+  numberedEntries(): Array<{ number: number; line: string }> {
+    return this.history.map((line, index) => ({ number: this.historyBase + index, line }));
+  }
+
+  clearHistory(): void {
+    this.history.length = 0;
+    this.historyBase = 1;
+    this.historyIndex = 0;
+    this.draft = "";
+  }
+
+  /** Deletes the entry with bash's number `number`; false when there is none. */
+  deleteHistoryEntry(number: number): boolean {
+    const index = number - this.historyBase;
+    if (!Number.isInteger(index) || index < 0 || index >= this.history.length) return false;
+    this.history.splice(index, 1);
+    this.historyIndex = this.history.length;
+    return true;
   }
 
   set(text: string, cursor = Array.from(text).length): void {
@@ -109,7 +132,10 @@ export class LineEditor {
     const line = this.text;
     if (line.trim() !== "" && this.history[this.history.length - 1] !== line) {
       this.history.push(line);
-      if (this.history.length > MAX_HISTORY) this.history.shift();
+      if (this.history.length > MAX_HISTORY) {
+        this.history.shift();
+        this.historyBase++;
+      }
     }
     this.historyIndex = this.history.length;
     this.draft = "";

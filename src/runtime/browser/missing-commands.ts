@@ -14,10 +14,21 @@ export const UNAVAILABLE_COMMANDS: Record<string, string> = {
   pip3: "pip is not available in this page (neither the browser runtime nor WebContainer runs Python).",
 };
 
+/**
+ * just-bash commands its browser build leaves out (it answers them with a note to its embedders);
+ * defined here so both builds say the same, in words for the user.
+ */
+export const BROWSER_EXCLUDED_COMMANDS: Record<string, string> = {
+  tar: "tar is not available in the browser runtime. Use zip and unzip for archives (gzip and gunzip for single files).",
+  sqlite3: "sqlite3 is not available in the browser runtime.",
+  yq: "yq is not available in the browser runtime. jq handles JSON.",
+  xan: "xan is not available in the browser runtime. awk, cut, sort and column handle CSV.",
+};
+
 export const DEFAULT_FALLBACK_TEXT = "this page fell back to the browser runtime";
 
 export function missingCommandMessage(name: string, reasonText: string = DEFAULT_FALLBACK_TEXT): string {
-  const fixed = UNAVAILABLE_COMMANDS[name];
+  const fixed = UNAVAILABLE_COMMANDS[name] ?? BROWSER_EXCLUDED_COMMANDS[name];
   if (fixed) return fixed;
   return `${name} is not available in the browser runtime. It needs the WebContainer runtime (Node.js running in the page); ${reasonText}.`;
 }
@@ -31,5 +42,5 @@ export function missingCommands(reasonText?: string | (() => string)): CustomCom
 }
 
 export function missingCommandNames(): string[] {
-  return [...WEBCONTAINER_COMMANDS, ...Object.keys(UNAVAILABLE_COMMANDS)];
+  return [...WEBCONTAINER_COMMANDS, ...Object.keys(UNAVAILABLE_COMMANDS), ...Object.keys(BROWSER_EXCLUDED_COMMANDS)];
 }
