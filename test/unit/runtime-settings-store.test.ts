@@ -1,0 +1,47 @@
+// Settings → Runtime as stored: the store shows a change at once and puts it back when storage
+// refuses it; the WebContainer API key is one of the known secrets the share scan looks for.
+import { describe, expect, it } from "vitest";
+import { RUNTIME_SETTINGS_KEY } from "../../src/runtime";
+import { openStorage } from "../../src/storage";
+import { RuntimeSettingsStore } from "../../src/ui/settings";
+import { loadKnownSecrets } from "../../src/ui/share";
+
+let counter = 0;
+
+describe("RuntimeSettingsStore", () => {
+  it("stores changes (the timeout clamped) and reads them back on the next load", async () => {
+    const storage = await openStorage({ name: `runtime-settings-${counter++}` });
+    const store = new RuntimeSettingsStore(storage);
+    await store.load();
+    expect(store.settings).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000 });
+    await store.update({ useWebContainer: false, bootTimeoutMs: 500 });
+    await store.update({ webContainerApiKey: "wc_api_example_0123456789" });
+    const again = new RuntimeSettingsStore(storage);
+    await again.load();
+    expect(again.settings).toEqual({ useWebContainer: false, webContainerApiKey: "wc_api_example_0123456789", bootTimeoutMs: 2_000 });
+    storage.close();
+  });
+
+  it("puts a change back and says why when storage refuses it", async () => {
+    const values = new Map<string, unknown>();
+    const store = new RuntimeSettingsStore({
+      settings: {
+        get: async <T,>(key: string) => values.get(key) as T | undefined,
+        put: async () => {
+          throw new DOMException("quota", "QuotaExceededError");
+        },
+        delete: async () => undefined,
+      } as never,
+    });
+    await store.load();
+    await expect(store.update({ useWebContainer: false })).rejects.toThrow(/runtime settings could not be saved/);
+    expect(store.settings.useWebContainer).toBe(true);
+  });
+
+  it("the WebContainer API key is a known secret for the share and export scan", async () => {
+    const storage = await openStorage({ name: `runtime-settings-${counter++}` });
+    await storage.settings.put(RUNTIME_SETTINGS_KEY, { webContainerApiKey: "wc_api_secret_abcdef123456" });
+    expect(await loadKnownSecrets(storage)).toContain("wc_api_secret_abcdef123456");
+    storage.close();
+  });
+});
