@@ -92,7 +92,7 @@ export function RuntimeStatusItem({ runtime, readOnly, retry }: { runtime: Runti
       <button
         ref={button}
         type="button"
-        className={`status-item status-runtime status-runtime-button status-runtime-${state}`}
+        className={`status-item status-button status-runtime status-runtime-button status-runtime-${state}`}
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
         aria-label={`Runtime: ${label}`}
