@@ -1,18 +1,12 @@
 // Vite: the app build, the dev server (with the cross-origin isolation headers WebContainer needs)
 // and Vitest's three projects: unit (Node), e2e (Playwright + Chromium on the built app), bench.
 import "./scripts/node20-polyfills";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
-
-export const ISOLATION_HEADERS = {
-  "Cross-Origin-Opener-Policy": "same-origin",
-  // credentialless, not require-corp: cross-origin no-cors requests still load (without cookies), so
-  // "Test connection" can probe a provider that refuses CORS and report it as such instead of "down".
-  "Cross-Origin-Embedder-Policy": "credentialless",
-  // Nothing of the app is meant to be embedded by other sites.
-  "Cross-Origin-Resource-Policy": "same-origin",
-};
+// The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers.
+import { RESPONSE_HEADERS } from "./scripts/response-headers.mjs";
 
 /**
  * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
@@ -24,10 +18,36 @@ const devCsp: Plugin = {
   transformIndexHtml: (html) => html.replace("script-src 'self' 'wasm-unsafe-eval'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'"),
 };
 
+/**
+ * Vite's `server.headers` reach only the responses of some of its middlewares (its answer to a
+ * malformed path went out without them); this one runs first, so every response carries them, and
+ * answers a path that cannot be decoded with 400 like scripts/serve.mjs.
+ */
+const headersOnEveryResponse: Plugin = {
+  name: "webcode:response-headers",
+  configureServer: (server) => addHeaders(server.middlewares),
+  configurePreviewServer: (server) => addHeaders(server.middlewares),
+};
+
+function addHeaders(middlewares: { use(fn: (req: IncomingMessage, res: ServerResponse, next: () => void) => void): unknown }): void {
+  middlewares.use((req, res, next) => {
+    for (const [name, value] of Object.entries(RESPONSE_HEADERS)) res.setHeader(name, value);
+    try {
+      decodeURIComponent((req.url ?? "/").split(/[?#]/, 1)[0] ?? "/");
+    } catch {
+      res.statusCode = 400;
+      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      res.end("Bad Request");
+      return;
+    }
+    next();
+  });
+}
+
 export default defineConfig({
-  plugins: [react(), devCsp],
-  server: { headers: ISOLATION_HEADERS },
-  preview: { headers: ISOLATION_HEADERS },
+  plugins: [react(), devCsp, headersOnEveryResponse],
+  server: { headers: RESPONSE_HEADERS },
+  preview: { headers: RESPONSE_HEADERS },
   worker: { format: "es" },
   build: {
     target: "es2022",
