@@ -41,6 +41,10 @@ const SUBJECTS: Record<string, string> = {
 export function alwaysAllowNote(permission: string, always: readonly string[]): { lead: string; patterns: string[]; tail: string } {
   const subject = SUBJECTS[permission] ?? `"${revealInvisibleChars(permission)}" requests`;
   const tail = " for the rest of this session.";
+  // A web fetch grant covers one origin ("https://example.com/*"): say so in those words.
+  if (permission === "webfetch" && always.length > 0 && always.every((p) => p.endsWith("/*") && p !== "/*")) {
+    return { lead: "Always allow: allow fetches from ", patterns: always.map((p) => revealInvisibleChars(p.slice(0, -2))), tail: ` (that site only, any page on it)${tail}` };
+  }
   if (always.includes("*")) return { lead: `Always allow: allow all ${subject}`, patterns: [], tail };
   return { lead: `Always allow: allow ${subject} matching `, patterns: always.map(revealInvisibleChars), tail };
 }
