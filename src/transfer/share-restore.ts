@@ -104,8 +104,21 @@ function restoreToolState(state: Extract<DecodedSharePart, { type: "tool" }>["st
   };
 }
 
+/**
+ * A share may not carry text the user cannot see but the model would receive: the chat hides
+ * `synthetic` parts and shows synthetic user messages as a bare divider, so the flag is dropped and
+ * everything a share holds is shown as what it is (issue 9, point 2).
+ */
+function withoutSynthetic<T extends { synthetic?: boolean }>(value: T): T {
+  if (!("synthetic" in value)) return value;
+  const { synthetic: _synthetic, ...rest } = value;
+  return rest as T;
+}
+
 function restorePart(part: DecodedSharePart): SharePart {
   switch (part.type) {
+    case "text":
+      return withoutSynthetic(part);
     case "tool":
       return { ...part, state: restoreToolState(part.state) as Extract<SharePart, { type: "tool" }>["state"] };
     case "file":
@@ -137,7 +150,7 @@ export function restoreShareEnvelope(raw: unknown): RestoredShare {
     const issue = parsed.error.issues[0];
     throw damagedShare(`${issue?.path.join(".") || "envelope"}: ${issue?.message ?? "invalid"}`);
   }
-  const base = parsed.data;
+  const base = { ...parsed.data, messages: parsed.data.messages.map((m) => (m.role === "user" ? withoutSynthetic(m) : m)) };
 
   const messageIds = new Set<string>();
   const userIds = new Set<string>();
@@ -205,7 +218,8 @@ export function shareToRecords(envelope: ShareEnvelope, workspaceId: string, ope
     const id = newId("msg", now);
     messageIds.set(m.id, id);
     if (m.role === "user") {
-      return { v: RECORD_VERSION, id, sessionId, role: "user", createdAt: m.createdAt, agent: m.agent, ...(m.model ? { model: m.model } : {}), ...(m.synthetic ? { synthetic: true } : {}) };
+      // Never synthetic (see withoutSynthetic): a shared message is shown as the user's words.
+      return { v: RECORD_VERSION, id, sessionId, role: "user", createdAt: m.createdAt, agent: m.agent, ...(m.model ? { model: m.model } : {}) };
     }
     return { ...m, v: RECORD_VERSION, id, sessionId, parentId: messageIds.get(m.parentId)! };
   });
@@ -269,9 +283,14 @@ export async function continueSharedSession(storage: Storage, sessionId: string,
   const messages = (await storage.messages.list(sessionId)).map((m) => {
     const id = newId("msg", now);
     ids.set(m.id, id);
-    return { ...m, id, sessionId: sessionIdNew, ...(m.role === "assistant" ? { parentId: ids.get(m.parentId) ?? m.parentId } : {}) } as MessageRecord;
+    // Shares opened before synthetic flags were dropped on restore may still carry them.
+    const copy = { ...m, id, sessionId: sessionIdNew, ...(m.role === "assistant" ? { parentId: ids.get(m.parentId) ?? m.parentId } : {}) } as MessageRecord;
+    return copy.role === "user" ? withoutSynthetic(copy) : copy;
   });
-  const parts = (await storage.parts.listBySession(sessionId)).map((p) => ({ ...p, id: newId("prt", now), sessionId: sessionIdNew, messageId: ids.get(p.messageId) ?? p.messageId }) as PartRecord);
+  const parts = (await storage.parts.listBySession(sessionId)).map((p) => {
+    const copy = { ...p, id: newId("prt", now), sessionId: sessionIdNew, messageId: ids.get(p.messageId) ?? p.messageId } as PartRecord;
+    return copy.type === "text" ? withoutSynthetic(copy) : copy;
+  });
   const { share: _share, ...rest } = shared;
   const session: SessionRecord = { ...rest, id: sessionIdNew, workspaceId: workspace.id, createdAt: now, updatedAt: now };
   await storage.writeBatch({ sessions: [session], messages, parts });
