@@ -63,7 +63,7 @@ async function opened(): Promise<{ storage: Storage; sessionId: string }> {
   return { storage, sessionId: session.id };
 }
 
-async function mount(node: React.ReactNode): Promise<Rendered> {
+async function mount(node: React.ReactElement): Promise<Rendered> {
   const view = await render(node);
   cleanups.push(() => view.unmount());
   return view;
