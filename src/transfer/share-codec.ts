@@ -200,7 +200,7 @@ function buildCandidates(source: ShareSource, options: ShareEncodeOptions, omitt
     f.kind === "dir" ? { kind: "dir", path: f.path } : { kind: "file", path: f.path, data: f.data ?? "" },
   );
   const out: Candidate[] = [];
-  for (const entry of finishEntries(entries).sort((a, b) => (a.path < b.path ? -1 : 1))) {
+  for (const entry of finishEntries(entries, { allowConfusable: true }).sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const omit = (reason: OmitReason) => omitted.push({ path: entry.path, reason });
     if (excluded.some((folder) => isInside(entry.path, folder) && folder !== "")) {
       omit("excluded");

@@ -2,7 +2,7 @@
 // the three replies. "Reject" can carry a message telling the model what to do instead.
 // Bidi controls and invisible characters are shown as ⟨U+…⟩: what is approved is what is read.
 import { useId, useState } from "react";
-import { revealInvisibleChars } from "../../base";
+import { revealInvisibleChars, revealInvisibleInText } from "../../base";
 import { highlightCode } from "../markdown";
 import type { PendingPermission, PermissionReply } from "./agent-port";
 import { DiffBlock } from "./tool-part-view";
@@ -69,7 +69,7 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
       </h3>
       {command !== undefined && (
         <pre className="tool-command">
-          <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${revealInvisibleChars(command)}`, "bash") }} />
+          <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${revealInvisibleInText(command)}`, "bash") }} />
         </pre>
       )}
       {diff !== undefined && <DiffBlock diff={diff} />}
