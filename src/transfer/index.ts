@@ -71,3 +71,4 @@ export {
 } from "./share-restore";
 export { checkImportUrl, fetchZip, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";
 export { findTransferFragment, fragmentParams, type TransferFragment } from "./transfer-fragment";
+export { localAddressKind, localAddressWarning, type LocalAddressKind } from "./import-host";
