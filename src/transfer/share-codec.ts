@@ -14,6 +14,8 @@ import {
   SHARE_LINK_CAP,
   SHARE_MAX_INFLATED_BYTES,
   SHARE_MAX_LINK_CHARS,
+  SHARE_MAX_MESSAGES,
+  SHARE_MAX_PARTS,
   SHARE_TOOL_OUTPUT_CHARS,
   SHARE_VERSION,
   type OmitReason,
@@ -182,6 +184,13 @@ function buildTranscript(source: ShareSource, options: ShareEncodeOptions): Omit
     if (messageId === undefined) continue;
     const part = sharePart(p, `p${parts.length}`, messageId, redact, outputChars);
     if (part) parts.push(part);
+  }
+  // The opener refuses shares past these caps: say so here, before a link is sent that cannot open.
+  if (messages.length > SHARE_MAX_MESSAGES || parts.length > SHARE_MAX_PARTS) {
+    throw new ShareError(
+      "too-large",
+      `This session has ${messages.length.toLocaleString("en")} messages and ${parts.length.toLocaleString("en")} parts; a share holds at most ${SHARE_MAX_MESSAGES.toLocaleString("en")} messages and ${SHARE_MAX_PARTS.toLocaleString("en")} parts. Share a shorter session (start a new one or compact this one).`,
+    );
   }
   const s = source.session;
   return {

@@ -17,6 +17,9 @@ import { finishEntries, pathProblem, quoteName, type ImportEntry } from "./impor
 import { importAsNewWorkspace } from "./import-write";
 import {
   SHARE_FORMAT,
+  SHARE_MAX_MESSAGES,
+  SHARE_MAX_PARTS,
+  SHARE_MAX_PARTS_PER_MESSAGE,
   SHARE_PART_TYPES,
   SHARE_TOOL_OUTPUT_CHARS,
   SHARE_VERSION,
@@ -136,6 +139,25 @@ export interface RestoredShare {
   droppedParts: number;
 }
 
+const count = (n: number) => n.toLocaleString("en");
+
+/** Refuses a share past the message and part caps (SHARE_MAX_*), before its contents are parsed. */
+function checkShareCaps(raw: { messages?: unknown; parts?: unknown }): void {
+  const messages = Array.isArray(raw.messages) ? raw.messages.length : 0;
+  const parts = Array.isArray(raw.parts) ? raw.parts : [];
+  const tooMany = (what: string) =>
+    new ShareError("too-large", `This share holds ${what}, more than webcode opens. Ask the sender to share a shorter session (a new one, or this one after compacting it).`);
+  if (messages > SHARE_MAX_MESSAGES) throw tooMany(`${count(messages)} messages (the limit is ${count(SHARE_MAX_MESSAGES)})`);
+  if (parts.length > SHARE_MAX_PARTS) throw tooMany(`${count(parts.length)} message parts (the limit is ${count(SHARE_MAX_PARTS)})`);
+  const perMessage = new Map<unknown, number>();
+  for (const part of parts) {
+    const messageId = (part as { messageId?: unknown } | null)?.messageId;
+    const n = (perMessage.get(messageId) ?? 0) + 1;
+    if (n > SHARE_MAX_PARTS_PER_MESSAGE) throw tooMany(`a message of more than ${count(SHARE_MAX_PARTS_PER_MESSAGE)} parts (the limit per message)`);
+    perMessage.set(messageId, n);
+  }
+}
+
 /**
  * Validates a parsed envelope (any JSON value). Throws ShareError; never returns half-valid data.
  */
@@ -145,6 +167,7 @@ export function restoreShareEnvelope(raw: unknown): RestoredShare {
   }
   const version = (raw as { version?: unknown }).version;
   if (typeof version === "number" && Number.isInteger(version) && version > SHARE_VERSION) throw newerVersionError(version);
+  checkShareCaps(raw as { messages?: unknown; parts?: unknown });
   const parsed = envelopeSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
