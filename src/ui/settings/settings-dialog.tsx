@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useStore } from "zustand";
 import { errorMessage } from "../../base";
 import { maskKey, type ProviderConfig } from "../../providers";
+import { KeyProtectionSection } from "./key-protection-section";
 import { ModelPicker } from "./model-picker";
 import { PermissionSection } from "./permission-section";
 import type { PermissionSettings } from "./permission-settings";
@@ -90,9 +91,15 @@ export function SettingsDialog({ settings, testConnection, permissions, onClose 
                   <span className="provider-name">{config.name}</span>
                   <span className="provider-detail">
                     {config.baseUrl ?? "default URL"}
-                    {config.apiKey ? ` · key ${maskKey(config.apiKey)}` : " · no key"}
+                    {config.apiKey ? (state.keys === "locked" ? " · key locked" : ` · key ${maskKey(config.apiKey)}`) : " · no key"}
                   </span>
-                  <button type="button" className="button" aria-label={`Edit ${config.name}`} onClick={() => setEditing({ mode: "edit", providerId: config.id })}>
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Edit ${config.name}`}
+                    // A locked key is unlocked first: the form edits the real one.
+                    onClick={() => void run(async () => (await settings.requireKeys(), setEditing({ mode: "edit", providerId: config.id })))}
+                  >
                     Edit
                   </button>
                 </li>
@@ -148,6 +155,7 @@ export function SettingsDialog({ settings, testConnection, permissions, onClose 
           </section>
         )}
         {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
+        <KeyProtectionSection settings={settings} onProblem={(action) => void run(action)} />
         {problem && (
           <p className="input-error" role="alert">
             {problem}
