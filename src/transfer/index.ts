@@ -75,3 +75,4 @@ export {
 export { checkImportUrl, fetchZip, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";
 export { findTransferFragment, fragmentParams, type TransferFragment } from "./transfer-fragment";
 export { localAddressKind, localAddressWarning, type LocalAddressKind } from "./import-host";
+export { decodeShareInWorker, handleShareDecodeRequest, type ShareDecodeRequest, type ShareDecodeResponse } from "./share-worker";

@@ -11,7 +11,11 @@ import {
   SHARE_MAX_PARTS_PER_MESSAGE,
   SHARE_VERSION,
   ShareError,
+  decodeShareInWorker,
+  decodeShareLink,
   encodeShareLink,
+  handleShareDecodeRequest,
+  type ShareDecodeRequest,
   openShare,
   restoreShareEnvelope,
 } from "../../src/transfer";
@@ -103,5 +107,34 @@ describe("the shared transcript", () => {
     expect(newestWithin([entry(1), entry(300), entry(1), entry(300)], 40, 400)).toBe(2);
     expect(newestWithin([entry(1), entry(900)], 40, 400)).toBe(1);
     expect(newestWithin([entry(1), entry(1), entry(1)], 2, 400)).toBe(2);
+  });
+});
+
+describe("decoding a share off the main thread", () => {
+  /** A worker that runs the real handler, answering asynchronously like a real one. */
+  const fakeWorker = () => {
+    const worker = {
+      onmessage: null as ((event: { data: unknown }) => void) | null,
+      onerror: null,
+      terminated: false,
+      postMessage(message: unknown) {
+        handleShareDecodeRequest(message as ShareDecodeRequest, (response) => setTimeout(() => worker.onmessage?.({ data: structuredClone(response) }), 0));
+      },
+      terminate() {
+        worker.terminated = true;
+      },
+    };
+    return worker;
+  };
+
+  it("gives the same result as decoding in the page, and the same refusals", async () => {
+    const session: SessionRecord = { v: RECORD_VERSION, id: "s", workspaceId: "w", title: "Worker", createdAt: 1, updatedAt: 1, agent: "build", model, permission: [], tokens: usage, cost: 0, todos: [] };
+    const link = encodeShareLink({ session, messages: [], parts: [], files: [{ v: RECORD_VERSION, workspaceId: "w", path: "a.txt", kind: "file", data: "hello", mtime: 1 }] }, { now: 1 }).fragment!;
+    const worker = fakeWorker();
+    expect(await decodeShareInWorker({ type: "share-link", link }, () => worker)).toEqual(decodeShareLink(link));
+    expect(worker.terminated).toBe(true);
+    const refused = await decodeShareInWorker({ type: "share-link", link: link.slice(0, -20) }, fakeWorker).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ShareError);
+    expect((refused as ShareError).reason).toBe("damaged");
   });
 });
