@@ -1,7 +1,7 @@
 // A read-only view of a shared session's transcript, straight from storage: markdown (sanitised by
 // the markdown renderer), tool calls with their output as plain text. Nothing here can run a tool
 // or send a message; untrusted text is only ever rendered as text or sanitised markdown.
-import { useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import { errorMessage, revealInvisibleChars } from "../../base";
 import type { MessageRecord, PartRecord, SessionRecord, Storage } from "../../storage";
 import { ErrorBoundary } from "../common";
@@ -27,7 +27,7 @@ export async function loadTranscript(storage: Storage, sessionId: string): Promi
  * Parts rendered per slice. A big share (up to SHARE_MAX_PARTS) renders slice by slice, one per
  * macrotask, so the page stays responsive while it fills in (issue 9, point 7).
  */
-export const TRANSCRIPT_SLICE_PARTS = 40;
+export const TRANSCRIPT_SLICE_PARTS = 80;
 /** Text longer than this is shown as plain text: formatting it as markdown would hold the page. */
 export const MARKDOWN_MAX_CHARS = 100_000;
 
@@ -76,26 +76,33 @@ export function SharedTranscript({ storage, session, slice = TRANSCRIPT_SLICE_PA
         </p>
       )}
       <ol className="shared-transcript" aria-label="Shared transcript" aria-busy={!complete}>
-        {shown.map(({ message, parts }) => (
-          <li key={message.id} className={`shared-message is-${message.role}`}>
-            <p className="shared-message-role">{message.role === "user" ? "User" : `Assistant${message.model ? ` · ${message.model.modelId}` : ""}`}</p>
-            {parts.map((part) => (
-              // A part that cannot be rendered is replaced by a notice; the rest of the transcript stays.
-              <ErrorBoundary key={part.id}>
-                <SharedPart part={part} />
-              </ErrorBoundary>
-            ))}
-            {message.role === "assistant" && message.error && (
-              <p className="transfer-error">
-                {message.error.name}: {message.error.message}
-              </p>
-            )}
-          </li>
+        {shown.map((entry) => (
+          <SharedEntry key={entry.message.id} entry={entry} />
         ))}
       </ol>
     </>
   );
 }
+
+/** One message; memoised, so rendering the next slice leaves the messages already shown alone. */
+const SharedEntry = memo(function SharedEntry({ entry: { message, parts } }: { entry: Entry }) {
+  return (
+    <li className={`shared-message is-${message.role}`}>
+      <p className="shared-message-role">{message.role === "user" ? "User" : `Assistant${message.model ? ` · ${message.model.modelId}` : ""}`}</p>
+      {parts.map((part) => (
+        // A part that cannot be rendered is replaced by a notice; the rest of the transcript stays.
+        <ErrorBoundary key={part.id}>
+          <SharedPart part={part} />
+        </ErrorBoundary>
+      ))}
+      {message.role === "assistant" && message.error && (
+        <p className="transfer-error">
+          {message.error.name}: {message.error.message}
+        </p>
+      )}
+    </li>
+  );
+});
 
 function SharedPart({ part }: { part: PartRecord }) {
   switch (part.type) {
