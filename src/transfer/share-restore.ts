@@ -265,6 +265,21 @@ export function shareToRecords(envelope: ShareEnvelope, workspaceId: string, ope
   return { session, messages, parts };
 }
 
+/** Parts written per transaction (issue 9, point 7). */
+const PARTS_PER_WRITE = 1000;
+
+/**
+ * Writes a session's records in several transactions of at most PARTS_PER_WRITE parts: one
+ * transaction of 20,000 puts clones every record in a single task and holds the page for a second.
+ * The caller deletes the workspace (and so all of it) when a write fails.
+ */
+async function writeInSlices(storage: Storage, records: ShareRecords): Promise<void> {
+  await storage.writeBatch({ sessions: [records.session], messages: records.messages });
+  for (let i = 0; i < records.parts.length; i += PARTS_PER_WRITE) {
+    await storage.writeBatch({ parts: records.parts.slice(i, i + PARTS_PER_WRITE) });
+  }
+}
+
 export interface OpenedShare {
   workspace: WorkspaceRecord;
   session: SessionRecord;
@@ -282,8 +297,9 @@ export async function openShare(storage: Storage, restored: RestoredShare, optio
   const workspace = await importAsNewWorkspace(storage, `Shared: ${revealInvisibleChars(title)}`.slice(0, 60), restored.entries, { readOnly: true, now });
   const records = shareToRecords(restored.envelope, workspace.id, options.openedFrom ?? "link", now);
   try {
-    await storage.writeBatch({ sessions: [records.session], messages: records.messages, parts: records.parts });
+    await writeInSlices(storage, records);
   } catch (error) {
+    // Deleting the workspace deletes whatever part of the session was written.
     await storage.workspaces.delete(workspace.id).catch(() => undefined);
     throw error;
   }
@@ -316,6 +332,11 @@ export async function continueSharedSession(storage: Storage, sessionId: string,
   });
   const { share: _share, ...rest } = shared;
   const session: SessionRecord = { ...rest, id: sessionIdNew, workspaceId: workspace.id, createdAt: now, updatedAt: now };
-  await storage.writeBatch({ sessions: [session], messages, parts });
+  try {
+    await writeInSlices(storage, { session, messages, parts });
+  } catch (error) {
+    await storage.workspaces.delete(workspace.id).catch(() => undefined);
+    throw error;
+  }
   return { workspace, session };
 }
