@@ -1,19 +1,13 @@
 // Vite: the app build, the dev server (with the cross-origin isolation headers WebContainer needs)
 // and Vitest's three projects: unit (Node), e2e (Playwright + Chromium on the built app), bench.
 import "./scripts/node20-polyfills";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
-
-export const ISOLATION_HEADERS = {
-  "Cross-Origin-Opener-Policy": "same-origin",
-  // credentialless, not require-corp: cross-origin no-cors requests still load (without cookies), so
-  // "Test connection" can probe a provider that refuses CORS and report it as such instead of "down".
-  "Cross-Origin-Embedder-Policy": "credentialless",
-  // Nothing of the app is meant to be embedded by other sites.
-  "Cross-Origin-Resource-Policy": "same-origin",
-};
+// The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers.
+import { RESPONSE_HEADERS } from "./scripts/response-headers.mjs";
 
 /**
  * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
@@ -26,6 +20,32 @@ const devCsp: Plugin = {
 };
 
 /**
+ * Vite's `server.headers` reach only the responses of some of its middlewares (its answer to a
+ * malformed path went out without them); this one runs first, so every response carries them, and
+ * answers a path that cannot be decoded with 400 like scripts/serve.mjs.
+ */
+const headersOnEveryResponse: Plugin = {
+  name: "webcode:response-headers",
+  configureServer: (server) => addHeaders(server.middlewares),
+  configurePreviewServer: (server) => addHeaders(server.middlewares),
+};
+
+function addHeaders(middlewares: { use(fn: (req: IncomingMessage, res: ServerResponse, next: () => void) => void): unknown }): void {
+  middlewares.use((req, res, next) => {
+    for (const [name, value] of Object.entries(RESPONSE_HEADERS)) res.setHeader(name, value);
+    try {
+      decodeURIComponent((req.url ?? "/").split(/[?#]/, 1)[0] ?? "/");
+    } catch {
+      res.statusCode = 400;
+      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      res.end("Bad Request");
+      return;
+    }
+    next();
+  });
+}
+
+/**
  * `vite build --mode e2e` (npm run build:e2e) is the app the browser tests drive: identical except
  * that "@webcontainer/api", which boots from StackBlitz's servers, is a fake whose boot a test can
  * make hang, fail or succeed (test/support/fake-webcontainer-api.ts). It goes to dist-e2e/, so
@@ -34,13 +54,13 @@ const devCsp: Plugin = {
 const E2E_MODE = "e2e";
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), devCsp],
+  plugins: [react(), devCsp, headersOnEveryResponse],
   resolve:
     mode === E2E_MODE
       ? { alias: { "@webcontainer/api": fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) } }
       : undefined,
-  server: { headers: ISOLATION_HEADERS },
-  preview: { headers: ISOLATION_HEADERS },
+  server: { headers: RESPONSE_HEADERS },
+  preview: { headers: RESPONSE_HEADERS },
   worker: { format: "es" },
   build: {
     outDir: mode === E2E_MODE ? "dist-e2e" : "dist",

@@ -1,19 +1,13 @@
-// Serves the built app (dist/) with the cross-origin isolation headers WebContainer needs.
-// Usage: node scripts/serve.mjs [--port N] [--host H]; prints the URL.
+// Serves the built app (dist/) with the cross-origin isolation headers WebContainer needs and the
+// security headers of response-headers.mjs on every response.
+// Usage: node scripts/serve.mjs [--port N] [--host H] [--dir dist-e2e]; prints the URL.
 import http from "node:http";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { RESPONSE_HEADERS } from "./response-headers.mjs";
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
-// --dir dist-e2e serves the browser tests' build (see vite.config.ts); default dist/.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", option("dir", "dist"));
-const port = Number(option("port", process.env.PORT ?? "4173"));
-const host = option("host", process.env.HOST ?? "127.0.0.1");
+export { ISOLATION_HEADERS, SECURITY_HEADERS, RESPONSE_HEADERS } from "./response-headers.mjs";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -30,40 +24,97 @@ const TYPES = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-export const ISOLATION_HEADERS = {
-  "Cross-Origin-Opener-Policy": "same-origin",
-  // credentialless, not require-corp: cross-origin no-cors requests still load (without cookies), so
-  // "Test connection" can probe a provider that refuses CORS and report it as such instead of "down".
-  "Cross-Origin-Embedder-Policy": "credentialless",
-  // Nothing of the app is meant to be embedded by other sites.
-  "Cross-Origin-Resource-Policy": "same-origin",
-};
-
-if (!existsSync(path.join(root, "index.html"))) {
-  console.error(`${path.relative(process.cwd(), root) || "."}/index.html is missing: run \`npm run build\` first (npm start does both).`);
-  process.exit(1);
+/**
+ * The file under `root` a URL path names, or why there is none: "bad" for a path that cannot be
+ * decoded or holds a NUL byte, "outside" for one that resolves outside `root`. Containment is
+ * checked with path.relative, not a string prefix: "/../dist-evil/x" must not pass for "dist".
+ */
+export function resolveRequestPath(root, urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return { kind: "bad" };
+  }
+  if (decoded.includes("\0")) return { kind: "bad" };
+  const file = path.resolve(root, `.${path.posix.sep}${decoded.replace(/\\/g, "/")}`);
+  const relative = path.relative(root, file);
+  if (relative.startsWith("..") || path.isAbsolute(relative)) return { kind: "outside" };
+  return { kind: "file", file };
 }
 
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url ?? "/", "http://localhost");
-  let file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
-  if (!file.startsWith(root)) {
-    res.writeHead(403).end("Forbidden");
-    return;
+function isFile(file) {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
   }
-  if (!existsSync(file) || statSync(file).isDirectory()) file = path.join(root, "index.html");
-  const type = TYPES[path.extname(file)] ?? "application/octet-stream";
-  const immutable = file.includes(`${path.sep}assets${path.sep}`);
-  res.writeHead(200, {
-    "Content-Type": type,
-    "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
-    ...ISOLATION_HEADERS,
-  });
-  createReadStream(file).pipe(res);
-});
+}
 
-server.listen(port, host, () => {
-  const address = server.address();
-  const shownHost = host === "0.0.0.0" ? "localhost" : host;
-  console.log(`webcode is running at http://${shownHost}:${typeof address === "object" && address ? address.port : port}/`);
-});
+/** An http.Server serving `root` (not listening yet). */
+export function createStaticServer(root) {
+  const base = path.resolve(root);
+  const plain = (res, status, text, extra = {}) => {
+    res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache", ...RESPONSE_HEADERS, ...extra });
+    res.end(text);
+  };
+  return http.createServer((req, res) => {
+    try {
+      if (req.method !== "GET" && req.method !== "HEAD") return plain(res, 405, "Method Not Allowed", { Allow: "GET, HEAD" });
+      // Only the path: the query and fragment never name a file. The raw target is not parsed with
+      // new URL(), which would normalise "/../" away before the containment check sees it.
+      const target = req.url ?? "/";
+      const rawPath = target.split(/[?#]/, 1)[0] || "/";
+      if (!rawPath.startsWith("/")) return plain(res, 400, "Bad Request");
+      const resolved = resolveRequestPath(base, rawPath);
+      if (resolved.kind === "bad") return plain(res, 400, "Bad Request");
+      if (resolved.kind === "outside") return plain(res, 403, "Forbidden");
+      let file = resolved.file;
+      if (!isFile(file)) {
+        // The app is one page; a path without a file extension is a navigation and gets it. A
+        // missing asset is a 404, not HTML that a script or stylesheet tag would choke on.
+        if (path.extname(file) !== "") return plain(res, 404, "Not Found");
+        file = path.join(base, "index.html");
+      }
+      const type = TYPES[path.extname(file)] ?? "application/octet-stream";
+      const immutable = path.relative(base, file).split(path.sep)[0] === "assets";
+      res.writeHead(200, {
+        "Content-Type": type,
+        "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
+        ...RESPONSE_HEADERS,
+      });
+      if (req.method === "HEAD") return res.end();
+      const stream = createReadStream(file);
+      stream.on("error", () => res.destroy());
+      stream.pipe(res);
+    } catch {
+      if (!res.headersSent) plain(res, 500, "Internal Server Error");
+      else res.destroy();
+    }
+  });
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const option = (name, fallback) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+  };
+  // --dir dist-e2e serves the browser tests' build (see vite.config.ts); default dist/.
+  const dir = option("dir", "dist");
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", dir);
+  const port = Number(option("port", process.env.PORT ?? "4173"));
+  const host = option("host", process.env.HOST ?? "127.0.0.1");
+  if (!existsSync(path.join(root, "index.html"))) {
+    console.error(`${dir}/index.html is missing: run \`npm run build\` first (npm start does both).`);
+    process.exit(1);
+  }
+  const server = createStaticServer(root);
+  server.listen(port, host, () => {
+    const address = server.address();
+    const shownHost = host === "0.0.0.0" ? "localhost" : host;
+    console.log(`webcode is running at http://${shownHost}:${typeof address === "object" && address ? address.port : port}/`);
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();

@@ -9,21 +9,46 @@ export class PathError extends Error {
 }
 
 const INVALID_CHARS = /[\u0000-\u001f<>:"|?*\\]/;
-/**
- * Bidi controls (U+202A–202E, U+2066–2069), zero-width and direction marks (U+200B–200F) and the
- * BOM (U+FEFF): invisible, yet they reorder or hide text, so a name or command can look like another.
- */
-const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
-const INVISIBLE_CHARS_GLOBAL = new RegExp(INVISIBLE_CHARS.source, "g");
 
-/** Does the text hold a bidi control or invisible character (see INVISIBLE_CHARS)? */
+/**
+ * The one definition of the characters that are invisible or change how the text around them reads
+ * (issue 9, "Trojan Source"): a name or command holding one can look like another. Used wherever a
+ * name from outside is checked or shown (file and folder names, workspace names, session titles,
+ * agent names, commands on permission cards):
+ * - Unicode format characters (Cf): zero-width and direction marks, the bidi embeddings, overrides
+ *   and isolates, the BOM, soft hyphen (U+00AD), U+061C, U+180E, U+2060–2064, tag characters;
+ * - line and paragraph separators (Zl, Zp: U+2028, U+2029);
+ * - C0 and C1 controls and DEL (Cc).
+ * The named ones are also listed by code point, so an engine with older Unicode tables misses none.
+ */
+const INVISIBLE_CLASS = "\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cc}\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff";
+const INVISIBLE_CHARS = new RegExp(`[${INVISIBLE_CLASS}]`, "u");
+const INVISIBLE_CHARS_GLOBAL = new RegExp(`[${INVISIBLE_CLASS}]`, "gu");
+
+/** Does the text hold an invisible, control or text-direction character (see INVISIBLE_CLASS)? */
 export function hasInvisibleChars(text: string): boolean {
   return INVISIBLE_CHARS.test(text);
 }
 
-/** Shows each bidi control or invisible character as "⟨U+202E⟩", so text reads as it really is. */
+const codePointLabel = (c: string) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`;
+
+/** Shows each invisible, control or text-direction character as "⟨U+202E⟩", so a name reads as it really is. */
 export function revealInvisibleChars(text: string): string {
-  return text.replace(INVISIBLE_CHARS_GLOBAL, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+  return text.replace(INVISIBLE_CHARS_GLOBAL, codePointLabel);
+}
+
+/**
+ * revealInvisibleChars for multi-line text (commands, diffs, file contents): line breaks and tabs
+ * are layout there, so they stay; everything else is revealed.
+ */
+export function revealInvisibleInText(text: string): string {
+  return text.replace(INVISIBLE_CHARS_GLOBAL, (c) => (c === "\n" || c === "\r" || c === "\t" ? c : codePointLabel(c)));
+}
+
+/** The message for a name holding such a character, naming it visibly; undefined when there is none. */
+export function invisibleCharsProblem(name: string): string | undefined {
+  if (!hasInvisibleChars(name)) return undefined;
+  return `"${revealInvisibleChars(name)}" contains an invisible or text-direction character, which can disguise a name. Remove it.`;
 }
 
 const RESERVED = new Set([".", ".."]);
@@ -50,7 +75,8 @@ export function normalizePath(input: string): string {
 /** Validates one file or folder name as typed by a user; returns an error message or undefined. */
 export function validateName(name: string): string | undefined {
   // Before the space checks: trim() also strips U+FEFF, which would hide the real reason.
-  if (INVISIBLE_CHARS.test(name)) return `"${revealInvisibleChars(name)}" contains an invisible or text-direction character, which can disguise a name. Remove it.`;
+  const invisible = invisibleCharsProblem(name);
+  if (invisible) return invisible;
   if (name.trim() === "") return "A name cannot be empty.";
   if (name !== name.trim()) return "A name cannot start or end with spaces.";
   if (RESERVED.has(name)) return `"${name}" is not a valid name.`;

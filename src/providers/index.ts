@@ -23,9 +23,23 @@ export {
   PROVIDER_SETTINGS_VERSION,
   REDACTED,
   loadProviderConfigs,
+  loadProviderSettings,
   maskKey,
   redactConfig,
   restoreProviderConfigs,
   saveProviderConfigs,
 } from "./settings";
 export { CONNECTION_TIMEOUT_MS, testConnection, type ConnectionResult, type TestConnectionOptions } from "./connection";
+export {
+  VAULT_ITERATIONS,
+  WrongPassphraseError,
+  holdsLockedSecret,
+  isCredentialHeader,
+  mergeSecrets,
+  openVault,
+  replaceLockedSecrets,
+  sealSecrets,
+  splitSecrets,
+  type KeyVault,
+  type ProviderSecrets,
+} from "./key-vault";

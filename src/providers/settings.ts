@@ -2,6 +2,7 @@
 // Keys stay here; anything displayed, logged or exported goes through redactConfig.
 import { z } from "zod";
 import type { Storage } from "../storage";
+import { holdsLockedSecret, isKeyVault, lockedSecrets, mergeSecrets, sealSecrets, splitSecrets, type KeyVault } from "./key-vault";
 import type { ModelInfo, ProviderConfig } from "./types";
 
 export const PROVIDER_SETTINGS_KEY = "providers";
@@ -38,6 +39,8 @@ const configSchema = z.object({
 interface StoredProviders {
   v: number;
   configs: unknown[];
+  /** Present when the keys are protected by a passphrase: the configs then hold none. */
+  vault?: KeyVault;
 }
 
 /** Validates stored configs; bad ones (and bad models inside good ones) are skipped and reported. */
@@ -79,8 +82,30 @@ export async function loadProviderConfigs(
   return restoreProviderConfigs(await storage.settings.get<unknown>(PROVIDER_SETTINGS_KEY), onInvalid);
 }
 
-/** Saves configs (keys included) to this origin's IndexedDB. Throws on an invalid config. */
-export async function saveProviderConfigs(storage: Pick<Storage, "settings">, configs: ProviderConfig[]): Promise<void> {
+/**
+ * The configs as Settings shows them, and the vault when the keys are protected by a passphrase:
+ * then each secret is a stand-in (key-vault.ts) until unlocked.
+ */
+export async function loadProviderSettings(
+  storage: Pick<Storage, "settings">,
+  onInvalid?: (problem: string) => void,
+): Promise<{ configs: ProviderConfig[]; vault?: KeyVault }> {
+  const stored = await storage.settings.get<unknown>(PROVIDER_SETTINGS_KEY);
+  const configs = restoreProviderConfigs(stored, onInvalid);
+  const vault = (stored as Partial<StoredProviders> | undefined)?.vault;
+  if (vault === undefined) return { configs };
+  if (!isKeyVault(vault)) {
+    onInvalid?.("The saved provider keys are unreadable; add them again in Settings.");
+    return { configs };
+  }
+  return { configs: mergeSecrets(configs, lockedSecrets(vault)), vault };
+}
+
+/**
+ * Saves configs (keys included) to this origin's IndexedDB; with a passphrase, the keys and
+ * credential headers are sealed in a vault instead. Throws on an invalid config.
+ */
+export async function saveProviderConfigs(storage: Pick<Storage, "settings">, configs: ProviderConfig[], options: { passphrase?: string } = {}): Promise<void> {
   const ids = new Set<string>();
   for (const config of configs) {
     const parsed = configSchema.safeParse(config);
@@ -91,6 +116,15 @@ export async function saveProviderConfigs(storage: Pick<Storage, "settings">, co
       const checked = modelSchema.safeParse(model);
       if (!checked.success) throw new Error(`Model "${model.id}" of provider "${config.id}" is invalid: ${checked.error.issues[0]?.message}`);
     }
+  }
+  if (configs.some((c) => holdsLockedSecret(c.apiKey ?? "") || Object.values(c.headers ?? {}).some(holdsLockedSecret))) {
+    throw new Error("The provider keys are locked: unlock them with your passphrase before changing providers.");
+  }
+  if (options.passphrase !== undefined) {
+    const { configs: stripped, secrets } = splitSecrets(configs);
+    const vault = await sealSecrets(secrets, options.passphrase);
+    await storage.settings.put(PROVIDER_SETTINGS_KEY, { v: PROVIDER_SETTINGS_VERSION, configs: structuredClone(stripped), vault } satisfies StoredProviders);
+    return;
   }
   const stored: StoredProviders = { v: PROVIDER_SETTINGS_VERSION, configs: structuredClone(configs) };
   await storage.settings.put(PROVIDER_SETTINGS_KEY, stored);

@@ -1,6 +1,6 @@
 // Workspace records: create (with a starter README), rename, delete, list. Names are validated here
 // so every caller (sessions panel, share-link import, zip import) refuses the same things.
-import { UserFacingError, hasInvisibleChars, newId, revealInvisibleChars } from "../base";
+import { UserFacingError, hasInvisibleChars, invisibleCharsProblem, newId } from "../base";
 import { RECORD_VERSION, type Storage, type WorkspaceRecord } from "../storage";
 import { WorkspaceFiles } from "./workspace-files";
 
@@ -24,9 +24,8 @@ You can delete or rewrite this file at any time.
 export function validateWorkspaceName(name: string): string | undefined {
   // Before trimming (trim() strips U+FEFF) and for the same reason as file names: a bidi control can
   // make "report\u202Efdp.exe" read as "reportexe.pdf".
-  if (hasInvisibleChars(name)) {
-    return `"${revealInvisibleChars(name)}" contains an invisible or text-direction character, which can disguise a name. Remove it.`;
-  }
+  const invisible = invisibleCharsProblem(name);
+  if (invisible) return invisible;
   const trimmed = name.trim();
   if (trimmed === "") return "A workspace name cannot be empty.";
   if (trimmed.length > MAX_WORKSPACE_NAME_LENGTH) {

@@ -172,10 +172,44 @@ export function decodeFileData(bytes: Uint8Array): string | Uint8Array {
 }
 
 /**
- * Final checks shared by every import: no path twice, no path both a file and a folder, and only
- * empty folders kept as folder entries (the others are implied by their contents).
+ * The form two names share when they differ only by case or Unicode normalisation ("Readme.md" and
+ * "README.md", "café" precomposed and decomposed, "ﬁle" and "file"): the same file on macOS and
+ * Windows, and the same to the eye everywhere.
  */
-export function finishEntries(entries: ImportEntry[]): ImportEntry[] {
+export function nameFoldKey(path: string): string {
+  return path.normalize("NFKC").toLowerCase().normalize("NFKC");
+}
+
+/**
+ * Refuses entries of which two paths (or folders on the way to them) differ only by case or Unicode
+ * normalisation: one could pass for the other in the file tree, and a checkout on a case-insensitive
+ * disk would silently keep only one of them.
+ */
+export function checkConfusableNames(entries: readonly ImportEntry[]): void {
+  const seen = new Map<string, string>();
+  const visit = (path: string) => {
+    const key = nameFoldKey(path);
+    const other = seen.get(key);
+    if (other === undefined) seen.set(key, path);
+    else if (other !== path) {
+      throw new ImportError(
+        "duplicate",
+        `The paths ${quoteName(other)} and ${quoteName(path)} differ only by upper/lower case or Unicode normalisation, so one could pass for the other; the import was refused. Rename one of them and try again.`,
+      );
+    }
+  };
+  for (const entry of entries) {
+    for (let i = entry.path.indexOf("/"); i > 0; i = entry.path.indexOf("/", i + 1)) visit(entry.path.slice(0, i));
+    visit(entry.path);
+  }
+}
+
+/**
+ * Final checks shared by every import: no path twice, no path both a file and a folder, no two paths
+ * that differ only by case or normalisation (unless `allowConfusable`: copies of the user's own
+ * workspace), and only empty folders kept as folder entries (the others are implied by their contents).
+ */
+export function finishEntries(entries: ImportEntry[], options: { allowConfusable?: boolean } = {}): ImportEntry[] {
   const kinds = new Map<string, "file" | "dir">();
   const duplicate = (path: string, why: string) =>
     new ImportError("duplicate", `The path "${path}" ${why}, so the import was refused (the archive may be crafted to hide a file). Fix the archive and try again.`);
@@ -195,6 +229,7 @@ export function finishEntries(entries: ImportEntry[]): ImportEntry[] {
       i = parent.lastIndexOf("/");
     }
   }
+  if (!options.allowConfusable) checkConfusableNames(entries);
   const out: ImportEntry[] = [];
   const dirsSeen = new Set<string>();
   for (const entry of entries) {

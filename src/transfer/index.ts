@@ -25,7 +25,9 @@ export {
   isEnvFile,
   redactSecrets,
   scanForSecrets,
+  scanFilesForSecrets,
   MIN_KNOWN_SECRET_CHARS,
+  type ScannedFile,
   type SecretFinding,
   type SecretScanOptions,
   type SecretKind,
@@ -36,6 +38,9 @@ export {
   SHARE_FORMAT,
   SHARE_LINK_CAP,
   SHARE_MAX_INFLATED_BYTES,
+  SHARE_MAX_MESSAGES,
+  SHARE_MAX_PARTS,
+  SHARE_MAX_PARTS_PER_MESSAGE,
   SHARE_TOOL_OUTPUT_CHARS,
   SHARE_VERSION,
   type OmitReason,
@@ -69,3 +74,5 @@ export {
 } from "./share-restore";
 export { checkImportUrl, fetchZip, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";
 export { findTransferFragment, fragmentParams, type TransferFragment } from "./transfer-fragment";
+export { localAddressKind, localAddressWarning, type LocalAddressKind } from "./import-host";
+export { decodeShareInWorker, handleShareDecodeRequest, type ShareDecodeRequest, type ShareDecodeResponse } from "./share-worker";

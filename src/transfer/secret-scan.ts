@@ -1,4 +1,5 @@
-// Finds key-like strings and .env files in what is about to be shared, so the share dialog can
+// Finds key-like strings and .env files in what is about to be shared or exported (file contents,
+// binary ones included, file and folder names, the transcript), so the share and export dialogs can
 // show them (masked) and let the user leave them out. A safety net, not a guarantee.
 import { basename } from "../base";
 import type { FileRecord, MessageError, MessageRecord, PartRecord, SessionRecord } from "../storage";
@@ -41,6 +42,8 @@ export interface SecretFinding {
   kind: SecretKind;
   /** The start of the match and its length, never the secret itself. */
   preview: string;
+  /** The match is in the file's or folder's own name, not in its contents. */
+  inName?: true;
 }
 
 /** Patterns in priority order: the first that matches a stretch of text names it. */
@@ -160,18 +163,43 @@ export function messageTexts(message: MessageRecord): string[] {
 }
 
 /**
- * Scans files (text ones) and the transcript (title, parts, message errors). `knownSecrets` (the
- * configured API keys) are found wherever they appear, whatever their format.
+ * Bytes as text for scanning: Latin-1 maps every byte to one character, so a key stored inside a
+ * binary file (a compiled bundle, an SQLite database, an image's metadata) reads as itself.
+ */
+const latin1 = new TextDecoder("latin1");
+
+/** A file or folder to scan: its path, and for files the contents as stored. */
+export interface ScannedFile {
+  path: string;
+  kind: "file" | "dir";
+  data?: string | Uint8Array;
+}
+
+/**
+ * Scans files and folders: each one's own name (a folder's name once, not once per file inside),
+ * .env files, and the contents of files, binary ones included.
+ */
+export function scanFilesForSecrets(files: Iterable<ScannedFile>, options?: SecretScanOptions): SecretFinding[] {
+  const find = (text: string) => findSecrets(text, options);
+  const findings: SecretFinding[] = [];
+  for (const file of files) {
+    for (const hit of find(basename(file.path))) findings.push({ where: "file", path: file.path, ...hit, inName: true });
+    if (file.kind !== "file") continue;
+    if (isEnvFile(file.path)) findings.push({ where: "file", path: file.path, kind: "env-file", preview: `${basename(file.path)} (environment file)` });
+    if (file.data === undefined) continue;
+    const text = typeof file.data === "string" ? file.data : latin1.decode(file.data);
+    for (const hit of find(text)) findings.push({ where: "file", path: file.path, ...hit });
+  }
+  return findings;
+}
+
+/**
+ * Scans files (see scanFilesForSecrets) and the transcript (title, parts, message errors).
+ * `knownSecrets` (the configured API keys) are found wherever they appear, whatever their format.
  */
 export function scanForSecrets(source: ShareSource, options?: SecretScanOptions): SecretFinding[] {
   const find = (text: string) => findSecrets(text, options);
-  const findings: SecretFinding[] = [];
-  for (const file of source.files) {
-    if (file.kind !== "file") continue;
-    if (isEnvFile(file.path)) findings.push({ where: "file", path: file.path, kind: "env-file", preview: `${basename(file.path)} (environment file)` });
-    if (typeof file.data !== "string") continue;
-    for (const hit of find(file.data)) findings.push({ where: "file", path: file.path, ...hit });
-  }
+  const findings: SecretFinding[] = scanFilesForSecrets(source.files, options);
   for (const hit of find(source.session.title)) findings.push({ where: "message", ...hit });
   for (const message of source.messages) {
     for (const hit of messageTexts(message).flatMap(find)) findings.push({ where: "message", messageId: message.id, ...hit });

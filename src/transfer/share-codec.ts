@@ -14,6 +14,8 @@ import {
   SHARE_LINK_CAP,
   SHARE_MAX_INFLATED_BYTES,
   SHARE_MAX_LINK_CHARS,
+  SHARE_MAX_MESSAGES,
+  SHARE_MAX_PARTS,
   SHARE_TOOL_OUTPUT_CHARS,
   SHARE_VERSION,
   type OmitReason,
@@ -183,6 +185,13 @@ function buildTranscript(source: ShareSource, options: ShareEncodeOptions): Omit
     const part = sharePart(p, `p${parts.length}`, messageId, redact, outputChars);
     if (part) parts.push(part);
   }
+  // The opener refuses shares past these caps: say so here, before a link is sent that cannot open.
+  if (messages.length > SHARE_MAX_MESSAGES || parts.length > SHARE_MAX_PARTS) {
+    throw new ShareError(
+      "too-large",
+      `This session has ${messages.length.toLocaleString("en")} messages and ${parts.length.toLocaleString("en")} parts; a share holds at most ${SHARE_MAX_MESSAGES.toLocaleString("en")} messages and ${SHARE_MAX_PARTS.toLocaleString("en")} parts. Share a shorter session (start a new one or compact this one).`,
+    );
+  }
   const s = source.session;
   return {
     format: SHARE_FORMAT,
@@ -200,7 +209,7 @@ function buildCandidates(source: ShareSource, options: ShareEncodeOptions, omitt
     f.kind === "dir" ? { kind: "dir", path: f.path } : { kind: "file", path: f.path, data: f.data ?? "" },
   );
   const out: Candidate[] = [];
-  for (const entry of finishEntries(entries).sort((a, b) => (a.path < b.path ? -1 : 1))) {
+  for (const entry of finishEntries(entries, { allowConfusable: true }).sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const omit = (reason: OmitReason) => omitted.push({ path: entry.path, reason });
     if (excluded.some((folder) => isInside(entry.path, folder) && folder !== "")) {
       omit("excluded");

@@ -11,6 +11,14 @@ export const SHARE_LINK_CAP = 1_500_000;
 export const SHARE_TOOL_OUTPUT_CHARS = 2000;
 /** The inflated envelope may not exceed this (checked while inflating). */
 export const SHARE_MAX_INFLATED_BYTES = 50 * 1024 * 1024;
+/**
+ * Caps on what one share may hold, checked before anything else is parsed: past them a share is
+ * refused with a message saying so. They keep opening a share quick (the transcript renders in
+ * slices, issue 9 point 7); a real session that outgrows them can be compacted or split.
+ */
+export const SHARE_MAX_MESSAGES = 2_000;
+export const SHARE_MAX_PARTS = 20_000;
+export const SHARE_MAX_PARTS_PER_MESSAGE = 1_000;
 /** A link's data part may not exceed this many characters (checked before decoding anything). */
 export const SHARE_MAX_LINK_CHARS = 16_000_000;
 

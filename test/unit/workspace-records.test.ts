@@ -39,7 +39,8 @@ describe("workspaces", () => {
     await createWorkspace(storage, "Taken");
     await expect(createWorkspace(storage, "   ")).rejects.toThrow(/cannot be empty/);
     await expect(createWorkspace(storage, "x".repeat(200))).rejects.toThrow(/at most 80/);
-    await expect(createWorkspace(storage, "bad\u0007name")).rejects.toThrow(/control characters/);
+    // A control character is one of the invisible ones (base/paths.ts), refused and named.
+    await expect(createWorkspace(storage, "bad\u0007name")).rejects.toThrow(/"bad⟨U\+0007⟩name" contains an invisible/);
     await expect(createWorkspace(storage, "taken")).rejects.toThrow(/already exists\. Choose another name/);
     await expect(createWorkspace(storage, "")).rejects.toBeInstanceOf(UserFacingError);
     expect(await listWorkspaces(storage)).toHaveLength(1);

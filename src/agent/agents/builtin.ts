@@ -38,7 +38,9 @@ export const BUILTIN_AGENTS: readonly AgentInfo[] = Object.freeze([
     description: "Fast read-only agent for exploring a codebase: finds files by pattern, searches code for keywords, answers questions about how the code works. Say how thorough to be (quick, medium or very thorough).",
     mode: "subagent",
     prompt: EXPLORE_PROMPT,
-    permission: ruleset({ "*": "deny", read: "allow", glob: "allow", grep: "allow", list: "allow", webfetch: "allow" }),
+    // webfetch asks like everywhere else (spec §5): a subagent reading untrusted code is exactly where
+    // an injected instruction would try to send data out. The user's Settings choice still applies.
+    permission: ruleset({ "*": "deny", read: "allow", glob: "allow", grep: "allow", list: "allow", webfetch: "ask" }),
     builtIn: true,
   },
   { name: "title", description: "Writes session titles.", mode: "primary", hidden: true, prompt: TITLE_PROMPT, permission: NO_TOOLS, builtIn: true },

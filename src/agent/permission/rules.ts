@@ -46,11 +46,36 @@ export function ruleset(config: PermissionConfig): Rule[] {
   return rules;
 }
 
+/**
+ * Permissions of tools that reach the network (webfetch now, MCP tools when they come, named
+ * "mcp_<server>_<tool>"). In a browser tab the page may reach any origin, so this permission is what
+ * stands between a prompt-injected agent and the exfiltration of workspace data: they ask by default,
+ * and the user's choice for them is final over what an agent's own rules say (networkRules()).
+ */
+export const NETWORK_PERMISSIONS: readonly string[] = ["webfetch", "mcp_*"];
+
+/** Whether `permission` reaches the network (see NETWORK_PERMISSIONS). */
+export function isNetworkPermission(permission: string): boolean {
+  return NETWORK_PERMISSIONS.some((pattern) => wildcardMatch(permission, pattern));
+}
+
+/**
+ * Shell commands that reach the network by themselves: the command names a URL, or is a download
+ * client. (A script the agent wrote can still open connections in WebContainer; only "bash: ask"
+ * in Settings closes that.)
+ */
+const NETWORK_COMMANDS: Readonly<Record<string, PermissionAction>> = {
+  "*://*": "ask",
+  "curl *": "ask",
+  "wget *": "ask",
+};
+
 /** The defaults: everything allowed except the few asks of spec §5. Users can override all of it. */
 export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
   "*": "allow",
   doom_loop: "ask",
   external_directory: "ask",
+  ...Object.fromEntries(NETWORK_PERMISSIONS.map((permission) => [permission, "ask" as const])),
   read: {
     "*": "allow",
     "*.env": "ask",
@@ -63,6 +88,7 @@ export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
     "rm -fr *": "ask",
     "git push *": "ask",
     "npm publish *": "ask",
+    ...NETWORK_COMMANDS,
   },
 };
 
@@ -144,6 +170,15 @@ export function disabledTools(toolIds: string[], rules: readonly Rule[], limits:
     if (deniesAll(permission, rules) || deniesAll(permission, limits)) disabled.add(toolId);
   }
   return disabled;
+}
+
+/**
+ * The user's rules for network permissions, to be applied after an agent's own rules: a built-in
+ * agent's "webfetch: allow" must not pass over the user's "ask" or "deny" in Settings, and the
+ * user's "allow" holds for every agent. (Workspace agent files are limits and only tighten.)
+ */
+export function networkRules(userRules: readonly Rule[]): Rule[] {
+  return userRules.filter((rule) => isNetworkPermission(rule.permission));
 }
 
 /** Rules are merged by concatenation: later rulesets override earlier ones (last match wins). */

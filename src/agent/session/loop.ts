@@ -12,7 +12,7 @@ import {
   type UserMessageRecord,
 } from "../../storage";
 import { DEFAULT_AGENT } from "../agents";
-import { DEFAULT_RULES, disabledTools, mergeRules, type Rule } from "../permission";
+import { DEFAULT_RULES, disabledTools, mergeRules, networkRules, type Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
 import { budgetExceeded } from "./budget";
 import { nextRequestTokens, queueCompaction, runCompaction } from "./compaction";
@@ -48,9 +48,13 @@ export function subagentsOf(agents: AgentInfo[]): SubagentSummary[] {
   return agents.filter((a) => a.mode !== "primary" && !a.hidden).map((a) => ({ name: a.name, description: a.description }));
 }
 
-/** Defaults, the user's config, the agent's rules, then the session's own overrides (last match wins). */
+/**
+ * Defaults, the user's config, the agent's rules, the user's network rules again (the user's choice
+ * for network permissions is final over an agent's), then the session's own overrides (last match wins).
+ */
 export function rulesFor(env: SessionEnv, agent: AgentInfo, session: SessionRecord): Rule[] {
-  return mergeRules(DEFAULT_RULES, env.userRules(), agent.permission, session.permission);
+  const user = env.userRules();
+  return mergeRules(DEFAULT_RULES, user, agent.permission, networkRules(user), session.permission);
 }
 
 /** Rules from workspace agent files: they only tighten what rulesFor decides (decide()). */

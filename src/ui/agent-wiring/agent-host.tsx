@@ -3,7 +3,7 @@
 // runtime, and the chat UI (Chat panel, Settings button, Monaco diff for the Changes view).
 import type { Disposable } from "../../base";
 import { createAgent, ruleset, type Agent } from "../../agent";
-import { testConnection } from "../../providers";
+import { createProviderRegistry, testConnection } from "../../providers";
 import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
 import { BudgetSettings, PermissionSettings, ProviderSettings, RuntimeSettingsStore } from "../settings";
@@ -34,7 +34,8 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
   const runtime = new RuntimeSettingsStore(storage);
   const budget = new BudgetSettings(storage);
   await Promise.all([settings.load(), permissions.load(), runtime.load(), budget.load()]);
-  const providers = new LiveProviderRegistry(settings.store);
+  // Requests carrying a locked key's stand-in wait for the passphrase (ProviderSettings.fetchWithKeys).
+  const providers = new LiveProviderRegistry(settings.store, (configs) => createProviderRegistry(configs, { fetch: settings.fetchWithKeys }));
   const agents = new WorkspaceAgents<Agent>((runtime, services) =>
     createAgent({
       storage,
@@ -53,7 +54,7 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
     permissions,
     runtime,
     budget,
-    testConnection: (config) => testConnection(config, { origin }),
+    testConnection: (config) => testConnection(config, { origin, fetch: settings.fetchWithKeys }),
     agentFor: (services) => agents.agentFor(services),
     renderDiff: renderMonacoDiff,
   });

@@ -1,7 +1,7 @@
 // The workspace switcher in the top bar: pick, create, rename and delete workspaces. Each action
 // is saved on its own; unsaved editor changes are settled before the workspace changes.
 import { useStore } from "zustand";
-import { errorMessage } from "../../base";
+import { errorMessage, revealInvisibleChars } from "../../base";
 import { validateWorkspaceName } from "../../runtime";
 import type { WorkspaceRecord } from "../../storage";
 import { IconButton, type Dialogs, type Notifications } from "../common";
@@ -68,7 +68,7 @@ export function WorkspaceSwitcher({ controller, dialogs, notifications, beforeLe
     if (!current) return;
     const ok = await dialogs.confirm(
       "Delete workspace?",
-      `This permanently deletes "${current.name}" with all its files and chat sessions. This cannot be undone.`,
+      `This permanently deletes "${revealInvisibleChars(current.name)}" with all its files and chat sessions. This cannot be undone.`,
       "Delete workspace",
       { danger: true },
     );
@@ -88,7 +88,7 @@ export function WorkspaceSwitcher({ controller, dialogs, notifications, beforeLe
         {!current && <option value="">Opening…</option>}
         {workspaces.map((w) => (
           <option key={w.id} value={w.id}>
-            {w.name}
+            {revealInvisibleChars(w.name)}
           </option>
         ))}
       </select>

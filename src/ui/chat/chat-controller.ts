@@ -1,7 +1,7 @@
 // The chat panel's one way in for user actions: which session is open, which agent is picked, and
 // the calls to the agent (send, stop, commands, fork, revert, rename, delete). Owns the store and
 // its bus subscription for one open workspace.
-import { errorMessage, type Disposable } from "../../base";
+import { errorMessage, invisibleCharsProblem, revealInvisibleChars, type Disposable } from "../../base";
 import type { ChangeSource, FileChange } from "../../runtime";
 import type { FileAttachment, SessionRecord } from "../../storage";
 import { createStore, type StoreApi } from "zustand/vanilla";
@@ -227,8 +227,13 @@ export class ChatController implements Disposable {
   async rename(sessionId: string): Promise<void> {
     const session = this.store.getState().sessions[sessionId];
     if (!session || !this.agent.renameSession) return;
-    const title = await (this.options.promptTitle?.(session.title) ?? Promise.resolve(undefined));
+    const title = await (this.options.promptTitle?.(revealInvisibleChars(session.title)) ?? Promise.resolve(undefined));
     if (title === undefined || !title.trim() || title.trim() === session.title) return;
+    const invisible = invisibleCharsProblem(title.trim());
+    if (invisible) {
+      this.problem(`Could not rename the session: ${invisible}`);
+      return;
+    }
     try {
       await this.agent.renameSession(sessionId, title.trim());
     } catch (error) {
@@ -241,7 +246,7 @@ export class ChatController implements Disposable {
     if (!session || !this.agent.deleteSession) return;
     const confirmed = await (this.options.confirm?.(
       "Delete session?",
-      `"${session.title}" and its messages will be deleted. Files in the workspace are not changed.`,
+      `"${revealInvisibleChars(session.title)}" and its messages will be deleted. Files in the workspace are not changed.`,
       "Delete",
     ) ?? Promise.resolve(true));
     if (!confirmed) return;

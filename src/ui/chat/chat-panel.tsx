@@ -3,7 +3,7 @@
 // provider shows the guide instead.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
-import { errorMessage, tryDecodeText } from "../../base";
+import { errorMessage, revealInvisibleChars, tryDecodeText } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import type { FileAttachment, ModelRef } from "../../storage";
 import { FirstRunGuide } from "../settings";
@@ -107,8 +107,8 @@ export function ChatPanel(props: ChatPanelProps) {
             Back to parent session
           </button>
         )}
-        <h2 className="chat-title" title={session?.title}>
-          {session?.title ?? "New session"}
+        <h2 className="chat-title" title={session ? revealInvisibleChars(session.title) : undefined}>
+          {session ? revealInvisibleChars(session.title) : "New session"}
         </h2>
         <AgentPicker controller={controller} />
         <button type="button" className="button" aria-pressed={view.view === "changes"} disabled={!session} onClick={() => controller.setView(view.view === "changes" ? "chat" : "changes")}>

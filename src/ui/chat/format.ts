@@ -1,4 +1,5 @@
 // Formatting for the chat: token counts, costs, durations, context sizes, prices and agent names.
+import { revealInvisibleChars } from "../../base";
 import type { MessageRecord, ModelRef, TokenUsage } from "../../storage";
 import type { AgentSummary } from "./agent-port";
 
@@ -54,8 +55,10 @@ export function formatPrice(cost: { input: number; output: number }): string {
  * one (an imported repository may ship its own build.md), is marked with its path.
  */
 export function agentLabel(agent: AgentSummary): string {
-  if (!agent.source) return agent.name;
-  return `${agent.name} (${agent.builtIn ? "redefined by" : "from"} ${agent.source})`;
+  // Names come from workspace files: invisible and direction characters are shown, not obeyed.
+  const name = revealInvisibleChars(agent.name);
+  if (!agent.source) return name;
+  return `${name} (${agent.builtIn ? "redefined by" : "from"} ${revealInvisibleChars(agent.source)})`;
 }
 
 export function agentTitle(agent: AgentSummary): string {

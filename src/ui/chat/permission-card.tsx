@@ -2,7 +2,7 @@
 // the three replies. "Reject" can carry a message telling the model what to do instead.
 // Bidi controls and invisible characters are shown as ⟨U+…⟩: what is approved is what is read.
 import { useId, useState } from "react";
-import { revealInvisibleChars } from "../../base";
+import { revealInvisibleChars, revealInvisibleInText } from "../../base";
 import { highlightCode } from "../markdown";
 import type { PendingPermission, PermissionReply } from "./agent-port";
 import { DiffBlock } from "./tool-part-view";
@@ -41,6 +41,10 @@ const SUBJECTS: Record<string, string> = {
 export function alwaysAllowNote(permission: string, always: readonly string[]): { lead: string; patterns: string[]; tail: string } {
   const subject = SUBJECTS[permission] ?? `"${revealInvisibleChars(permission)}" requests`;
   const tail = " for the rest of this session.";
+  // A web fetch grant covers one origin ("https://example.com/*"): say so in those words.
+  if (permission === "webfetch" && always.length > 0 && always.every((p) => p.endsWith("/*") && p !== "/*")) {
+    return { lead: "Always allow: allow fetches from ", patterns: always.map((p) => revealInvisibleChars(p.slice(0, -2))), tail: ` (that site only, any page on it)${tail}` };
+  }
   if (always.includes("*")) return { lead: `Always allow: allow all ${subject}`, patterns: [], tail };
   return { lead: `Always allow: allow ${subject} matching `, patterns: always.map(revealInvisibleChars), tail };
 }
@@ -65,7 +69,7 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
       </h3>
       {command !== undefined && (
         <pre className="tool-command">
-          <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${revealInvisibleChars(command)}`, "bash") }} />
+          <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${revealInvisibleInText(command)}`, "bash") }} />
         </pre>
       )}
       {diff !== undefined && <DiffBlock diff={diff} />}

@@ -3,7 +3,7 @@
 // Tool input and metadata are untrusted JSON (model output, share links): every field is checked
 // before it is rendered, so a wrong type shows as nothing rather than breaking the transcript.
 import { memo, useMemo, useState } from "react";
-import { revealInvisibleChars } from "../../base";
+import { revealInvisibleChars, revealInvisibleInText } from "../../base";
 import type { PartRecord, TodoItem, ToolState } from "../../storage";
 import { Markdown, highlightCode } from "../markdown";
 import { formatDuration } from "./format";
@@ -177,7 +177,7 @@ function ToolBody({ part, metadata, onOpenSession }: { part: ToolPart; metadata:
         <div className="tool-body">
           {command && (
             <pre className="tool-command">
-              <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${revealInvisibleChars(command)}`, "bash") }} />
+              <code dangerouslySetInnerHTML={{ __html: highlightCode(`$ ${revealInvisibleInText(command)}`, "bash") }} />
             </pre>
           )}
           {output !== undefined && output !== "" && <TerminalOutput output={output} live={state.status === "running"} />}
@@ -269,7 +269,7 @@ function CollapsedOutput({ output }: { output: string }) {
 
 export const DiffBlock = memo(function DiffBlock({ diff }: { diff: string }) {
   // Highlighting a long diff is the costliest part of a tool view: do it once per diff.
-  const html = useMemo(() => highlightCode(revealInvisibleChars(diff), "diff"), [diff]);
+  const html = useMemo(() => highlightCode(revealInvisibleInText(diff), "diff"), [diff]);
   return (
     <pre className="tool-diff" aria-label="Diff">
       <code dangerouslySetInnerHTML={{ __html: html }} />

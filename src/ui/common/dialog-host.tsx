@@ -94,6 +94,7 @@ function PromptDialog({ request, answer }: { request: PromptRequest; answer: (va
         id={inputId}
         ref={input}
         className="text-input"
+        type={request.secret ? "password" : "text"}
         value={value}
         spellCheck={false}
         autoComplete="off"

@@ -28,6 +28,8 @@ export interface PromptRequest {
   confirmLabel: string;
   /** Returns an error message for an invalid value, or undefined. */
   validate?: (value: string) => string | undefined;
+  /** A password field: the value is not shown. */
+  secret?: boolean;
 }
 
 export type DialogRequest = ChoiceRequest | PromptRequest;
@@ -71,7 +73,11 @@ export class Dialogs {
     return answer === "confirm";
   }
 
-  prompt(title: string, label: string, options: { initialValue?: string; confirmLabel?: string; validate?: (value: string) => string | undefined } = {}): Promise<string | undefined> {
+  prompt(
+    title: string,
+    label: string,
+    options: { initialValue?: string; confirmLabel?: string; validate?: (value: string) => string | undefined; secret?: boolean } = {},
+  ): Promise<string | undefined> {
     return this.ask({
       kind: "prompt",
       title,
@@ -79,6 +85,7 @@ export class Dialogs {
       initialValue: options.initialValue ?? "",
       confirmLabel: options.confirmLabel ?? "OK",
       validate: options.validate,
+      ...(options.secret && { secret: true }),
     });
   }
 

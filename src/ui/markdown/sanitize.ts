@@ -2,6 +2,7 @@
 // an allowlist of tags and attributes, no scripts, no event handlers, no javascript: or remote-image
 // URLs, and every link opening in a new tab without an opener or referrer.
 import createDOMPurify, { type Config, type DOMPurify } from "dompurify";
+import { findTransferFragment } from "../../transfer";
 
 const ALLOWED_TAGS = [
   "a", "b", "blockquote", "br", "button", "code", "del", "details", "div", "em", "h1", "h2", "h3", "h4", "h5",
@@ -50,6 +51,13 @@ function purifier(): DOMPurify {
     const element = node as Element;
     const tag = element.tagName;
     if (tag === "A") {
+      const href = element.getAttribute("href");
+      if (href !== null && opensTransfer(href, element.ownerDocument.baseURI)) {
+        // Left as plain text: no href, so nothing to click or focus (see opensTransfer).
+        element.removeAttribute("href");
+        element.setAttribute("title", `A webcode ${findTransferFragment(href)?.kind ?? "share"} link, shown as text: open it only from a source you trust.`);
+        element.setAttribute("class", "md-inert-link");
+      }
       if (element.hasAttribute("href")) {
         element.setAttribute("target", "_blank");
         element.setAttribute("rel", "noopener noreferrer");
@@ -73,6 +81,26 @@ function purifier(): DOMPurify {
   });
   instance = purify;
   return purify;
+}
+
+/**
+ * Whether a link leads to webcode's own `#share=` / `#import=` handling: relative, fragment-only or on
+ * this page's origin, with a share or import key in its fragment. A share or a model's answer could
+ * otherwise put one click away a session that impersonates the user's, or an import that fetches
+ * from a host the attacker picks.
+ */
+export function opensTransfer(href: string, base: string): boolean {
+  const text = href.trim();
+  const hash = text.indexOf("#");
+  if (hash < 0 || !findTransferFragment(text.slice(hash))) return false;
+  // Relative, fragment-only and scheme-relative links (and anything odd enough not to parse as an
+  // absolute URL) resolve against this page: ours.
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) return true;
+  try {
+    return new URL(text).origin === new URL(base).origin;
+  } catch {
+    return true;
+  }
 }
 
 /** Sanitises an HTML string for insertion with innerHTML. Needs a DOM (page or happy-dom). */

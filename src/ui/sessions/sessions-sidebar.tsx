@@ -2,6 +2,7 @@
 // sessions of subagents listed under their parent. In a narrow chat panel it is a drawer over the
 // transcript (chat.css), closed by opening a session or Escape.
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { revealInvisibleChars } from "../../base";
 import type { SessionRecord } from "../../storage";
 import { Icon } from "../common";
 
@@ -99,7 +100,7 @@ export function SessionsSidebar({ sessions, activeSessionId, busy, onOpen: openS
             <li key={session.id}>
               <SessionRow session={session} active={session.id === activeSessionId} busy={busy?.has(session.id) ?? false} now={now} onOpen={onOpen} onRename={onRename} onDelete={onDelete} />
               {children.length > 0 && (
-                <ul className="sessions-children" aria-label={`Subagent sessions of ${session.title}`}>
+                <ul className="sessions-children" aria-label={`Subagent sessions of ${revealInvisibleChars(session.title)}`}>
                   {children.map((child) => (
                     <li key={child.id}>
                       <SessionRow session={child} active={child.id === activeSessionId} busy={busy?.has(child.id) ?? false} now={now} onOpen={onOpen} />
@@ -120,19 +121,19 @@ function SessionRow(props: { session: SessionRecord; active: boolean; busy: bool
   return (
     <div className={active ? "session-row session-row-active" : "session-row"}>
       <button type="button" className="session-open" aria-current={active ? "true" : undefined} onClick={() => onOpen(session.id)}>
-        <span className="session-title">{session.title}</span>
+        <span className="session-title">{revealInvisibleChars(session.title)}</span>
         <span className="session-meta">
           {busy ? "working… · " : ""}
           {relativeTime(session.updatedAt, now)}
         </span>
       </button>
       {onRename && (
-        <button type="button" className="icon-text-button session-action" aria-label={`Rename ${session.title}`} title="Rename" onClick={() => onRename(session.id)}>
+        <button type="button" className="icon-text-button session-action" aria-label={`Rename ${revealInvisibleChars(session.title)}`} title="Rename" onClick={() => onRename(session.id)}>
           <Icon name="rename" />
         </button>
       )}
       {onDelete && (
-        <button type="button" className="icon-text-button session-action" aria-label={`Delete ${session.title}`} title="Delete" onClick={() => onDelete(session.id)}>
+        <button type="button" className="icon-text-button session-action" aria-label={`Delete ${revealInvisibleChars(session.title)}`} title="Delete" onClick={() => onDelete(session.id)}>
           <Icon name="trash" />
         </button>
       )}

@@ -14,7 +14,11 @@ export type PermissionChoice = "allow" | "ask" | "deny";
 export const PERMISSION_KINDS: readonly { permission: string; label: string; defaultNote: string }[] = [
   { permission: "edit", label: "File edits", defaultNote: "allowed" },
   { permission: "bash", label: "Shell commands", defaultNote: "allowed; destructive ones such as rm -rf, git push and npm publish ask first" },
-  { permission: "webfetch", label: "Web fetches", defaultNote: "allowed" },
+  {
+    permission: "webfetch",
+    label: "Web fetches",
+    defaultNote: "ask first, showing the full address; “Always allow” then covers that one site for the session",
+  },
 ];
 
 const CHOICES: ReadonlySet<string> = new Set(["allow", "ask", "deny"]);

@@ -1,8 +1,21 @@
 // The provider settings the Settings dialog edits: provider configs (with their keys, kept only in
 // this origin's IndexedDB) and the default model. One way in for changes; the store is view state.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { errorMessage } from "../../base";
-import { loadProviderConfigs, saveProviderConfigs, type ModelInfo, type ProviderConfig } from "../../providers";
+import { UserFacingError, errorMessage } from "../../base";
+import {
+  WrongPassphraseError,
+  holdsLockedSecret,
+  loadProviderSettings,
+  mergeSecrets,
+  openVault,
+  replaceLockedSecrets,
+  saveProviderConfigs,
+  splitSecrets,
+  type KeyVault,
+  type ModelInfo,
+  type ProviderConfig,
+  type ProviderSecrets,
+} from "../../providers";
 import type { ModelRef, Storage } from "../../storage";
 
 /** Settings key of the default model (a ModelRef). */
@@ -18,16 +31,34 @@ export interface ProviderSettingsState {
   providerModels: Record<string, string>;
   /** Problems met while loading (invalid stored entries were skipped). */
   problems: string[];
+  /**
+   * How the keys are stored: "plain" (as typed), or sealed by a passphrase and "locked" (not
+   * given yet in this page load) or "unlocked".
+   */
+  keys: "plain" | "locked" | "unlocked";
 }
 
+/** Asks the user for the passphrase (`problem`: why the last one failed); undefined = cancelled. */
+export type PassphraseAsker = (problem?: string) => Promise<string | undefined>;
+
+export const KEYS_LOCKED_MESSAGE = "The provider keys are locked by your passphrase. Enter it when asked (or in Settings → Key protection) to use them.";
+
 export class ProviderSettings {
-  readonly store: StoreApi<ProviderSettingsState> = createStore<ProviderSettingsState>(() => ({ loaded: false, configs: [], providerModels: {}, problems: [] }));
+  readonly store: StoreApi<ProviderSettingsState> = createStore<ProviderSettingsState>(() => ({ loaded: false, configs: [], providerModels: {}, problems: [], keys: "plain" }));
+  private vault?: KeyVault;
+  /** Kept for this page load once given, so that saving a provider seals the keys again. */
+  private passphrase?: string;
+  private unlocking?: Promise<void>;
+  private askPassphrase?: PassphraseAsker;
 
   constructor(private readonly storage: Pick<Storage, "settings">) {}
 
   async load(): Promise<void> {
     const problems: string[] = [];
-    const configs = await loadProviderConfigs(this.storage, (problem) => problems.push(problem));
+    const { configs, vault } = await loadProviderSettings(this.storage, (problem) => problems.push(problem));
+    this.vault = vault;
+    this.passphrase = undefined;
+    this.store.setState({ keys: vault ? "locked" : "plain" });
     const stored = await this.storage.settings.get<unknown>(DEFAULT_MODEL_KEY);
     const defaultModel = restoreModelRef(stored);
     const providerModels = restoreProviderModels(await this.storage.settings.get<unknown>(PROVIDER_MODELS_KEY));
@@ -69,7 +100,10 @@ export class ProviderSettings {
   }
 
   /** Adds or replaces a provider (by id) and saves. */
-  async saveProvider(config: ProviderConfig): Promise<void> {
+  async saveProvider(edited: ProviderConfig): Promise<void> {
+    await this.requireKeys();
+    // A form opened while locked holds stand-ins for the key it did not change: the real one now.
+    const config = this.withRealSecrets(edited);
     const configs = this.configs.slice();
     const index = configs.findIndex((c) => c.id === config.id);
     if (index >= 0) configs[index] = config;
@@ -78,6 +112,7 @@ export class ProviderSettings {
   }
 
   async removeProvider(providerId: string): Promise<void> {
+    await this.requireKeys();
     await this.persist(this.configs.filter((c) => c.id !== providerId));
     if (this.store.getState().defaultModel?.providerId === providerId) await this.setDefaultModel(undefined);
     if (this.store.getState().providerModels[providerId]) await this.setProviderModel(providerId, undefined);
@@ -108,9 +143,105 @@ export class ProviderSettings {
     await this.saveProvider(next);
   }
 
+  /** Who asks for the passphrase when a locked key is first needed (the UI registers a dialog). */
+  setPassphraseAsker(asker: PassphraseAsker | undefined): void {
+    this.askPassphrase = asker;
+  }
+
+  /** Opens the vault with `passphrase`; throws WrongPassphraseError. */
+  async unlock(passphrase: string): Promise<void> {
+    if (!this.vault || this.store.getState().keys !== "locked") return;
+    const secrets = await openVault(this.vault, passphrase);
+    this.passphrase = passphrase;
+    this.store.setState({ configs: mergeSecrets(this.configs, secrets), keys: "unlocked" });
+  }
+
+  /**
+   * Resolves once the keys can be used: at once unless they are locked; then the passphrase is
+   * asked for (once per page load, however many requests wait). Throws when it is not given.
+   */
+  requireKeys(): Promise<void> {
+    if (this.store.getState().keys !== "locked") return Promise.resolve();
+    this.unlocking ??= this.askUntilUnlocked().finally(() => (this.unlocking = undefined));
+    return this.unlocking;
+  }
+
+  private async askUntilUnlocked(): Promise<void> {
+    let problem: string | undefined;
+    for (;;) {
+      const passphrase = await this.askPassphrase?.(problem);
+      if (passphrase === undefined) throw new UserFacingError(KEYS_LOCKED_MESSAGE, "keys-locked");
+      try {
+        await this.unlock(passphrase);
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongPassphraseError)) throw error;
+        problem = `${error.message} Try again.`;
+      }
+    }
+  }
+
+  /** The real secrets, by provider (after requireKeys). */
+  private secrets(): ProviderSecrets {
+    return splitSecrets(this.configs).secrets;
+  }
+
+  private withRealSecrets(config: ProviderConfig): ProviderConfig {
+    const secrets = this.secrets();
+    const real = (text: string) => (holdsLockedSecret(text) ? replaceLockedSecrets(text, secrets) : text);
+    return {
+      ...config,
+      ...(config.apiKey !== undefined && { apiKey: real(config.apiKey) }),
+      ...(config.headers && { headers: Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name, real(value)])) }),
+    };
+  }
+
+  /**
+   * A fetch for the provider clients: a request carrying a locked key's stand-in waits for the
+   * passphrase and goes out with the real key; other requests pass through untouched.
+   */
+  readonly fetchWithKeys = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    let locked = false;
+    headers.forEach((value) => (locked ||= holdsLockedSecret(value)));
+    if (!locked) return globalThis.fetch(input, init);
+    await this.requireKeys();
+    const secrets = this.secrets();
+    const real = new Headers();
+    headers.forEach((value, name) => real.set(name, replaceLockedSecrets(value, secrets)));
+    return globalThis.fetch(input, { ...init, headers: real });
+  };
+
+  /** Protects the keys with a passphrase (or changes it): they are sealed and saved at once. */
+  async setPassphrase(passphrase: string): Promise<void> {
+    if (passphrase.length < 8) throw new UserFacingError("Choose a passphrase of at least 8 characters.", "passphrase-short");
+    await this.requireKeys();
+    await this.saveSealed(this.configs, passphrase);
+    this.passphrase = passphrase;
+    this.store.setState({ keys: "unlocked" });
+  }
+
+  /** Stores the keys as typed again (no passphrase). */
+  async removePassphrase(): Promise<void> {
+    await this.requireKeys();
+    await this.saveSealed(this.configs, undefined);
+    this.passphrase = undefined;
+    this.vault = undefined;
+    this.store.setState({ keys: "plain" });
+  }
+
+  private async saveSealed(configs: ProviderConfig[], passphrase: string | undefined): Promise<void> {
+    try {
+      await saveProviderConfigs(this.storage, configs, passphrase !== undefined ? { passphrase } : {});
+    } catch (error) {
+      throw new Error(`The provider settings could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
+    }
+    if (passphrase !== undefined) this.vault = (await loadProviderSettings(this.storage)).vault;
+  }
+
   private async persist(configs: ProviderConfig[]): Promise<void> {
     try {
-      await saveProviderConfigs(this.storage, configs);
+      await saveProviderConfigs(this.storage, configs, this.passphrase !== undefined ? { passphrase: this.passphrase } : {});
     } catch (error) {
       throw new Error(`The provider settings could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
     }

@@ -6,6 +6,7 @@ import { errorMessage } from "../../base";
 import { maskKey, type ProviderConfig } from "../../providers";
 import { BudgetSection } from "./budget-section";
 import type { BudgetSettings } from "./budget-settings";
+import { KeyProtectionSection } from "./key-protection-section";
 import { ModelPicker } from "./model-picker";
 import { PermissionSection } from "./permission-section";
 import type { PermissionSettings } from "./permission-settings";
@@ -98,9 +99,15 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
                   <span className="provider-name">{config.name}</span>
                   <span className="provider-detail">
                     {config.baseUrl ?? "default URL"}
-                    {config.apiKey ? ` · key ${maskKey(config.apiKey)}` : " · no key"}
+                    {config.apiKey ? (state.keys === "locked" ? " · key locked" : ` · key ${maskKey(config.apiKey)}`) : " · no key"}
                   </span>
-                  <button type="button" className="button" aria-label={`Edit ${config.name}`} onClick={() => setEditing({ mode: "edit", providerId: config.id })}>
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Edit ${config.name}`}
+                    // A locked key is unlocked first: the form edits the real one.
+                    onClick={() => void run(async () => (await settings.requireKeys(), setEditing({ mode: "edit", providerId: config.id })))}
+                  >
                     Edit
                   </button>
                 </li>
@@ -158,6 +165,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
         {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
         {runtime && <RuntimeSection runtime={runtime} onProblem={(action) => void run(action)} />}
         {budget && <BudgetSection budget={budget} onProblem={(action) => void run(action)} />}
+        <KeyProtectionSection settings={settings} onProblem={(action) => void run(action)} />
         {problem && (
           <p className="input-error" role="alert">
             {problem}

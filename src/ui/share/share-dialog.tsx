@@ -7,7 +7,8 @@ import { errorMessage, formatBytes, revealInvisibleChars } from "../../base";
 import type { SessionRecord, Storage, WorkspaceRecord } from "../../storage";
 import { SHARE_LINK_CAP, encodeShareFile, encodeShareLink, type OmitReason, type ShareLinkResult, type ShareSource } from "../../transfer";
 import { Modal, ShownName, downloadBytes, safeFileName } from "../transfer";
-import { describeFinding, filesOnlySession, loadKnownSecrets, loadShareSource, scanSource, shareOptionsFor, workspaceSessions, type FindingGroup } from "./share-source";
+import { SecretFindings } from "../transfer/secret-findings";
+import { filesOnlySession, loadKnownSecrets, loadShareSource, scanSource, shareOptionsFor, workspaceSessions, type FindingGroup } from "./share-source";
 
 export interface ShareDialogProps {
   storage: Storage;
@@ -167,25 +168,7 @@ export function ShareDialog(props: ShareDialogProps) {
           {problem}
         </p>
       )}
-      {source && groups.length > 0 && (
-        <fieldset className="transfer-fieldset share-findings">
-          <legend>Possible secrets found</legend>
-          {groups.map((group) => (
-            <label key={group.key} className="transfer-checkbox share-finding">
-              <input type="checkbox" checked={leftOut.has(group.key)} onChange={(event) => toggle(group, event.target.checked)} />
-              <span>
-                {group.where === "file" ? (
-                  <>
-                    Leave out <code>{group.path}</code>: {group.findings.map(describeFinding).join(", ")}
-                  </>
-                ) : (
-                  <>Redact key-like strings everywhere in the share ({group.findings.length} found in the transcript)</>
-                )}
-              </span>
-            </label>
-          ))}
-        </fieldset>
-      )}
+      {source && <SecretFindings groups={groups} leftOut={leftOut} onToggle={toggle} />}
       {!source && !problem && <p role="status">Reading the session…</p>}
       {encoded.state === "working" && <p role="status">Preparing the link…</p>}
       {encoded.state === "failed" && (

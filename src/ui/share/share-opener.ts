@@ -4,7 +4,7 @@
 import { UserFacingError, revealInvisibleChars } from "../../base";
 import type { Storage } from "../../storage";
 import { tellUser } from "../transfer";
-import { continueSharedSession, decodeShareFile, decodeShareLink, openShare, type OpenedShare, type RestoredShare } from "../../transfer";
+import { continueSharedSession, decodeShareInWorker, openShare, type OpenedShare, type RestoredShare } from "../../transfer";
 
 export interface ShareContext {
   storage: Storage;
@@ -31,7 +31,8 @@ export async function openRestored(context: ShareContext, restored: RestoredShar
 
 /** Opens a link (a full URL, `#share=v1.…`, or `v1.…`). */
 export async function openShareLink(context: ShareContext, link: string): Promise<OpenedShare> {
-  return openRestored(context, decodeShareLink(link), "link");
+  // Decoded off the main thread: a big share must not freeze the page.
+  return openRestored(context, await decodeShareInWorker({ type: "share-link", link }), "link");
 }
 
 /** The part of File used to open a .webcode file. */
@@ -42,7 +43,7 @@ export interface ShareFileLike {
 
 export async function openShareFileBytes(context: ShareContext, file: ShareFileLike): Promise<OpenedShare> {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  return openRestored(context, decodeShareFile(bytes), file.name.slice(0, 200));
+  return openRestored(context, await decodeShareInWorker({ type: "share-file", bytes }), file.name.slice(0, 200));
 }
 
 /** The read-only shared session of a workspace opened from a share. */

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { errorMessage, revealInvisibleChars } from "../../base";
 import type { SessionRecord } from "../../storage";
-import { decodeShareLink, findShareFragment, withoutTransferFragment, type RestoredShare } from "../../transfer";
+import { decodeShareInWorker, findShareFragment, withoutTransferFragment, type RestoredShare } from "../../transfer";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
 import { IsolatedMessage, ShownName, browserAddressBar, settleUnsavedChanges, type AddressBar } from "../transfer";
 import { ShareDialog } from "./share-dialog";
@@ -97,7 +97,8 @@ export function openSharedQuestion(restored: RestoredShare): { title: string; me
 }
 
 async function askAndOpen(services: WorkbenchServices, link: string): Promise<void> {
-  const restored = decodeShareLink(link);
+  // Decoded off the main thread: a big share must not freeze the page.
+  const restored = await decodeShareInWorker({ type: "share-link", link });
   const answer = await services.dialogs.ask({
     kind: "choice",
     ...openSharedQuestion(restored),

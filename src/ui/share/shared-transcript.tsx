@@ -1,7 +1,7 @@
 // A read-only view of a shared session's transcript, straight from storage: markdown (sanitised by
 // the markdown renderer), tool calls with their output as plain text. Nothing here can run a tool
 // or send a message; untrusted text is only ever rendered as text or sanitised markdown.
-import { useEffect, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import { errorMessage, revealInvisibleChars } from "../../base";
 import type { MessageRecord, PartRecord, SessionRecord, Storage } from "../../storage";
 import { ErrorBoundary } from "../common";
@@ -23,9 +23,37 @@ export async function loadTranscript(storage: Storage, sessionId: string): Promi
   return [...messages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((message) => ({ message, parts: byMessage.get(message.id) ?? [] }));
 }
 
-export function SharedTranscript({ storage, session }: { storage: Storage; session: SessionRecord }) {
+/**
+ * Parts rendered per slice. A big share (up to SHARE_MAX_PARTS) renders slice by slice, one per
+ * macrotask, so the page stays responsive while it fills in (issue 9, point 7).
+ */
+export const TRANSCRIPT_SLICE_PARTS = 80;
+/** Text longer than this is shown as plain text: formatting it as markdown would hold the page. */
+export const MARKDOWN_MAX_CHARS = 100_000;
+
+/** The first entries holding at most `budget` parts (always at least one entry). */
+function firstEntries(entries: readonly Entry[], budget: number): Entry[] {
+  let parts = 0;
+  let n = 0;
+  while (n < entries.length && (n === 0 || parts + entries[n]!.parts.length <= budget)) {
+    parts += Math.max(1, entries[n]!.parts.length);
+    n++;
+  }
+  return entries.slice(0, n);
+}
+
+export function SharedTranscript({ storage, session, slice = TRANSCRIPT_SLICE_PARTS }: { storage: Storage; session: SessionRecord; slice?: number }) {
   const [entries, setEntries] = useState<Entry[] | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [budget, setBudget] = useState(slice);
+  const shown = useMemo(() => (entries ? firstEntries(entries, budget) : []), [entries, budget]);
+  const complete = entries !== undefined && shown.length === entries.length;
+  useEffect(() => {
+    if (!entries || complete) return;
+    // The next slice after the browser has painted this one and handled input.
+    const timer = setTimeout(() => setBudget((b) => b + slice), 0);
+    return () => clearTimeout(timer);
+  }, [entries, complete, budget, slice]);
   useEffect(() => {
     let live = true;
     loadTranscript(storage, session.id).then(
@@ -41,36 +69,51 @@ export function SharedTranscript({ storage, session }: { storage: Storage; sessi
   if (!entries) return <p role="status">Loading the transcript…</p>;
   if (entries.length === 0) return <p className="form-hint">This share holds no messages, only files.</p>;
   return (
-    <ol className="shared-transcript" aria-label="Shared transcript">
-      {entries.map(({ message, parts }) => (
-        <li key={message.id} className={`shared-message is-${message.role}`}>
-          <p className="shared-message-role">{message.role === "user" ? "User" : `Assistant${message.model ? ` · ${message.model.modelId}` : ""}`}</p>
-          {parts.map((part) => (
-            // A part that cannot be rendered is replaced by a notice; the rest of the transcript stays.
-            <ErrorBoundary key={part.id}>
-              <SharedPart part={part} />
-            </ErrorBoundary>
-          ))}
-          {message.role === "assistant" && message.error && (
-            <p className="transfer-error">
-              {message.error.name}: {message.error.message}
-            </p>
-          )}
-        </li>
-      ))}
-    </ol>
+    <>
+      {!complete && (
+        <p role="status" className="form-hint">
+          Showing {shown.length.toLocaleString("en")} of {entries.length.toLocaleString("en")} messages…
+        </p>
+      )}
+      <ol className="shared-transcript" aria-label="Shared transcript" aria-busy={!complete}>
+        {shown.map((entry) => (
+          <SharedEntry key={entry.message.id} entry={entry} />
+        ))}
+      </ol>
+    </>
   );
 }
+
+/** One message; memoised, so rendering the next slice leaves the messages already shown alone. */
+const SharedEntry = memo(function SharedEntry({ entry: { message, parts } }: { entry: Entry }) {
+  return (
+    <li className={`shared-message is-${message.role}`}>
+      <p className="shared-message-role">{message.role === "user" ? "User" : `Assistant${message.model ? ` · ${message.model.modelId}` : ""}`}</p>
+      {parts.map((part) => (
+        // A part that cannot be rendered is replaced by a notice; the rest of the transcript stays.
+        <ErrorBoundary key={part.id}>
+          <SharedPart part={part} />
+        </ErrorBoundary>
+      ))}
+      {message.role === "assistant" && message.error && (
+        <p className="transfer-error">
+          {message.error.name}: {message.error.message}
+        </p>
+      )}
+    </li>
+  );
+});
 
 function SharedPart({ part }: { part: PartRecord }) {
   switch (part.type) {
     case "text":
-      return part.synthetic ? null : <Markdown text={part.text} className="shared-text" />;
+      // Restored shares carry no synthetic flag (share-restore.ts): every text is shown.
+      return part.text.length > MARKDOWN_MAX_CHARS ? <pre className="shared-text shared-text-plain">{part.text}</pre> : <Markdown text={part.text} className="shared-text" />;
     case "reasoning":
       return (
         <details className="shared-reasoning">
           <summary>Reasoning</summary>
-          <Markdown text={part.text} />
+          {part.text.length > MARKDOWN_MAX_CHARS ? <pre className="shared-text-plain">{part.text}</pre> : <Markdown text={part.text} />}
         </details>
       );
     case "file":

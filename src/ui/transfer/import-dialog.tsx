@@ -2,6 +2,8 @@
 // "Keep node_modules", then a progress bar with Cancel, the overwrite question, or the error.
 import { useId } from "react";
 import { useStore } from "zustand";
+import { formatBytes } from "../../base";
+import { MAX_IMPORT_BYTES } from "../../transfer";
 import { describeProgress, progressPercent, type ImportFlow } from "./import-flow";
 import { Modal } from "./modal";
 import { IsolatedMessage, ShownName } from "./shown-name";
@@ -14,6 +16,33 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
   const nameId = useId();
   const errorId = useId();
   if (state.step === "closed") return null;
+
+  if (state.step === "confirm") {
+    return (
+      <Modal label="Import" onClose={() => flow.cancel()} className="import-dialog">
+        <p>
+          Download a zip from <strong className="transfer-source-name"><ShownName name={state.host} /></strong>?
+        </p>
+        <p className="transfer-source">
+          <code className="transfer-url"><ShownName name={state.url} /></code>
+        </p>
+        {state.warning && (
+          <p className="transfer-warning" role="alert">
+            {state.warning}
+          </p>
+        )}
+        <p className="form-hint">The link asks webcode to import this zip. Nothing has been requested yet; the download stops if it grows past {formatBytes(MAX_IMPORT_BYTES)}, and you can cancel it.</p>
+        <div className="modal-buttons">
+          <button type="button" className="button" onClick={() => flow.cancel()}>
+            Cancel
+          </button>
+          <button type="button" className="button button-primary" data-autofocus={state.warning ? undefined : true} onClick={() => flow.confirmDownload()}>
+            Download
+          </button>
+        </div>
+      </Modal>
+    );
+  }
 
   if (state.step === "options") {
     return (

@@ -7,7 +7,7 @@ import { UserFacingError, errorMessage, formatBytes, isAbortError, revealInvisib
 import type { WorkspaceFs } from "../../runtime";
 import { validateWorkspaceName } from "../../runtime";
 import type { Storage, WorkspaceRecord } from "../../storage";
-import { importAsNewWorkspace, importIntoWorkspace, type ImportProgress, type ImportResult } from "../../transfer";
+import { MAX_IMPORT_BYTES, importAsNewWorkspace, importIntoWorkspace, type ImportProgress, type ImportResult } from "../../transfer";
 import type { ImportSource, ReadPhase } from "./import-sources";
 
 export type ImportTarget = "new" | "current";
@@ -34,6 +34,8 @@ export interface ImportOptionsState {
 
 export type ImportState =
   | { step: "closed" }
+  /** A link: nothing is requested until the user agrees to download from its host. */
+  | { step: "confirm"; source: ImportSource; host: string; url: string; warning?: string }
   | ({ step: "options"; source: ImportSource; currentName: string; currentReadOnly: boolean; nameError?: string } & ImportOptionsState)
   | { step: "running"; source: ImportSource; phase: ImportPhase; progress: ImportProgress; cancellable: boolean }
   | { step: "conflicts"; source: ImportSource; conflicts: string[] }
@@ -72,9 +74,21 @@ export class ImportFlow {
       return false;
     }
     this.context = context;
-    if (source.prepare) this.preparing = this.prepare(source, context);
+    if (source.ask) {
+      this.preparing = undefined;
+      this.store.setState({ step: "confirm", source, ...source.ask }, true);
+    } else if (source.prepare) this.preparing = this.prepare(source, context);
     else this.showOptions(source, context);
     return true;
+  }
+
+  /** "Download": the user agreed to the request the confirm step named. */
+  confirmDownload(): void {
+    const state = this.state;
+    const context = this.context;
+    if (state.step !== "confirm" || !context) return;
+    if (state.source.prepare) this.preparing = this.prepare(state.source, context);
+    else this.showOptions(state.source, context);
   }
 
   /** Settles once the dialog opened last shows its options, an error, or was cancelled. */
@@ -302,7 +316,7 @@ export function describeSkipped(result: ImportResult): string {
 /** "Reading 120 of 450 files · 1.2 MB of 3.4 MB" for the progress bar's text. */
 export function describeProgress(phase: ImportPhase, progress: ImportProgress): string {
   const bytes = progress.totalBytes > 0 ? `${formatBytes(progress.bytes)} of ${formatBytes(progress.totalBytes)}` : formatBytes(progress.bytes);
-  if (phase === "download") return `Downloading · ${bytes}`;
+  if (phase === "download") return `Downloading · ${bytes}${progress.totalBytes > 0 ? "" : ` (stops at ${formatBytes(MAX_IMPORT_BYTES)})`}`;
   if (phase === "check") return `Checking the zip · ${formatBytes(progress.totalBytes)}`;
   const verb = phase === "read" ? "Reading" : "Saving";
   const files = progress.totalFiles > 0 ? `${progress.files.toLocaleString("en")} of ${count(progress.totalFiles, "file")}` : "files";

@@ -5,6 +5,7 @@ import {
   checkImportUrl,
   checkZip,
   fetchZip,
+  localAddressWarning,
   readDirectoryHandle,
   readDroppedEntries,
   readFileList,
@@ -28,6 +29,11 @@ export interface ImportSource {
   /** The default name of a new workspace made from it. */
   name: string;
   kind: "zip" | "folder" | "link";
+  /**
+   * A download the user must agree to before any request is made (links): the host, the whole
+   * address, and a warning when it is this computer or the local network.
+   */
+  ask?: { host: string; url: string; warning?: string };
   /**
    * Validates what does not depend on the import options, before they are asked (a link's scheme,
    * then its download; a zip's directory: names, links, sizes). Throws ImportError on refusal.
@@ -93,10 +99,19 @@ export function linkSource(url: string, options: { fetch?: typeof fetch; unzip?:
       ...(options.fetch ? { fetch: options.fetch } : {}),
       onProgress: (received, total) => onProgress("download", { files: 0, totalFiles: 0, bytes: received, totalBytes: total ?? 0 }),
     });
+  let ask: ImportSource["ask"];
+  try {
+    const parsed = checkImportUrl(url);
+    const warning = localAddressWarning(parsed);
+    ask = { host: parsed.host, url: parsed.href, ...(warning && { warning }) };
+  } catch {
+    // Not a link that can be downloaded: prepare() reports why, without any request.
+  }
   return {
     label: url,
     name: nameFromUrl(url),
     kind: "link",
+    ...(ask && { ask }),
     async prepare(onProgress, signal) {
       checkImportUrl(url);
       const bytes = await download(onProgress, signal);

@@ -7,6 +7,7 @@ import { findImportUrl, withoutTransferFragment, type DirectoryHandleLike } from
 import type { TopBarContribution, WorkbenchServices } from "../app";
 import { DropZone, type DroppedImport } from "./drop-zone";
 import { ExportDialog } from "./export-dialog";
+import { loadKnownSecrets } from "./secret-findings";
 import { ImportDialog } from "./import-dialog";
 import { ImportFlow, tellUser, type ImportContext } from "./import-flow";
 import {
@@ -200,6 +201,7 @@ function TransferTopBar({ services, flow, options, startup, watch }: TransferTop
           saveAll={() => services.documents.saveAll()}
           onClose={() => setExporting(false)}
           onExported={(message) => tellUser(services.notifications, message)}
+          knownSecrets={() => loadKnownSecrets(services.storage)}
         />
       )}
       <DropZone onDrop={onDrop} />

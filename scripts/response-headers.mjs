@@ -1,0 +1,28 @@
+// The headers every response of webcode's own servers carries: the built-app server
+// (scripts/serve.mjs, what `npm start` runs) and the Vite dev and preview servers (vite.config.ts).
+
+/** Cross-origin isolation, which WebContainer needs (SharedArrayBuffer). */
+export const ISOLATION_HEADERS = {
+  "Cross-Origin-Opener-Policy": "same-origin",
+  // credentialless, not require-corp: cross-origin no-cors requests still load (without cookies), so
+  // "Test connection" can probe a provider that refuses CORS and report it as such instead of "down".
+  "Cross-Origin-Embedder-Policy": "credentialless",
+  // Nothing of the app is meant to be embedded by other sites.
+  "Cross-Origin-Resource-Policy": "same-origin",
+};
+
+/**
+ * No other site may frame the app (clickjacking the permission cards), no response is sniffed into
+ * another type, and no request made from the app tells the target which page (and which
+ * #share=/#import= link) it came from. frame-ancestors only works as a header, not in the page's
+ * <meta> policy; X-Frame-Options covers browsers that ignore it.
+ */
+export const SECURITY_HEADERS = {
+  "Content-Security-Policy": "frame-ancestors 'none'",
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+/** Both sets: what every response sends. */
+export const RESPONSE_HEADERS = { ...ISOLATION_HEADERS, ...SECURITY_HEADERS };
