@@ -7,7 +7,6 @@ import {
   bytesEqual,
   dirname,
   encodeText,
-  errorMessage,
   normalizePath,
   tryDecodeText,
   validatePath,

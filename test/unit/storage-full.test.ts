@@ -65,7 +65,10 @@ describe("storage full: the agent's tools", () => {
 
 class MemoryBuffer implements TextBuffer {
   private readonly changed = new Emitter<void>();
-  constructor(private text: string) {}
+  constructor(
+    readonly path: string,
+    private text: string,
+  ) {}
   getValue() {
     return this.text;
   }
@@ -85,7 +88,7 @@ describe("storage full: the editor", () => {
   it("save says it failed, keeps the tab dirty with the typed text, and saves once space is back", async () => {
     harness = await createToolHarness({ files: { "notes.txt": "first" } });
     const errors: string[] = [];
-    const buffers: BufferFactory = { create: (_path, text) => new MemoryBuffer(text) };
+    const buffers: BufferFactory = { create: (path, text) => new MemoryBuffer(path, text) };
     const documents = new EditorDocuments({
       files: harness.files,
       loadBuffers: async () => buffers,

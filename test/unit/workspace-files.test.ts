@@ -262,7 +262,7 @@ describe("WorkspaceFiles", () => {
     const files = await WorkspaceFiles.open(
       {
         ...base,
-        files: { ...base.files, list: (id: string) => base.files.list(id), apply: async () => Promise.reject(new Error("disk I/O")) } as Storage["files"],
+        files: { ...base.files, list: (id: string) => base.files.list(id), apply: async () => Promise.reject(new Error("disk I/O")) } as unknown as Storage["files"],
       },
       "w1",
       { persistDelayMs: 5 },

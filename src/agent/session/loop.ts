@@ -105,6 +105,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
   const agents = await env.agents();
 
   while (!abort.aborted) {
+    if (stoppedByStorage(env, sessionId, result)) break;
     const session = await env.store.requireSession(sessionId);
     const all = await env.store.messages(sessionId);
     const history = visibleHistory(all);
@@ -231,6 +232,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     });
     result.assistant = step.assistant;
     if (step.error) result.error = step.error;
+    if (stoppedByStorage(env, sessionId, result)) break;
 
     // 7. What next.
     if (step.outcome === "stop") break;
@@ -256,6 +258,25 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
   if (!abort.aborted) await prune(env, sessionId);
   await env.store.flush(sessionId);
   return result;
+}
+
+/**
+ * The session's records could not be stored (storage full): the turn stops with that message
+ * rather than going on in memory only. The reply, if any, says why it ended.
+ */
+function stoppedByStorage(env: SessionEnv, sessionId: string, result: LoopResult): boolean {
+  const failure = env.store.persistFailure(sessionId);
+  if (!failure) return false;
+  result.error = {
+    name: "SessionStorageError",
+    message: failure.message,
+    action: "Free space in Settings → Storage (delete old sessions, snapshots or workspaces), then send your message again.",
+  };
+  if (result.assistant) {
+    result.assistant = { ...result.assistant, finish: "error", error: result.error };
+    env.store.updateMessage(result.assistant);
+  }
+  return true;
 }
 
 /** A subtask part the user queued: run the subagent as if the primary agent had called task. */

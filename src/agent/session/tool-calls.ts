@@ -151,6 +151,11 @@ export class ToolCalls {
     part = this.put({ ...part, tool: tool.id, state: { status: "running", input, start } });
     try {
       if (this.blocked) throw new PermissionRejectedError(tool.id, "another call of this turn was rejected");
+      // The call is stored before it runs: after any failure the record shows every change the
+      // tool may have made (as interrupted at worst), and a call that cannot be recorded never runs.
+      await this.env.store.flush(this.scope.session.id);
+      const unsaved = this.env.store.persistFailure(this.scope.session.id);
+      if (unsaved) throw unsaved;
       await this.guardDoomLoop(tool.id, input, callId);
       const result = await this.env.services.runTool(tool, input, this.context(tool, callId));
       const current = this.parts.get(callId) ?? part;
