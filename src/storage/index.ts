@@ -1,5 +1,6 @@
 // The storage layer's public surface: open the database, get one repository per record kind.
 import { openDatabase, type WebcodeDatabase } from "./database";
+import { deleteSessions, deleteSnapshots, measureUsage, pruneBlobs, type StorageUsage } from "./usage";
 import {
   BlobRepository,
   FileRepository,
@@ -18,6 +19,7 @@ export * from "./records";
 export { StorageQuotaError, type RecordBatch } from "./repositories";
 export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";
+export { recordSize, type StorageUsage, type WorkspaceUsage } from "./usage";
 export type {
   BlobRepository,
   FileRepository,
@@ -40,12 +42,30 @@ export interface Storage {
   readonly settings: SettingsRepository;
   /** Writes sessions, messages and parts in one transaction. */
   writeBatch(batch: RecordBatch): Promise<void>;
+  /** What takes space, and the ways to free it when the quota is used up. */
+  readonly maintenance: StorageMaintenance;
   close(): void;
 }
+
+export interface StorageMaintenance {
+  /** Bytes per workspace (files, sessions, snapshots), largest first. */
+  usage(): Promise<StorageUsage>;
+  deleteSessions(workspaceId: string): Promise<void>;
+  /** Deletes a workspace's snapshots and the file contents only they kept (revert then has less to go back to). */
+  deleteSnapshots(workspaceId: string): Promise<void>;
+  /** Deletes stored file contents no snapshot uses any more. */
+  pruneBlobs(): Promise<void>;
+  /** Stores a tiny record: rejects with StorageQuotaError while the browser refuses new data. */
+  probe(): Promise<void>;
+}
+
+/** The settings key the storage probe writes (a number; nothing reads it). */
+const PROBE_KEY = "storage.probe";
 
 export async function openStorage(options: { name?: string; onInvalidRecord?: InvalidRecordReporter } = {}): Promise<Storage> {
   const db: WebcodeDatabase = await openDatabase(options.name);
   const onInvalid = options.onInvalidRecord;
+  const settings = new SettingsRepository(db);
   return {
     workspaces: new WorkspaceRepository(db, onInvalid),
     files: new FileRepository(db, onInvalid),
@@ -54,8 +74,15 @@ export async function openStorage(options: { name?: string; onInvalidRecord?: In
     parts: new PartRepository(db, onInvalid),
     blobs: new BlobRepository(db),
     snapshots: new SnapshotRepository(db, onInvalid),
-    settings: new SettingsRepository(db),
+    settings,
     writeBatch: (batch) => writeBatch(db, batch),
+    maintenance: {
+      usage: () => measureUsage(db),
+      deleteSessions: (workspaceId) => deleteSessions(db, workspaceId),
+      deleteSnapshots: (workspaceId) => deleteSnapshots(db, workspaceId),
+      pruneBlobs: () => pruneBlobs(db),
+      probe: () => settings.put(PROBE_KEY, Date.now()),
+    },
     close: () => db.close(),
   };
 }
