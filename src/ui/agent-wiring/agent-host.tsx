@@ -39,7 +39,10 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
       // Read at each use: a model or permission changed in Settings applies to the next request.
       defaultModel: () => settings.defaultModel,
       userRules: () => ruleset(permissions.choices),
-      onPersistError: (error) => services.notifications.error(error, "The chat could not be saved to browser storage"),
+      onPersistError: (error) => {
+        services.storageHealth?.report(error);
+        services.notifications.error(error, "The chat could not be saved to browser storage");
+      },
     }),
   );
   const ui = createAgentUi({

@@ -12,6 +12,7 @@ import type { AppServices } from "./services";
 import { WorkspaceController } from "./workspace-controller";
 import { errorMessage } from "../../base";
 import { preloadMonaco } from "../editor";
+import { StorageHealth } from "../storage";
 
 /**
  * The runtime (just-bash, or WebContainer's client) starts after Monaco has loaded: both are
@@ -42,6 +43,7 @@ export function appCrash(error: unknown): FatalError {
 export function mountApp(container: HTMLElement, contributions: Partial<Contributions> = {}): AppHandle {
   const boot = createStore<BootState>(() => ({ phase: "booting" }));
   const notifications = new Notifications();
+  const health = new StorageHealth();
   const dialogs = new Dialogs();
   let layoutStorage: Storage | undefined;
   try {
@@ -60,6 +62,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
         notifications={notifications}
         dialogs={dialogs}
         layout={layout}
+        health={health}
         contributions={{ panels: contributions.panels ?? [], topBar: contributions.topBar ?? [] }}
       />
     </ErrorBoundary>,
@@ -71,6 +74,10 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
     async start(services) {
       controller = new WorkspaceController({
         ...services,
+        onStorageError: (error) => {
+          health.report(error);
+          services.onStorageError?.(error);
+        },
         startRuntime: async (files) => {
           await Promise.race([editorLoaded, new Promise((resolve) => setTimeout(resolve, RUNTIME_DEFER_MAX_MS))]);
           return services.startRuntime(files);
@@ -80,15 +87,21 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
       try {
         await controller.start();
       } catch (error) {
+        // Storage is open: the way out (export, delete, retry) needs no workspace.
+        health.report(error);
         boot.setState({
-          phase: "fatal",
+          phase: "recovery",
+          storage: services.storage,
+          retry: () => location.reload(),
           error: {
             title: "webcode could not open a workspace",
             message: `Opening the workspace failed: ${errorMessage(error)}.`,
-            steps: ["Reload the page.", "If it keeps failing, the stored data may be damaged: clear this site's data in the browser settings (this deletes your workspaces)."],
           },
         });
+        return;
       }
+      // Storage that is already full says so at once, not at the first refused save.
+      await health.check(services.storage.maintenance).catch((error: unknown) => console.warn("webcode: storage check failed", error));
     },
     fail(error) {
       boot.setState({ phase: "fatal", error });

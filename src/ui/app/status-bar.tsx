@@ -1,6 +1,7 @@
 // The status bar: which runtime runs the workspace, and the editor's cursor and problems.
 import { EditorStatusItems } from "../editor";
 import { TabFocusStatus } from "./tab-focus-status";
+import type { ReactNode } from "react";
 import type { RuntimeStatus } from "./workspace-controller";
 
 function runtimeLabel(runtime: RuntimeStatus | undefined, readOnly: boolean): string {
@@ -11,7 +12,7 @@ function runtimeLabel(runtime: RuntimeStatus | undefined, readOnly: boolean): st
   return runtime.runtime.kind === "webcontainer" ? "WebContainer" : "Browser runtime";
 }
 
-export function StatusBar({ runtime, readOnly = false }: { runtime: RuntimeStatus | undefined; readOnly?: boolean }) {
+export function StatusBar({ runtime, readOnly = false, children }: { runtime: RuntimeStatus | undefined; readOnly?: boolean; children?: ReactNode }) {
   const state = readOnly ? "read-only" : (runtime?.status ?? "starting");
   return (
     <footer className="status-bar" aria-label="Status bar">
@@ -21,6 +22,7 @@ export function StatusBar({ runtime, readOnly = false }: { runtime: RuntimeStatu
       >
         {runtimeLabel(runtime, readOnly)}
       </span>
+      {children}
       <span className="status-spacer" />
       <TabFocusStatus />
       <EditorStatusItems />

@@ -11,6 +11,7 @@ import { ChatController } from "./chat-controller";
 import { ChatPanel } from "./chat-panel";
 import type { DiffRenderer } from "./changes-view";
 import { SnapshotChangesSource } from "./session-changes";
+import { StorageSection } from "../storage";
 
 export interface AgentUiDeps {
   /** Provider configs and the default model, loaded (`await settings.load()`) before mounting. */
@@ -55,19 +56,20 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
       {
         id: "settings",
         order: 100,
-        render: () => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} />,
+        render: (services) => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} services={services} />,
       },
     ],
   };
 }
 
-function SettingsTopBarItem({ deps, settingsOpen }: { deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }> }) {
+function SettingsTopBarItem({ deps, settingsOpen, services }: { deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }>; services: WorkbenchServices }) {
   const open = useStore(settingsOpen, (s) => s.open);
   return (
     <SettingsButton
       settings={deps.settings}
       testConnection={deps.testConnection}
       {...(deps.permissions && { permissions: deps.permissions })}
+      extraSections={<StorageSection services={services} />}
       open={open}
       onOpenChange={(value) => settingsOpen.setState({ open: value })}
     />
