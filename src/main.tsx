@@ -3,7 +3,7 @@
 // runtime). Plugs in the agent (chat, settings), import/export and sharing.
 import { errorMessage } from "./base";
 import { parseRuntimeOverride, selectRuntime, WorkspaceFiles, DEFAULT_BOOT_TIMEOUT_MS, type Runtime } from "./runtime";
-import { openStorage, type Storage } from "./storage";
+import { openStorage, openStorageForRecovery, type Storage } from "./storage";
 import { mountApp, storageFailure } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
 import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
@@ -60,7 +60,10 @@ async function main(): Promise<void> {
   try {
     storage = await openStorage({ onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored record", error) });
   } catch (error) {
-    app.fail(storageFailure(errorMessage(error)));
+    // The data may still be readable as it is: then the way out (export, free space, retry) stays reachable.
+    const recovery = await openStorageForRecovery().catch(() => undefined);
+    if (recovery) app.recover(recovery, storageFailure(errorMessage(error)));
+    else app.fail(storageFailure(errorMessage(error)));
     return;
   }
   // The agent chunk loads while the workspace opens; the chat panel says so if it fails.

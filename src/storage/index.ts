@@ -1,5 +1,5 @@
 // The storage layer's public surface: open the database, get one repository per record kind.
-import { openDatabase, type WebcodeDatabase } from "./database";
+import { openDatabase, openDatabaseAsIs, type WebcodeDatabase } from "./database";
 import { deleteSessions, deleteSnapshots, measureUsage, pruneBlobs, type StorageUsage } from "./usage";
 import {
   BlobRepository,
@@ -63,8 +63,19 @@ export interface StorageMaintenance {
 const PROBE_KEY = "storage.probe";
 
 export async function openStorage(options: { name?: string; onInvalidRecord?: InvalidRecordReporter } = {}): Promise<Storage> {
-  const db: WebcodeDatabase = await openDatabase(options.name);
-  const onInvalid = options.onInvalidRecord;
+  return storageOver(await openDatabase(options.name), options.onInvalidRecord);
+}
+
+/**
+ * The stored data as it is, when openStorage failed (a migration that threw, a newer version):
+ * enough to export workspaces and free space. Undefined when there is nothing readable.
+ */
+export async function openStorageForRecovery(options: { name?: string; onInvalidRecord?: InvalidRecordReporter } = {}): Promise<Storage | undefined> {
+  const db = await openDatabaseAsIs(options.name).catch(() => undefined);
+  return db && storageOver(db, options.onInvalidRecord);
+}
+
+function storageOver(db: WebcodeDatabase, onInvalid: InvalidRecordReporter | undefined): Storage {
   const settings = new SettingsRepository(db);
   return {
     workspaces: new WorkspaceRepository(db, onInvalid),

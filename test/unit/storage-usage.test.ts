@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/base";
 import { createWorkspace, deleteWorkspace } from "../../src/runtime";
-import { RECORD_VERSION, StorageQuotaError, openStorage, type SessionRecord, type Storage } from "../../src/storage";
+import { RECORD_VERSION, StorageQuotaError, openStorage, openStorageForRecovery, type SessionRecord, type Storage } from "../../src/storage";
 
 const zero = { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 };
 
@@ -76,6 +76,36 @@ describe("storage usage", () => {
     // Deleting the big workspace takes the last snapshot that kept "shared", and the content with it.
     await deleteWorkspace(storage, big.id);
     expect(await storage.blobs.has("shared")).toBe(false);
+  });
+
+  it("a database this version cannot open (newer, or a failed migration) still opens as it is for recovery", async () => {
+    const name = newId("usage");
+    const storage = await openStorage({ name });
+    await seed(storage);
+    storage.close();
+    // Another tab upgraded it to a version this code does not know.
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name, 7);
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+    await expect(openStorage({ name })).rejects.toThrow();
+    const recovery = await openStorageForRecovery({ name });
+    expect(recovery).toBeDefined();
+    const usage = await recovery!.maintenance.usage();
+    expect(usage.workspaces.map((w) => w.name)).toEqual(["Big", "Small"]);
+    await recovery!.maintenance.deleteSessions(usage.workspaces[1]!.workspaceId);
+    expect((await recovery!.maintenance.usage()).sessions).toBe(0);
+    recovery!.close();
+    // Nothing stored under that name: nothing to recover.
+    const empty = newId("empty");
+    expect(await openStorageForRecovery({ name: empty })).toBeUndefined();
+    // ...and looking did not leave an empty database behind that the normal open would not migrate.
+    const fresh = await openStorage({ name: empty });
+    await expect(createWorkspace(fresh, "Fresh", { seedReadme: false })).resolves.toMatchObject({ name: "Fresh" });
   });
 
   it("the probe fails while the browser refuses new data", async () => {

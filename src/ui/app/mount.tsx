@@ -26,6 +26,8 @@ export interface AppHandle {
   start(services: AppServices): Promise<void>;
   /** Replaces the app with a full-page error (nothing works without storage). */
   fail(error: FatalError): void;
+  /** Storage opened only for recovery: the recovery screen (export, free space, retry) instead of the workbench. */
+  recover(storage: AppServices["storage"], error: FatalError): void;
   readonly notifications: Notifications;
   /** Unmounts and releases the open workspace. */
   dispose(): Promise<void>;
@@ -105,6 +107,9 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
     },
     fail(error) {
       boot.setState({ phase: "fatal", error });
+    },
+    recover(storage, error) {
+      boot.setState({ phase: "recovery", storage, error, retry: () => location.reload() });
     },
     async dispose() {
       dialogs.dispose();

@@ -22,6 +22,13 @@ export function StorageRecovery({ error, storage, dialogs, health, onRetry }: St
       <div className="error-card">
         <h1>{error.title}</h1>
         <p role="alert">{error.message}</p>
+        {error.steps && error.steps.length > 0 && (
+          <ul>
+            {error.steps.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ul>
+        )}
         <p>Your workspaces are listed below with the space they use. Export what you need, free space, then retry.</p>
         <StorageUsageView actions={actions} />
         <div className="modal-buttons">
