@@ -145,7 +145,19 @@ export class ToolCalls {
     return set;
   }
 
+  /** Tool calls executing now (the stream waits for them; that is not a stall). */
+  running = 0;
+
   private async execute(tool: ToolDefinition, input: unknown, callId: string): Promise<string> {
+    this.running++;
+    try {
+      return await this.executeCall(tool, input, callId);
+    } finally {
+      this.running--;
+    }
+  }
+
+  private async executeCall(tool: ToolDefinition, input: unknown, callId: string): Promise<string> {
     let part = this.ensure(callId, tool.id);
     const start = this.env.now();
     part = this.put({ ...part, tool: tool.id, state: { status: "running", input, start } });
