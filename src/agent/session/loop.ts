@@ -18,6 +18,7 @@ import { queueCompaction, runCompaction } from "./compaction";
 import type { SessionEnv } from "./env";
 import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser, visibleHistory } from "./history";
 import { toModelMessages } from "./model-messages";
+import { fitToolResults } from "./fit-context";
 import { processStep } from "./processor";
 import { prune } from "./prune";
 import type { AgentInfo, SubagentSummary } from "./services";
@@ -220,7 +221,13 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       model: languageModel,
       modelInfo,
       system,
-      messages: toModelMessages(history, { supportsImages }),
+      messages: modelInfo
+        ? fitToolResults(toModelMessages(history, { supportsImages }), {
+            contextTokens: modelInfo.context,
+            reserveTokens: modelInfo.output,
+            fixedChars: system.length + tools.reduce((sum, t) => sum + t.description.length, 0),
+          })
+        : toModelMessages(history, { supportsImages }),
       tools,
       rules,
       limits,
@@ -249,6 +256,11 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
         env.store.updateMessage(result.assistant);
         break;
       }
+      // The refused call left an empty reply behind: not worth keeping (the summary takes over).
+      if (!hasContent(env.store.partsOf(sessionId, step.assistant.id))) {
+        await env.store.removeMessages(sessionId, [step.assistant.id]);
+        result.assistant = undefined;
+      }
       await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
       continue;
     }
@@ -258,6 +270,11 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
   if (!abort.aborted) await prune(env, sessionId);
   await env.store.flush(sessionId);
   return result;
+}
+
+/** Whether a reply holds anything: text, reasoning or a tool call (step markers and retries do not count). */
+function hasContent(parts: PartRecord[]): boolean {
+  return parts.some((p) => ((p.type === "text" || p.type === "reasoning") && p.text.trim() !== "") || p.type === "tool");
 }
 
 /**
