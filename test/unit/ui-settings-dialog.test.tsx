@@ -111,10 +111,13 @@ describe("SettingsDialog", () => {
     expect(await loadProviderConfigs(storage!)).toEqual([]);
     await typeInto(field<HTMLInputElement>("Context window (tokens)"), "131072");
     await typeInto(field<HTMLInputElement>("Output limit (tokens)"), "16384");
+    // The no-data timeout starts at the 90 s default; a slow local model gets more.
+    expect(field<HTMLInputElement>("No-data timeout (seconds)").value).toBe("90");
+    await typeInto(field<HTMLInputElement>("No-data timeout (seconds)"), "300");
     await click(button(view!.container, "Save"));
     await settle();
     const saved = await loadProviderConfigs(storage!);
-    expect(saved[0]!.models.find((m) => m.id === "local-128k")).toMatchObject({ context: 131_072, output: 16_384 });
+    expect(saved[0]!.models.find((m) => m.id === "local-128k")).toMatchObject({ context: 131_072, output: 16_384, stallTimeoutMs: 300_000 });
   });
 
   it.each([
