@@ -5,7 +5,7 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProviderRegistry } from "../../src/providers";
-import { MODEL, createRig, modelInfo, partsOf, type Rig } from "./agent-harness";
+import { createRig, modelInfo, partsOf, type Rig } from "./agent-harness";
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from "../support/fake-model-server";
 
 let rig: Rig | undefined;
