@@ -17,7 +17,7 @@ import {
   type RuntimeSelection,
   type RuntimeSettings,
 } from "./runtime";
-import { openStorage, type Storage } from "./storage";
+import { openStorage, openStorageForRecovery, type Storage } from "./storage";
 import { mountApp, storageFailure } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
 import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
@@ -90,7 +90,10 @@ async function main(): Promise<void> {
   try {
     storage = await openStorage({ onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored record", error) });
   } catch (error) {
-    app.fail(storageFailure(errorMessage(error)));
+    // The data may still be readable as it is: then the way out (export, free space, retry) stays reachable.
+    const recovery = await openStorageForRecovery().catch(() => undefined);
+    if (recovery) app.recover(recovery, storageFailure(errorMessage(error)));
+    else app.fail(storageFailure(errorMessage(error)));
     return;
   }
   const runtimeSettings = restoreRuntimeSettings(await storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY).catch(() => undefined));

@@ -151,7 +151,11 @@ export function createAgent(deps: AgentDeps): Agent {
 
   const store = disposables.add(
     new SessionStore(deps.storage, bus, {
-      ...(deps.onPersistError && { onPersistError: deps.onPersistError }),
+      onPersistError: (error, sessionId) => {
+        deps.onPersistError?.(error);
+        // Records that cannot be stored stop the turn instead of it going on in memory only.
+        runs.get(sessionId)?.controller.abort(store.persistFailure(sessionId));
+      },
       onLoad: async ({ session, messages }) => {
         if (runs.has(session.id) || starting.has(session.id)) return;
         // A reply still streaming in another tab is not an interrupted one.
@@ -251,6 +255,10 @@ export function createAgent(deps: AgentDeps): Agent {
       try {
         const result = await runLoop(env, sessionId, controller.signal);
         for (const task of result.background) track(task);
+        // The turn is done only when its records are stored; if they cannot be, it says so.
+        await store.flush(sessionId);
+        const unsaved = store.persistFailure(sessionId);
+        if (unsaved && !result.error) result.error = { name: unsaved.name, message: unsaved.message };
         return result;
       } finally {
         while (childRuns.get(sessionId)?.size) await Promise.all([...childRuns.get(sessionId)!]);
@@ -325,6 +333,8 @@ export function createAgent(deps: AgentDeps): Agent {
     session = { ...rest, agent: agentName, model, updatedAt: now() };
     store.updateSession(session);
     await store.flush(sessionId);
+    const unsaved = store.persistFailure(sessionId);
+    if (unsaved) throw unsaved;
 
     const result = await run(sessionId);
     return {

@@ -15,6 +15,7 @@ const modelSchema = z.object({
   context: z.number().int().nonnegative(),
   output: z.number().int().nonnegative(),
   input: z.number().int().nonnegative().optional(),
+  stallTimeoutMs: z.number().int().positive().optional(),
   cost: z.object({
     input: z.number().nonnegative(),
     output: z.number().nonnegative(),

@@ -18,6 +18,8 @@ export interface ModelInfo {
   /** USD per million tokens. */
   cost: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   capabilities: { tools: boolean; images: boolean; reasoning: boolean; temperature: boolean };
+  /** No data from a stream for this long counts as a dropped connection (default 90 s). */
+  stallTimeoutMs?: number;
 }
 
 export interface ProviderConfig {

@@ -1,15 +1,28 @@
 // Errors of workspace file operations. Each carries a POSIX-style code so adapters (just-bash,
 // WebContainer) can map it, and a message written for the user.
 
-export type FsErrorCode = "ENOENT" | "EEXIST" | "ENOTDIR" | "EISDIR" | "ENOTEMPTY" | "EINVAL" | "ECLOSED" | "EROFS";
+export type FsErrorCode =
+  | "ENOENT"
+  | "EEXIST"
+  | "ENOTDIR"
+  | "EISDIR"
+  | "ENOTEMPTY"
+  | "EINVAL"
+  | "ECLOSED"
+  | "EROFS"
+  /** Browser storage is full: the change was not saved (and was undone in memory). */
+  | "ENOSPC"
+  /** Browser storage failed otherwise: the change was not saved (and was undone in memory). */
+  | "EIO";
 
 export class WorkspaceFsError extends Error {
   constructor(
     readonly code: FsErrorCode,
     message: string,
     readonly path: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "WorkspaceFsError";
   }
 }
@@ -48,4 +61,9 @@ export function workspaceReadOnly(path: string): WorkspaceFsError {
 
 export function workspaceClosed(path: string): WorkspaceFsError {
   return new WorkspaceFsError("ECLOSED", "This workspace has been closed. Reopen it to make changes.", path);
+}
+
+/** Did this fail because browser storage refused it (full or broken)? The change was not saved. */
+export function isStorageFailure(error: unknown): error is WorkspaceFsError {
+  return isFsError(error, "ENOSPC") || isFsError(error, "EIO");
 }

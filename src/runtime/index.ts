@@ -3,7 +3,7 @@
 // src/main.tsx only.
 export * from "./types";
 export { WorkspaceFiles, PERSIST_DELAY_MS, type RenameOptions, type WorkspaceFilesOptions } from "./workspace-files";
-export { WorkspaceFsError, isFsError, type FsErrorCode } from "./fs-errors";
+export { WorkspaceFsError, isFsError, isStorageFailure, type FsErrorCode } from "./fs-errors";
 export {
   createWorkspace,
   renameWorkspace,

@@ -31,6 +31,11 @@ export interface FileChange {
 
 export interface WriteOptions {
   source?: ChangeSource;
+  /**
+   * The caller writes many changes and calls flush() itself (imports): the write returns without
+   * waiting for storage. Otherwise a write resolves once stored and rejects when it was not.
+   */
+  batched?: boolean;
 }
 
 /** Workspace paths are relative to the workspace root ("src/a.ts"); see base/paths.ts. */
@@ -55,9 +60,9 @@ export interface WorkspaceFs {
   listAll(): Promise<FileStat[]>;
   /** Batched change notifications (one call per tick with every change made in it). */
   onDidChange(listener: (changes: FileChange[]) => void): Disposable;
-  /** Persistence failures (e.g. quota exceeded); the change stays in memory and is retried. */
+  /** Persistence failures (e.g. quota exceeded); the unstored changes were undone in memory. */
   onDidFailToPersist(listener: (error: Error) => void): Disposable;
-  /** Resolves when every change so far is persisted. */
+  /** Resolves when every change so far is persisted; rejects (ENOSPC, EIO) when they were undone. */
   flush(): Promise<void>;
 }
 

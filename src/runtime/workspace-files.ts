@@ -15,6 +15,7 @@ import {
 } from "../base";
 import { RECORD_VERSION, type FileRecord, type Storage } from "../storage";
 import { WorkspaceFsError, alreadyExists, isAFolder, notAFolder, notFound, workspaceClosed, workspaceReadOnly } from "./fs-errors";
+import { StoredState, persistFailure } from "./workspace-persistence";
 import type { ChangeSource, FileChange, FileStat, WorkspaceFs, WriteOptions } from "./types";
 
 /** How long changes gather before one IndexedDB transaction writes them (bounded, never reset). */
@@ -63,12 +64,12 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   private pendingChanges: FileChange[] = [];
   /** Paths whose stored record no longer matches memory. */
   private dirty = new Set<string>();
+  /** What storage holds for every path not yet stored, and the outcome of each batch. */
+  private readonly stored = new StoredState<Node>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inflight: Promise<void> | undefined;
   private disposed = false;
   private readonly persistDelayMs: number;
-  /** Paths in the write transaction under way (they count as local for changes from other tabs). */
-  private persisting = new Set<string>();
   /** Other tabs' stored changes, adopted one batch at a time, in the order they were announced. */
   private adopting: Promise<void> = Promise.resolve();
   private readonly otherTabs: Disposable | undefined;
@@ -124,7 +125,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   /**
    * Creates missing parent folders during load (marked for persisting) or, `fromOtherTab`, while
-   * adopting another tab's change (already stored there: reported, not persisted); false if one is a file.
+   * adopting another tab's change (stored there already: reported, not persisted); false if one is a file.
    */
   private ensureParentsQuietly(dir: string, fromOtherTab = false): boolean {
     if (dir === "") return true;
@@ -133,7 +134,10 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     if (!this.ensureParentsQuietly(dirname(dir), fromOtherTab)) return false;
     this.attach(dir, { kind: "dir", mtime: Date.now() }, false);
     if (fromOtherTab) this.record({ type: "created", path: dir, kind: "dir", source: "other-tab" });
-    else this.dirty.add(dir);
+    else {
+      this.stored.remember(dir, null);
+      this.dirty.add(dir);
+    }
     return true;
   }
 
@@ -142,8 +146,9 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   /**
    * Another tab stored changes to this workspace: read what is stored now (IndexedDB is the judge
    * of which write came last) and take it, except for paths changed here and not stored yet: this
-   * tab's write follows, and the other tab takes it in turn. Reported with source "other-tab", so
-   * an editor with unsaved edits treats it as a change on disk.
+   * tab's write follows, and the other tab takes it in turn. Adopted changes are not stored again
+   * (they are stored) and are reported with source "other-tab", so an editor with unsaved edits
+   * treats them as a change on disk.
    */
   private adoptFromOtherTab(paths: string[] | undefined): void {
     this.adopting = this.adopting
@@ -169,14 +174,15 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
       records = await Promise.all(valid.map(async (path) => [path, await this.storage.files.get(this.workspaceId, path)] as [string, FileRecord | undefined]));
     }
     if (this.disposed) return;
-    const local = (path: string) => this.dirty.has(path) || this.persisting.has(path);
+    // Changed here and not stored yet (waiting or in flight): ours follows and wins.
+    const local = (path: string) => this.stored.has(path);
     // Deepest deletions first; creations parents first.
     const deletions = records.filter(([path, record]) => !record && this.nodes.has(path) && !local(path)).map(([path]) => path);
     deletions.sort((a, b) => b.length - a.length);
     for (const path of deletions) {
       const node = this.nodes.get(path);
       if (!node) continue;
-      if (node.kind === "dir" && [...(this.children.get(path) ?? [])].length > 0) continue; // something of ours is still in it
+      if (node.kind === "dir" && (this.children.get(path)?.size ?? 0) > 0) continue; // something of ours is still in it
       this.detach(path, false);
       this.record({ type: "deleted", path, kind: node.kind, source: "other-tab" });
     }
@@ -193,8 +199,8 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
         continue;
       }
       const data = record.data ?? "";
-      if (existing?.kind === "file" && sameContent(existing.data, data)) continue;
       if (existing?.kind === "dir") continue;
+      if (existing?.kind === "file" && sameContent(existing.data, data)) continue;
       const node: FileNode = { kind: "file", data, mtime: record.mtime };
       if (existing) this.nodes.set(path, node);
       else this.attach(path, node, false);
@@ -277,8 +283,10 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     return typeof data === "string" ? data : new TextDecoder().decode(data);
   }
 
+  /** Resolves once the file is stored; rejects (ENOSPC when storage is full) with the write undone. */
   async writeFile(path: string, data: string | Uint8Array, options?: WriteOptions): Promise<void> {
     this.writeSync(path, data, options);
+    await this.stores(options);
   }
 
   /** writeFile without awaiting: creates parent folders; an identical content is not a change. */
@@ -292,6 +300,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     this.mkdirsFor(dirname(p), source);
     const node: FileNode = { kind: "file", data: stored, mtime: Date.now() };
     if (existing) {
+      this.remember(p);
       this.nodes.set(p, node);
       this.markDirty(p);
     } else this.attach(p, node);
@@ -300,6 +309,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   async mkdir(path: string, options?: WriteOptions): Promise<void> {
     this.mkdirSync(path, options);
+    await this.stores(options);
   }
 
   /** Creates a folder and its parents; an existing folder is fine, an existing file is not. */
@@ -312,6 +322,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   async remove(path: string, options?: WriteOptions): Promise<void> {
     this.removeSync(path, options);
+    await this.stores(options);
   }
 
   /** Removes a file, or a folder with everything under it (deepest first in the change list). */
@@ -332,6 +343,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   async rename(from: string, to: string, options?: RenameOptions): Promise<void> {
     this.renameSync(from, to, options);
+    await this.stores(options);
   }
 
   /**
@@ -373,6 +385,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     const p = this.checkWritable(path);
     const node = this.nodes.get(p);
     if (!node) throw notFound(p);
+    this.remember(p);
     node.mtime = mtime;
     this.markDirty(p);
   }
@@ -389,18 +402,34 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   // ---- persistence --------------------------------------------------------------------------
 
-  /** Resolves when every change so far is stored; rejects with the storage error if that fails. */
+  /**
+   * Resolves when every change so far is stored. Rejects when storing failed: those changes were
+   * undone in memory (memory matches storage again) and the error says why (ENOSPC when full).
+   */
   async flush(): Promise<void> {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    while (this.dirty.size > 0 || this.inflight) await this.persistOnce();
+    const outcome = this.stored.outcome(this.dirty.size > 0);
+    if (this.dirty.size > 0) this.persistOnce().catch(() => undefined);
+    await outcome;
+  }
+
+  /** Waits for storage after a change unless the caller batches and flushes itself. */
+  private async stores(options: WriteOptions | undefined): Promise<void> {
+    if (options?.batched) return;
+    await this.flush();
   }
 
   /** Number of paths changed in memory but not yet stored (shown as "saving…" by the UI). */
   get pendingWrites(): number {
-    return this.dirty.size;
+    return this.stored.size;
+  }
+
+  /** Paths changed in memory but not yet stored (the file tree marks them). */
+  pendingPaths(): string[] {
+    return this.stored.paths();
   }
 
   /** Flushes what it can in the background and stops timers; later writes are refused. */
@@ -431,17 +460,22 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     }, this.persistDelayMs);
   }
 
-  /** Writes every dirty path in one transaction. On failure the paths stay dirty for the next try. */
+  /**
+   * Writes every dirty path in one transaction. On failure every change not yet stored (this
+   * batch's and any made since) is undone, so memory says what storage holds, like a full disk.
+   */
   private async persistOnce(): Promise<void> {
     while (this.inflight) await this.inflight.catch(() => undefined);
     if (this.dirty.size === 0) return;
     const paths = this.dirty;
     this.dirty = new Set();
-    this.persisting = paths;
+    const batch = this.stored.startBatch();
     const puts: FileRecord[] = [];
     const deletes: string[] = [];
+    const written = new Map<string, Node | null>();
     for (const path of paths) {
       const node = this.nodes.get(path);
+      written.set(path, node ? { ...node } : null);
       if (!node) deletes.push(path);
       else puts.push(this.toRecord(path, node));
     }
@@ -452,14 +486,49 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     );
     try {
       await attempt;
+      for (const [path, node] of written) this.stored.stored(path, node, this.dirty.has(path));
+      batch.resolve();
     } catch (error) {
-      for (const path of paths) this.dirty.add(path);
-      const failure = error instanceof Error ? error : new Error(errorMessage(error));
+      const failure = persistFailure(error);
+      this.undoUnstored();
+      batch.reject(failure);
+      this.stored.rejectNext(failure);
       this.failureEmitter.fire(failure);
       throw failure;
     } finally {
       this.inflight = undefined;
-      this.persisting = new Set();
+    }
+  }
+
+  /** Puts every path not yet stored back to what storage holds, reporting each as a change. */
+  private undoUnstored(): void {
+    const targets = this.stored.takeAll();
+    this.dirty.clear();
+    const paths = [...targets.keys()];
+    // Deepest first: remove what storage does not have (or holds as another kind).
+    for (const path of [...paths].sort((a, b) => b.length - a.length)) {
+      const target = targets.get(path);
+      const current = this.nodes.get(path);
+      if (!current || (target && target.kind === current.kind)) continue;
+      if (current.kind === "dir" && (this.children.get(path)?.size ?? 0) > 0) continue;
+      this.detach(path, false);
+      this.record({ type: "deleted", path, kind: current.kind, source: "system" });
+    }
+    // Shallowest first: put back what storage holds.
+    for (const path of [...paths].sort((a, b) => a.length - b.length)) {
+      const target = targets.get(path);
+      if (!target) continue;
+      const current = this.nodes.get(path);
+      if (current) {
+        if (current.kind !== target.kind) continue;
+        this.nodes.set(path, target);
+        if (target.kind === "file") this.record({ type: "changed", path, kind: "file", source: "system" });
+        continue;
+      }
+      const parent = dirname(path);
+      if (parent !== "" && this.nodes.get(parent)?.kind !== "dir") continue;
+      this.attach(path, target, false);
+      this.record({ type: "created", path, kind: target.kind, source: "system" });
     }
   }
 
@@ -500,6 +569,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   }
 
   private attach(path: string, node: Node, persist = true): void {
+    if (persist) this.remember(path);
     this.nodes.set(path, node);
     this.children.get(dirname(path))!.add(basename(path));
     if (node.kind === "dir" && !this.children.has(path)) this.children.set(path, new Set());
@@ -507,10 +577,17 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   }
 
   private detach(path: string, persist = true): void {
+    if (persist) this.remember(path);
     this.nodes.delete(path);
     this.children.get(dirname(path))?.delete(basename(path));
     this.children.delete(path);
     if (persist) this.markDirty(path);
+  }
+
+  /** Notes what storage holds for a path before its first unstored change. */
+  private remember(path: string): void {
+    const node = this.nodes.get(path);
+    this.stored.remember(path, node ? { ...node } : null);
   }
 
   /** Every path under a folder, parents before children. */

@@ -96,6 +96,8 @@ export async function renameWorkspace(storage: Storage, id: string, name: string
 export async function deleteWorkspace(storage: Storage, id: string): Promise<void> {
   await requireWorkspace(storage, id);
   await storage.workspaces.delete(id);
+  // Its snapshots went with it; the file contents only they kept go too.
+  await storage.maintenance.pruneBlobs();
 }
 
 /** All workspaces, most recently updated first. */

@@ -49,6 +49,45 @@ const SCHEMA_MIGRATIONS: Array<(db: WebcodeDatabase) => void> = [
   },
 ];
 
+/**
+ * Opens the database at whatever version it has, without upgrading: for recovery when the normal
+ * open failed (a migration that threw, a newer version from another tab). Undefined when it has
+ * not the stores this code reads.
+ */
+export async function openDatabaseAsIs(name: string = DATABASE_NAME): Promise<WebcodeDatabase | undefined> {
+  if (!(await databaseExists(name))) return undefined;
+  const db = await openDB<WebcodeSchema>(name).catch(() => undefined);
+  if (!db) return undefined;
+  const needed = ["workspaces", "files", "sessions", "messages", "parts", "blobs", "snapshots", "settings"];
+  if (needed.every((store) => db.objectStoreNames.contains(store as never))) return db;
+  db.close();
+  return undefined;
+}
+
+/**
+ * Whether a database of that name exists, without leaving an empty one behind (the normal open
+ * would then find version 1 without its stores and never migrate). Raw API: idb's wrapper reports
+ * the aborted creation as an unhandled rejection.
+ */
+function databaseExists(name: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let created = false;
+    const request = indexedDB.open(name);
+    request.onupgradeneeded = () => {
+      created = true;
+      request.transaction?.abort();
+    };
+    request.onsuccess = () => {
+      request.result.close();
+      resolve(!created);
+    };
+    request.onerror = (event) => {
+      event.preventDefault();
+      resolve(false);
+    };
+  });
+}
+
 export async function openDatabase(name: string = DATABASE_NAME): Promise<WebcodeDatabase> {
   return openDB<WebcodeSchema>(name, DATABASE_VERSION, {
     upgrade(db, oldVersion) {

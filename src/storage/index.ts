@@ -1,6 +1,7 @@
 // The storage layer's public surface: open the database, get one repository per record kind.
-import { DATABASE_NAME, openDatabase, type WebcodeDatabase } from "./database";
+import { DATABASE_NAME, openDatabase, openDatabaseAsIs, type WebcodeDatabase } from "./database";
 import { TabChanges, type StorageChange } from "./tab-changes";
+import { deleteSessions, deleteSnapshots, measureUsage, pruneBlobs, type StorageUsage } from "./usage";
 import {
   BlobRepository,
   FileRepository,
@@ -20,6 +21,7 @@ export { StorageQuotaError, type RecordBatch } from "./repositories";
 export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";
 export { TabChanges, type StorageChange } from "./tab-changes";
+export { recordSize, type StorageUsage, type WorkspaceUsage } from "./usage";
 export type {
   BlobRepository,
   FileRepository,
@@ -44,13 +46,43 @@ export interface Storage {
   writeBatch(batch: RecordBatch): Promise<void>;
   /** What other tabs on this database stored (workspaces, files, sessions): follow it without a reload. */
   readonly changes: Pick<TabChanges, "onDidChange">;
+  /** What takes space, and the ways to free it when the quota is used up. */
+  readonly maintenance: StorageMaintenance;
   close(): void;
 }
 
+export interface StorageMaintenance {
+  /** Bytes per workspace (files, sessions, snapshots), largest first. */
+  usage(): Promise<StorageUsage>;
+  deleteSessions(workspaceId: string): Promise<void>;
+  /** Deletes a workspace's snapshots and the file contents only they kept (revert then has less to go back to). */
+  deleteSnapshots(workspaceId: string): Promise<void>;
+  /** Deletes stored file contents no snapshot uses any more. */
+  pruneBlobs(): Promise<void>;
+  /** Stores a tiny record: rejects with StorageQuotaError while the browser refuses new data. */
+  probe(): Promise<void>;
+}
+
+/** The settings key the storage probe writes (a number; nothing reads it). */
+const PROBE_KEY = "storage.probe";
+
 export async function openStorage(options: { name?: string; onInvalidRecord?: InvalidRecordReporter } = {}): Promise<Storage> {
   const name = options.name ?? DATABASE_NAME;
-  const db: WebcodeDatabase = await openDatabase(name);
-  const onInvalid = options.onInvalidRecord;
+  return storageOver(await openDatabase(name), name, options.onInvalidRecord);
+}
+
+/**
+ * The stored data as it is, when openStorage failed (a migration that threw, a newer version):
+ * enough to export workspaces and free space. Undefined when there is nothing readable.
+ */
+export async function openStorageForRecovery(options: { name?: string; onInvalidRecord?: InvalidRecordReporter } = {}): Promise<Storage | undefined> {
+  const name = options.name ?? DATABASE_NAME;
+  const db = await openDatabaseAsIs(name).catch(() => undefined);
+  return db && storageOver(db, name, options.onInvalidRecord);
+}
+
+function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecordReporter | undefined): Storage {
+  const settings = new SettingsRepository(db);
   const tabs = new TabChanges(name);
   const announce = (change: StorageChange) => tabs.announce(change);
   return {
@@ -61,9 +93,19 @@ export async function openStorage(options: { name?: string; onInvalidRecord?: In
     parts: new PartRepository(db, onInvalid, announce),
     blobs: new BlobRepository(db),
     snapshots: new SnapshotRepository(db, onInvalid),
-    settings: new SettingsRepository(db),
+    settings,
     writeBatch: (batch) => writeBatch(db, batch, announce),
     changes: tabs,
+    maintenance: {
+      usage: () => measureUsage(db),
+      deleteSessions: async (workspaceId) => {
+        await deleteSessions(db, workspaceId);
+        announce({ kind: "sessions" });
+      },
+      deleteSnapshots: (workspaceId) => deleteSnapshots(db, workspaceId),
+      pruneBlobs: () => pruneBlobs(db),
+      probe: () => settings.put(PROBE_KEY, Date.now()),
+    },
     close: () => {
       tabs.dispose();
       db.close();

@@ -92,13 +92,13 @@ export async function importIntoWorkspace(fs: WorkspaceFs, entries: ImportEntry[
       const kind = existing.get(path);
       const sameKindFile = path === entry.path && kind === "file" && entry.kind === "file";
       if (!sameKindFile && !removed.has(path)) {
-        await fs.remove(path, { source: "import" });
+        await fs.remove(path, { source: "import", batched: true });
         removed.add(path);
       }
     }
-    if (entry.kind === "dir") await fs.mkdir(entry.path, { source: "import" });
+    if (entry.kind === "dir") await fs.mkdir(entry.path, { source: "import", batched: true });
     else {
-      await fs.writeFile(entry.path, entry.data, { source: "import" });
+      await fs.writeFile(entry.path, entry.data, { source: "import", batched: true });
       files++;
       bytes += size(entry);
       options.onProgress?.({ files, totalFiles, bytes, totalBytes });

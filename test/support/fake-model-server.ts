@@ -13,7 +13,9 @@ export type FakeChunk =
   /** Waits before the next chunk. */
   | { type: "delay"; ms: number }
   /** Drops the connection here, mid-stream. */
-  | { type: "drop" };
+  | { type: "drop" }
+  /** Writes `data: <data>` as is (e.g. a malformed event the client cannot parse). */
+  | { type: "raw"; data: string };
 
 export interface FakeUsage {
   /** Input tokens not read from cache. */
@@ -155,14 +157,16 @@ interface Block {
 
 /** An event stream the protocol writers emit into; `drop` and `delay` markers are interleaved. */
 type Emit = (event: { event?: string; data: unknown } | { drop: true } | { delay: number }) => void;
+type Marker = { drop: true } | { delay: number } | { data: string };
 
 /** Groups consecutive text or reasoning chunks into blocks; each tool call is its own block. */
-function blocksOf(turn: FakeTurn, ids: () => number): (Block | { drop: true } | { delay: number })[] {
-  const out: (Block | { drop: true } | { delay: number })[] = [];
+function blocksOf(turn: FakeTurn, ids: () => number): (Block | Marker)[] {
+  const out: (Block | Marker)[] = [];
   for (const chunk of turn.chunks ?? []) {
     const last = out[out.length - 1];
     if (chunk.type === "drop") out.push({ drop: true });
     else if (chunk.type === "delay") out.push({ delay: chunk.ms });
+    else if (chunk.type === "raw") out.push({ data: chunk.data });
     else if (chunk.type === "tool-call") {
       out.push({
         kind: "tool-call",

@@ -79,6 +79,10 @@ describe("compaction", () => {
     expect(model.calls).toHaveLength(4);
     expect(await partsOf(rig.agent, session.id, "retry")).toHaveLength(0);
     expect(model.prompt(3)).toContain("SUMMARY");
+    // The empty reply the refused call left is not kept.
+    const replies = (await rig.agent.getMessages(session.id)).filter((m) => m.info.role === "assistant");
+    expect(replies.filter((m) => m.info.role === "assistant" && m.info.finish === "context-overflow")).toEqual([]);
+    expect(replies.every((m) => m.parts.some((p) => (p.type === "text" && p.text !== "") || p.type === "tool"))).toBe(true);
   });
 
   it("compacts on demand without a synthetic continue message; the next prompt builds on the summary", async () => {

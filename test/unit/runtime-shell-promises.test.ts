@@ -194,12 +194,13 @@ describe("interruption stops the command itself", () => {
     let ticks = 0;
     const interval = setInterval(() => ticks++, 10);
     try {
-      const result = await t.runtime.exec("while true; do :; done", { timeoutMs: 400 });
+      const result = await t.runtime.exec("while true; do :; done", { timeoutMs: 600 });
       expect(result.exitCode).toBe(124);
     } finally {
       clearInterval(interval);
     }
-    expect(ticks).toBeGreaterThan(5);
+    // A loop that never yields gives 0 ticks; a loaded machine may give only a few.
+    expect(ticks).toBeGreaterThan(2);
   });
 
   it("a command still in flight when interrupted writes nothing after the interrupt", async () => {

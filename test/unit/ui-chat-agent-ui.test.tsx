@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The shell contributions: the Chat panel and the top bar's Settings button share one dialog.
 import "../support/happy-dom-node-name";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { toDisposable } from "../../src/base";
 import { openStorage, type Storage } from "../../src/storage";
 import type { WorkbenchServices } from "../../src/ui/app";
@@ -48,6 +48,9 @@ describe("createAgentUi", () => {
     expect(bar.container.querySelector('[role="dialog"]')).toBeNull();
     await click(button(bar.container, "Settings"));
     expect(bar.container.querySelector('[role="dialog"]')).not.toBeNull();
+    // Settings shows the storage used per workspace.
+    await vi.waitFor(() => expect(bar.container.querySelector('table[aria-label="Storage used per workspace"]')).not.toBeNull());
+    expect(bar.container.querySelector("#settings-storage")?.textContent).toBe("Storage");
   });
 
   it("says a read-only shared workspace is a state to continue from, not a runtime failure", async () => {

@@ -94,6 +94,32 @@ describe("SettingsDialog", () => {
     expect((await loadProviderConfigs(storage!))[0]!.apiKey).toBe("sk-ant-secret-key-123456");
   });
 
+  it("sets the context window and output limit of a custom model, refusing limits that cannot work", async () => {
+    await setup(async () => ({ ok: true }));
+    await choose(field<HTMLSelectElement>("Provider"), "custom");
+    await typeInto(field<HTMLInputElement>("Base URL"), "http://127.0.0.1:1234/v1");
+    await typeInto(field<HTMLInputElement>("Other model ID"), "local-128k");
+    await click(button(view!.container, "Add model"));
+    // A model nobody catalogued starts at the conservative defaults...
+    expect(field<HTMLInputElement>("Context window (tokens)").value).toBe("32768");
+    expect(field<HTMLInputElement>("Output limit (tokens)").value).toBe("8192");
+    // ...and an output limit as big as the window is refused with a message.
+    await typeInto(field<HTMLInputElement>("Output limit (tokens)"), "40000");
+    await click(button(view!.container, "Save"));
+    await settle();
+    expect(view!.container.textContent).toContain("The output limit of local-128k (40000) must be smaller than its context window (32768).");
+    expect(await loadProviderConfigs(storage!)).toEqual([]);
+    await typeInto(field<HTMLInputElement>("Context window (tokens)"), "131072");
+    await typeInto(field<HTMLInputElement>("Output limit (tokens)"), "16384");
+    // The no-data timeout starts at the 90 s default; a slow local model gets more.
+    expect(field<HTMLInputElement>("No-data timeout (seconds)").value).toBe("90");
+    await typeInto(field<HTMLInputElement>("No-data timeout (seconds)"), "300");
+    await click(button(view!.container, "Save"));
+    await settle();
+    const saved = await loadProviderConfigs(storage!);
+    expect(saved[0]!.models.find((m) => m.id === "local-128k")).toMatchObject({ context: 131_072, output: 16_384, stallTimeoutMs: 300_000 });
+  });
+
   it.each([
     [{ ok: true, models: ["a", "b"] } as ConnectionResult, "ok", "Connected", "lists 2 models"],
     [{ ok: false, kind: "bad-key", message: "OpenAI refused the API key (HTTP 401)." } as ConnectionResult, "bad-key", "The API key was refused", "HTTP 401"],

@@ -60,8 +60,8 @@ describe("WorkspaceFiles", () => {
     const storage = await freshStorage();
     const files = await WorkspaceFiles.open(storage, "w1");
     const batches = collectChanges(files);
-    await files.writeFile("a/b.txt", "1", { source: "agent" });
-    await files.writeFile("a/b.txt", "2", { source: "agent" });
+    await files.writeFile("a/b.txt", "1", { source: "agent", batched: true });
+    await files.writeFile("a/b.txt", "2", { source: "agent", batched: true });
     files.writeSync("c.txt", "3", { source: "terminal" });
     await tick();
     expect(batches).toHaveLength(1);
@@ -194,46 +194,87 @@ describe("WorkspaceFiles", () => {
     expect(await files.listAll()).toHaveLength(1);
   });
 
-  it("on quota errors keeps memory, tells the user and retries on the next change and flush", async () => {
+  it("a write storage refuses fails where it was made with ENOSPC and is undone, so memory matches storage", async () => {
     const base = await freshStorage();
     const { storage, state } = quotaStorage(base);
     const files = await WorkspaceFiles.open(storage, "w1");
     await files.writeFile("saved.txt", "safe");
-    await files.flush();
     const failures: Error[] = [];
     files.onDidFailToPersist((error) => failures.push(error));
+    const batches = collectChanges(files);
 
     state.failing = true;
-    await files.writeFile("big.txt", "too much");
-    await files.remove("saved.txt");
-    await expect(files.flush()).rejects.toBeInstanceOf(StorageQuotaError);
-    expect(failures).toHaveLength(1);
-    expect(failures[0]!.message).toMatch(/storage quota exceeded/);
-    // Memory still has the change; storage still has the old, consistent state.
-    expect(await files.readText("big.txt")).toBe("too much");
-    expect(await files.exists("saved.txt")).toBe(false);
-    expect(await storedPaths(base, "w1")).toEqual(["file:saved.txt"]);
-
-    state.failing = false;
-    const attemptsBefore = state.attempts;
-    await files.writeFile("next.txt", "n");
-    await vi.waitFor(async () => expect(await storedPaths(base, "w1")).toEqual(["file:big.txt", "file:next.txt"]), { timeout: 1000 });
-    expect(state.attempts).toBe(attemptsBefore + 1);
+    await expect(files.writeFile("dir/big.txt", "too much")).rejects.toMatchObject({
+      code: "ENOSPC",
+      message: expect.stringMatching(/^No space left on device/),
+    });
+    await expect(files.writeFile("saved.txt", "changed")).rejects.toMatchObject({ code: "ENOSPC" });
+    await expect(files.remove("saved.txt")).rejects.toMatchObject({ code: "ENOSPC" });
+    expect(failures).toHaveLength(3);
+    // Nothing claims to be there that storage does not hold.
+    expect(await files.exists("dir/big.txt")).toBe(false);
+    expect(await files.exists("dir")).toBe(false);
+    expect(await files.readText("saved.txt")).toBe("safe");
     expect(files.pendingWrites).toBe(0);
+    expect(await storedPaths(base, "w1")).toEqual(["file:saved.txt"]);
+    await tick();
+    // The undo is reported, so the tree and the editor show what is stored.
+    const undone = batches.flat().filter((c) => c.source === "system");
+    expect(undone).toEqual(
+      expect.arrayContaining([
+        { type: "deleted", path: "dir/big.txt", kind: "file", source: "system" },
+        { type: "deleted", path: "dir", kind: "dir", source: "system" },
+        { type: "changed", path: "saved.txt", kind: "file", source: "system" },
+        { type: "created", path: "saved.txt", kind: "file", source: "system" },
+      ]),
+    );
+
+    // Space is back: the next write is stored.
+    state.failing = false;
+    await files.writeFile("next.txt", "n");
+    expect(await storedPaths(base, "w1")).toEqual(["file:next.txt", "file:saved.txt"]);
   });
 
-  it("a failed background write is retried by flush()", async () => {
+  it("changes made while a refused batch was in flight are undone too and their writers told", async () => {
     const base = await freshStorage();
     const { storage, state } = quotaStorage(base);
-    const files = await WorkspaceFiles.open(storage, "w1", { persistDelayMs: 5 });
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await files.writeFile("a.txt", "1");
+    // A batch that is stored while a.txt changes again: storage then holds "2", not "1".
+    files.writeSync("a.txt", "2");
+    const stored = files.flush();
+    files.writeSync("a.txt", "3");
+    await stored;
+    state.failing = true;
+    const first = files.writeFile("b.txt", "b");
+    files.writeSync("c.txt", "c");
+    const second = files.flush();
+    await expect(first).rejects.toMatchObject({ code: "ENOSPC" });
+    await expect(second).rejects.toMatchObject({ code: "ENOSPC" });
+    expect(await files.readText("a.txt")).toBe("2");
+    expect(await files.exists("b.txt")).toBe(false);
+    expect(await files.exists("c.txt")).toBe(false);
+    expect((await base.files.get("w1", "a.txt"))?.data).toBe("2");
+  });
+
+  it("a refused background write is undone and reported; other storage failures are EIO", async () => {
+    const base = await freshStorage();
+    const files = await WorkspaceFiles.open(
+      {
+        ...base,
+        files: { ...base.files, list: (id: string) => base.files.list(id), apply: async () => Promise.reject(new Error("disk I/O")) } as unknown as Storage["files"],
+      },
+      "w1",
+      { persistDelayMs: 5 },
+    );
     const failures: Error[] = [];
     files.onDidFailToPersist((error) => failures.push(error));
-    state.failing = true;
-    await files.writeFile("a.txt", "a");
+    files.writeSync("a.txt", "a");
+    expect(files.pendingPaths()).toEqual(["a.txt"]);
     await vi.waitFor(() => expect(failures).toHaveLength(1));
-    state.failing = false;
-    await files.flush();
-    expect((await base.files.get("w1", "a.txt"))?.data).toBe("a");
+    expect(failures[0]).toMatchObject({ code: "EIO", message: expect.stringContaining("disk I/O") });
+    expect(await files.exists("a.txt")).toBe(false);
+    expect(files.pendingWrites).toBe(0);
   });
 
   it("dispose() stores pending changes and refuses later writes", async () => {

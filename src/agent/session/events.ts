@@ -7,7 +7,8 @@ import type { Question } from "../tools/tool";
 
 export type SessionStatus =
   | { type: "idle" }
-  | { type: "busy" }
+  /** `waitingSince`: the model has sent nothing since then (shown from 20 s of silence on). */
+  | { type: "busy"; waitingSince?: number }
   /** Waiting before retry `attempt`; `nextAt` is when it starts (ms since epoch), for a countdown. */
   | { type: "retry"; attempt: number; message: string; nextAt: number };
 

@@ -19,6 +19,7 @@ import { nextRequestTokens, queueCompaction, runCompaction } from "./compaction"
 import type { SessionEnv } from "./env";
 import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser, visibleHistory } from "./history";
 import { toModelMessages } from "./model-messages";
+import { fitToolResults } from "./fit-context";
 import { processStep } from "./processor";
 import { prune } from "./prune";
 import type { AgentInfo, SubagentSummary } from "./services";
@@ -115,6 +116,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
   const agents = await env.agents();
 
   while (!abort.aborted) {
+    if (stoppedByStorage(env, sessionId, result)) break;
     const session = await env.store.requireSession(sessionId);
     const all = await env.store.messages(sessionId);
     const history = visibleHistory(all);
@@ -261,7 +263,13 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       model: languageModel,
       modelInfo,
       system,
-      messages: toModelMessages(history, { supportsImages }),
+      messages: modelInfo
+        ? fitToolResults(toModelMessages(history, { supportsImages }), {
+            contextTokens: modelInfo.context,
+            reserveTokens: modelInfo.output,
+            fixedChars: system.length + tools.reduce((sum, t) => sum + t.description.length, 0),
+          })
+        : toModelMessages(history, { supportsImages }),
       tools,
       rules,
       limits,
@@ -273,6 +281,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     });
     result.assistant = step.assistant;
     if (step.error) result.error = step.error;
+    if (stoppedByStorage(env, sessionId, result)) break;
 
     // 7. What next.
     if (step.outcome === "stop") break;
@@ -289,6 +298,11 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
         env.store.updateMessage(result.assistant);
         break;
       }
+      // The refused call left an empty reply behind: not worth keeping (the summary takes over).
+      if (!hasContent(env.store.partsOf(sessionId, step.assistant.id))) {
+        await env.store.removeMessages(sessionId, [step.assistant.id]);
+        result.assistant = undefined;
+      }
       await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
       continue;
     }
@@ -298,6 +312,30 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
   if (!abort.aborted) await prune(env, sessionId);
   await env.store.flush(sessionId);
   return result;
+}
+
+/** Whether a reply holds anything: text, reasoning or a tool call (step markers and retries do not count). */
+function hasContent(parts: PartRecord[]): boolean {
+  return parts.some((p) => ((p.type === "text" || p.type === "reasoning") && p.text.trim() !== "") || p.type === "tool");
+}
+
+/**
+ * The session's records could not be stored (storage full): the turn stops with that message
+ * rather than going on in memory only. The reply, if any, says why it ended.
+ */
+function stoppedByStorage(env: SessionEnv, sessionId: string, result: LoopResult): boolean {
+  const failure = env.store.persistFailure(sessionId);
+  if (!failure) return false;
+  result.error = {
+    name: "SessionStorageError",
+    message: failure.message,
+    action: "Free space in Settings → Storage (delete old sessions, snapshots or workspaces), then send your message again.",
+  };
+  if (result.assistant) {
+    result.assistant = { ...result.assistant, finish: "error", error: result.error };
+    env.store.updateMessage(result.assistant);
+  }
+  return true;
 }
 
 /** A subtask part the user queued: run the subagent as if the primary agent had called task. */

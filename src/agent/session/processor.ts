@@ -11,6 +11,7 @@ import type { SessionEnv } from "./env";
 import { RETRY_MAX_ATTEMPTS, classifyFailure, failureToMessageError, retryDelay, sleep, type Failure } from "./retry";
 import type { AgentInfo, SubagentSummary } from "./services";
 import { ToolCalls } from "./tool-calls";
+import { DEFAULT_STALL_TIMEOUT_MS, StallWatch } from "./stall-watch";
 import { addUsage, toTokenUsage } from "./usage";
 
 export type StepOutcome = "continue" | "stop" | "compact";
@@ -36,6 +37,8 @@ export interface StepInput {
   earlierCalls(): Array<{ tool: string; input: unknown }>;
   temperature?: number;
   topP?: number;
+  /** No data for this long counts as a dropped connection (default: the model's, else 90 s). */
+  stallTimeoutMs?: number;
 }
 
 export interface StepResult {
@@ -148,6 +151,19 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   for (let attempt = 1; ; attempt++) {
     const attemptParts: PartRecord[] = [];
     let streamError: unknown;
+    // One attempt's own signal: the turn's abort stops it, and so does a stream that stalls.
+    const attemptAbort = new AbortController();
+    const forwardAbort = () => attemptAbort.abort(abort.reason);
+    if (abort.aborted) forwardAbort();
+    else abort.addEventListener("abort", forwardAbort, { once: true });
+    const watch = new StallWatch({
+      timeoutMs: input.stallTimeoutMs ?? input.modelInfo?.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+      now: env.now,
+      busy: () => calls.running > 0,
+      onSilence: (since) => env.setStatus(session.id, { type: "busy", waitingSince: since }),
+      onResume: () => env.setStatus(session.id, { type: "busy" }),
+      onStall: (error) => attemptAbort.abort(error),
+    });
     try {
       const result = streamText({
         model: input.model,
@@ -155,7 +171,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         messages: input.messages,
         tools: toolSet,
         maxRetries: 0,
-        abortSignal: abort,
+        abortSignal: attemptAbort.signal,
         ...(input.temperature !== undefined && { temperature: input.temperature }),
         ...(input.topP !== undefined && { topP: input.topP }),
         repairToolCall: async ({ toolCall, tools, error }) => {
@@ -170,16 +186,23 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         onError: () => {},
       });
       for await (const chunk of result.stream) {
+        watch.data();
         if (chunk.type === "error") {
           streamError = chunk.error;
           break;
         }
+        if (chunk.type === "abort" && watch.stalled) break;
         handle(chunk, attemptParts);
       }
     } catch (error) {
       streamError = error;
+    } finally {
+      watch.dispose();
+      abort.removeEventListener("abort", forwardAbort);
     }
     if (abort.aborted) aborted = true;
+    // The attempt was given up for silence: a dropped connection, retried below.
+    else if (watch.stalled) streamError = attemptAbort.signal.reason;
     if (aborted || streamError === undefined) break;
 
     const classified = classifyFailure(streamError);

@@ -117,9 +117,13 @@ function describe(error: unknown, depth = 0): string {
   return parts.join(" ");
 }
 
+/** The AI SDK's errors for a stream event it could not read (malformed SSE data, a chunk of the wrong shape). */
+const MALFORMED_EVENT = /^AI_(JSONParseError|TypeValidationError)$/;
+
 export function classifyFailure(error: unknown): Failure {
   if (isAbortError(error)) return { kind: "aborted", message: "aborted" };
   const like = asErrorLike(error) ?? {};
+  if (like.name === "StreamStallError") return { kind: "retryable", message: errorMessage(error) };
   const status = statusOf(like);
   const headers = headersOf(like);
   const text = describe(error);
@@ -138,6 +142,10 @@ export function classifyFailure(error: unknown): Failure {
   const noHttpFailure = status === undefined || (status >= 200 && status < 300);
   if (noHttpFailure && NETWORK_PATTERNS.some((p) => p.test(text))) return { kind: "retryable", ...base };
   if (noHttpFailure && like.isRetryable === true) return { kind: "retryable", ...base };
+  // A malformed event mid-stream is a broken transfer, not a wrong request: retry like a dropped stream.
+  if (noHttpFailure && typeof like.name === "string" && MALFORMED_EVENT.test(like.name)) {
+    return { kind: "retryable", ...base, message: "The provider sent a malformed stream event (the response was cut or garbled)" };
+  }
   return { kind: "fatal", ...base };
 }
 

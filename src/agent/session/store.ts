@@ -1,7 +1,7 @@
 // The session store: an in-memory view of the sessions the agent touches, the one way the agent
 // changes sessions, messages and parts. Every change is published on the bus at once and persisted
 // in batches (at most one IndexedDB transaction per PERSIST_INTERVAL_MS per session; flush() forces).
-import type { Disposable } from "../../base";
+import { UserFacingError, errorMessage, isQuotaError, type Disposable } from "../../base";
 import type { MessageRecord, PartRecord, SessionRecord, Storage } from "../../storage";
 import type { AgentBus } from "./events";
 
@@ -27,6 +27,22 @@ interface PendingWrites {
   lastWrite: number;
   /** The write in flight; writes of one session are chained so they land in order. */
   writing: Promise<void>;
+  /** Why the last write failed, until one succeeds: the session's records are not all stored. */
+  failure?: SessionStorageError;
+}
+
+/** The session's records could not be stored: the turn stops rather than going on in memory. */
+export class SessionStorageError extends UserFacingError {
+  constructor(cause: unknown) {
+    super(
+      isQuotaError(cause)
+        ? "The chat could not be saved: this site's browser storage is full. The agent stopped so nothing it does is lost; free space (Settings → Storage), then send your message again."
+        : `The chat could not be saved to browser storage (${errorMessage(cause)}). The agent stopped so nothing it does is lost; try again.`,
+      "session-storage",
+      { cause },
+    );
+    this.name = "SessionStorageError";
+  }
 }
 
 function byId<T extends { id: string }>(a: T, b: T): number {
@@ -51,7 +67,7 @@ function upsert<T extends { id: string }>(list: T[], item: T): void {
 
 export interface SessionStoreOptions {
   /** Called when a batched write fails (e.g. storage quota); the records stay queued for the next write. */
-  onPersistError?(error: unknown): void;
+  onPersistError?(error: unknown, sessionId: string): void;
   /** Called once per session when it is first loaded from storage (crash recovery hooks in here). */
   onLoad?(entry: { session: SessionRecord; messages: MessageWithParts[] }): Promise<void> | void;
 }
@@ -79,6 +95,11 @@ export class SessionStore implements Disposable {
     const session = await this.getSession(sessionId);
     if (!session) throw new Error(`Session ${sessionId} does not exist (it may have been deleted).`);
     return session;
+  }
+
+  /** Why the session's last write failed, while none has succeeded since (its records are not all stored). */
+  persistFailure(sessionId: string): SessionStorageError | undefined {
+    return this.pending.get(sessionId)?.failure;
   }
 
   /** The in-memory version of a session if this store has loaded it (it may be newer than storage). */
@@ -264,12 +285,14 @@ export class SessionStore implements Disposable {
         this.transactions++;
         try {
           await this.storage.writeBatch(batch);
+          queue.failure = undefined;
         } catch (error) {
+          queue.failure = new SessionStorageError(error);
           // Keep what failed queued (unless a newer version is already waiting) and report it.
           for (const s of batch.sessions) if (!queue.sessions.has(s.id)) queue.sessions.set(s.id, s);
           for (const m of batch.messages) if (!queue.messages.has(m.id)) queue.messages.set(m.id, m);
           for (const p of batch.parts) if (!queue.parts.has(p.id)) queue.parts.set(p.id, p);
-          this.options.onPersistError?.(error);
+          this.options.onPersistError?.(error, sessionId);
         }
       });
     }

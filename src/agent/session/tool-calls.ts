@@ -145,12 +145,29 @@ export class ToolCalls {
     return set;
   }
 
+  /** Tool calls executing now (the stream waits for them; that is not a stall). */
+  running = 0;
+
   private async execute(tool: ToolDefinition, input: unknown, callId: string): Promise<string> {
+    this.running++;
+    try {
+      return await this.executeCall(tool, input, callId);
+    } finally {
+      this.running--;
+    }
+  }
+
+  private async executeCall(tool: ToolDefinition, input: unknown, callId: string): Promise<string> {
     let part = this.ensure(callId, tool.id);
     const start = this.env.now();
     part = this.put({ ...part, tool: tool.id, state: { status: "running", input, start } });
     try {
       if (this.blocked) throw new PermissionRejectedError(tool.id, "another call of this turn was rejected");
+      // The call is stored before it runs: after any failure the record shows every change the
+      // tool may have made (as interrupted at worst), and a call that cannot be recorded never runs.
+      await this.env.store.flush(this.scope.session.id);
+      const unsaved = this.env.store.persistFailure(this.scope.session.id);
+      if (unsaved) throw unsaved;
       await this.guardDoomLoop(tool.id, input, callId);
       const result = await this.env.services.runTool(tool, input, this.context(tool, callId));
       const current = this.parts.get(callId) ?? part;

@@ -35,6 +35,8 @@ const DESCRIPTIONS: Record<string, string> = {
   ENOTEMPTY: "directory not empty",
   EINVAL: "invalid argument",
   ECLOSED: "workspace closed",
+  ENOSPC: "No space left on device (this site's browser storage is full)",
+  EIO: "input/output error (browser storage refused the change)",
 };
 
 /** just-bash's commands recognise Node-style messages ("ENOENT: no such file or directory, open '/a'"). */
@@ -144,6 +146,18 @@ export class WorkspaceBashFs implements IFileSystem {
     }
   }
 
+  /**
+   * Waits until the command's change is stored: a change storage refuses fails here, where it was
+   * made (ENOSPC like a full disk), and has been undone in the workspace.
+   */
+  private async stored(op: string, path: string): Promise<void> {
+    try {
+      await this.files.flush();
+    } catch (error) {
+      throw translate(error, op, path);
+    }
+  }
+
   private statOf(path: string, op: string): FsStat {
     const stat = this.run(op, path, (p) => this.files.statSync(p));
     if (!stat) throw fsError("ENOENT", op, path);
@@ -179,6 +193,7 @@ export class WorkspaceBashFs implements IFileSystem {
   async writeFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
     const data = contentBytes(content, encodingOf(options));
     this.run("open", path, (p) => (p === "" ? this.throwIsDir("write", path) : this.files.writeSync(p, data, { source: this.source })));
+    await this.stored("write", path);
   }
 
   async appendFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
@@ -198,6 +213,7 @@ export class WorkspaceBashFs implements IFileSystem {
       }
       this.files.writeSync(p, next, { source: this.source });
     });
+    await this.stored("write", path);
   }
 
   async exists(path: string): Promise<boolean> {
@@ -227,6 +243,7 @@ export class WorkspaceBashFs implements IFileSystem {
       if (!options?.recursive && !this.files.statSync(parent)) throw fsError("ENOENT", "mkdir", path);
       this.files.mkdirSync(p, { source: this.source });
     });
+    await this.stored("mkdir", path);
   }
 
   async readdir(path: string): Promise<string[]> {
@@ -259,6 +276,7 @@ export class WorkspaceBashFs implements IFileSystem {
       this.files.removeSync(p, { source: this.source });
       this.modes.delete(p);
     });
+    await this.stored("rm", path);
   }
 
   async cp(src: string, dest: string, options?: CpOptions): Promise<void> {
@@ -268,6 +286,7 @@ export class WorkspaceBashFs implements IFileSystem {
     if (!stat) throw fsError("ENOENT", "cp", src);
     if (stat.kind === "file") {
       this.run("cp", dest, (p) => this.files.writeSync(p, this.files.readSync(from), { source: this.source }));
+      await this.stored("cp", dest);
       return;
     }
     if (!options?.recursive) throw fsError("EISDIR", "cp", src, "is a directory");
@@ -275,6 +294,7 @@ export class WorkspaceBashFs implements IFileSystem {
       throw fsError("EINVAL", "cp", src, `cannot copy '${src}' into itself, '${dest}'`);
     }
     this.run("cp", dest, (p) => this.files.mkdirSync(p, { source: this.source }));
+    await this.stored("cp", dest);
     for (const child of this.files.listSync(from)) {
       const name = child.path.slice(child.path.lastIndexOf("/") + 1);
       await this.cp(`${normalizeAbsolute(src)}/${name}`, `${normalizeAbsolute(dest)}/${name}`, options);
@@ -294,6 +314,7 @@ export class WorkspaceBashFs implements IFileSystem {
       }
       this.files.renameSync(from, to, { source: this.source, overwrite: true });
     });
+    await this.stored("mv", dest);
   }
 
   resolvePath(base: string, path: string): string {
@@ -333,5 +354,6 @@ export class WorkspaceBashFs implements IFileSystem {
       if (!this.files.statSync(p)) throw fsError("ENOENT", "utimes", path);
       this.files.setMtime(p, mtime.getTime());
     });
+    await this.stored("utimes", path);
   }
 }

@@ -45,7 +45,10 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
       defaultModel: () => settings.defaultModel,
       userRules: () => ruleset(permissions.choices),
       sessionBudget: () => budget.budget,
-      onPersistError: (error) => services.notifications.error(error, "The chat could not be saved to browser storage"),
+      onPersistError: (error) => {
+        services.storageHealth?.report(error);
+        services.notifications.error(error, "The chat could not be saved to browser storage");
+      },
       ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
     }),
   );

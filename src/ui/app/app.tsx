@@ -17,11 +17,16 @@ import { WorkbenchSkeleton, WorkspaceView } from "./workspace-view";
 import type { WorkspaceController } from "./workspace-controller";
 import { useWorkbenchShortcuts } from "./shortcuts";
 import type { WorkbenchServices } from "./workbench-context";
+import type { Storage } from "../../storage";
+import { StorageBanner, StorageDialog, UnsavedStatus, storageActions, workbenchStorageActions, type StorageHealth } from "../storage";
+import { StorageRecovery } from "./storage-recovery";
 
 export type BootState =
   | { phase: "booting" }
   | { phase: "ready"; services: AppServices; controller: WorkspaceController }
-  | { phase: "fatal"; error: FatalError };
+  | { phase: "fatal"; error: FatalError }
+  /** Storage opened but no workspace could: the recovery screen offers export, delete and retry. */
+  | { phase: "recovery"; error: FatalError; storage: Storage; retry(): void };
 
 export interface AppProps {
   boot: StoreApi<BootState>;
@@ -29,6 +34,7 @@ export interface AppProps {
   dialogs: Dialogs;
   layout: LayoutStore;
   contributions: Contributions;
+  health: StorageHealth;
 }
 
 const PREVIEW_PANEL_ID = "preview";
@@ -37,6 +43,15 @@ export function App(props: AppProps) {
   const boot = useStore(props.boot);
   useWorkbenchShortcuts(props.layout, props.dialogs);
   if (boot.phase === "fatal") return <ErrorScreen error={boot.error} />;
+  if (boot.phase === "recovery") {
+    return (
+      <div className="app">
+        <StorageRecovery error={boot.error} storage={boot.storage} dialogs={props.dialogs} health={props.health} onRetry={boot.retry} />
+        <Toasts notifications={props.notifications} />
+        <DialogHost dialogs={props.dialogs} />
+      </div>
+    );
+  }
   return (
     <div className="app">
       {boot.phase === "ready" ? (
@@ -72,6 +87,8 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
   const { controller, notifications, dialogs, contributions } = props;
   const state = useStore(controller.store);
   const [workbench, setWorkbench] = useState<WorkbenchServices | undefined>(undefined);
+  const [freeingSpace, setFreeingSpace] = useState(false);
+  const { health } = props;
   const documents = useRef<EditorDocuments | undefined>(undefined);
   documents.current = workbench?.documents;
 
@@ -99,18 +116,22 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
   useEffect(() => {
     const files = state.current?.files;
     if (!files) return;
-    const subscription = files.onDidFailToPersist((error) => notifications.error(error, "Your changes could not be saved to browser storage"));
+    const subscription = files.onDidFailToPersist((error) => {
+      health.report(error);
+      notifications.error(error, "Your changes could not be saved to browser storage");
+    });
     return () => subscription.dispose();
-  }, [state.current?.files, notifications]);
+  }, [state.current?.files, notifications, health]);
 
-  // Warn before closing the tab with unsaved editor changes.
+  // Warn before closing the tab with unsaved editor changes or workspace changes not yet stored.
+  const files = state.current?.files;
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (documents.current?.tabs.some((t) => t.dirty)) event.preventDefault();
+      if (documents.current?.tabs.some((t) => t.dirty) || (files?.pendingWrites ?? 0) > 0) event.preventDefault();
     };
     window.addEventListener("beforeunload", onBeforeUnload);
     return () => window.removeEventListener("beforeunload", onBeforeUnload);
-  }, []);
+  }, [files]);
 
   const runtime = state.runtime;
   const ready = runtime.status === "ready" ? runtime.runtime : undefined;
@@ -150,6 +171,17 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
         readOnly={current?.files.readOnly === true}
         settings={props.services.storage.settings}
       />
+      <StorageBanner health={health} maintenance={props.services.storage.maintenance} onFreeSpace={() => setFreeingSpace(true)} />
+      {freeingSpace && (
+        <StorageDialog
+          actions={
+            workbench
+              ? workbenchStorageActions(workbench)
+              : storageActions({ storage: props.services.storage, dialogs, health, removeWorkspace: (id) => controller.remove(id) })
+          }
+          onClose={() => setFreeingSpace(false)}
+        />
+      )}
       {current ? (
         <WorkspaceView
           key={current.workspace.id}
@@ -162,12 +194,15 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
           dialogs={dialogs}
           layout={props.layout}
           panels={panels}
+          storageHealth={health}
           onServices={setWorkbench}
         />
       ) : (
         <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />
       )}
-      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()} />
+      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()}>
+        {current && workbench && <UnsavedStatus files={current.files} documents={workbench.documents} />}
+      </StatusBar>
     </>
   );
 }

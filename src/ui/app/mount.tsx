@@ -12,6 +12,7 @@ import type { AppServices } from "./services";
 import { WorkspaceController } from "./workspace-controller";
 import { errorMessage } from "../../base";
 import { preloadMonaco } from "../editor";
+import { StorageHealth } from "../storage";
 import { loadXterm } from "../terminal";
 
 export interface AppHandle {
@@ -19,6 +20,8 @@ export interface AppHandle {
   start(services: AppServices): Promise<void>;
   /** Replaces the app with a full-page error (nothing works without storage). */
   fail(error: FatalError): void;
+  /** Storage opened only for recovery: the recovery screen (export, free space, retry) instead of the workbench. */
+  recover(storage: AppServices["storage"], error: FatalError): void;
   readonly notifications: Notifications;
   /** Unmounts and releases the open workspace. */
   dispose(): Promise<void>;
@@ -36,6 +39,7 @@ export function appCrash(error: unknown): FatalError {
 export function mountApp(container: HTMLElement, contributions: Partial<Contributions> = {}): AppHandle {
   const boot = createStore<BootState>(() => ({ phase: "booting" }));
   const notifications = new Notifications();
+  const health = new StorageHealth();
   const dialogs = new Dialogs();
   let layoutStorage: Storage | undefined;
   try {
@@ -54,6 +58,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
         notifications={notifications}
         dialogs={dialogs}
         layout={layout}
+        health={health}
         contributions={{ panels: contributions.panels ?? [], topBar: contributions.topBar ?? [] }}
       />
     </ErrorBoundary>,
@@ -67,23 +72,38 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
     async start(services) {
       // The browser runtime starts at once, beside Monaco: the terminal and the agent must not wait
       // for the editor (WebContainer, where it is tried, boots in the background: see main.tsx).
-      controller = new WorkspaceController(services);
+      controller = new WorkspaceController({
+        ...services,
+        onStorageError: (error) => {
+          health.report(error);
+          services.onStorageError?.(error);
+        },
+      });
       boot.setState({ phase: "ready", services, controller });
       try {
         await controller.start();
       } catch (error) {
+        // Storage is open: the way out (export, delete, retry) needs no workspace.
+        health.report(error);
         boot.setState({
-          phase: "fatal",
+          phase: "recovery",
+          storage: services.storage,
+          retry: () => location.reload(),
           error: {
             title: "webcode could not open a workspace",
             message: `Opening the workspace failed: ${errorMessage(error)}.`,
-            steps: ["Reload the page.", "If it keeps failing, the stored data may be damaged: clear this site's data in the browser settings (this deletes your workspaces)."],
           },
         });
+        return;
       }
+      // Storage that is already full says so at once, not at the first refused save.
+      await health.check(services.storage.maintenance).catch((error: unknown) => console.warn("webcode: storage check failed", error));
     },
     fail(error) {
       boot.setState({ phase: "fatal", error });
+    },
+    recover(storage, error) {
+      boot.setState({ phase: "recovery", storage, error, retry: () => location.reload() });
     },
     async dispose() {
       dialogs.dispose();

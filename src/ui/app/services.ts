@@ -11,4 +11,6 @@ export interface AppServices {
   openFiles(workspaceId: string): Promise<WorkspaceFiles>;
   /** Picks and starts a runtime over the files; never hangs (WebContainer boot is raced). */
   startRuntime(files: WorkspaceFiles): Promise<RuntimeSelection>;
+  /** A write the app does on its own (e.g. remembering the last workspace) was refused; not fatal. */
+  onStorageError?(error: unknown): void;
 }

@@ -3,6 +3,7 @@ import { createContext, useContext } from "react";
 import type { Storage, WorkspaceRecord } from "../../storage";
 import type { Dialogs, Notifications } from "../common";
 import type { EditorDocuments } from "../editor";
+import type { StorageHealth } from "../storage";
 import type { LayoutStore } from "./layout-store";
 import type { WorkspaceFiles } from "./services";
 import type { RuntimeStatus, WorkspaceController } from "./workspace-controller";
@@ -20,6 +21,8 @@ export interface WorkbenchServices {
   runtime: RuntimeStatus;
   /** Open files of the editor: `documents.open(path)` shows a file. */
   documents: EditorDocuments;
+  /** Whether the browser accepts data; report refused writes here to show the storage banner. */
+  storageHealth?: StorageHealth;
   /** Brings a right-panel tab (by contribution id) to the front. */
   showPanel(id: string): void;
 }

@@ -85,7 +85,8 @@ export class WorkspaceController {
       return;
     }
     this.store.setState({ current: { workspace, files }, runtime: { status: "starting" }, switching: false });
-    await storage.settings.put(LAST_WORKSPACE_KEY, id);
+    // Remembering the workspace is a convenience: with storage full the workspace still opens.
+    await storage.settings.put(LAST_WORKSPACE_KEY, id).catch((error: unknown) => this.services.onStorageError?.(error));
     void this.startRuntime(files, generation);
   }
 

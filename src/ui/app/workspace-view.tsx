@@ -16,6 +16,7 @@ import { SplitHandle } from "./split-handle";
 import { useWorkbenchSize } from "./use-workbench-size";
 import { WorkbenchContext, type WorkbenchServices } from "./workbench-context";
 import type { RuntimeStatus, WorkspaceController } from "./workspace-controller";
+import type { StorageHealth } from "../storage";
 import { basename } from "../../base";
 
 export interface WorkspaceViewProps {
@@ -28,6 +29,7 @@ export interface WorkspaceViewProps {
   dialogs: Dialogs;
   layout: LayoutStore;
   panels: PanelContribution[];
+  storageHealth?: StorageHealth;
   /** Receives the workbench services while this view is mounted (for the top bar and its items). */
   onServices(services: WorkbenchServices | undefined): void;
 }
@@ -103,8 +105,9 @@ function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocument
       runtime,
       documents,
       showPanel,
+      ...(props.storageHealth && { storageHealth: props.storageHealth }),
     }),
-    [props.storage, props.notifications, props.dialogs, layout, props.controller, props.workspace, props.files, runtime, documents, showPanel],
+    [props.storage, props.notifications, props.dialogs, layout, props.controller, props.workspace, props.files, runtime, documents, showPanel, props.storageHealth],
   );
 
   const { onServices } = props;

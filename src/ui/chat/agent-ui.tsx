@@ -12,6 +12,7 @@ import { ChatController } from "./chat-controller";
 import { ChatPanel } from "./chat-panel";
 import type { DiffRenderer } from "./changes-view";
 import { SnapshotChangesSource } from "./session-changes";
+import { StorageSection } from "../storage";
 
 export interface AgentUiDeps {
   /** Provider configs and the default model, loaded (`await settings.load()`) before mounting. */
@@ -60,13 +61,13 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
       {
         id: "settings",
         order: 100,
-        render: () => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} />,
+        render: (services) => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} services={services} />,
       },
     ],
   };
 }
 
-function SettingsTopBarItem({ deps, settingsOpen }: { deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }> }) {
+function SettingsTopBarItem({ deps, settingsOpen, services }: { deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }>; services: WorkbenchServices }) {
   const open = useStore(settingsOpen, (s) => s.open);
   return (
     <SettingsButton
@@ -75,6 +76,7 @@ function SettingsTopBarItem({ deps, settingsOpen }: { deps: AgentUiDeps; setting
       {...(deps.permissions && { permissions: deps.permissions })}
       {...(deps.runtime && { runtime: deps.runtime })}
       {...(deps.budget && { budget: deps.budget })}
+      extraSections={<StorageSection services={services} />}
       open={open}
       onOpenChange={(value) => settingsOpen.setState({ open: value })}
     />

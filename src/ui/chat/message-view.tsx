@@ -4,6 +4,7 @@
 import { memo } from "react";
 import type { MessageError } from "../../storage";
 import { ErrorBoundary } from "../common";
+import { ErrorText } from "./error-wording";
 import type { MessageEntry } from "./chat-store";
 import { describeUsage, formatCost } from "./format";
 import { PartView } from "./part-views";
@@ -94,7 +95,9 @@ export function MessageErrorView({ error, onOpenSettings }: { error: MessageErro
   }
   return (
     <div className="message-error" role="alert">
-      <p className="message-error-text">{error.message}</p>
+      <div className="message-error-text">
+        <ErrorText text={error.message} kind={error.name} className="message-error-words" />
+      </div>
       {error.action && <p className="message-error-action">{error.action}</p>}
       {isKeyError(error) && onOpenSettings && (
         <button type="button" className="button" onClick={onOpenSettings}>

@@ -8,9 +8,14 @@ export function retryText(status: Extract<SessionStatus, { type: "retry" }>, now
   return `Retrying in ${seconds}s (attempt ${status.attempt})`;
 }
 
+/** "Working… no reply from the model for 23 s" — shown once the stream has been silent a while. */
+export function waitingText(waitingSince: number, now: number): string {
+  return `Working… no data from the model for ${Math.max(0, Math.floor((now - waitingSince) / 1000))} s`;
+}
+
 export function StatusLine({ status, now = Date.now }: { status: SessionStatus | undefined; now?: () => number }) {
   const [time, setTime] = useState(now);
-  const retrying = status?.type === "retry";
+  const retrying = status?.type === "retry" || (status?.type === "busy" && status.waitingSince !== undefined);
   useEffect(() => {
     if (!retrying) return;
     setTime(now());
@@ -18,6 +23,13 @@ export function StatusLine({ status, now = Date.now }: { status: SessionStatus |
     return () => clearInterval(timer);
   }, [retrying, now, status]);
   if (!status || status.type === "idle") return null;
+  if (status.type === "busy" && status.waitingSince !== undefined) {
+    return (
+      <p className="status-line status-waiting" role="status">
+        <span className="status-spinner" aria-hidden="true" /> {waitingText(status.waitingSince, time)}
+      </p>
+    );
+  }
   if (status.type === "busy") {
     return (
       <p className="status-line" role="status">

@@ -2,6 +2,7 @@
 // view — live output for bash, the diff for edits and writes, the todo list, the subagent link.
 // Tool input and metadata are untrusted JSON (model output, share links): every field is checked
 // before it is rendered, so a wrong type shows as nothing rather than breaking the transcript.
+import { ErrorText } from "./error-wording";
 import { memo, useMemo, useState } from "react";
 import { revealInvisibleChars, revealInvisibleInText } from "../../base";
 import type { PartRecord, TodoItem, ToolState } from "../../storage";
@@ -155,9 +156,9 @@ export const ToolPartView = memo(function ToolPartView({ part, onOpenSession }: 
       {showInput && <pre className="tool-input">{jsonText(state.input) ?? (state.status === "pending" ? text(state.raw) : "")}</pre>}
       <ToolBody part={part} metadata={metadata} onOpenSession={onOpenSession} />
       {state.status === "error" && (
-        <p className="tool-error" role="status">
-          {state.error}
-        </p>
+        <div className="tool-error" role="status">
+          <ErrorText text={state.error} className="tool-error-text" />
+        </div>
       )}
     </section>
   );

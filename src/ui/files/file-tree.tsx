@@ -286,6 +286,8 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
     const isRenaming = editing?.mode === "rename" && editing.path === node.path;
     const isFocused = node.path === focused;
     const isOpen = openTabs.some((t) => t.path === node.path);
+    // Text not in storage yet (not saved, or a save the browser refused): marked until it is stored.
+    const isUnsaved = node.kind === "file" && openTabs.some((t) => t.path === node.path && t.dirty);
     rendered.push(
       <div
         key={node.path}
@@ -301,7 +303,9 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
           isFocused ? "is-focused" : "",
           dropTarget !== undefined && dropTarget !== "" && isInside(node.path, dropTarget) ? "is-drop-target" : "",
           isOpen ? "is-open" : "",
+          isUnsaved ? "is-unsaved" : "",
         ].join(" ")}
+        aria-description={isUnsaved ? "unsaved changes" : undefined}
         style={{ paddingLeft: indent(row.level) }}
         draggable={!isRenaming && !readOnly}
         title={node.path}
@@ -339,6 +343,11 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
           />
         ) : (
           <span className="tree-label">{node.name}</span>
+        )}
+        {isUnsaved && (
+          <span className="tree-unsaved" aria-hidden="true" title="Unsaved changes: not stored yet">
+            ●
+          </span>
         )}
       </div>,
     );

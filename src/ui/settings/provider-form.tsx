@@ -14,6 +14,7 @@ import {
   type ProviderConfig,
 } from "../../providers";
 import { modelLabel } from "./model-picker";
+import { ModelLimitFields, limitProblem } from "./model-limits";
 import { uniqueProviderId } from "./provider-settings";
 
 export type TestConnection = (config: ProviderConfig) => Promise<ConnectionResult>;
@@ -99,8 +100,16 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
     }
   };
 
+  const selectedModel = draft.models.find((m) => m.id === modelId);
+  const changeModel = (next: ModelInfo) => setDraft((current) => ({ ...current, models: current.models.map((m) => (m.id === next.id ? next : m)) }));
+
   const save = async () => {
     const config = candidate();
+    const badLimits = config.models.map(limitProblem).find((p) => p !== undefined);
+    if (badLimits) {
+      setProblem(badLimits);
+      return;
+    }
     if (draft.kind === "openai-compatible" && !config.baseUrl) {
       setProblem("Enter the server's base URL (for example http://localhost:11434/v1).");
       return;
@@ -187,6 +196,7 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
           <ModelOptions models={draft.models} />
         </select>
       </Field>
+      {selectedModel && <ModelLimitFields model={selectedModel} onChange={changeModel} />}
       <Field id={ids.extra} label="Other model ID" inline>
         <input id={ids.extra} className="text-input" value={extraModel} placeholder="e.g. qwen2.5-coder:7b" onChange={(event) => setExtraModel(event.target.value)} />
         <button

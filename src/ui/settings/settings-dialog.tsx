@@ -1,6 +1,6 @@
 // The Settings dialog: the configured providers (add, edit, remove), the default model, and the
 // small model used for titles and summaries. Keys are shown masked only.
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useStore } from "zustand";
 import { errorMessage } from "../../base";
 import { maskKey, type ProviderConfig } from "../../providers";
@@ -25,12 +25,14 @@ export interface SettingsDialogProps {
   runtime?: RuntimeSettingsStore;
   /** The spending limit per session; the Budget section shows when given. */
   budget?: BudgetSettings;
+  /** Sections the app adds at the end (storage used per workspace). */
+  extraSections?: ReactNode;
   onClose(): void;
 }
 
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
-export function SettingsDialog({ settings, testConnection, permissions, runtime, budget, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, testConnection, permissions, runtime, budget, extraSections, onClose }: SettingsDialogProps) {
   const state = useStore(settings.store);
   const [editing, setEditing] = useState<Editing>(() => (state.configs.length === 0 ? { mode: "add" } : { mode: "none" }));
   const [problem, setProblem] = useState<string | undefined>();
@@ -166,6 +168,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
         {runtime && <RuntimeSection runtime={runtime} onProblem={(action) => void run(action)} />}
         {budget && <BudgetSection budget={budget} onProblem={(action) => void run(action)} />}
         <KeyProtectionSection settings={settings} onProblem={(action) => void run(action)} />
+        {extraSections}
         {problem && (
           <p className="input-error" role="alert">
             {problem}
