@@ -257,7 +257,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       model: languageModel,
       modelInfo,
       system,
-      messages: toModelMessages(history, { supportsImages }),
+      messages: toModelMessages(history, { supportsImages, model: modelRef }),
       tools,
       rules,
       limits,
