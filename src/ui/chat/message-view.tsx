@@ -7,6 +7,7 @@ import { ErrorBoundary } from "../common";
 import type { MessageEntry } from "./chat-store";
 import { describeUsage, formatCost } from "./format";
 import { PartView } from "./part-views";
+import { RefusalNote, SourceList, isRefusal, sourcesOf } from "./source-views";
 
 export interface MessageActions {
   onFork?(messageId: string): void;
@@ -40,6 +41,8 @@ export const MessageView = memo(function MessageView({ entry, busy, onFork, onRe
         ))}
         {streaming && parts.length === 0 && <p className="message-waiting">Waiting for the model…</p>}
       </div>
+      {info.role === "assistant" && <SourceList sources={sourcesOf(parts)} />}
+      {info.role === "assistant" && isRefusal(info.finish) && <RefusalNote />}
       {info.role === "assistant" && info.error && <MessageErrorView error={info.error} onOpenSettings={onOpenSettings} />}
       <footer className="message-footer">
         {info.role === "assistant" && info.completedAt !== undefined && (

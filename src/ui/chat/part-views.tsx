@@ -5,6 +5,7 @@ import { memo } from "react";
 import type { PartRecord } from "../../storage";
 import { Markdown, isSafeImageUrl } from "../markdown";
 import { formatDuration } from "./format";
+import { ProviderToolView } from "./source-views";
 import { ToolPartView } from "./tool-part-view";
 
 export interface PartViewProps {
@@ -48,6 +49,11 @@ export const PartView = memo(function PartView({ part, streaming, plainText, onO
       return <AttachmentChip mime={part.mime} filename={part.filename} url={part.url} />;
     case "tool":
       return <ToolPartView part={part} onOpenSession={onOpenSession} />;
+    case "provider-tool":
+      return <ProviderToolView part={part} />;
+    case "source":
+      // Listed together under the answer (MessageView).
+      return null;
     case "step-start":
     case "step-finish":
       return null;
