@@ -241,7 +241,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         calls.forget(part.callId);
         await env.store.removePart(part);
       }
-      const delayMs = retryDelay(attempt, classified.headers, env.now());
+      const delayMs = retryDelay(attempt, classified.headers, env.now(), classified.retryAfterMs);
       const at = env.now();
       const error = failureToMessageError(classified, env.providers.providerName(assistant.model.providerId));
       env.store.updatePart({ ...newPart(), type: "retry", attempt, error: { ...error, message: classified.message }, at, delayMs });
