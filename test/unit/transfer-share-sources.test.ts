@@ -17,7 +17,8 @@ describe("sources in a share", () => {
       part("prt_sig", { type: "text", text: "Signed answer.", providerMetadata: { google: { thoughtSignature: "secret-signature" } } }),
     );
     const { fragment } = encodeShareLink(source, { now: 1_700_000_200_000 });
-    const restored = decodeShareLink(fragment);
+    expect(fragment).toBeDefined();
+    const restored = decodeShareLink(fragment!);
     expect(restored.droppedParts).toBe(0);
     const sources = restored.envelope.parts.filter((p) => p.type === "source");
     expect(sources).toEqual([expect.objectContaining({ type: "source", sourceType: "url", url: "https://vite.dev/blog/announcing-vite8", title: "Announcing Vite 8" })]);
