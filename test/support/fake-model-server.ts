@@ -49,6 +49,11 @@ export interface FakeTurn {
   /** Wait this long before answering at all. */
   responseDelayMs?: number;
   /**
+   * The usage object as the provider sends it, replacing the one built from `usage` (Anthropic:
+   * `{ start, delta }`, the usage of message_start and of message_delta).
+   */
+  wireUsage?: unknown;
+  /**
    * Raw wire events streamed as they are (SSE `event:` name optional, `data` JSON-encoded unless a
    * string) instead of events generated from `chunks`: for provider-specific shapes.
    */
@@ -237,7 +242,7 @@ function chatStream(turn: FakeTurn, body: Record<string, unknown>, emit: Emit, i
   chunk({}, CHAT_FINISH[finishOf(turn)]);
   const options = body.stream_options as { include_usage?: boolean } | undefined;
   // Like OpenAI: the usage chunk is only sent when the client asks for it.
-  if (options?.include_usage) emit({ data: { ...base, choices: [], usage: chatUsage(usageOf(turn)) } });
+  if (options?.include_usage) emit({ data: { ...base, choices: [], usage: turn.wireUsage ?? chatUsage(usageOf(turn)) } });
   emit({ data: "[DONE]" });
 }
 
@@ -317,7 +322,7 @@ function responsesEnvelope(turn: FakeTurn, body: Record<string, unknown>, respon
     status: incomplete ? "incomplete" : "completed",
     incomplete_details: incomplete ? { reason: finish === "length" ? "max_output_tokens" : "content_filter" } : null,
     output,
-    usage: responsesUsage(usageOf(turn)),
+    usage: turn.wireUsage ?? responsesUsage(usageOf(turn)),
   };
 }
 
@@ -380,7 +385,7 @@ function anthropicStream(turn: FakeTurn, body: Record<string, unknown>, emit: Em
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: u.input, output_tokens: 1, cache_read_input_tokens: u.cacheRead, cache_creation_input_tokens: u.cacheWrite },
+      usage: (turn.wireUsage as { start?: unknown } | undefined)?.start ?? { input_tokens: u.input, output_tokens: 1, cache_read_input_tokens: u.cacheRead, cache_creation_input_tokens: u.cacheWrite },
     },
   });
   send({ type: "ping" });
@@ -407,7 +412,7 @@ function anthropicStream(turn: FakeTurn, body: Record<string, unknown>, emit: Em
   send({
     type: "message_delta",
     delta: { stop_reason: ANTHROPIC_STOP[finishOf(turn)], stop_sequence: null },
-    usage: { output_tokens: u.output },
+    usage: (turn.wireUsage as { delta?: unknown } | undefined)?.delta ?? { output_tokens: u.output },
   });
   send({ type: "message_stop" });
 }
@@ -483,7 +488,7 @@ function geminiStream(turn: FakeTurn, body: Record<string, unknown>, emit: Emit,
       emit({ data: { candidates: [candidate([part])], responseId, modelVersion: "fake" } });
     });
   }
-  emit({ data: { candidates: [candidate([{ text: "" }], GEMINI_FINISH[finishOf(turn)])], usageMetadata: geminiUsage(usageOf(turn)), responseId, modelVersion: String(body.model ?? "fake") } });
+  emit({ data: { candidates: [candidate([{ text: "" }], GEMINI_FINISH[finishOf(turn)])], usageMetadata: turn.wireUsage ?? geminiUsage(usageOf(turn)), responseId, modelVersion: String(body.model ?? "fake") } });
 }
 
 function geminiResponse(turn: FakeTurn, ids: () => number): unknown {
