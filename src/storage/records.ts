@@ -90,6 +90,8 @@ export interface UserMessageRecord {
   tools?: Record<string, boolean>;
   /** Set on synthetic messages the agent writes itself ("Continue if you have next steps"). */
   synthetic?: boolean;
+  /** The reasoning level the user chose for this turn (unset: the provider's default). */
+  reasoning?: "off" | "low" | "medium" | "high";
 }
 
 export interface AssistantMessageRecord {

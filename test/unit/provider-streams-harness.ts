@@ -3,7 +3,7 @@
 // collector of the AI SDK's warnings. Not a test file itself.
 import { createAgent, TITLE_PROMPT, type Agent } from "../../src/agent";
 import { newId } from "../../src/base";
-import { createProviderRegistry, type ModelInfo, type ProviderConfig, type ProviderKind } from "../../src/providers";
+import { createProviderRegistry, type ModelInfo, type ProviderConfig, type ProviderKind, type ReasoningEffort } from "../../src/providers";
 import { WorkspaceFiles, type Runtime } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
 import { openStorage, type PartRecord } from "../../src/storage";
@@ -41,7 +41,7 @@ export async function startRig(
   kind: ProviderKind,
   modelId: string,
   turns: FakeTurn[],
-  options: { api?: "chat" | "responses"; model?: Partial<ModelInfo> } = {},
+  options: { api?: "chat" | "responses"; model?: Partial<ModelInfo>; smallModel?: string } = {},
 ): Promise<StreamRig> {
   let step = 0;
   const server = await startFakeModelServer((request) =>
@@ -55,6 +55,7 @@ export async function startRig(
     baseUrl: server.url,
     apiKey: "test-key",
     ...(options.api && { api: options.api }),
+    ...(options.smallModel && { smallModel: options.smallModel }),
     models: [modelInfo(modelId, id, options.model)],
   };
   const warnings: unknown[] = [];
@@ -83,9 +84,9 @@ export async function startRig(
 }
 
 /** Runs one prompt to the end and returns its error (undefined when it answered). */
-export async function runPrompt(rig: StreamRig, text: string): Promise<{ sessionId: string; error: unknown }> {
+export async function runPrompt(rig: StreamRig, text: string, reasoning?: ReasoningEffort): Promise<{ sessionId: string; error: unknown }> {
   const session = await rig.agent.createSession();
-  const result = await rig.agent.prompt(session.id, { text });
+  const result = await rig.agent.prompt(session.id, { text, ...(reasoning && { reasoning }) });
   await rig.agent.whenIdle();
   return { sessionId: session.id, error: result.error };
 }

@@ -157,6 +157,8 @@ export async function runCompaction(
   env.store.updateMessage(summary);
   const supportsImages = modelInfo?.capabilities.images ?? false;
   const messages = toModelMessages(summarise, { supportsImages, maxToolOutputChars: COMPACTION_TOOL_OUTPUT_CHARS, toolsAsText: true });
+  const call = env.providers.callOptions?.(modelRef, { purpose: "summary" });
+  const sampling = call?.sampling ?? modelInfo?.capabilities.temperature !== false;
   messages.push({ role: "user", content: COMPACTION_REQUEST });
   const result = await processStep(env, {
     session,
@@ -171,7 +173,9 @@ export async function runCompaction(
     abort,
     snapshots: false,
     earlierCalls: () => [],
-    ...(agent.temperature !== undefined && { temperature: agent.temperature }),
+    ...(sampling && agent.temperature !== undefined && { temperature: agent.temperature }),
+    ...(call?.reasoning !== undefined && { reasoning: call.reasoning }),
+    ...(call?.providerOptions && { providerOptions: call.providerOptions }),
   });
   if (abort.aborted || result.assistant.finish === "aborted") return "aborted";
   if (result.error || result.outcome === "compact") return "failed";

@@ -249,6 +249,8 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     }
 
     const supportsImages = modelInfo?.capabilities.images ?? false;
+    const call = env.providers.callOptions?.(modelRef, { purpose: "turn", ...(userInfo.reasoning && { effort: userInfo.reasoning }) });
+    const sampling = call?.sampling ?? modelInfo?.capabilities.temperature !== false;
     const step = await processStep(env, {
       session,
       assistant,
@@ -257,15 +259,18 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       model: languageModel,
       modelInfo,
       system,
-      messages: toModelMessages(history, { supportsImages, model: modelRef }),
+      messages: toModelMessages(history, { supportsImages, model: modelRef, providerToolResults: call?.providerToolResults ?? true }),
       tools,
       rules,
       limits,
       abort,
       snapshots: true,
       earlierCalls: () => turnCalls(history, userInfo.id),
-      ...(agent.temperature !== undefined && { temperature: agent.temperature }),
-      ...(agent.topP !== undefined && { topP: agent.topP }),
+      // Reasoning models (and Anthropic while thinking) refuse sampling options.
+      ...(sampling && agent.temperature !== undefined && { temperature: agent.temperature }),
+      ...(sampling && agent.topP !== undefined && { topP: agent.topP }),
+      ...(call?.reasoning !== undefined && { reasoning: call.reasoning }),
+      ...(call?.providerOptions && { providerOptions: call.providerOptions }),
     });
     result.assistant = step.assistant;
     if (step.error) result.error = step.error;

@@ -27,6 +27,11 @@ export interface ConvertOptions {
    * this same model (signatures are per model); unset: none is sent.
    */
   model?: ModelRef;
+  /**
+   * Whether results of tools the provider ran may go back as provider blocks (default true). OpenAI
+   * Responses with `store: false` takes none: they go as text.
+   */
+  providerToolResults?: boolean;
 }
 
 /** Fields by which a provider marks reasoning it needs back: Anthropic, OpenAI (store: false), Gemini. */
@@ -158,7 +163,7 @@ function assistantMessages(message: MessageWithParts, options: ConvertOptions): 
     else if (part.type === "tool") {
       content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: toolInput(part.state.input), ...meta(part.providerMetadata) });
       results.push(toolResult(part, options));
-    } else if (part.type === "provider-tool" && (options.toolsAsText || !sameModel)) {
+    } else if (part.type === "provider-tool" && (options.toolsAsText || !sameModel || options.providerToolResults === false)) {
       // Another model cannot take this provider's tool blocks: what it found goes as text.
       if (part.state.status !== "running") content.push({ type: "text", text: providerToolAsText(part, options) });
     } else if (part.type === "provider-tool" && part.state.status !== "running") {

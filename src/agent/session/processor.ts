@@ -3,7 +3,7 @@
 // and says what the loop does next: continue (tools were called), stop, or compact.
 import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
 import { errorMessage, newId } from "../../base";
-import type { ModelInfo } from "../../providers";
+import type { CallOptions, ModelInfo } from "../../providers";
 import type { AssistantMessageRecord, MessageError, PartRecord, SessionRecord, TokenUsage } from "../../storage";
 import type { Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
@@ -37,7 +37,9 @@ export interface StepInput {
   earlierCalls(): Array<{ tool: string; input: unknown }>;
   temperature?: number;
   topP?: number;
-  /** Provider options of this call (reasoning effort, thinking budget, store), from the registry. */
+  /** The AI SDK reasoning setting (each provider maps it to its own form). */
+  reasoning?: CallOptions["reasoning"];
+  /** Provider options of this call (OpenAI store: false, Gemini includeThoughts), from the registry. */
   providerOptions?: Record<string, Record<string, unknown>>;
 }
 
@@ -193,6 +195,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         abortSignal: abort,
         ...(input.temperature !== undefined && { temperature: input.temperature }),
         ...(input.topP !== undefined && { topP: input.topP }),
+        ...(input.reasoning !== undefined && { reasoning: input.reasoning }),
         ...(input.providerOptions && { providerOptions: input.providerOptions as Parameters<typeof streamText>[0]["providerOptions"] }),
         repairToolCall: async ({ toolCall, tools, error }) => {
           // Models sometimes capitalise tool names ("Read"); try the lower-cased name once.

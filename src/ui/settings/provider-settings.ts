@@ -2,13 +2,15 @@
 // this origin's IndexedDB) and the default model. One way in for changes; the store is view state.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage } from "../../base";
-import { loadProviderConfigs, saveProviderConfigs, type ModelInfo, type ProviderConfig } from "../../providers";
+import { REASONING_EFFORTS, loadProviderConfigs, saveProviderConfigs, type ModelInfo, type ProviderConfig, type ReasoningEffort } from "../../providers";
 import type { ModelRef, Storage } from "../../storage";
 
 /** Settings key of the default model (a ModelRef). */
 export const DEFAULT_MODEL_KEY = "defaultModel";
 /** Settings key of each provider's own chosen model ({ providerId: modelId }), used as a fallback default. */
 export const PROVIDER_MODELS_KEY = "providerModels";
+/** Settings key of the reasoning level chosen per model ({ "providerId/modelId": level }). */
+export const REASONING_KEY = "reasoningEfforts";
 
 export interface ProviderSettingsState {
   loaded: boolean;
@@ -18,10 +20,12 @@ export interface ProviderSettingsState {
   providerModels: Record<string, string>;
   /** Problems met while loading (invalid stored entries were skipped). */
   problems: string[];
+  /** The reasoning level chosen per model ("providerId/modelId"); absent: the provider's default. */
+  reasoning: Record<string, ReasoningEffort>;
 }
 
 export class ProviderSettings {
-  readonly store: StoreApi<ProviderSettingsState> = createStore<ProviderSettingsState>(() => ({ loaded: false, configs: [], providerModels: {}, problems: [] }));
+  readonly store: StoreApi<ProviderSettingsState> = createStore<ProviderSettingsState>(() => ({ loaded: false, configs: [], providerModels: {}, problems: [], reasoning: {} }));
 
   constructor(private readonly storage: Pick<Storage, "settings">) {}
 
@@ -31,7 +35,22 @@ export class ProviderSettings {
     const stored = await this.storage.settings.get<unknown>(DEFAULT_MODEL_KEY);
     const defaultModel = restoreModelRef(stored);
     const providerModels = restoreProviderModels(await this.storage.settings.get<unknown>(PROVIDER_MODELS_KEY));
-    this.store.setState({ loaded: true, configs, providerModels, problems, ...(defaultModel ? { defaultModel } : {}) });
+    const reasoning = restoreReasoning(await this.storage.settings.get<unknown>(REASONING_KEY));
+    this.store.setState({ loaded: true, configs, providerModels, problems, reasoning, ...(defaultModel ? { defaultModel } : {}) });
+  }
+
+  /** The reasoning level chosen for a model, if any. */
+  reasoningFor(ref: ModelRef): ReasoningEffort | undefined {
+    return this.store.getState().reasoning[reasoningKey(ref)];
+  }
+
+  /** Remembers the reasoning level for a model (undefined: back to the provider's default). */
+  async setReasoning(ref: ModelRef, effort: ReasoningEffort | undefined): Promise<void> {
+    const next = { ...this.store.getState().reasoning };
+    if (effort) next[reasoningKey(ref)] = effort;
+    else delete next[reasoningKey(ref)];
+    await this.storage.settings.put(REASONING_KEY, next);
+    this.store.setState({ reasoning: next });
   }
 
   get configs(): ProviderConfig[] {
@@ -121,6 +140,17 @@ export class ProviderSettings {
 function restoreModelRef(value: unknown): ModelRef | undefined {
   const ref = value as Partial<ModelRef> | null | undefined;
   return ref && typeof ref.providerId === "string" && typeof ref.modelId === "string" ? { providerId: ref.providerId, modelId: ref.modelId } : undefined;
+}
+
+function reasoningKey(ref: ModelRef): string {
+  return `${ref.providerId}/${ref.modelId}`;
+}
+
+function restoreReasoning(value: unknown): Record<string, ReasoningEffort> {
+  if (!value || typeof value !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, ReasoningEffort] => (REASONING_EFFORTS as readonly unknown[]).includes(entry[1])),
+  );
 }
 
 function restoreProviderModels(value: unknown): Record<string, string> {
