@@ -16,7 +16,7 @@ export type CallPurpose = "turn" | "title" | "summary";
 
 export interface CallOptions {
   /** The AI SDK `reasoning` call setting; unset: the provider's default. */
-  reasoning?: (typeof SDK_REASONING)[ReasoningEffort];
+  reasoning?: (typeof SDK_REASONING)[ReasoningEffort] | "minimal";
   providerOptions?: Record<string, Record<string, unknown>>;
   /** Whether temperature and top-p may be sent (reasoning models and Anthropic thinking refuse them). */
   sampling: boolean;
@@ -30,7 +30,7 @@ export interface CallOptions {
 /** Model families that cannot stop reasoning: "off" is not offered for them. */
 function alwaysReasons(config: Pick<ProviderConfig, "kind">, modelId: string): boolean {
   const id = modelId.toLowerCase().replace(/^.*\//, "");
-  if (/^o\d/.test(id)) return true; // OpenAI o-series: low is the least
+  if (/^o\d/.test(id) || /^gpt-5(\.\d+)?-codex/.test(id)) return true; // OpenAI o-series and Codex: low is the least
   if (/^gemini-3/.test(id) || /^gemini-2\.5-pro/.test(id)) return true; // Gemini 3 and 2.5 Pro always think
   return config.kind === "google" && /pro/.test(id);
 }
@@ -54,14 +54,16 @@ export function callOptions(
   const levels = reasoningLevels(config, info);
   let effort = request.purpose === "turn" ? request.effort : levels[0];
   if (effort !== undefined && !levels.includes(effort)) effort = levels.length > 0 ? nearest(effort, levels) : undefined;
-  const reasoning = effort !== undefined ? SDK_REASONING[effort] : undefined;
+  // GPT-5 (before 5.1) cannot stop reasoning; "minimal" is its least, which the SDK would otherwise
+  // reach from "none" only with a compatibility warning.
+  const reasoning = effort === "off" && config.kind === "openai" && /^gpt-5(-mini|-nano)?$/.test(info?.id ?? "") ? "minimal" : effort !== undefined ? SDK_REASONING[effort] : undefined;
   const thinking = effort !== undefined && effort !== "off";
   const providerOptions: Record<string, Record<string, unknown>> = {};
   const responses = config.kind === "openai" && config.api !== "chat";
   // Nothing is kept at OpenAI: reasoning comes back encrypted and is sent back whole.
   if (responses) providerOptions.openai = { store: false };
-  // Gemini returns its thoughts (summaries) only when asked.
-  if (config.kind === "google" && thinking) providerOptions.google = { thinkingConfig: { includeThoughts: true } };
+  // Gemini returns its thoughts (summaries) only when asked; titles and summaries need none.
+  if (config.kind === "google" && thinking && request.purpose === "turn") providerOptions.google = { thinkingConfig: { includeThoughts: true } };
   const sampling = (info?.capabilities.temperature ?? true) && !(config.kind === "anthropic" && thinking);
   return {
     ...(reasoning !== undefined && { reasoning }),

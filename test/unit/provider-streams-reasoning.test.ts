@@ -88,17 +88,24 @@ describe("what goes back across tool steps", () => {
 });
 
 describe("title calls", () => {
-  it("send no temperature to a reasoning model and ask for the least reasoning it allows", async () => {
-    rig = await startRig("openai", "gpt-5", [{ chunks: [{ type: "text", text: "ok" }] }], {
-      api: "responses",
-      smallModel: "gpt-5",
+  it.each([
+    ["openai", "gpt-5", "responses", { reasoning: { effort: "minimal" } }],
+    ["openai", "o3", "responses", { reasoning: { effort: "low" } }],
+    ["anthropic", "claude-haiku-4-5", undefined, { thinking: { type: "disabled" } }],
+    ["google", "gemini-2.5-flash-lite", undefined, { generationConfig: { thinkingConfig: { thinkingBudget: 0 } } }],
+    ["google", "gemini-3-pro-preview", undefined, { generationConfig: { thinkingConfig: { thinkingLevel: "low" } } }],
+  ] as const)("to %s %s send no temperature, the least reasoning the model allows, and raise no AI SDK warning", async (kind, modelId, api, expected) => {
+    rig = await startRig(kind, modelId, [{ chunks: [{ type: "text", text: "ok" }] }], {
+      ...(api && { api }),
+      smallModel: modelId,
       model: { capabilities: { tools: true, images: false, reasoning: true, temperature: false } },
     });
     await runPrompt(rig, "Name this session");
     const title = rig.server.modelRequests().find(isTitleRequest)!.body as Record<string, unknown>;
     expect(title).not.toHaveProperty("temperature");
-    expect(title).toMatchObject({ store: false });
-    expect((title.reasoning as { effort: string }).effort).toMatch(/^(none|minimal)$/);
+    expect(title).toMatchObject(expected);
+    expect(JSON.stringify(title)).not.toContain("includeThoughts");
+    expect(rig.warnings).toEqual([]);
   });
 
   it("the options table: levels per family, sampling off while Anthropic thinks, no sampling for reasoning-only models", () => {
