@@ -59,7 +59,10 @@ export function SourceLink({ url, title }: { url?: string; title?: string }) {
 
 export function ProviderToolView({ part }: { part: ProviderToolPart }) {
   const label = TOOL_LABELS[part.tool] ?? part.tool;
-  const input = describeInput(part.state.input);
+  // OpenAI says what it searched in the result (action.query), Anthropic in the call's input.
+  const output = part.state.output;
+  const action = output && typeof output === "object" && "action" in output ? (output as { action: unknown }).action : undefined;
+  const input = describeInput(part.state.input) || describeInput(action);
   const links = resultLinks(part.state.output);
   const status = part.state.status === "running" ? " (running…)" : part.state.status === "error" ? " (failed)" : "";
   return (
