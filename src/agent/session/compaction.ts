@@ -33,6 +33,9 @@ function messageTokens(message: MessageWithParts): number {
       chars += JSON.stringify(part.state.input ?? {}).length;
       if (part.state.status === "completed" && part.state.compactedAt === undefined) chars += part.state.output.length;
       if (part.state.status === "error") chars += part.state.error.length;
+    } else if (part.type === "provider-tool") {
+      // Sent back whole (search results, code output): it fills the context too.
+      chars += JSON.stringify(part.state.input ?? {}).length + JSON.stringify(part.state.output ?? null).length;
     }
   }
   return Math.ceil(chars / 4);
