@@ -76,3 +76,20 @@ describe("provider parts in a reply", () => {
     expect(container.querySelector('nav[aria-label="Sources"]')).toBeNull();
   });
 });
+
+describe("reasoning with nothing to show", () => {
+  it("hides encrypted or redacted reasoning once it ended, keeps reasoning with text", async () => {
+    const reply = assistantMessage("ses_1", user.id, { completedAt: 2_000, finish: "stop" });
+    const container = await show({
+      info: reply,
+      parts: [
+        part(reply, { type: "reasoning", text: "", time: { start: 1, end: 2 }, providerMetadata: { openai: { reasoningEncryptedContent: "enc" } } }),
+        part(reply, { type: "reasoning", text: "Plan the change.", time: { start: 1, end: 1001 } }),
+        part(reply, { type: "text", text: "Done." }),
+      ],
+    });
+    const details = container.querySelectorAll(".part-reasoning");
+    expect(details).toHaveLength(1);
+    expect(details[0]!.textContent).toContain("Plan the change.");
+  });
+});

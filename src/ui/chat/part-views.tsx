@@ -38,6 +38,8 @@ export const PartView = memo(function PartView({ part, streaming, plainText, onO
       const { start, end } = reasoningTime(part.time);
       const took = start !== undefined && end !== undefined ? formatDuration(end - start) : undefined;
       const thinking = streaming === true && start !== undefined && end === undefined;
+      // Encrypted or redacted reasoning (kept only to be sent back) has nothing to show.
+      if (!thinking && part.text.trim() === "") return null;
       return (
         <details className="part-reasoning">
           <summary>{took ? `Thought for ${took}` : thinking ? "Thinking…" : "Reasoning"}</summary>
