@@ -103,6 +103,37 @@ describe("Anthropic provider-executed web search", () => {
   });
 });
 
+describe("Anthropic pausing a turn of its own tools", () => {
+  it("sends the paused reply back as is and lets the model finish, without a tool result", async () => {
+    const paused = message(
+      [
+        [
+          ev({ type: "content_block_start", index: 0, content_block: { type: "server_tool_use", id: "srvtoolu_02", name: "web_search", input: {} } }),
+          ev({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"query": "vite 8"}' } }),
+          ev({ type: "content_block_stop", index: 0 }),
+        ],
+        [
+          ev({ type: "content_block_start", index: 1, content_block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_02", content: [{ type: "web_search_result", title: "Vite", url: URL, encrypted_content: "enc-2", page_age: null }] } }),
+          ev({ type: "content_block_stop", index: 1 }),
+        ],
+      ],
+      "pause_turn",
+    );
+    rig = await startRig("anthropic", "claude-sonnet-4-5", [paused, { chunks: [{ type: "text", text: "Vite 8 is out." }] }]);
+    const { sessionId, error } = await runPrompt(rig, "Is Vite 8 out?");
+    expect(error).toBeUndefined();
+    const requests = rig.turnRequests();
+    expect(requests).toHaveLength(2);
+    const second = requests[1]!.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> | string }> };
+    const last = second.messages.at(-1)!;
+    expect(last.role).toBe("assistant");
+    expect((last.content as Array<Record<string, unknown>>).map((b) => b.type)).toEqual(["server_tool_use", "web_search_tool_result"]);
+    expect(JSON.stringify(second.messages)).not.toContain('"tool_result"');
+    const replies = (await rig.agent.getMessages(sessionId)).filter((m) => m.info.role === "assistant");
+    expect(replies.map((m) => m.info.role === "assistant" && m.info.finish)).toEqual(["paused", "stop"]);
+  });
+});
+
 describe("Anthropic extended thinking across tool steps", () => {
   it("sends the signed thinking block back with the tool call it preceded", async () => {
     rig = await startRig("anthropic", "claude-sonnet-4-5", [

@@ -19,7 +19,7 @@ import { nextRequestTokens, queueCompaction, runCompaction } from "./compaction"
 import type { SessionEnv } from "./env";
 import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser, visibleHistory } from "./history";
 import { toModelMessages } from "./model-messages";
-import { processStep } from "./processor";
+import { PAUSED_FINISH, processStep } from "./processor";
 import { prune } from "./prune";
 import type { AgentInfo, SubagentSummary } from "./services";
 import type { MessageWithParts } from "./store";
@@ -126,6 +126,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       newest.info.id > userInfo.id &&
       newest.info.completedAt !== undefined &&
       newest.info.finish !== "tool-calls" &&
+      newest.info.finish !== PAUSED_FINISH &&
       !hasUnfinishedTool(newest)
     ) {
       break;

@@ -16,6 +16,9 @@ import { addUsage, toTokenUsage } from "./usage";
 
 export type StepOutcome = "continue" | "stop" | "compact";
 
+/** The finish of a reply the provider paused mid-turn (its own tools still at work): the loop continues it. */
+export const PAUSED_FINISH = "paused";
+
 export interface StepInput {
   session: SessionRecord;
   assistant: AssistantMessageRecord;
@@ -168,7 +171,8 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         break;
       case "finish-step":
         tokens = addUsage(tokens ?? toTokenUsage(undefined), toTokenUsage(chunk.usage));
-        finishReason = chunk.finishReason;
+        // Anthropic pauses a long turn of its own tools (web search): sent back as is, it goes on.
+        finishReason = chunk.rawFinishReason === "pause_turn" ? PAUSED_FINISH : chunk.finishReason;
         break;
       case "finish":
         finishReason ??= chunk.finishReason;
@@ -312,7 +316,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   if (aborted || calls.blocked) outcome = "stop";
   else if (failure?.kind === "overflow") outcome = "compact";
   else if (failure) outcome = "stop";
-  else if (finishReason === "tool-calls") outcome = "continue";
+  else if (finishReason === "tool-calls" || finishReason === PAUSED_FINISH) outcome = "continue";
   else outcome = "stop";
   return { outcome, assistant, ...(error && { error }) };
 }
