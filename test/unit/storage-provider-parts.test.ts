@@ -20,3 +20,16 @@ describe("restoring provider parts", () => {
     expect(() => restorePart({ ...base, type: "source", sourceType: "video", url: "https://a.example" })).toThrow(/source type/);
   });
 });
+
+describe("a provider tool left running at a crash", () => {
+  it("is closed as an error when the reply is closed as interrupted", async () => {
+    const { closeInterrupted } = await import("../../src/agent/session/recovery");
+    const updated: unknown[] = [];
+    const store = { updatePart: (part: unknown) => updated.push(part), updateMessage: (message: unknown) => updated.push(message) };
+    const info = { v: 1, id: "msg_1", sessionId: "ses_1", role: "assistant", createdAt: 1, parentId: "msg_0", agent: "build", model: { providerId: "p", modelId: "m" }, tokens: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, cost: 0 } as const;
+    const search = { ...base, type: "provider-tool", callId: "srvtoolu_1", tool: "web_search", state: { status: "running", input: { query: "q" } } } as const;
+    const closed = closeInterrupted({ store, now: () => 5 } as unknown as Parameters<typeof closeInterrupted>[0], [{ info, parts: [search] }] as unknown as Parameters<typeof closeInterrupted>[1]);
+    expect(closed).toBe(1);
+    expect(updated[0]).toMatchObject({ type: "provider-tool", state: { status: "error", input: { query: "q" }, output: "interrupted" } });
+  });
+});
