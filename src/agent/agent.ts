@@ -2,7 +2,7 @@
 // permission and question managers and the workspace snapshots, runs turns (one at a time per
 // session) and exposes sessions, messages, revert/fork and replies to asks.
 import { DisposableStore, EventBus, UserFacingError, newId, type Disposable } from "../base";
-import type { ProviderRegistry } from "../providers";
+import type { ProviderRegistry, ReasoningEffort } from "../providers";
 import type { Runtime } from "../runtime";
 import {
   emptyUsage,
@@ -71,6 +71,8 @@ export interface PromptInput {
   system?: string;
   /** Per-turn tool toggles: `{ bash: false }` hides bash for this turn. */
   tools?: Record<string, boolean>;
+  /** How much the model reasons this turn (the chat's reasoning control); unset: the provider's default. */
+  reasoning?: ReasoningEffort;
   /** Run the text with this subagent as a subtask (the user's "@explore ..."). */
   subtask?: { agent: string; description: string };
 }
@@ -310,6 +312,7 @@ export function createAgent(deps: AgentDeps): Agent {
       model,
       ...(input.system !== undefined && { system: input.system }),
       ...(input.tools && { tools: input.tools }),
+      ...(input.reasoning && { reasoning: input.reasoning }),
     };
     store.updateMessage(message);
     const part = (): { v: number; id: string; sessionId: string; messageId: string } => ({

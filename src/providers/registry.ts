@@ -7,6 +7,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { UserFacingError } from "../base";
 import type { ModelRef } from "../storage";
+import { callOptions, reasoningLevels } from "./call-options";
 import { MODEL_CATALOGUE } from "./catalogue";
 import { OPENROUTER_BASE_URL, presetOf } from "./presets";
 import type { ModelInfo, ProviderConfig, ProviderRegistry } from "./types";
@@ -136,6 +137,14 @@ export function createProviderRegistry(configs: ProviderConfig[], options: Provi
     },
     providerName(providerId) {
       return byId.get(providerId)?.name ?? providerId;
+    },
+    reasoningLevels(ref) {
+      const found = byId.get(ref.providerId);
+      return found ? reasoningLevels(found, modelInfo(ref)) : [];
+    },
+    callOptions(ref, request) {
+      const found = byId.get(ref.providerId);
+      return found ? callOptions(found, modelInfo(ref), request) : { sampling: true, providerToolResults: true };
     },
     configs: () => [...byId.values()],
     models: () => [...byId.values()].flatMap((c) => c.models),

@@ -2,6 +2,7 @@
 // AI SDK language model, and a catalogue of model facts (limits, prices, capabilities).
 import type { LanguageModel } from "ai";
 import type { ModelRef } from "../storage";
+import type { CallOptions, CallPurpose, ReasoningEffort } from "./call-options";
 
 export type ProviderKind = "openai" | "anthropic" | "google" | "openrouter" | "openai-compatible";
 
@@ -47,4 +48,8 @@ export interface ProviderRegistry {
   smallModel(ref: ModelRef): ModelRef;
   /** The provider's display name, for errors such as "check your API key for <provider>". */
   providerName(providerId: string): string;
+  /** The reasoning levels the model takes (empty: it does not reason). Unset: none. */
+  reasoningLevels?(ref: ModelRef): ReasoningEffort[];
+  /** Reasoning, provider options and sampling rules of one call. Unset: none of them. */
+  callOptions?(ref: ModelRef, request: { effort?: ReasoningEffort; purpose: CallPurpose }): CallOptions;
 }

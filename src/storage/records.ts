@@ -90,6 +90,8 @@ export interface UserMessageRecord {
   tools?: Record<string, boolean>;
   /** Set on synthetic messages the agent writes itself ("Continue if you have next steps"). */
   synthetic?: boolean;
+  /** The reasoning level the user chose for this turn (unset: the provider's default). */
+  reasoning?: "off" | "low" | "medium" | "high";
 }
 
 export interface AssistantMessageRecord {
@@ -134,6 +136,23 @@ export interface FileAttachment {
   url: string;
 }
 
+/**
+ * What a provider attached to a streamed part (Gemini thought signatures, Anthropic thinking
+ * signatures, OpenAI item ids and encrypted reasoning), keyed by provider name. Kept so the part
+ * can be sent back exactly as the provider expects; never shared or exported in share links.
+ */
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
+
+/** A tool the provider ran itself (web search, web fetch, code execution): never run by webcode. */
+export interface ProviderToolState {
+  status: "running" | "completed" | "error";
+  input: unknown;
+  /** The provider's result as sent (JSON), for display and to send back. */
+  output?: unknown;
+  /** Metadata of the result event (may differ from the call's). */
+  resultMetadata?: ProviderMetadata;
+}
+
 interface PartBase {
   v: number;
   id: string;
@@ -143,11 +162,14 @@ interface PartBase {
 
 export type PartRecord = PartBase &
   (
-    | { type: "text"; text: string; synthetic?: boolean; time?: { start: number; end?: number } }
+    | { type: "text"; text: string; synthetic?: boolean; time?: { start: number; end?: number }; providerMetadata?: ProviderMetadata }
     // No timing on reasoning that came from a share link or an older export.
-    | { type: "reasoning"; text: string; time?: { start: number; end?: number } }
+    | { type: "reasoning"; text: string; time?: { start: number; end?: number }; providerMetadata?: ProviderMetadata }
     | ({ type: "file" } & FileAttachment & { source?: string })
-    | { type: "tool"; callId: string; tool: string; state: ToolState }
+    | { type: "tool"; callId: string; tool: string; state: ToolState; providerMetadata?: ProviderMetadata }
+    | { type: "provider-tool"; callId: string; tool: string; state: ProviderToolState; providerMetadata?: ProviderMetadata }
+    /** A source the answer cites or the provider retrieved (a web page or a document). */
+    | { type: "source"; sourceType: "url" | "document"; url?: string; title?: string; mediaType?: string; filename?: string }
     | { type: "step-start"; snapshot?: string }
     | { type: "step-finish"; reason: string; tokens: TokenUsage; cost: number; snapshot?: string }
     | { type: "patch"; hash: string; files: string[] }

@@ -119,6 +119,8 @@ const PART_TYPES = new Set([
   "compaction",
   "subtask",
   "retry",
+  "provider-tool",
+  "source",
 ]);
 
 export function restorePart(value: unknown): PartRecord {
@@ -132,6 +134,11 @@ export function restorePart(value: unknown): PartRecord {
     requireString("part", r, "callId", "tool");
     if (!isObject(r.state) || typeof r.state.status !== "string") throw new RestoreError("part", "tool state missing");
   }
+  if (r.type === "provider-tool") {
+    requireString("part", r, "callId", "tool");
+    if (!isObject(r.state) || typeof r.state.status !== "string") throw new RestoreError("part", "provider tool state missing");
+  }
+  if (r.type === "source" && r.sourceType !== "url" && r.sourceType !== "document") throw new RestoreError("part", "unknown source type");
   return r as unknown as PartRecord;
 }
 

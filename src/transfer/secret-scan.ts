@@ -144,6 +144,8 @@ export function partTexts(part: PartRecord): string[] {
       return errorTexts(part.error);
     case "step-finish":
       return [part.reason];
+    case "source":
+      return [part.url ?? "", part.title ?? "", part.filename ?? ""];
     default:
       return [];
   }

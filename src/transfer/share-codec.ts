@@ -152,6 +152,16 @@ function sharePart(p: PartRecord, id: string, messageId: string, redact: Redact,
       return { ...base, type: "subtask", prompt: redact(p.prompt), description: redact(p.description), agent: p.agent };
     case "retry":
       return { ...base, type: "retry", attempt: p.attempt, error: shareError(p.error, redact), at: p.at, delayMs: p.delayMs };
+    case "source":
+      return {
+        ...base,
+        type: "source",
+        sourceType: p.sourceType,
+        ...(p.url !== undefined && { url: fit(redact(p.url), 4096) }),
+        ...(p.title !== undefined && { title: fit(redact(p.title), 1000) }),
+        ...(p.mediaType !== undefined && { mediaType: fit(p.mediaType, 255) }),
+        ...(p.filename !== undefined && { filename: fit(redact(p.filename), 255) }),
+      };
     default:
       // Patch parts point at snapshots that are not shared; anything else is not shareable.
       return undefined;

@@ -81,7 +81,7 @@ const toolState = z.discriminatedUnion("status", [
 ]);
 
 const partBase = { id, messageId: id };
-export const SHARE_PART_TYPES = ["text", "reasoning", "file", "tool", "step-start", "step-finish", "compaction", "subtask", "retry"] as const;
+export const SHARE_PART_TYPES = ["text", "reasoning", "file", "tool", "step-start", "step-finish", "compaction", "subtask", "retry", "source"] as const;
 export const sharePartSchema = z.discriminatedUnion("type", [
   z.object({ ...partBase, type: z.literal("text"), text: z.string().max(5_000_000), synthetic: z.boolean().optional() }),
   z.object({ ...partBase, type: z.literal("reasoning"), text: z.string().max(5_000_000) }),
@@ -98,6 +98,17 @@ export const sharePartSchema = z.discriminatedUnion("type", [
   z.object({ ...partBase, type: z.literal("compaction"), auto: z.boolean() }),
   z.object({ ...partBase, type: z.literal("subtask"), prompt: z.string().max(1_000_000), description: z.string().max(10_000), agent: agentName }),
   z.object({ ...partBase, type: z.literal("retry"), attempt: z.number().int().min(0).max(1000), error: messageErrorSchema, at: time, delayMs: count }),
+  // A cited source (older webcode versions drop it as an unknown part type). The viewer links web
+  // addresses only.
+  z.object({
+    ...partBase,
+    type: z.literal("source"),
+    sourceType: z.enum(["url", "document"]),
+    url: z.string().max(4096).optional(),
+    title: z.string().max(1000).optional(),
+    mediaType: z.string().max(255).optional(),
+    filename: z.string().max(255).optional(),
+  }),
 ]);
 
 export const shareFileSchema = z.union([

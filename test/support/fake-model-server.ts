@@ -1,15 +1,18 @@
-// A scripted model server for tests: speaks OpenAI chat completions, OpenAI Responses and Anthropic
-// Messages (streaming and not), lists models, answers CORS preflight, and records every request.
+// A scripted model server for tests: speaks OpenAI chat completions, OpenAI Responses, Anthropic
+// Messages and Gemini generateContent (streaming and not), lists models, answers CORS preflight, and
+// records every request. A turn may also carry raw wire events (recorded-style fixtures).
 // Tests point the real AI SDK clients at it, so the loop is exercised over real HTTP and SSE.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 /** One piece of a scripted model turn, streamed in order. */
 export type FakeChunk =
-  | { type: "text"; text: string }
-  | { type: "reasoning"; text: string }
+  /** `signature`: Gemini's thoughtSignature on the part. */
+  | { type: "text"; text: string; signature?: string }
+  /** `signature`: Anthropic's thinking signature, OpenAI's encrypted_content, Gemini's thoughtSignature. */
+  | { type: "reasoning"; text: string; signature?: string }
   /** `input` is JSON-encoded unless it is a string (then sent as is, e.g. to script broken JSON). */
-  | { type: "tool-call"; name: string; input: unknown; id?: string }
+  | { type: "tool-call"; name: string; input: unknown; id?: string; signature?: string }
   /** Waits before the next chunk. */
   | { type: "delay"; ms: number }
   /** Drops the connection here, mid-stream. */
@@ -47,9 +50,19 @@ export interface FakeTurn {
   error?: FakeHttpError;
   /** Wait this long before answering at all. */
   responseDelayMs?: number;
+  /**
+   * The usage object as the provider sends it, replacing the one built from `usage` (Anthropic:
+   * `{ start, delta }`, the usage of message_start and of message_delta).
+   */
+  wireUsage?: unknown;
+  /**
+   * Raw wire events streamed as they are (SSE `event:` name optional, `data` JSON-encoded unless a
+   * string) instead of events generated from `chunks`: for provider-specific shapes.
+   */
+  events?: Array<{ event?: string; data: unknown }>;
 }
 
-export type FakeProtocol = "openai-chat" | "openai-responses" | "anthropic" | "models" | "key" | "preflight" | "other";
+export type FakeProtocol = "openai-chat" | "openai-responses" | "anthropic" | "google" | "models" | "key" | "preflight" | "other";
 
 export interface RecordedRequest {
   method: string;
@@ -108,6 +121,7 @@ function protocolOf(method: string, path: string): FakeProtocol {
   if (method === "POST" && route === "/chat/completions") return "openai-chat";
   if (method === "POST" && route === "/responses") return "openai-responses";
   if (method === "POST" && route === "/messages") return "anthropic";
+  if (method === "POST" && /^\/models\/[^/]+:(stream)?[gG]enerateContent$/.test(route)) return "google";
   if (method === "GET" && route === "/models") return "models";
   // OpenRouter's "current key" endpoint, which its model list (public) cannot stand in for.
   if (method === "GET" && route === "/key") return "key";
@@ -153,6 +167,8 @@ interface Block {
   pieces: string[];
   name?: string;
   callId?: string;
+  /** The scripted signature (the last one of the grouped chunks). */
+  signature?: string;
 }
 
 /** An event stream the protocol writers emit into; `drop` and `delay` markers are interleaved. */
@@ -173,9 +189,12 @@ function blocksOf(turn: FakeTurn, ids: () => number): (Block | Marker)[] {
         name: chunk.name,
         callId: chunk.id ?? `call_${ids()}`,
         pieces: splitPieces(argumentsText(chunk.input), turn.argumentPieces ?? 3),
+        ...(chunk.signature !== undefined && { signature: chunk.signature }),
       });
-    } else if (last && "kind" in last && last.kind === chunk.type) last.pieces.push(chunk.text);
-    else out.push({ kind: chunk.type, pieces: [chunk.text] });
+    } else if (last && "kind" in last && last.kind === chunk.type) {
+      last.pieces.push(chunk.text);
+      if (chunk.signature !== undefined) last.signature = chunk.signature;
+    } else out.push({ kind: chunk.type, pieces: [chunk.text], ...(chunk.signature !== undefined && { signature: chunk.signature }) });
   }
   return out;
 }
@@ -227,7 +246,7 @@ function chatStream(turn: FakeTurn, body: Record<string, unknown>, emit: Emit, i
   chunk({}, CHAT_FINISH[finishOf(turn)]);
   const options = body.stream_options as { include_usage?: boolean } | undefined;
   // Like OpenAI: the usage chunk is only sent when the client asks for it.
-  if (options?.include_usage) emit({ data: { ...base, choices: [], usage: chatUsage(usageOf(turn)) } });
+  if (options?.include_usage) emit({ data: { ...base, choices: [], usage: turn.wireUsage ?? chatUsage(usageOf(turn)) } });
   emit({ data: "[DONE]" });
 }
 
@@ -284,7 +303,7 @@ function responsesItem(block: Block, itemId: string, done: boolean): Record<stri
     };
   }
   if (block.kind === "reasoning") {
-    return { type: "reasoning", id: itemId, encrypted_content: null, summary: done ? [{ type: "summary_text", text }] : [] };
+    return { type: "reasoning", id: itemId, encrypted_content: block.signature ?? null, summary: done ? [{ type: "summary_text", text }] : [] };
   }
   return {
     type: "function_call",
@@ -307,7 +326,7 @@ function responsesEnvelope(turn: FakeTurn, body: Record<string, unknown>, respon
     status: incomplete ? "incomplete" : "completed",
     incomplete_details: incomplete ? { reason: finish === "length" ? "max_output_tokens" : "content_filter" } : null,
     output,
-    usage: responsesUsage(usageOf(turn)),
+    usage: turn.wireUsage ?? responsesUsage(usageOf(turn)),
   };
 }
 
@@ -370,7 +389,7 @@ function anthropicStream(turn: FakeTurn, body: Record<string, unknown>, emit: Em
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: u.input, output_tokens: 1, cache_read_input_tokens: u.cacheRead, cache_creation_input_tokens: u.cacheWrite },
+      usage: (turn.wireUsage as { start?: unknown } | undefined)?.start ?? { input_tokens: u.input, output_tokens: 1, cache_read_input_tokens: u.cacheRead, cache_creation_input_tokens: u.cacheWrite },
     },
   });
   send({ type: "ping" });
@@ -387,7 +406,7 @@ function anthropicStream(turn: FakeTurn, body: Record<string, unknown>, emit: Em
     } else if (block.kind === "reasoning") {
       send({ type: "content_block_start", index: at, content_block: { type: "thinking", thinking: "" } });
       for (const thinking of block.pieces) send({ type: "content_block_delta", index: at, delta: { type: "thinking_delta", thinking } });
-      send({ type: "content_block_delta", index: at, delta: { type: "signature_delta", signature: `sig_${ids()}` } });
+      send({ type: "content_block_delta", index: at, delta: { type: "signature_delta", signature: block.signature ?? `sig_${ids()}` } });
     } else {
       send({ type: "content_block_start", index: at, content_block: { type: "tool_use", id: block.callId, name: block.name, input: {} } });
       for (const partial_json of block.pieces) send({ type: "content_block_delta", index: at, delta: { type: "input_json_delta", partial_json } });
@@ -397,7 +416,7 @@ function anthropicStream(turn: FakeTurn, body: Record<string, unknown>, emit: Em
   send({
     type: "message_delta",
     delta: { stop_reason: ANTHROPIC_STOP[finishOf(turn)], stop_sequence: null },
-    usage: { output_tokens: u.output },
+    usage: (turn.wireUsage as { delta?: unknown } | undefined)?.delta ?? { output_tokens: u.output },
   });
   send({ type: "message_stop" });
 }
@@ -409,7 +428,7 @@ function anthropicResponse(turn: FakeTurn, body: Record<string, unknown>, ids: (
     .map((block) => {
       const text = block.pieces.join("");
       if (block.kind === "text") return { type: "text", text };
-      if (block.kind === "reasoning") return { type: "thinking", thinking: text, signature: `sig_${ids()}` };
+      if (block.kind === "reasoning") return { type: "thinking", thinking: text, signature: block.signature ?? `sig_${ids()}` };
       let input: unknown = {};
       try {
         input = JSON.parse(text);
@@ -430,9 +449,65 @@ function anthropicResponse(turn: FakeTurn, body: Record<string, unknown>, ids: (
   };
 }
 
+// ---- Gemini generateContent ----
+
+const GEMINI_FINISH = { stop: "STOP", "tool-calls": "STOP", length: "MAX_TOKENS", "content-filter": "SAFETY" } as const;
+
+function geminiUsage(u: Required<FakeUsage>) {
+  const prompt = u.input + u.cacheRead;
+  return {
+    promptTokenCount: prompt,
+    candidatesTokenCount: u.output - u.reasoning,
+    ...(u.reasoning > 0 && { thoughtsTokenCount: u.reasoning }),
+    ...(u.cacheRead > 0 && { cachedContentTokenCount: u.cacheRead }),
+    totalTokenCount: prompt + u.output,
+  };
+}
+
+function geminiPart(block: Block, text: string): Record<string, unknown> {
+  const signature = block.signature !== undefined ? { thoughtSignature: block.signature } : {};
+  if (block.kind === "text") return { text, ...signature };
+  if (block.kind === "reasoning") return { text, thought: true, ...signature };
+  let args: unknown = {};
+  try {
+    args = JSON.parse(text);
+  } catch {
+    args = {};
+  }
+  return { functionCall: { name: block.name, args }, ...signature };
+}
+
+function geminiStream(turn: FakeTurn, body: Record<string, unknown>, emit: Emit, ids: () => number): void {
+  const candidate = (parts: unknown[], finishReason?: string) => ({ content: { parts, role: "model" }, index: 0, ...(finishReason && { finishReason }) });
+  const responseId = `gem_${ids()}`;
+  for (const block of blocksOf(turn, ids)) {
+    if (!("kind" in block)) {
+      emit(block);
+      continue;
+    }
+    // Gemini sends a function call whole, in one chunk; text and thoughts piece by piece.
+    const pieces = block.kind === "tool-call" ? [block.pieces.join("")] : block.pieces;
+    pieces.forEach((piece, i) => {
+      const part = geminiPart(i === pieces.length - 1 ? block : { ...block, signature: undefined }, piece);
+      emit({ data: { candidates: [candidate([part])], responseId, modelVersion: "fake" } });
+    });
+  }
+  emit({ data: { candidates: [candidate([{ text: "" }], GEMINI_FINISH[finishOf(turn)])], usageMetadata: turn.wireUsage ?? geminiUsage(usageOf(turn)), responseId, modelVersion: String(body.model ?? "fake") } });
+}
+
+function geminiResponse(turn: FakeTurn, ids: () => number): unknown {
+  const parts = blocksOf(turn, ids)
+    .filter((b): b is Block => "kind" in b)
+    .map((block) => geminiPart(block, block.pieces.join("")));
+  return { candidates: [{ content: { parts, role: "model" }, finishReason: GEMINI_FINISH[finishOf(turn)], index: 0 }], usageMetadata: geminiUsage(usageOf(turn)) };
+}
+
 // ---- errors and model lists ----
 
 function errorBody(protocol: FakeProtocol, status: number, message: string): unknown {
+  if (protocol === "google") {
+    return { error: { code: status, message, status: status === 429 ? "RESOURCE_EXHAUSTED" : status === 401 ? "UNAUTHENTICATED" : "INTERNAL" } };
+  }
   if (protocol === "anthropic") {
     const type = status === 401 ? "authentication_error" : status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : "api_error";
     return { type: "error", error: { type, message } };
@@ -498,7 +573,8 @@ export async function startFakeModelServer(script: FakeScript, options: FakeServ
     }
     const headers = headersOf(req);
     const json = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
-    const request = record({ method, path, protocol, headers, body, stream: json.stream === true });
+    const stream = protocol === "google" ? path.includes(":streamGenerateContent") : json.stream === true;
+    const request = record({ method, path, protocol, headers, body, stream });
     requests.push(request);
     const baseHeaders = corsHeaders(req);
 
@@ -535,7 +611,13 @@ export async function startFakeModelServer(script: FakeScript, options: FakeServ
     }
     if (!request.stream) {
       const payload =
-        protocol === "openai-chat" ? chatResponse(turn, json, ids) : protocol === "openai-responses" ? responsesResponse(turn, json, ids) : anthropicResponse(turn, json, ids);
+        protocol === "openai-chat"
+          ? chatResponse(turn, json, ids)
+          : protocol === "openai-responses"
+            ? responsesResponse(turn, json, ids)
+            : protocol === "google"
+              ? geminiResponse(turn, ids)
+              : anthropicResponse(turn, json, ids);
       sendJson(200, payload);
       return;
     }
@@ -543,8 +625,10 @@ export async function startFakeModelServer(script: FakeScript, options: FakeServ
     // Collect the events first, then write them with the scripted pacing.
     const events: Parameters<Emit>[0][] = [];
     const emit: Emit = (event) => events.push(event);
-    if (protocol === "openai-chat") chatStream(turn, json, emit, ids);
+    if (turn.events) for (const event of turn.events) emit(event);
+    else if (protocol === "openai-chat") chatStream(turn, json, emit, ids);
     else if (protocol === "openai-responses") responsesStream(turn, json, emit, ids);
+    else if (protocol === "google") geminiStream(turn, json, emit, ids);
     else anthropicStream(turn, json, emit, ids);
 
     res.writeHead(200, { ...baseHeaders, "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
@@ -583,7 +667,8 @@ export async function startFakeModelServer(script: FakeScript, options: FakeServ
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    modelRequests: () => requests.filter((r) => r.protocol === "openai-chat" || r.protocol === "openai-responses" || r.protocol === "anthropic"),
+    modelRequests: () =>
+      requests.filter((r) => r.protocol === "openai-chat" || r.protocol === "openai-responses" || r.protocol === "anthropic" || r.protocol === "google"),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

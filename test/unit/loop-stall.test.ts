@@ -30,7 +30,7 @@ describe("a stream that stops sending", () => {
     expect(result.error).toBeUndefined();
     expect(model.calls).toHaveLength(2);
     const retry = (await partsOf(rig.agent, session.id, "retry"))[0];
-    expect(retry?.type === "retry" && retry.error.message).toMatch(/^No data from the model for 0 s; the connection is treated as dropped/);
+    expect(retry?.type === "retry" && retry.error.message).toMatch(/^No data from the model for \d+ s; the connection is treated as dropped/);
     expect(statuses.some((s) => s.type === "retry" && /No data from the model/.test(s.message))).toBe(true);
     const texts = (await partsOf(rig.agent, session.id, "text")).map((p) => (p.type === "text" ? p.text : ""));
     // The stalled attempt's partial text is dropped; the retry's answer stays.

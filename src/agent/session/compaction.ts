@@ -33,6 +33,9 @@ function messageTokens(message: MessageWithParts): number {
       chars += JSON.stringify(part.state.input ?? {}).length;
       if (part.state.status === "completed" && part.state.compactedAt === undefined) chars += part.state.output.length;
       if (part.state.status === "error") chars += part.state.error.length;
+    } else if (part.type === "provider-tool") {
+      // Sent back whole (search results, code output): it fills the context too.
+      chars += JSON.stringify(part.state.input ?? {}).length + JSON.stringify(part.state.output ?? null).length;
     }
   }
   return Math.ceil(chars / 4);
@@ -157,6 +160,8 @@ export async function runCompaction(
   env.store.updateMessage(summary);
   const supportsImages = modelInfo?.capabilities.images ?? false;
   const messages = toModelMessages(summarise, { supportsImages, maxToolOutputChars: COMPACTION_TOOL_OUTPUT_CHARS, toolsAsText: true });
+  const call = env.providers.callOptions?.(modelRef, { purpose: "summary" });
+  const sampling = call?.sampling ?? modelInfo?.capabilities.temperature !== false;
   messages.push({ role: "user", content: COMPACTION_REQUEST });
   const result = await processStep(env, {
     session,
@@ -171,7 +176,9 @@ export async function runCompaction(
     abort,
     snapshots: false,
     earlierCalls: () => [],
-    ...(agent.temperature !== undefined && { temperature: agent.temperature }),
+    ...(sampling && agent.temperature !== undefined && { temperature: agent.temperature }),
+    ...(call?.reasoning !== undefined && { reasoning: call.reasoning }),
+    ...(call?.providerOptions && { providerOptions: call.providerOptions }),
   });
   if (abort.aborted || result.assistant.finish === "aborted") return "aborted";
   if (result.error || result.outcome === "compact") return "failed";

@@ -20,7 +20,7 @@ import type { SessionEnv } from "./env";
 import { compactionPart, hasUnfinishedTool, isTurnStart, lastAssistant, lastUser, visibleHistory } from "./history";
 import { toModelMessages } from "./model-messages";
 import { fitToolResults } from "./fit-context";
-import { processStep } from "./processor";
+import { PAUSED_FINISH, processStep } from "./processor";
 import { prune } from "./prune";
 import type { AgentInfo, SubagentSummary } from "./services";
 import type { MessageWithParts } from "./store";
@@ -132,6 +132,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       newest.info.id > userInfo.id &&
       newest.info.completedAt !== undefined &&
       newest.info.finish !== "tool-calls" &&
+      newest.info.finish !== PAUSED_FINISH &&
       !hasUnfinishedTool(newest)
     ) {
       break;
@@ -255,6 +256,8 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     }
 
     const supportsImages = modelInfo?.capabilities.images ?? false;
+    const call = env.providers.callOptions?.(modelRef, { purpose: "turn", ...(userInfo.reasoning && { effort: userInfo.reasoning }) });
+    const sampling = call?.sampling ?? modelInfo?.capabilities.temperature !== false;
     const step = await processStep(env, {
       session,
       assistant,
@@ -264,20 +267,23 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       modelInfo,
       system,
       messages: modelInfo
-        ? fitToolResults(toModelMessages(history, { supportsImages }), {
+        ? fitToolResults(toModelMessages(history, { supportsImages, model: modelRef, providerToolResults: call?.providerToolResults ?? true }), {
             contextTokens: modelInfo.context,
             reserveTokens: modelInfo.output,
             fixedChars: system.length + tools.reduce((sum, t) => sum + t.description.length, 0),
           })
-        : toModelMessages(history, { supportsImages }),
+        : toModelMessages(history, { supportsImages, model: modelRef, providerToolResults: call?.providerToolResults ?? true }),
       tools,
       rules,
       limits,
       abort,
       snapshots: true,
       earlierCalls: () => turnCalls(history, userInfo.id),
-      ...(agent.temperature !== undefined && { temperature: agent.temperature }),
-      ...(agent.topP !== undefined && { topP: agent.topP }),
+      // Reasoning models (and Anthropic while thinking) refuse sampling options.
+      ...(sampling && agent.temperature !== undefined && { temperature: agent.temperature }),
+      ...(sampling && agent.topP !== undefined && { topP: agent.topP }),
+      ...(call?.reasoning !== undefined && { reasoning: call.reasoning }),
+      ...(call?.providerOptions && { providerOptions: call.providerOptions }),
     });
     result.assistant = step.assistant;
     if (step.error) result.error = step.error;

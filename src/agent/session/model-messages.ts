@@ -1,8 +1,11 @@
 // Stored messages → AI SDK model messages for the next call. Tool outputs pruned earlier are sent
-// as a short placeholder; reasoning is not sent back (it cannot round-trip without provider
-// signatures); an interrupted tool call is answered with an error so the history stays valid.
+// as a short placeholder; an interrupted tool call is answered with an error so the history stays
+// valid. Provider metadata (Gemini thought signatures, OpenAI item ids) goes back with the part it
+// came with, to the model that wrote it; reasoning goes back only where the provider requires it
+// (signed or encrypted reasoning of the same model), tools the provider ran as provider-executed
+// calls with their results in the assistant message.
 import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
-import type { FileAttachment, PartRecord } from "../../storage";
+import type { FileAttachment, ModelRef, PartRecord, ProviderMetadata } from "../../storage";
 import type { MessageWithParts } from "./store";
 
 /** What the model sees in place of a tool output that pruning cleared. */
@@ -19,6 +22,31 @@ export interface ConvertOptions {
    * some providers (Anthropic) refuse tool blocks in a request that defines no tools.
    */
   toolsAsText?: boolean;
+  /**
+   * The model the messages go to. Provider metadata and reasoning are sent back only on replies of
+   * this same model (signatures are per model); unset: none is sent.
+   */
+  model?: ModelRef;
+  /**
+   * Whether results of tools the provider ran may go back as provider blocks (default true). OpenAI
+   * Responses with `store: false` takes none: they go as text.
+   */
+  providerToolResults?: boolean;
+}
+
+/** Fields by which a provider marks reasoning it needs back: Anthropic, OpenAI (store: false), Gemini. */
+const REASONING_REPLAY_FIELDS = ["signature", "redactedData", "reasoningEncryptedContent", "thoughtSignature"];
+
+/** Whether a reasoning part carries what its provider needs to accept it back (else it is dropped). */
+export function reasoningNeedsReplay(metadata: ProviderMetadata | undefined): boolean {
+  if (!metadata) return false;
+  return Object.values(metadata).some((values) => REASONING_REPLAY_FIELDS.some((field) => values[field] !== undefined && values[field] !== null && values[field] !== ""));
+}
+
+type ProviderOptions = NonNullable<Extract<Exclude<AssistantContent, string>[number], { type: "text" }>["providerOptions"]>;
+
+function optionsOf(metadata: ProviderMetadata | undefined): { providerOptions?: ProviderOptions } {
+  return metadata && Object.keys(metadata).length > 0 ? { providerOptions: metadata as ProviderOptions } : {};
 }
 
 function toolAsText(part: ToolPart, options: ConvertOptions): string {
@@ -32,6 +60,14 @@ function toolAsText(part: ToolPart, options: ConvertOptions): string {
         : "";
   const input = cut(JSON.stringify(part.state.input ?? {}), options.maxToolOutputChars);
   return `[Called the ${part.tool} tool with ${input}]\n[${output?.type === "error-text" ? "Error" : "Result"}: ${text}]`;
+}
+
+type ProviderToolPart = Extract<PartRecord, { type: "provider-tool" }>;
+
+function providerToolAsText(part: ProviderToolPart, options: ConvertOptions): string {
+  const input = cut(JSON.stringify(part.state.input ?? {}), options.maxToolOutputChars);
+  const output = cut(JSON.stringify(part.state.output ?? null), options.maxToolOutputChars);
+  return `[The provider ran its ${part.tool} tool with ${input}]\n[Result: ${output}]`;
 }
 
 type UserPart = Exclude<UserContent, string>[number];
@@ -104,6 +140,10 @@ function userMessage(message: MessageWithParts, options: ConvertOptions): ModelM
 
 /** One assistant message becomes one (assistant, tool) pair per step. */
 function assistantMessages(message: MessageWithParts, options: ConvertOptions): ModelMessage[] {
+  const info = message.info;
+  const sameModel =
+    info.role === "assistant" && options.model !== undefined && info.model.providerId === options.model.providerId && info.model.modelId === options.model.modelId;
+  const meta = (metadata: ProviderMetadata | undefined) => (sameModel ? optionsOf(metadata) : {});
   const out: ModelMessage[] = [];
   let content: Exclude<AssistantContent, string> = [];
   let results: ToolContent = [];
@@ -115,11 +155,28 @@ function assistantMessages(message: MessageWithParts, options: ConvertOptions): 
   };
   for (const part of message.parts) {
     if (part.type === "step-start") flush();
-    else if (part.type === "text" && part.text !== "") content.push({ type: "text", text: part.text });
-    else if (part.type === "tool" && options.toolsAsText) content.push({ type: "text", text: toolAsText(part, options) });
+    else if (part.type === "text" && (part.text !== "" || (sameModel && part.providerMetadata))) {
+      content.push({ type: "text", text: part.text, ...meta(part.providerMetadata) });
+    } else if (part.type === "reasoning" && sameModel && !options.toolsAsText && reasoningNeedsReplay(part.providerMetadata)) {
+      content.push({ type: "reasoning", text: part.text, ...meta(part.providerMetadata) });
+    } else if (part.type === "tool" && options.toolsAsText) content.push({ type: "text", text: toolAsText(part, options) });
     else if (part.type === "tool") {
-      content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: toolInput(part.state.input) });
+      content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: toolInput(part.state.input), ...meta(part.providerMetadata) });
       results.push(toolResult(part, options));
+    } else if (part.type === "provider-tool" && (options.toolsAsText || !sameModel || options.providerToolResults === false)) {
+      // Another model cannot take this provider's tool blocks: what it found goes as text.
+      if (part.state.status !== "running") content.push({ type: "text", text: providerToolAsText(part, options) });
+    } else if (part.type === "provider-tool" && part.state.status !== "running") {
+      // Provider-executed: call and result both belong to the assistant message; nothing answers them.
+      content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: part.state.input ?? {}, providerExecuted: true, ...meta(part.providerMetadata) });
+      const value = (part.state.output ?? null) as Parameters<typeof JSON.stringify>[0];
+      content.push({
+        type: "tool-result",
+        toolCallId: part.callId,
+        toolName: part.tool,
+        output: part.state.status === "error" ? { type: "error-json", value } : { type: "json", value },
+        ...meta(part.state.resultMetadata),
+      } as Exclude<AssistantContent, string>[number]);
     }
   }
   flush();

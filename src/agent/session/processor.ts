@@ -3,7 +3,7 @@
 // and says what the loop does next: continue (tools were called), stop, or compact.
 import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
 import { errorMessage, newId } from "../../base";
-import type { ModelInfo } from "../../providers";
+import type { CallOptions, ModelInfo } from "../../providers";
 import type { AssistantMessageRecord, MessageError, PartRecord, SessionRecord, TokenUsage } from "../../storage";
 import type { Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
@@ -12,9 +12,13 @@ import { RETRY_MAX_ATTEMPTS, classifyFailure, failureToMessageError, retryDelay,
 import type { AgentInfo, SubagentSummary } from "./services";
 import { ToolCalls } from "./tool-calls";
 import { DEFAULT_STALL_TIMEOUT_MS, StallWatch } from "./stall-watch";
+import { ProviderParts, mergeMetadata } from "./provider-parts";
 import { addUsage, toTokenUsage } from "./usage";
 
 export type StepOutcome = "continue" | "stop" | "compact";
+
+/** The finish of a reply the provider paused mid-turn (its own tools still at work): the loop continues it. */
+export const PAUSED_FINISH = "paused";
 
 export interface StepInput {
   session: SessionRecord;
@@ -39,6 +43,10 @@ export interface StepInput {
   topP?: number;
   /** No data for this long counts as a dropped connection (default: the model's, else 90 s). */
   stallTimeoutMs?: number;
+  /** The AI SDK reasoning setting (each provider maps it to its own form). */
+  reasoning?: CallOptions["reasoning"];
+  /** Provider options of this call (OpenAI store: false, Gemini includeThoughts), from the registry. */
+  providerOptions?: Record<string, Record<string, unknown>>;
 }
 
 export interface StepResult {
@@ -79,62 +87,95 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   let failure: Failure | undefined;
   let aborted = false;
   const open = new Map<string, TextLike>();
+  const provided = new ProviderParts(env, newPart);
+  /**
+   * The text part that ended last, while nothing but sources followed it: a text block that starts
+   * now continues it (Anthropic streams every citation as its own text block of one answer).
+   */
+  let lastText: TextLike | undefined;
 
-  const appendText = (key: string, delta: string) => {
+  const appendText = (key: string, delta: string, metadata?: Parameters<typeof mergeMetadata>[1]) => {
     const part = open.get(key);
     if (!part) return;
-    const next = { ...part, text: part.text + delta };
+    const providerMetadata = mergeMetadata(part.providerMetadata, metadata);
+    const next = { ...part, text: part.text + delta, ...(providerMetadata && { providerMetadata }) };
     open.set(key, next);
     env.store.updatePart(next, delta);
   };
-  const closeText = (key: string) => {
+  const closeText = (key: string, metadata?: Parameters<typeof mergeMetadata>[1]) => {
     const part = open.get(key);
     if (!part) return;
     open.delete(key);
-    env.store.updatePart({ ...part, time: { ...(part.time ?? { start: env.now() }), end: env.now() } } as TextLike);
+    const providerMetadata = mergeMetadata(part.providerMetadata, metadata);
+    const closed = { ...part, time: { ...(part.time ?? { start: env.now() }), end: env.now() }, ...(providerMetadata && { providerMetadata }) } as TextLike;
+    env.store.updatePart(closed);
+    lastText = closed.type === "text" ? closed : undefined;
   };
 
   const handle = (chunk: TextStreamPart<ToolSet>, attemptParts: PartRecord[]) => {
+    if (chunk.type !== "source" && chunk.type !== "text-start" && chunk.type !== "start-step" && chunk.type !== "finish-step") lastText = undefined;
     switch (chunk.type) {
       case "text-start":
       case "reasoning-start": {
         const type = chunk.type === "text-start" ? "text" : "reasoning";
-        const part = { ...newPart(), type, text: "", time: { start: env.now() } } as TextLike;
+        const providerMetadata = mergeMetadata(undefined, chunk.providerMetadata);
+        const continued = type === "text" && lastText ? lastText : undefined;
+        lastText = undefined;
+        if (continued) {
+          const part = { ...continued, time: { start: continued.time?.start ?? env.now() }, ...(providerMetadata && { providerMetadata: mergeMetadata(continued.providerMetadata, providerMetadata) }) } as TextLike;
+          open.set(`text:${chunk.id}`, part);
+          break;
+        }
+        const part = { ...newPart(), type, text: "", time: { start: env.now() }, ...(providerMetadata && { providerMetadata }) } as TextLike;
         open.set(`${type}:${chunk.id}`, part);
         attemptParts.push(part);
         env.store.updatePart(part);
         break;
       }
       case "text-delta":
-        appendText(`text:${chunk.id}`, chunk.text);
+        appendText(`text:${chunk.id}`, chunk.text, chunk.providerMetadata);
         break;
       case "reasoning-delta":
-        appendText(`reasoning:${chunk.id}`, chunk.text);
+        appendText(`reasoning:${chunk.id}`, chunk.text, chunk.providerMetadata);
         break;
       case "text-end":
-        closeText(`text:${chunk.id}`);
+        for (const citation of chunk.citations ?? []) {
+          const source = provided.source(citation.source);
+          if (source) attemptParts.push(source);
+        }
+        closeText(`text:${chunk.id}`, chunk.providerMetadata);
         break;
       case "reasoning-end":
-        closeText(`reasoning:${chunk.id}`);
+        closeText(`reasoning:${chunk.id}`, chunk.providerMetadata);
         break;
+      case "source": {
+        const source = provided.source(chunk);
+        if (source) attemptParts.push(source);
+        break;
+      }
       case "tool-input-start":
-        calls.inputStart(chunk.id, chunk.toolName);
+        if (chunk.providerExecuted) provided.called(chunk.id, chunk.toolName, undefined, chunk.providerMetadata);
+        else calls.inputStart(chunk.id, chunk.toolName);
         break;
       case "tool-input-delta":
-        calls.inputDelta(chunk.id, chunk.delta);
+        if (!provided.has(chunk.id)) calls.inputDelta(chunk.id, chunk.delta);
         break;
       case "tool-call":
-        calls.called(chunk.toolCallId, chunk.toolName, chunk.input);
+        if (chunk.providerExecuted) provided.called(chunk.toolCallId, chunk.toolName, chunk.input, chunk.providerMetadata);
+        else calls.called(chunk.toolCallId, chunk.toolName, chunk.input, chunk.providerMetadata);
         break;
       case "tool-result":
-        calls.resultEvent(chunk.toolCallId, chunk.toolName, chunk.input, chunk.output);
+        if (chunk.providerExecuted || provided.has(chunk.toolCallId)) provided.result(chunk.toolCallId, chunk.toolName, chunk.input, chunk.output, chunk.providerMetadata);
+        else calls.resultEvent(chunk.toolCallId, chunk.toolName, chunk.input, chunk.output);
         break;
       case "tool-error":
-        calls.errorEvent(chunk.toolCallId, chunk.toolName, chunk.input, chunk.error);
+        if (chunk.providerExecuted || provided.has(chunk.toolCallId)) provided.error(chunk.toolCallId, chunk.toolName, chunk.input, chunk.error);
+        else calls.errorEvent(chunk.toolCallId, chunk.toolName, chunk.input, chunk.error);
         break;
       case "finish-step":
         tokens = addUsage(tokens ?? toTokenUsage(undefined), toTokenUsage(chunk.usage));
-        finishReason = chunk.finishReason;
+        // Anthropic pauses a long turn of its own tools (web search): sent back as is, it goes on.
+        finishReason = chunk.rawFinishReason === "pause_turn" ? PAUSED_FINISH : chunk.finishReason;
         break;
       case "finish":
         finishReason ??= chunk.finishReason;
@@ -174,6 +215,8 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         abortSignal: attemptAbort.signal,
         ...(input.temperature !== undefined && { temperature: input.temperature }),
         ...(input.topP !== undefined && { topP: input.topP }),
+        ...(input.reasoning !== undefined && { reasoning: input.reasoning }),
+        ...(input.providerOptions && { providerOptions: input.providerOptions as Parameters<typeof streamText>[0]["providerOptions"] }),
         repairToolCall: async ({ toolCall, tools, error }) => {
           // Models sometimes capitalise tool names ("Read"); try the lower-cased name once.
           const lower = toolCall.toolName.toLowerCase();
@@ -214,14 +257,21 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
       // Drop what the failed attempt streamed (the retry streams it again); finished tool calls stay.
       for (const part of attemptParts) {
         open.forEach((value, key) => value.id === part.id && open.delete(key));
+        if (part.type === "source") provided.forgetSource(part);
         await env.store.removePart(part);
       }
+      // The provider runs its own tools again on the retry.
+      for (const part of provided.all) {
+        provided.forget(part.callId);
+        await env.store.removePart(part);
+      }
+      lastText = undefined;
       for (const part of calls.all) {
         if (part.state.status !== "pending") continue;
         calls.forget(part.callId);
         await env.store.removePart(part);
       }
-      const delayMs = retryDelay(attempt, classified.headers, env.now());
+      const delayMs = retryDelay(attempt, classified.headers, env.now(), classified.retryAfterMs);
       const at = env.now();
       const error = failureToMessageError(classified, env.providers.providerName(assistant.model.providerId));
       env.store.updatePart({ ...newPart(), type: "retry", attempt, error: { ...error, message: classified.message }, at, delayMs });
@@ -242,8 +292,10 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   // ---- the step is over: close everything, persist, decide ---------------------------------------
   for (const key of [...open.keys()]) closeText(key);
   calls.finishUnfinished(aborted ? "aborted" : failure ? `interrupted: ${failure.message}` : "interrupted");
+  provided.finishUnfinished();
 
   // Some providers report "stop" although the model called tools; the results still need a reply.
+  // Tools the provider ran itself are not among them: their results are already in the answer.
   if (calls.all.length > 0 && finishReason !== "length" && finishReason !== "content-filter" && finishReason !== undefined) {
     finishReason = "tool-calls";
   }
@@ -287,7 +339,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   if (aborted || calls.blocked) outcome = "stop";
   else if (failure?.kind === "overflow") outcome = "compact";
   else if (failure) outcome = "stop";
-  else if (finishReason === "tool-calls") outcome = "continue";
+  else if (finishReason === "tool-calls" || finishReason === PAUSED_FINISH) outcome = "continue";
   else outcome = "stop";
   return { outcome, assistant, ...(error && { error }) };
 }

@@ -18,6 +18,10 @@ export function closeInterrupted(env: Pick<SessionEnv, "store" | "now">, message
   for (const message of messages) {
     if (message.info.role !== "assistant" || message.info.completedAt !== undefined) continue;
     for (const part of message.parts) {
+      if (part.type === "provider-tool" && part.state.status === "running") {
+        env.store.updatePart({ ...part, state: { ...part.state, status: "error", output: "interrupted" } });
+        continue;
+      }
       if (part.type !== "tool") continue;
       const state = part.state;
       if (state.status !== "pending" && state.status !== "running") continue;

@@ -28,6 +28,8 @@ export interface Failure {
   message: string;
   status?: number;
   headers?: Record<string, string>;
+  /** A delay the provider asked for in the error body (Google's `retryDelay`), in ms. */
+  retryAfterMs?: number;
 }
 
 interface ErrorLike {
@@ -128,7 +130,8 @@ export function classifyFailure(error: unknown): Failure {
   const headers = headersOf(like);
   const text = describe(error);
   const message = errorMessage(error);
-  const base = { message, ...(status !== undefined && { status }), ...(headers && { headers }) };
+  const retryAfterMs = bodyRetryDelay(text);
+  const base = { message, ...(status !== undefined && { status }), ...(headers && { headers }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
   if (status === 401 || status === 403) return { kind: "auth", ...base };
   if (QUOTA_PATTERNS.some((p) => p.test(text)) && !RETRY_HINT.test(text)) return { kind: "quota", ...base };
   // A rate limit may mention tokens ("tokens per minute"); it is still a rate limit.
@@ -155,11 +158,26 @@ function header(headers: Record<string, string> | undefined, name: string): stri
   return undefined;
 }
 
+const UNIT_MS: Record<string, number> = { ms: 1, millisecond: 1, milliseconds: 1, s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000, m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000 };
+
+/**
+ * The delay an error body asks for: Google's RetryInfo (`"retryDelay": "34.4s"`), or the wording
+ * OpenAI, Google and OpenAI-compatible servers use ("Please retry in 34.44s", "try again in 120ms").
+ */
+export function bodyRetryDelay(text: string): number | undefined {
+  const info = /"?retryDelay"?\s*[:=]\s*"?(\d+(?:\.\d+)?)s"?/i.exec(text);
+  if (info) return Math.ceil(Number.parseFloat(info[1]!) * 1000);
+  const said = /\b(?:retry|try again)\s+(?:in|after)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/i.exec(text);
+  if (said) return Math.ceil(Number.parseFloat(said[1]!) * UNIT_MS[said[2]!.toLowerCase()]!);
+  return undefined;
+}
+
 /**
  * How long to wait before retry number `retry` (1 = the first retry): the provider's
- * `retry-after-ms` or `retry-after` (seconds or an HTTP date) when sent, else exponential backoff.
+ * `retry-after-ms` or `retry-after` (seconds or an HTTP date) when sent, else the delay its error
+ * body asks for (`bodyDelayMs`), else exponential backoff.
  */
-export function retryDelay(retry: number, headers: Record<string, string> | undefined, now: number): number {
+export function retryDelay(retry: number, headers: Record<string, string> | undefined, now: number, bodyDelayMs?: number): number {
   const ms = header(headers, "retry-after-ms");
   if (ms !== undefined) {
     const value = Number.parseFloat(ms);
@@ -172,6 +190,7 @@ export function retryDelay(retry: number, headers: Record<string, string> | unde
     const date = Date.parse(after);
     if (Number.isFinite(date)) return Math.max(0, date - now);
   }
+  if (bodyDelayMs !== undefined && Number.isFinite(bodyDelayMs) && bodyDelayMs >= 0) return bodyDelayMs;
   return Math.min(RETRY_INITIAL_DELAY_MS * RETRY_BACKOFF_FACTOR ** (retry - 1), RETRY_MAX_DELAY_MS);
 }
 

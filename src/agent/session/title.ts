@@ -31,13 +31,18 @@ export async function generateTitle(
   try {
     const ref = env.providers.smallModel(input.model);
     const info = env.providers.modelInfo(ref);
+    const call = env.providers.callOptions?.(ref, { purpose: "title" });
+    const sampling = call?.sampling ?? info?.capabilities.temperature !== false;
     const result = streamText({
       model: env.providers.languageModel(ref),
       instructions: input.agent?.prompt ?? env.services.prompts.title,
       messages: [{ role: "user", content: input.userText }],
       maxRetries: 1,
       abortSignal: input.abort,
-      ...(info?.capabilities.temperature !== false && { temperature: input.agent?.temperature ?? TITLE_TEMPERATURE }),
+      // Never an option the model rejects: no temperature for reasoning models, the least reasoning.
+      ...(sampling && { temperature: input.agent?.temperature ?? TITLE_TEMPERATURE }),
+      ...(call?.reasoning !== undefined && { reasoning: call.reasoning }),
+      ...(call?.providerOptions && { providerOptions: call.providerOptions as Parameters<typeof streamText>[0]["providerOptions"] }),
       onError: () => {},
     });
     const title = cleanTitle(await result.text);

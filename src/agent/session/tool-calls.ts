@@ -3,7 +3,7 @@
 // pending → running → completed | error with live updates.
 import { jsonSchema, zodSchema, type Tool, type ToolSet } from "ai";
 import { errorMessage, isAbortError, newId } from "../../base";
-import type { AssistantMessageRecord, PartRecord, SessionRecord, ToolState } from "../../storage";
+import type { AssistantMessageRecord, PartRecord, ProviderMetadata, SessionRecord, ToolState } from "../../storage";
 import type { Rule } from "../permission";
 import {
   PermissionDeniedError,
@@ -72,8 +72,10 @@ export class ToolCalls {
   }
 
   /** The complete call (parsed input). Never downgrades a call that already started running. */
-  called(callId: string, toolName: string, input: unknown): void {
-    const part = this.ensure(callId, toolName);
+  called(callId: string, toolName: string, input: unknown, providerMetadata?: ProviderMetadata): void {
+    let part = this.ensure(callId, toolName);
+    // Kept whatever the state: a Gemini thought signature must go back with the call it came with.
+    if (providerMetadata && Object.keys(providerMetadata).length > 0) part = this.put({ ...part, providerMetadata: { ...part.providerMetadata, ...providerMetadata } });
     if (part.state.status !== "pending") return;
     const raw = part.state.raw || safeStringify(input);
     this.put({ ...part, tool: toolName, state: { status: "pending", input, raw } });

@@ -19,13 +19,27 @@ export function toTokenUsage(usage: LanguageModelUsage | undefined): TokenUsage 
   const cacheWrite = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
   const totalInput = usage.inputTokens ?? 0;
   const input = usage.inputTokenDetails?.noCacheTokens ?? Math.max(0, totalInput - cacheRead - cacheWrite);
+  const reasoning = usage.outputTokenDetails?.reasoningTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
   return {
     input,
-    output: usage.outputTokens ?? 0,
-    reasoning: usage.outputTokenDetails?.reasoningTokens ?? 0,
+    output: output + (reasoningOutsideCompletion(usage.raw, reasoning) ? reasoning : 0),
+    reasoning,
     cacheRead,
     cacheWrite,
   };
+}
+
+/**
+ * Whether an OpenAI-compatible usage object counts reasoning apart from the completion (xAI:
+ * total = prompt + completion + reasoning) rather than inside it (OpenAI, DeepSeek: total = prompt +
+ * completion). Then the AI SDK's output count leaves reasoning out, and it must be added to be billed.
+ */
+function reasoningOutsideCompletion(raw: unknown, reasoning: number): boolean {
+  if (reasoning <= 0 || !raw || typeof raw !== "object") return false;
+  const { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total } = raw as Record<string, unknown>;
+  if (typeof prompt !== "number" || typeof completion !== "number" || typeof total !== "number") return false;
+  return total === prompt + completion + reasoning;
 }
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {

@@ -2,7 +2,7 @@
 // its event bus and a handful of calls. The facade satisfies this structurally; tests pass a fake.
 import type { Disposable } from "../../base";
 import type { AgentEvents, PendingPermission, PendingQuestion, PermissionReply } from "../../agent";
-import type { FileAttachment, MessageRecord, ModelRef, PartRecord, PermissionRule, SessionRecord } from "../../storage";
+import type { FileAttachment, MessageRecord, ModelRef, PartRecord, PermissionRule, SessionRecord, UserMessageRecord } from "../../storage";
 
 // The payload types are the agent's own (one definition, so the two cannot drift apart).
 export type {
@@ -64,6 +64,8 @@ export interface PromptInput {
   agent?: string;
   model?: ModelRef;
   system?: string;
+  /** How much the model reasons this turn; unset: the provider's default. */
+  reasoning?: UserMessageRecord["reasoning"];
 }
 
 /** The agent facade as the UI uses it. */

@@ -1,7 +1,8 @@
 // Plugs the agent UI into the shell's extension points: a "Chat" panel in the right-hand tab host
 // and a "Settings" button in the top bar, sharing one open state so "Open Settings" in the chat
 // (first-run guide, key errors) opens the same dialog.
-import { toDisposable, type Disposable } from "../../base";
+import { errorMessage, toDisposable, type Disposable } from "../../base";
+import { reasoningLevels } from "../../providers";
 import { useEffect, useMemo } from "react";
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
@@ -132,6 +133,9 @@ function ChatPanelHost({
   }
   const model = deps.settings.defaultModel;
   const info = model ? findModel(settings.configs, model) : undefined;
+  const config = model ? settings.configs.find((c) => c.id === model.providerId) : undefined;
+  const levels = config ? reasoningLevels(config, info) : [];
+  const chosen = model ? settings.reasoning[`${model.providerId}/${model.modelId}`] : undefined;
   return (
     <ChatPanel
       controller={controller}
@@ -145,6 +149,16 @@ function ChatPanelHost({
       contextWindow={(ref) => findModel(settings.configs, ref)?.context}
       onProblem={(message) => services.notifications.notify("error", message)}
       confirm={(message) => services.dialogs.confirm("Revert file?", message, "Revert")}
+      reasoning={
+        model && levels.length > 0
+          ? {
+              levels,
+              ...(chosen && { value: chosen }),
+              onChange: (value) =>
+                void deps.settings.setReasoning(model, value).catch((error: unknown) => services.notifications.notify("error", `The reasoning level could not be saved: ${errorMessage(error)}.`)),
+            }
+          : undefined
+      }
     />
   );
 }

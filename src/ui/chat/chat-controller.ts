@@ -5,7 +5,7 @@ import { errorMessage, invisibleCharsProblem, revealInvisibleChars, type Disposa
 import type { ChangeSource, FileChange } from "../../runtime";
 import type { FileAttachment, SessionRecord } from "../../storage";
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { AgentSummary, ChatAgent } from "./agent-port";
+import type { AgentSummary, ChatAgent, PromptInput } from "./agent-port";
 import { createChatStore, sortedSessions, type ChatStore } from "./chat-store";
 import { ChatSync, type FrameScheduler } from "./chat-sync";
 import { INIT_PROMPT, expandTemplate, type SlashCommand } from "./slash-commands";
@@ -130,7 +130,7 @@ export class ChatController implements Disposable {
   }
 
   /** Sends a message to the open session (creating one first when none is open). */
-  async send(input: { text: string; files?: FileAttachment[]; agent?: string }): Promise<void> {
+  async send(input: { text: string; files?: FileAttachment[]; agent?: string; reasoning?: PromptInput["reasoning"] }): Promise<void> {
     let sessionId = this.view.getState().activeSessionId;
     if (!sessionId) sessionId = (await this.newSession())?.id;
     if (!sessionId) return;
@@ -140,6 +140,7 @@ export class ChatController implements Disposable {
         text: input.text,
         ...(input.files && input.files.length > 0 && { files: input.files }),
         agent: input.agent ?? this.view.getState().agentName,
+        ...(input.reasoning && { reasoning: input.reasoning }),
       });
     } catch (error) {
       this.problem(`The message could not be sent: ${errorMessage(error)}.`);

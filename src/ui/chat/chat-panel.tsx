@@ -8,6 +8,7 @@ import type { WorkspaceFs } from "../../runtime";
 import type { FileAttachment, ModelRef } from "../../storage";
 import { FirstRunGuide } from "../settings";
 import { SessionsSidebar } from "../sessions";
+import type { PromptInput } from "./agent-port";
 import type { ChatController } from "./chat-controller";
 import type { MessageEntry } from "./chat-store";
 import { ChangesView, type DiffRenderer } from "./changes-view";
@@ -44,12 +45,24 @@ export interface ChatPanelProps {
   contextWindow?(model: ModelRef): number | undefined;
   onProblem?(message: string): void;
   confirm?(message: string): Promise<boolean>;
+  /** The reasoning control for the selected model (not shown when it has no levels). */
+  reasoning?: ReasoningControl;
+}
+
+type ReasoningLevel = NonNullable<PromptInput["reasoning"]>;
+
+export interface ReasoningControl {
+  /** The levels the model takes, least first (empty: it does not reason). */
+  levels: readonly ReasoningLevel[];
+  /** The chosen level; unset: the provider's default. */
+  value?: ReasoningLevel;
+  onChange(value: ReasoningLevel | undefined): void;
 }
 
 const EMPTY: readonly MessageEntry[] = [];
 
 export function ChatPanel(props: ChatPanelProps) {
-  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm } = props;
+  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm, reasoning } = props;
   const view = useStore(controller.view);
   const sessionId = view.activeSessionId;
   const session = useStore(controller.store, (s) => (sessionId ? s.sessions[sessionId] : undefined));
@@ -111,6 +124,7 @@ export function ChatPanel(props: ChatPanelProps) {
           {session ? revealInvisibleChars(session.title) : "New session"}
         </h2>
         <AgentPicker controller={controller} />
+        {reasoning && reasoning.levels.length > 0 && <ReasoningPicker control={reasoning} />}
         <button type="button" className="button" aria-pressed={view.view === "changes"} disabled={!session} onClick={() => controller.setView(view.view === "changes" ? "chat" : "changes")}>
           Changes
         </button>
@@ -176,7 +190,7 @@ export function ChatPanel(props: ChatPanelProps) {
         busy={busy}
         disabledReason={!hasProvider ? "Add a model provider in Settings to start." : session?.share?.readOnly ? "This shared session is read-only." : undefined}
         commands={commands}
-        onSend={(input) => void controller.send(input)}
+        onSend={(input) => void controller.send({ ...input, ...(reasoning?.value && reasoning.levels.includes(reasoning.value) && { reasoning: reasoning.value }) })}
         onStop={() => controller.stop()}
         onCommand={(command, args) => void controller.runCommand(command, args)}
         listFiles={listFiles}
@@ -219,6 +233,32 @@ function AgentPicker({ controller }: { controller: ChatController }) {
         {options.map((agent) => (
           <option key={agent.name} value={agent.name} title={agentTitle(agent)}>
             {agentLabel(agent)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const REASONING_LABELS: Record<ReasoningLevel, string> = { off: "Reasoning: off", low: "Reasoning: low", medium: "Reasoning: medium", high: "Reasoning: high" };
+
+/** How much the selected model reasons: its own levels, or the provider's default. */
+function ReasoningPicker({ control }: { control: ReasoningControl }) {
+  const value = control.value && control.levels.includes(control.value) ? control.value : "";
+  return (
+    <label className="agent-picker">
+      <span className="visually-hidden">Reasoning</span>
+      <select
+        className="select"
+        aria-label="Reasoning"
+        title="How much the model thinks before answering (sent as the provider expects: effort, thinking budget or thinking level)"
+        value={value}
+        onChange={(event) => control.onChange(event.target.value === "" ? undefined : (event.target.value as ReasoningLevel))}
+      >
+        <option value="">Reasoning: default</option>
+        {control.levels.map((level) => (
+          <option key={level} value={level}>
+            {REASONING_LABELS[level]}
           </option>
         ))}
       </select>

@@ -8,6 +8,7 @@ import { ErrorText } from "./error-wording";
 import type { MessageEntry } from "./chat-store";
 import { describeUsage, formatCost } from "./format";
 import { PartView } from "./part-views";
+import { RefusalNote, SourceList, isRefusal, sourcesOf } from "./source-views";
 
 export interface MessageActions {
   onFork?(messageId: string): void;
@@ -41,6 +42,8 @@ export const MessageView = memo(function MessageView({ entry, busy, onFork, onRe
         ))}
         {streaming && parts.length === 0 && <p className="message-waiting">Waiting for the model…</p>}
       </div>
+      {info.role === "assistant" && <SourceList sources={sourcesOf(parts)} />}
+      {info.role === "assistant" && isRefusal(info.finish) && <RefusalNote />}
       {info.role === "assistant" && info.error && <MessageErrorView error={info.error} onOpenSettings={onOpenSettings} />}
       <footer className="message-footer">
         {info.role === "assistant" && info.completedAt !== undefined && (

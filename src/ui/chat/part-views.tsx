@@ -5,6 +5,7 @@ import { memo } from "react";
 import type { PartRecord } from "../../storage";
 import { Markdown, isSafeImageUrl } from "../markdown";
 import { formatDuration } from "./format";
+import { ProviderToolView } from "./source-views";
 import { ToolPartView } from "./tool-part-view";
 
 export interface PartViewProps {
@@ -37,6 +38,8 @@ export const PartView = memo(function PartView({ part, streaming, plainText, onO
       const { start, end } = reasoningTime(part.time);
       const took = start !== undefined && end !== undefined ? formatDuration(end - start) : undefined;
       const thinking = streaming === true && start !== undefined && end === undefined;
+      // Encrypted or redacted reasoning (kept only to be sent back) has nothing to show.
+      if (!thinking && part.text.trim() === "") return null;
       return (
         <details className="part-reasoning">
           <summary>{took ? `Thought for ${took}` : thinking ? "Thinking…" : "Reasoning"}</summary>
@@ -48,6 +51,11 @@ export const PartView = memo(function PartView({ part, streaming, plainText, onO
       return <AttachmentChip mime={part.mime} filename={part.filename} url={part.url} />;
     case "tool":
       return <ToolPartView part={part} onOpenSession={onOpenSession} />;
+    case "provider-tool":
+      return <ProviderToolView part={part} />;
+    case "source":
+      // Listed together under the answer (MessageView).
+      return null;
     case "step-start":
     case "step-finish":
       return null;

@@ -2,5 +2,5 @@
 export { Markdown, type MarkdownProps } from "./markdown-view";
 export { IncrementalMarkdown, type RenderedBlock } from "./incremental-markdown";
 export { renderMarkdown } from "./render-markdown";
-export { sanitizeHtml, isSafeLinkUrl, isSafeImageUrl } from "./sanitize";
+export { sanitizeHtml, isSafeLinkUrl, isSafeImageUrl, safeWebUrl } from "./sanitize";
 export { highlightCode, escapeHtml } from "./highlight";

@@ -114,6 +114,21 @@ export function isSafeLinkUrl(url: string): boolean {
   return ALLOWED_URI.test(trimmed) && !/^\s*(?:javascript|data|vbscript):/i.test(trimmed);
 }
 
+/**
+ * A source URL from a model or provider as a link target: web addresses only (http, https), else
+ * undefined (shown as text). Sources come from model output and are untrusted.
+ */
+export function safeWebUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const trimmed = url.trim();
+  if (!/^https?:\/\/[^\s]+$/i.test(trimmed) || !isSafeLinkUrl(trimmed)) return undefined;
+  try {
+    return new URL(trimmed).href;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `url` may be shown as an image (inline data URLs of raster images only). */
 export function isSafeImageUrl(url: string): boolean {
   return SAFE_IMAGE.test(url.trim());

@@ -15,6 +15,8 @@ import {
   type ModelInfo,
   type ProviderConfig,
   type ProviderSecrets,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
 } from "../../providers";
 import type { ModelRef, Storage } from "../../storage";
 
@@ -22,6 +24,8 @@ import type { ModelRef, Storage } from "../../storage";
 export const DEFAULT_MODEL_KEY = "defaultModel";
 /** Settings key of each provider's own chosen model ({ providerId: modelId }), used as a fallback default. */
 export const PROVIDER_MODELS_KEY = "providerModels";
+/** Settings key of the reasoning level chosen per model ({ "providerId/modelId": level }). */
+export const REASONING_KEY = "reasoningEfforts";
 
 export interface ProviderSettingsState {
   loaded: boolean;
@@ -36,6 +40,8 @@ export interface ProviderSettingsState {
    * given yet in this page load) or "unlocked".
    */
   keys: "plain" | "locked" | "unlocked";
+  /** The reasoning level chosen per model ("providerId/modelId"); absent: the provider's default. */
+  reasoning: Record<string, ReasoningEffort>;
 }
 
 /** Asks the user for the passphrase (`problem`: why the last one failed); undefined = cancelled. */
@@ -44,7 +50,7 @@ export type PassphraseAsker = (problem?: string) => Promise<string | undefined>;
 export const KEYS_LOCKED_MESSAGE = "The provider keys are locked by your passphrase. Enter it when asked (or in Settings → Key protection) to use them.";
 
 export class ProviderSettings {
-  readonly store: StoreApi<ProviderSettingsState> = createStore<ProviderSettingsState>(() => ({ loaded: false, configs: [], providerModels: {}, problems: [], keys: "plain" }));
+  readonly store: StoreApi<ProviderSettingsState> = createStore<ProviderSettingsState>(() => ({ loaded: false, configs: [], providerModels: {}, problems: [], keys: "plain", reasoning: {} }));
   private vault?: KeyVault;
   /** Kept for this page load once given, so that saving a provider seals the keys again. */
   private passphrase?: string;
@@ -62,7 +68,22 @@ export class ProviderSettings {
     const stored = await this.storage.settings.get<unknown>(DEFAULT_MODEL_KEY);
     const defaultModel = restoreModelRef(stored);
     const providerModels = restoreProviderModels(await this.storage.settings.get<unknown>(PROVIDER_MODELS_KEY));
-    this.store.setState({ loaded: true, configs, providerModels, problems, ...(defaultModel ? { defaultModel } : {}) });
+    const reasoning = restoreReasoning(await this.storage.settings.get<unknown>(REASONING_KEY));
+    this.store.setState({ loaded: true, configs, providerModels, problems, reasoning, ...(defaultModel ? { defaultModel } : {}) });
+  }
+
+  /** The reasoning level chosen for a model, if any. */
+  reasoningFor(ref: ModelRef): ReasoningEffort | undefined {
+    return this.store.getState().reasoning[reasoningKey(ref)];
+  }
+
+  /** Remembers the reasoning level for a model (undefined: back to the provider's default). */
+  async setReasoning(ref: ModelRef, effort: ReasoningEffort | undefined): Promise<void> {
+    const next = { ...this.store.getState().reasoning };
+    if (effort) next[reasoningKey(ref)] = effort;
+    else delete next[reasoningKey(ref)];
+    await this.storage.settings.put(REASONING_KEY, next);
+    this.store.setState({ reasoning: next });
   }
 
   get configs(): ProviderConfig[] {
@@ -252,6 +273,17 @@ export class ProviderSettings {
 function restoreModelRef(value: unknown): ModelRef | undefined {
   const ref = value as Partial<ModelRef> | null | undefined;
   return ref && typeof ref.providerId === "string" && typeof ref.modelId === "string" ? { providerId: ref.providerId, modelId: ref.modelId } : undefined;
+}
+
+function reasoningKey(ref: ModelRef): string {
+  return `${ref.providerId}/${ref.modelId}`;
+}
+
+function restoreReasoning(value: unknown): Record<string, ReasoningEffort> {
+  if (!value || typeof value !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, ReasoningEffort] => (REASONING_EFFORTS as readonly unknown[]).includes(entry[1])),
+  );
 }
 
 function restoreProviderModels(value: unknown): Record<string, string> {

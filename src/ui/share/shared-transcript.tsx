@@ -5,7 +5,7 @@ import { memo, useEffect, useMemo, useState } from "react";
 import { errorMessage, revealInvisibleChars } from "../../base";
 import type { MessageRecord, PartRecord, SessionRecord, Storage } from "../../storage";
 import { ErrorBoundary } from "../common";
-import { Markdown } from "../markdown";
+import { Markdown, safeWebUrl } from "../markdown";
 
 interface Entry {
   message: MessageRecord;
@@ -143,6 +143,22 @@ function SharedPart({ part }: { part: PartRecord }) {
       return <p className="form-hint">The conversation was summarised here.</p>;
     case "retry":
       return <p className="form-hint">Retried after an error: {part.error.message}</p>;
+    case "source": {
+      const href = safeWebUrl(part.url);
+      const label = revealInvisibleChars((part.title?.trim() || part.url || part.filename || "Source").slice(0, 300));
+      return (
+        <p className="shared-source">
+          Source:{" "}
+          {href ? (
+            <a href={href} target="_blank" rel="noopener noreferrer">
+              {label}
+            </a>
+          ) : (
+            label
+          )}
+        </p>
+      );
+    }
     default:
       return null;
   }
