@@ -111,7 +111,7 @@ describe("#import= links", () => {
     ["javascript:", "javascript:alert(1)", /Only http and https links can be imported/],
     ["an unreachable server", "http://127.0.0.1:9/project.zip", /could not be downloaded/],
   ] as const) {
-    it(`pasted into an open tab: ${label} is refused straight away, without the options`, async () => {
+    it(`pasted into an open tab: ${label} is refused without the options (a download after asking)`, async () => {
       const app = await browser.open();
       const { page } = app;
       await waitForWorkbench(page);
@@ -122,6 +122,13 @@ describe("#import= links", () => {
         window.alert = () => (marked.__alerted = true);
       });
       await page.evaluate((link) => (location.hash = `import=${encodeURIComponent(link)}`), target);
+      if (target.startsWith("http")) {
+        // A download is asked about first, naming the host (a loopback one with a warning).
+        const ask = page.getByRole("dialog", { name: "Import" });
+        await expect.poll(() => ask.count(), { timeout: 20_000 }).toBe(1);
+        expect(await ask.innerText()).toMatch(/Download a zip from 127\.0\.0\.1(:9)?\?/);
+        await ask.getByRole("button", { name: "Download" }).click();
+      }
       const failed = page.getByRole("dialog", { name: "Import failed" });
       await expect.poll(() => failed.count(), { timeout: 20_000 }).toBe(1);
       expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
