@@ -17,6 +17,7 @@ import {
   type RuntimeSelection,
   type RuntimeSettings,
 } from "./runtime";
+import { createWorkerCodeIntelligence } from "./runtime/code-intel";
 import { openStorage, type Storage } from "./storage";
 import { mountApp, storageFailure } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
@@ -72,7 +73,8 @@ function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>) {
 }
 
 async function main(): Promise<void> {
-  const agent = createAgentWiring({ origin: location.origin });
+  // The agent's diagnostics and code tool: TypeScript's language service in a worker of its own.
+  const agent = createAgentWiring({ origin: location.origin, codeIntelligence: createWorkerCodeIntelligence });
   const share = createShareUi({ activeSessionId: (services) => agent.activeSessionId(services) });
   const transfer = createTransferUi({ openShareFile: share.openShareFile });
   const app = mountApp(document.getElementById("root")!, {

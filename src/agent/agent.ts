@@ -15,6 +15,7 @@ import {
 } from "../storage";
 import { PermissionManager, type PendingPermission, type PermissionReply, type Rule } from "./permission";
 import type { FileTimes, SubagentRequest } from "./tools/tool";
+import type { CodeIntelligence } from "./tools/code-intelligence";
 import { queueCompaction } from "./session/compaction";
 import type { SessionEnv, SubagentCaller } from "./session/env";
 import type { AgentBus, AgentEvents, PendingQuestion, SessionStatus } from "./session/events";
@@ -40,6 +41,11 @@ export interface AgentDeps {
   /** fetch for the webfetch tool (default: the global fetch). */
   fetch?: DefaultServicesOptions["fetch"];
   now?: () => number;
+  /**
+   * The workspace's code service (diagnostics after edits, the code tool); none in a runtime that
+   * has no such service. The agent disposes it with itself.
+   */
+  codeIntelligence?: CodeIntelligence;
   /** The model for sessions and prompts that name none (the user's default in Settings). */
   defaultModel?: () => ModelRef | undefined;
   /** The user's permission config as rules (Settings), applied over the defaults. */
@@ -135,7 +141,10 @@ interface Run {
 
 export function createAgent(deps: AgentDeps): Agent {
   const now = deps.now ?? (() => Date.now());
-  const services: AgentServices = { ...defaultServices(deps.fetch ? { fetch: deps.fetch } : {}), ...deps.services };
+  const services: AgentServices = {
+    ...defaultServices({ ...(deps.fetch && { fetch: deps.fetch }), ...(deps.codeIntelligence && { code: true }) }),
+    ...deps.services,
+  };
   const disposables = new DisposableStore();
   const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
   const runs = new Map<string, Run>();
@@ -184,6 +193,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const env: SessionEnv = {
     storage: deps.storage,
     runtime: deps.runtime,
+    ...(deps.codeIntelligence && { code: deps.codeIntelligence }),
     providers: deps.providers,
     bus,
     store,
@@ -485,6 +495,7 @@ export function createAgent(deps: AgentDeps): Agent {
     dispose() {
       for (const { controller } of runs.values()) controller.abort();
       disposables.dispose();
+      deps.codeIntelligence?.dispose?.();
     },
   };
   return agent;

@@ -18,6 +18,8 @@ import type { AgentServices, SubagentSummary } from "./services";
 export interface DefaultServicesOptions {
   /** fetch for the webfetch tool (default: the global fetch). */
   fetch?: FetchFunction;
+  /** Offer the code tool (a code service is injected). */
+  code?: boolean;
 }
 
 export function defaultServices(options: DefaultServicesOptions = {}): AgentServices {
@@ -28,7 +30,7 @@ export function defaultServices(options: DefaultServicesOptions = {}): AgentServ
     tools(subagents: readonly SubagentSummary[]) {
       const key = JSON.stringify(subagents);
       if (key !== cachedKey) {
-        cachedTools = buildTools({ subagents, ...(options.fetch && { fetch: options.fetch }) });
+        cachedTools = buildTools({ subagents, ...(options.fetch && { fetch: options.fetch }), ...(options.code && { code: true }) });
         cachedKey = key;
       }
       return cachedTools;
