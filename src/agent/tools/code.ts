@@ -15,10 +15,10 @@ const PREVIEW_MAX = 200;
 
 const parameters = z.object({
   operation: z.enum(["definition", "references", "hover", "symbols", "workspace_symbols"]),
-  filePath: z.string().optional().describe("Path relative to the workspace root (all operations but workspace_symbols)"),
-  line: z.number().int().min(1).optional().describe("1-based line (definition, references, hover)"),
-  column: z.number().int().min(1).optional().describe("1-based column on the symbol (definition, references, hover)"),
-  query: z.string().optional().describe("Name or part of a name (workspace_symbols)"),
+  filePath: z.string().optional(),
+  line: z.number().int().min(1).optional(),
+  column: z.number().int().min(1).optional(),
+  query: z.string().optional(),
 });
 
 function format(location: CodeLocation): string {
