@@ -17,7 +17,7 @@ import {
   type RuntimeSelection,
   type RuntimeSettings,
 } from "./runtime";
-import { createWorkerCodeIntelligence } from "./runtime/code-intel";
+import { lazyCodeIntelligence } from "./runtime/code-intel/lazy";
 import { openStorage, type Storage } from "./storage";
 import { mountApp, storageFailure } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
@@ -73,8 +73,12 @@ function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>) {
 }
 
 async function main(): Promise<void> {
-  // The agent's diagnostics and code tool: TypeScript's language service in a worker of its own.
-  const agent = createAgentWiring({ origin: location.origin, codeIntelligence: createWorkerCodeIntelligence });
+  // The agent's diagnostics and code tool: TypeScript's language service in a worker of its own,
+  // loaded with the agent's first edit or code query.
+  const agent = createAgentWiring({
+    origin: location.origin,
+    codeIntelligence: (fs) => lazyCodeIntelligence(async () => (await import("./runtime/code-intel")).createWorkerCodeIntelligence(fs)),
+  });
   const share = createShareUi({ activeSessionId: (services) => agent.activeSessionId(services) });
   const transfer = createTransferUi({ openShareFile: share.openShareFile });
   const app = mountApp(document.getElementById("root")!, {
