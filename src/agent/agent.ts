@@ -384,6 +384,9 @@ export function createAgent(deps: AgentDeps): Agent {
 
     async prompt(sessionId, input) {
       refuseWhileBusy(sessionId, "send a message");
+      // The code service loads its project in the background while the model thinks, so the
+      // turn's first edit gets its diagnostics warm (a no-op once started).
+      deps.codeIntelligence?.warm?.();
       starting.add(sessionId);
       try {
         return await inTurn(sessionId, () => startTurn(sessionId, input));
