@@ -106,6 +106,14 @@ export class CodeService {
     if (changed) this.projectVersion++;
   }
 
+  /** Builds the program and its type checker (lib files parsed and bound) ahead of the first check. */
+  warm(): void {
+    const program = this.service.getProgram();
+    program?.getTypeChecker();
+    const first = program?.getSourceFiles().find((file) => !file.fileName.startsWith(LIB_DIR));
+    if (first) this.service.getSemanticDiagnostics(first.fileName);
+  }
+
   has(path: string): boolean {
     return this.files.has(path);
   }

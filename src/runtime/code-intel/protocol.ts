@@ -14,10 +14,16 @@ export interface CodeServicePort {
   update(files: FileUpdate[]): Promise<void>;
   diagnose(edits: EditedFile[]): Promise<FileDiagnostics[]>;
   query(query: CodeQuery): Promise<CodeQueryResult>;
+  /** Builds the program now (answers when done). */
+  warm(): Promise<void>;
   close(): void;
 }
 
-type RequestBody = { method: "update"; files: FileUpdate[] } | { method: "diagnose"; edits: EditedFile[] } | { method: "query"; query: CodeQuery };
+type RequestBody =
+  | { method: "update"; files: FileUpdate[] }
+  | { method: "diagnose"; edits: EditedFile[] }
+  | { method: "query"; query: CodeQuery }
+  | { method: "warm" };
 type Request = RequestBody & { id: number };
 
 type Response = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
@@ -54,6 +60,7 @@ export function inProcessPort(service: CodeService): CodeServicePort {
     update: (files) => run({ id: 0, method: "update", files }),
     diagnose: (edits) => run({ id: 0, method: "diagnose", edits }),
     query: (query) => run({ id: 0, method: "query", query }),
+    warm: () => run({ id: 0, method: "warm" }),
     close: () => undefined,
   };
 }
@@ -70,6 +77,9 @@ async function handle(service: CodeService, request: Request): Promise<unknown> 
       return service.diagnose(request.edits);
     case "query":
       return service.query(request.query);
+    case "warm":
+      service.warm();
+      return undefined;
   }
 }
 
@@ -103,6 +113,7 @@ export function workerPort(worker: Worker): CodeServicePort {
     update: (files) => call({ method: "update", files }),
     diagnose: (edits) => call({ method: "diagnose", edits }),
     query: (query) => call({ method: "query", query }),
+    warm: () => call({ method: "warm" }),
     close: () => {
       failAll(new Error("The code service was closed."));
       worker.terminate();

@@ -48,7 +48,9 @@ export class WorkspaceCodeIntelligence implements Disposable {
 
   /** Starts the service now (before the first edit) so that the first answer is warm. */
   warm(): void {
-    void this.start().catch(() => undefined);
+    void this.start()
+      .then((port) => port.warm())
+      .catch(() => undefined);
   }
 
   dispose(): void {
@@ -96,14 +98,13 @@ export class WorkspaceCodeIntelligence implements Disposable {
     const updates: FileUpdate[] = [];
     for (const change of changes) {
       if (change.type === "deleted") {
+        // Every known file at or under the path (a folder's files may come without their own change).
         for (const path of [...this.sizes.keys()]) {
           if (path === change.path || path.startsWith(change.path + "/")) {
             this.track(path, undefined);
             updates.push({ path, text: null });
           }
         }
-        if (change.kind === "dir" || this.sizes.has(change.path)) continue;
-        if (isCodeSource(change.path)) updates.push({ path: change.path, text: null });
       } else if (change.kind === "file" && isCodeSource(change.path) && !skipped(change.path)) {
         const update = await this.read(change.path);
         if (update) updates.push(update);
