@@ -8,6 +8,7 @@ import { writeTool } from "../../src/agent/tools/write";
 import { editTool } from "../../src/agent/tools/edit";
 import { applyPatchTool } from "../../src/agent/tools/apply-patch";
 import { DIAGNOSTICS_MAX_LINES, formatDiagnostics, newErrors, type CodeDiagnostic, type CodeIntelligence, type EditedFile, type FileDiagnostics } from "../../src/agent/tools/code-intelligence";
+import { defaultServices } from "../../src/agent/session/default-services";
 import { createToolHarness, type ToolHarness } from "../support/tool-context";
 
 let harness: ToolHarness;
@@ -117,5 +118,10 @@ describe("diagnostics after edits", () => {
     harness = await createToolHarness();
     const result = await runTool(writeTool, { filePath: "a.ts", content: "const a: number = 'x';\n" }, harness.context);
     expect(result.output).toBe("Created a.ts.");
+  });
+
+  it("the code tool is offered only when a code service is injected", () => {
+    expect(defaultServices().tools([]).map((t) => t.id)).not.toContain("code");
+    expect(defaultServices({ code: true }).tools([]).map((t) => t.id)).toContain("code");
   });
 });
