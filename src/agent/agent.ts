@@ -19,7 +19,7 @@ import type { CodeIntelligence } from "./tools/code-intelligence";
 import { queueCompaction } from "./session/compaction";
 import type { SessionEnv, SubagentCaller } from "./session/env";
 import type { AgentBus, AgentEvents, PendingQuestion, SessionStatus } from "./session/events";
-import { DEFAULT_AGENT, affectsAgents, type AgentInfo } from "./agents";
+import { DEFAULT_AGENT, affectsAgents, loadOpencodeConfig, type AgentInfo } from "./agents";
 import { runLoop, type LoopResult } from "./session/loop";
 import { QuestionManager } from "./session/questions";
 import { closeInterrupted } from "./session/recovery";
@@ -52,6 +52,8 @@ export interface AgentDeps {
   userRules?: () => Rule[];
   /** The user's spending limit per session (Settings); none when undefined. */
   sessionBudget?: () => SessionBudget | undefined;
+  /** A problem in the workspace's agent files or opencode.json (file and line, what was skipped). */
+  onWorkspaceProblem?: (problem: { path: string; message: string }) => void;
   /** A batched write failed (e.g. storage quota); the UI shows it. */
   onPersistError?: (error: unknown) => void;
   /** Other tabs on the same database: one turn per session at a time across them (default: this tab only). */
@@ -142,7 +144,11 @@ interface Run {
 export function createAgent(deps: AgentDeps): Agent {
   const now = deps.now ?? (() => Date.now());
   const services: AgentServices = {
-    ...defaultServices({ ...(deps.fetch && { fetch: deps.fetch }), ...(deps.codeIntelligence && { code: true }) }),
+    ...defaultServices({
+      ...(deps.fetch && { fetch: deps.fetch }),
+      ...(deps.codeIntelligence && { code: true }),
+      ...(deps.onWorkspaceProblem && { onWorkspaceProblem: deps.onWorkspaceProblem }),
+    }),
     ...deps.services,
   };
   const disposables = new DisposableStore();
@@ -363,7 +369,8 @@ export function createAgent(deps: AgentDeps): Agent {
 
     async createSession(input = {}) {
       const time = now();
-      const model = input.model ?? deps.defaultModel?.();
+      // opencode.json's "model" is a hint: used only when the user has chosen no default model.
+      const model = input.model ?? deps.defaultModel?.() ?? (await loadOpencodeConfig(deps.runtime.fs).catch(() => undefined))?.config.model;
       const session: SessionRecord = {
         v: 1,
         id: newId("ses", time),

@@ -1,7 +1,7 @@
 // The real sibling modules behind AgentServices: the built-in tools and shared wrapper, the
 // agents (built-in + workspace), the system prompt and prompt texts, and the catalogue's costs.
 import { calculateCost } from "../../providers";
-import { loadAgents } from "../agents";
+import { loadAgents, type AgentProblem } from "../agents";
 import {
   COMPACTION_PROMPT,
   CONTINUE_AFTER_COMPACTION,
@@ -20,6 +20,8 @@ export interface DefaultServicesOptions {
   fetch?: FetchFunction;
   /** Offer the code tool (a code service is injected). */
   code?: boolean;
+  /** Problems in the workspace's agent files and opencode.json (shown to the user; they never stop the agent). */
+  onWorkspaceProblem?: (problem: AgentProblem) => void;
 }
 
 export function defaultServices(options: DefaultServicesOptions = {}): AgentServices {
@@ -36,7 +38,7 @@ export function defaultServices(options: DefaultServicesOptions = {}): AgentServ
       return cachedTools;
     },
     runTool,
-    loadAgents: (runtime) => loadAgents(runtime.fs),
+    loadAgents: (runtime) => loadAgents(runtime.fs, options.onWorkspaceProblem),
     buildSystemPrompt,
     prefersApplyPatch,
     calculateCost,

@@ -48,6 +48,7 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
       defaultModel: () => settings.defaultModel,
       userRules: () => ruleset(permissions.choices),
       sessionBudget: () => budget.budget,
+      onWorkspaceProblem: (problem) => services.notifications.notify("warning", `${problem.path}: ${problem.message}`),
       onPersistError: (error) => services.notifications.error(error, "The chat could not be saved to browser storage"),
       ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
     }),
