@@ -9,6 +9,8 @@ import { editTool } from "../../src/agent/tools/edit";
 import { applyPatchTool } from "../../src/agent/tools/apply-patch";
 import { DIAGNOSTICS_MAX_LINES, formatDiagnostics, newErrors, type CodeDiagnostic, type CodeIntelligence, type EditedFile, type FileDiagnostics } from "../../src/agent/tools/code-intelligence";
 import { defaultServices } from "../../src/agent/session/default-services";
+import { builtinAgent } from "../../src/agent/agents";
+import { DEFAULT_RULES, disabledTools, mergeRules } from "../../src/agent/permission";
 import { createToolHarness, type ToolHarness } from "../support/tool-context";
 
 let harness: ToolHarness;
@@ -123,5 +125,11 @@ describe("diagnostics after edits", () => {
   it("the code tool is offered only when a code service is injected", () => {
     expect(defaultServices().tools([]).map((t) => t.id)).not.toContain("code");
     expect(defaultServices({ code: true }).tools([]).map((t) => t.id)).toContain("code");
+  });
+
+  it("the code tool is a read tool: the read-only explore agent has it, an agent denied reading does not", () => {
+    const explore = builtinAgent("explore")!;
+    expect(disabledTools(["code", "edit"], mergeRules(DEFAULT_RULES, explore.permission))).toEqual(new Set(["edit"]));
+    expect(disabledTools(["code"], mergeRules(DEFAULT_RULES, [{ permission: "read", pattern: "*", action: "deny" }]))).toEqual(new Set(["code"]));
   });
 });
