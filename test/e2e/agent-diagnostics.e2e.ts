@@ -47,4 +47,31 @@ describe("diagnostics and the code tool in the browser", () => {
     expect(toolResult(requests[4]!, "call_code")).toBe("1 result:\nsrc/math.ts:1:17  export function double(n: string): number {");
     expect(app.errors).toEqual([]);
   });
+
+  it("a broken opencode.json: the write's result has its JSON error, and the app warns with file and line and goes on", async () => {
+    const broken = '{\n  "permission": { "edit": "deny" }\n  "agent": {}\n}\n';
+    const server = await browser.startServer(
+      scripted([
+        { chunks: [{ type: "tool-call", id: "call_config", name: "write", input: { filePath: "opencode.json", content: broken } }] },
+        { chunks: [{ type: "text", text: "Wrote the config." }] },
+        { chunks: [{ type: "text", text: "Still here." }] },
+      ]),
+    );
+    const app = await browser.openWithProvider(server, { edits: "allow" });
+    const { page } = app;
+    await sendMessage(page, "Add an OpenCode config.");
+    await expect.poll(() => transcript(page), { timeout: 60_000 }).toContain("Wrote the config.");
+    const requests = agentRequests(server.requests);
+    // Monaco's JSON validator in the code service's worker: the missing comma on line 3.
+    expect(toolResult(requests[1]!, "call_config")).toMatch(/^Created opencode\.json\.\n\n<diagnostics>\nNew errors in opencode\.json:\n {2}opencode\.json:3:3 /);
+
+    // The next turn reloads the agents: the config's problem is shown with file, line and column, and the turn runs.
+    await expect.poll(() => chat(page).getByRole("button", { name: "Send" }).count(), { timeout: 10_000 }).toBe(1);
+    await sendMessage(page, "Thanks.");
+    await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("Still here.");
+    const warning = page.getByRole("alert").filter({ hasText: "opencode.json:3:3" });
+    await expect.poll(() => warning.count(), { timeout: 10_000 }).toBe(1);
+    expect(await warning.innerText()).toContain("This config file was skipped");
+    expect(app.errors).toEqual([]);
+  });
 });
