@@ -4,7 +4,6 @@
 // runs), whole tool call; and the built worker in headless Chromium, the diagnose round trip the
 // tool waits for. Cold = the first answer (project and lib files loaded); warm = median of RUNS
 // writes after that, each changing the file so the service re-checks it and its importers.
-import it (target <= 500 ms).
 import { readdirSync } from "node:fs";
 import { it } from "vitest";
 import { useBuiltApp } from "./built-app";
