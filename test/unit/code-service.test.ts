@@ -47,6 +47,22 @@ describe("code service", () => {
     service.setFile("src/math.ts", MATH);
   });
 
+  it("deleting a file checks the files that import it", async () => {
+    service.setFile("src/math.ts", MATH);
+    service.setFile("src/main.ts", MAIN);
+    const results = await service.diagnose([{ path: "src/math.ts", before: MATH, after: undefined }]);
+    expect(results).toEqual([
+      {
+        path: "src/main.ts",
+        importer: "src/math.ts",
+        before: [],
+        errors: [{ path: "src/main.ts", line: 1, column: 21, message: "Cannot find module './math' or its corresponding type declarations.", code: "TS2307" }],
+      },
+    ]);
+    expect(service.has("src/math.ts")).toBe(false);
+    service.setFile("src/math.ts", MATH);
+  });
+
   it("a new file's errors with line and column; warnings and suggestions are left out", async () => {
     const text = "export const ok = 1;\nconst unused = 2;\nexport const bad: number = 'x';\n";
     const [result] = await service.diagnose([{ path: "src/new.ts", before: undefined, after: text }]);

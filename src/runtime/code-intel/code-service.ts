@@ -136,7 +136,9 @@ export class CodeService {
    */
   async diagnose(edits: readonly EditedFile[]): Promise<FileDiagnostics[]> {
     const checked = edits.filter((edit) => this.checkable(edit.path) && edit.after !== undefined);
-    if (checked.length === 0) {
+    // A deleted TS/JS file is not checked itself, but the files importing it are.
+    const deleted = edits.filter((edit) => this.checkable(edit.path) === "ts" && edit.after === undefined && edit.before !== undefined);
+    if (checked.length === 0 && deleted.length === 0) {
       for (const edit of edits) this.apply(edit.path, edit.after);
       return [];
     }
@@ -144,7 +146,7 @@ export class CodeService {
     // Importers are found in the project as it was before the edit (an edit does not change who imports it).
     for (const edit of edits) this.apply(edit.path, edit.before);
     const importers: Array<{ path: string; of: string }> = [];
-    for (const edit of checked) {
+    for (const edit of [...checked, ...deleted]) {
       if (this.checkable(edit.path) !== "ts") continue;
       for (const path of this.importersOf(edit.path)) {
         if (importers.length >= MAX_IMPORTERS_CHECKED) break;
