@@ -79,6 +79,23 @@ describe("workspace code service client", () => {
     expect(connects).toBe(1);
   });
 
+  it("warm() starts nothing in a workspace without a file it checks", async () => {
+    harness = await createToolHarness({ files: { "README.md": "#", "node_modules/x/index.ts": "x" } });
+    let connects = 0;
+    const client = new WorkspaceCodeIntelligence(harness.files, () => {
+      connects++;
+      return recordingPort().port;
+    });
+    client.warm();
+    await tick();
+    expect(connects).toBe(0);
+    await harness.files.writeFile("src/a.ts", "a");
+    client.warm();
+    await tick();
+    expect(connects).toBe(1);
+    client.dispose();
+  });
+
   it("the lazy wrapper loads once, on first use, and disposes what it loaded", async () => {
     let loads = 0;
     let disposed = 0;
