@@ -17,6 +17,7 @@ import {
   type RuntimeSelection,
   type RuntimeSettings,
 } from "./runtime";
+import { lazyCodeIntelligence } from "./runtime/code-intel/lazy";
 import { openStorage, openStorageForRecovery, type Storage } from "./storage";
 import { mountApp, storageFailure } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
@@ -79,7 +80,12 @@ function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: R
 async function main(): Promise<void> {
   const modules = runtimeModules();
   modules.catch(() => undefined); // a failed load is reported when a workspace starts its runtime
-  const agent = createAgentWiring({ origin: location.origin });
+  // The agent's diagnostics and code tool: TypeScript's language service in a worker of its own,
+  // loaded with the agent's first edit or code query.
+  const agent = createAgentWiring({
+    origin: location.origin,
+    codeIntelligence: (fs) => lazyCodeIntelligence(async () => (await import("./runtime/code-intel")).createWorkerCodeIntelligence(fs)),
+  });
   const share = createShareUi({ activeSessionId: (services) => agent.activeSessionId(services) });
   const transfer = createTransferUi({ openShareFile: share.openShareFile });
   const app = mountApp(document.getElementById("root")!, {

@@ -15,10 +15,11 @@ import {
 } from "../storage";
 import { PermissionManager, type PendingPermission, type PermissionReply, type Rule } from "./permission";
 import type { FileTimes, SubagentRequest } from "./tools/tool";
+import type { CodeIntelligence } from "./tools/code-intelligence";
 import { queueCompaction } from "./session/compaction";
 import type { SessionEnv, SubagentCaller } from "./session/env";
 import type { AgentBus, AgentEvents, PendingQuestion, SessionStatus } from "./session/events";
-import { DEFAULT_AGENT, affectsAgents, type AgentInfo } from "./agents";
+import { DEFAULT_AGENT, affectsAgents, loadOpencodeConfig, type AgentInfo } from "./agents";
 import { runLoop, type LoopResult } from "./session/loop";
 import { QuestionManager } from "./session/questions";
 import { closeInterrupted } from "./session/recovery";
@@ -40,12 +41,19 @@ export interface AgentDeps {
   /** fetch for the webfetch tool (default: the global fetch). */
   fetch?: DefaultServicesOptions["fetch"];
   now?: () => number;
+  /**
+   * The workspace's code service (diagnostics after edits, the code tool); none in a runtime that
+   * has no such service. The agent disposes it with itself.
+   */
+  codeIntelligence?: CodeIntelligence;
   /** The model for sessions and prompts that name none (the user's default in Settings). */
   defaultModel?: () => ModelRef | undefined;
   /** The user's permission config as rules (Settings), applied over the defaults. */
   userRules?: () => Rule[];
   /** The user's spending limit per session (Settings); none when undefined. */
   sessionBudget?: () => SessionBudget | undefined;
+  /** A problem in the workspace's agent files or opencode.json (file and line, what was skipped). */
+  onWorkspaceProblem?: (problem: { path: string; message: string }) => void;
   /** A batched write failed (e.g. storage quota); the UI shows it. */
   onPersistError?: (error: unknown) => void;
   /** Other tabs on the same database: one turn per session at a time across them (default: this tab only). */
@@ -137,7 +145,14 @@ interface Run {
 
 export function createAgent(deps: AgentDeps): Agent {
   const now = deps.now ?? (() => Date.now());
-  const services: AgentServices = { ...defaultServices(deps.fetch ? { fetch: deps.fetch } : {}), ...deps.services };
+  const services: AgentServices = {
+    ...defaultServices({
+      ...(deps.fetch && { fetch: deps.fetch }),
+      ...(deps.codeIntelligence && { code: true }),
+      ...(deps.onWorkspaceProblem && { onWorkspaceProblem: deps.onWorkspaceProblem }),
+    }),
+    ...deps.services,
+  };
   const disposables = new DisposableStore();
   const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
   const runs = new Map<string, Run>();
@@ -190,6 +205,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const env: SessionEnv = {
     storage: deps.storage,
     runtime: deps.runtime,
+    ...(deps.codeIntelligence && { code: deps.codeIntelligence }),
     providers: deps.providers,
     bus,
     store,
@@ -366,7 +382,8 @@ export function createAgent(deps: AgentDeps): Agent {
 
     async createSession(input = {}) {
       const time = now();
-      const model = input.model ?? deps.defaultModel?.();
+      // opencode.json's "model" is a hint: used only when the user has chosen no default model.
+      const model = input.model ?? deps.defaultModel?.() ?? (await loadOpencodeConfig(deps.runtime.fs).catch(() => undefined))?.config.model;
       const session: SessionRecord = {
         v: 1,
         id: newId("ses", time),
@@ -387,6 +404,9 @@ export function createAgent(deps: AgentDeps): Agent {
 
     async prompt(sessionId, input) {
       refuseWhileBusy(sessionId, "send a message");
+      // The code service loads its project in the background while the model thinks, so the
+      // turn's first edit gets its diagnostics warm (a no-op once started).
+      deps.codeIntelligence?.warm?.();
       starting.add(sessionId);
       try {
         return await inTurn(sessionId, () => startTurn(sessionId, input));
@@ -498,6 +518,7 @@ export function createAgent(deps: AgentDeps): Agent {
     dispose() {
       for (const { controller } of runs.values()) controller.abort();
       disposables.dispose();
+      deps.codeIntelligence?.dispose?.();
     },
   };
   return agent;

@@ -21,6 +21,8 @@ export interface ToolHarnessOptions {
   subagents?: ToolContext["subagents"];
   /** Replaces runtime.exec (scripted commands); the real file system stays. */
   exec?: (command: string, options: ExecOptions) => Promise<ExecResult>;
+  /** The code service for diagnostics and the code tool (default: none), or one made over the workspace's files. */
+  code?: ToolContext["code"] | ((files: WorkspaceFiles) => NonNullable<ToolContext["code"]>);
 }
 
 export interface ToolHarness {
@@ -96,6 +98,7 @@ export async function createToolHarness(options: ToolHarnessOptions = {}): Promi
       todos.push(list);
     },
     ...(options.subagents && { subagents: options.subagents }),
+    ...(options.code && { code: typeof options.code === "function" ? options.code(files) : options.code }),
   };
   return {
     storage,
@@ -111,6 +114,7 @@ export async function createToolHarness(options: ToolHarnessOptions = {}): Promi
     execCalls,
     async dispose() {
       real.dispose();
+      context.code?.dispose?.();
       await files.flush().catch(() => undefined);
       files.dispose();
       storage.close();

@@ -3,7 +3,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BUILTIN_TOOLS, toolsForEditStyle } from "../../src/agent/tools";
+import { buildTools, toolsForEditStyle } from "../../src/agent/tools";
+import { CODE_MAX_RESULTS } from "../../src/agent/tools/code";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS } from "../../src/agent/tools/bash";
 import { GLOB_MAX_RESULTS } from "../../src/agent/tools/glob";
 import { GREP_MAX_MATCHES } from "../../src/agent/tools/grep";
@@ -12,6 +13,9 @@ import { QUESTION_HEADER_MAX } from "../../src/agent/tools/question";
 import { READ_DEFAULT_LIMIT, READ_MAX_BYTES, READ_MAX_LINE_LENGTH } from "../../src/agent/tools/read";
 import { WEBFETCH_DEFAULT_TIMEOUT_S, WEBFETCH_MAX_BYTES, WEBFETCH_MAX_TIMEOUT_S } from "../../src/agent/tools/webfetch";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../../src/agent/tools/wrapper";
+
+/** Every tool, the code tool included (it is offered when a code service is injected). */
+const BUILTIN_TOOLS = buildTools({ code: true });
 
 const KB = 1024;
 const MB = 1024 * 1024;
@@ -24,6 +28,7 @@ const NUMBERS: Record<string, number[]> = {
   apply_patch: [],
   glob: [GLOB_MAX_RESULTS],
   grep: [GREP_MAX_MATCHES],
+  code: [CODE_MAX_RESULTS],
   list: [LIST_MAX_ENTRIES],
   bash: [BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS, MAX_OUTPUT_LINES, MAX_OUTPUT_BYTES / KB],
   task: [],
@@ -69,10 +74,14 @@ describe("tool descriptions", () => {
       }, 0);
       return { descriptions, schemas, total: descriptions + schemas };
     };
-    const build = size(toolsForEditStyle(BUILTIN_TOOLS, false));
+    const withCode = toolsForEditStyle(BUILTIN_TOOLS, false);
+    const build = size(withCode.filter((t) => t.id !== "code"));
+    const code = size(withCode).total - build.total;
     const all = size(BUILTIN_TOOLS);
-    console.log(`build set: descriptions ${build.descriptions} B + schemas ${build.schemas} B = ${build.total} B; all 12 tools ${all.total} B`);
+    console.log(`build set: descriptions ${build.descriptions} B + schemas ${build.schemas} B = ${build.total} B; code tool ${code} B; all ${BUILTIN_TOOLS.length} tools ${all.total} B`);
     expect(build.total).toBeLessThanOrEqual(8 * KB);
-    expect(all.total).toBeLessThanOrEqual(9 * KB);
+    // The code tool is offered where a code service runs (the page): at most 1 KB more.
+    expect(code).toBeLessThanOrEqual(1 * KB);
+    expect(all.total).toBeLessThanOrEqual(10 * KB);
   });
 });

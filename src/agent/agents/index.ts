@@ -10,4 +10,14 @@ export {
   type AgentProblem,
   type LoadedAgents,
 } from "./load-agents";
+export {
+  OPENCODE_CONFIG_FILES,
+  MAX_CONFIG_BYTES,
+  JsoncError,
+  loadOpencodeConfig,
+  parseJsonc,
+  type ConfigProblem,
+  type JsonValue,
+  type OpencodeConfig,
+} from "./opencode-config";
 export { FrontmatterError, parseFrontmatter, splitFrontmatter, type FrontmatterMap, type FrontmatterValue } from "./frontmatter";

@@ -9,6 +9,7 @@ import { PermissionConfigError, ruleset, toolPermission, type PermissionConfig, 
 import type { AgentInfo } from "./agent-info";
 import { BUILTIN_AGENTS } from "./builtin";
 import { FrontmatterError, parseFrontmatter, splitFrontmatter, type FrontmatterMap, type FrontmatterValue } from "./frontmatter";
+import { OPENCODE_CONFIG_FILES, loadOpencodeConfig, type JsonValue } from "./opencode-config";
 
 /** Searched in this order; later folders override earlier ones (.webcode wins over .opencode). */
 export const AGENT_FOLDERS = [".opencode/agent", ".opencode/agents", ".webcode/agent", ".webcode/agents"] as const;
@@ -87,9 +88,26 @@ function parseTools(value: FrontmatterValue): Rule[] {
 /** Parses one agent file. Throws AgentFileError / FrontmatterError with a message for the user. */
 function parseAgentFile(path: string, text: string, warnings: string[]): AgentFile {
   const name = basename(path).replace(/\.md$/i, "");
-  if (!NAME.test(name)) throw new AgentFileError(`"${name}" is not a valid agent name: use letters, digits, "-" and "_" (at most 64).`);
   const { frontmatter, firstLine, body } = splitFrontmatter(text);
   const data = frontmatter === undefined ? {} : parseFrontmatter(frontmatter, firstLine);
+  const agent = parseAgentSettings(name, data, warnings);
+  if (body.trim()) agent.prompt = body.trim();
+  return agent;
+}
+
+/** An agent of opencode.json's `agent` map: the same settings, and the prompt as a string. */
+function parseConfigAgent(name: string, value: JsonValue, warnings: string[]): AgentFile {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new AgentFileError(`agent "${name}" must be an object of settings.`);
+  const { prompt, ...settings } = value;
+  if (prompt !== undefined && typeof prompt !== "string") throw new AgentFileError(`"prompt" of agent "${name}" must be a string.`);
+  const agent = parseAgentSettings(name, settings as FrontmatterMap, warnings);
+  if (prompt?.trim()) agent.prompt = prompt.trim();
+  return agent;
+}
+
+/** The settings of one agent (frontmatter or a config entry). */
+function parseAgentSettings(name: string, data: FrontmatterMap, warnings: string[]): AgentFile {
+  if (!NAME.test(name)) throw new AgentFileError(`"${name}" is not a valid agent name: use letters, digits, "-" and "_" (at most 64).`);
   const agent: AgentFile = { name, permission: [] };
   for (const key of Object.keys(data)) if (!KNOWN_KEYS.has(key)) warnings.push(`unknown setting "${key}" was ignored`);
   for (const [key, value] of Object.entries(data)) {
@@ -146,7 +164,6 @@ function parseAgentFile(path: string, text: string, warnings: string[]): AgentFi
         break;
     }
   }
-  if (body.trim()) agent.prompt = body.trim();
   return agent;
 }
 
@@ -182,15 +199,45 @@ async function agentFiles(fs: WorkspaceFs): Promise<string[]> {
   return paths;
 }
 
-/** Whether a workspace change may change the agents: a file in an agent folder, or a folder above one. */
+/** Whether a workspace change may change the agents: a file in an agent folder, a folder above one, or the OpenCode config. */
 export function affectsAgents(path: string): boolean {
-  return AGENT_FOLDERS.some((folder) => isInside(path, folder) || isInside(folder, path));
+  return AGENT_FOLDERS.some((folder) => isInside(path, folder) || isInside(folder, path)) || (OPENCODE_CONFIG_FILES as readonly string[]).includes(path);
 }
 
 /** Built-in agents merged with the workspace's custom agents, and any problems found. */
 export async function loadAgentsWithProblems(fs: WorkspaceFs): Promise<LoadedAgents> {
   const agents = new Map<string, AgentInfo>(BUILTIN_AGENTS.map((a) => [a.name, { ...a, permission: a.permission.slice() }]));
   const problems: AgentProblem[] = [];
+  // opencode.json / opencode.jsonc: its agents first (agent files override them), its permission
+  // as a limit on every agent (it only tightens: the workspace may come from anyone's zip).
+  const { config, problems: configProblems } = await loadOpencodeConfig(fs);
+  problems.push(...configProblems);
+  const configPath = config.source ?? OPENCODE_CONFIG_FILES[0];
+  for (const [name, value] of Object.entries(config.agent ?? {})) {
+    try {
+      const warnings: string[] = [];
+      const entry = parseConfigAgent(name, value, warnings);
+      for (const warning of warnings) problems.push({ path: configPath, message: `Agent "${name}": ${warning}.` });
+      if (entry.disable) {
+        agents.delete(entry.name);
+        continue;
+      }
+      const existing = agents.get(entry.name);
+      if (!existing && !entry.description) throw new AgentFileError(`a new agent needs a "description" (it tells the user and other agents when to use it).`);
+      agents.set(entry.name, merge(existing, entry, configPath));
+    } catch (error) {
+      const why = error instanceof AgentFileError ? error.message : errorMessage(error);
+      problems.push({ path: configPath, message: `Agent "${name}" was skipped: ${why}` });
+    }
+  }
+  let configLimits: Rule[] = [];
+  if (config.permission !== undefined) {
+    try {
+      configLimits = parsePermission(config.permission as FrontmatterValue);
+    } catch (error) {
+      problems.push({ path: configPath, message: `"permission" was ignored: ${error instanceof AgentFileError ? error.message : errorMessage(error)}` });
+    }
+  }
   let paths: string[] = [];
   try {
     paths = await agentFiles(fs);
@@ -216,7 +263,9 @@ export async function loadAgentsWithProblems(fs: WorkspaceFs): Promise<LoadedAge
       problems.push({ path, message: `This agent file was skipped: ${why} Fix the file to use the agent.` });
     }
   }
-  return { agents: [...agents.values()], problems };
+  const list = [...agents.values()];
+  if (configLimits.length > 0) for (const agent of list) agent.workspacePermission = [...(agent.workspacePermission ?? []), ...configLimits];
+  return { agents: list, problems };
 }
 
 function capitalise(text: string): string {

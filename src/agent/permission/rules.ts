@@ -143,6 +143,7 @@ const TOOL_PERMISSIONS: Readonly<Record<string, string>> = {
   glob: "read",
   grep: "read",
   list: "read",
+  code: "read",
 };
 
 /** The permission a tool asks for; tools not listed ask for their own name. */

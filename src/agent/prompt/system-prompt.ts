@@ -4,7 +4,7 @@ import type { Runtime } from "../../runtime";
 import type { ModelRef } from "../../storage";
 import type { AgentInfo } from "../agents";
 import { promptFamily } from "./family";
-import { formatInstructions, loadRootInstructions } from "./instructions";
+import { formatInstructions, loadConfigInstructions, loadRootInstructions } from "./instructions";
 import { FAMILY_PROMPTS } from "./texts";
 
 export interface SystemPromptInput {
@@ -64,6 +64,8 @@ export async function buildSystemPrompt(input: SystemPromptInput): Promise<strin
   sections.push(await environmentBlock(input));
   const instructions = await loadRootInstructions(input.runtime.fs).catch(() => undefined);
   if (instructions) sections.push(formatInstructions(instructions));
+  const extra = await loadConfigInstructions(input.runtime.fs, new Set(instructions ? [instructions.path] : [])).catch(() => []);
+  for (const file of extra) sections.push(formatInstructions(file));
   if (input.userSystem?.trim()) sections.push(input.userSystem.trim());
   for (const reminder of input.reminders ?? []) if (reminder.trim()) sections.push(reminder.trim());
   return sections.join("\n\n");

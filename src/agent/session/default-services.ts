@@ -1,7 +1,7 @@
 // The real sibling modules behind AgentServices: the built-in tools and shared wrapper, the
 // agents (built-in + workspace), the system prompt and prompt texts, and the catalogue's costs.
 import { calculateCost } from "../../providers";
-import { loadAgents } from "../agents";
+import { loadAgents, type AgentProblem } from "../agents";
 import {
   COMPACTION_PROMPT,
   CONTINUE_AFTER_COMPACTION,
@@ -18,6 +18,10 @@ import type { AgentServices, SubagentSummary } from "./services";
 export interface DefaultServicesOptions {
   /** fetch for the webfetch tool (default: the global fetch). */
   fetch?: FetchFunction;
+  /** Offer the code tool (a code service is injected). */
+  code?: boolean;
+  /** Problems in the workspace's agent files and opencode.json (shown to the user; they never stop the agent). */
+  onWorkspaceProblem?: (problem: AgentProblem) => void;
 }
 
 export function defaultServices(options: DefaultServicesOptions = {}): AgentServices {
@@ -28,13 +32,13 @@ export function defaultServices(options: DefaultServicesOptions = {}): AgentServ
     tools(subagents: readonly SubagentSummary[]) {
       const key = JSON.stringify(subagents);
       if (key !== cachedKey) {
-        cachedTools = buildTools({ subagents, ...(options.fetch && { fetch: options.fetch }) });
+        cachedTools = buildTools({ subagents, ...(options.fetch && { fetch: options.fetch }), ...(options.code && { code: true }) });
         cachedKey = key;
       }
       return cachedTools;
     },
     runTool,
-    loadAgents: (runtime) => loadAgents(runtime.fs),
+    loadAgents: (runtime) => loadAgents(runtime.fs, options.onWorkspaceProblem),
     buildSystemPrompt,
     prefersApplyPatch,
     calculateCost,

@@ -1,5 +1,6 @@
 // The environment one agent instance gives its session machinery: storage, runtime, models, the
 // bus and store, permission and question managers, snapshots, the sibling modules and a clock.
+import type { CodeIntelligence } from "../tools/code-intelligence";
 import type { SessionBudget } from "./budget";
 import type { ProviderRegistry } from "../../providers";
 import type { Runtime } from "../../runtime";
@@ -29,6 +30,8 @@ export interface SubagentCaller {
 export interface SessionEnv {
   readonly storage: Storage;
   readonly runtime: Runtime;
+  /** The workspace's code service (diagnostics after edits, the code tool), when the runtime has one. */
+  readonly code?: CodeIntelligence;
   readonly providers: ProviderRegistry;
   readonly bus: AgentBus;
   readonly store: SessionStore;

@@ -250,6 +250,7 @@ export class ToolCalls {
       agent: agent.name,
       model: { ...assistant.model, supportsImages: this.scope.supportsImages },
       runtime: this.env.runtime,
+      ...(this.env.code && { code: this.env.code }),
       abort,
       fileTimes: this.env.fileTimes(session.id),
       instructionsLoaded: this.env.instructionsLoaded(session.id),

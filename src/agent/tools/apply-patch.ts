@@ -6,6 +6,7 @@ import { looksBinary, validatePath } from "../../base";
 import description from "../../../prompts/tools/apply_patch.md?raw";
 import { parsePatch, applyChunks, PatchError, type PatchOperation } from "./apply-patch-format";
 import { unifiedDiff } from "./diff";
+import { diagnosticsAfterEdit } from "./code-intelligence";
 import { assertReadBefore } from "./file-times";
 import { resolveToolPath } from "./workspace-path";
 import type { ToolContext, ToolDefinition } from "./tool";
@@ -100,10 +101,14 @@ export const applyPatchTool: ToolDefinition<typeof parameters> = {
       const written = await fs.stat(target);
       if (written) context.fileTimes.markRead(target, written.mtime);
     }
+    const diagnostics = await diagnosticsAfterEdit(
+      context,
+      changes.flatMap((c) => (c.moveTo ? [{ path: c.path, before: c.before, after: undefined }, { path: c.moveTo, before: undefined, after: c.after }] : [{ path: c.path, before: c.status === "A" ? undefined : c.before, after: c.status === "D" ? undefined : c.after }])),
+    );
     const summary = changes.map((c) => `${c.status} ${c.moveTo ? `${c.path} -> ${c.moveTo}` : c.path}`);
     return {
       title: changes.length === 1 ? (changes[0]!.moveTo ?? changes[0]!.path) : `${changes.length} files`,
-      output: `Success. Updated the following files:\n${summary.join("\n")}`,
+      output: `Success. Updated the following files:\n${summary.join("\n")}` + diagnostics,
       metadata: {
         diff,
         files: changes.map((c, i) => ({ path: c.path, moveTo: c.moveTo, status: c.status, additions: diffs[i]!.additions, deletions: diffs[i]!.deletions })),

@@ -5,6 +5,7 @@ import { looksBinary } from "../../base";
 import description from "../../../prompts/tools/edit.md?raw";
 import { unifiedDiff } from "./diff";
 import { applyEdit } from "./edit-match";
+import { diagnosticsAfterEdit } from "./code-intelligence";
 import { assertReadBefore } from "./file-times";
 import { resolveToolPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
@@ -56,9 +57,10 @@ export const editTool: ToolDefinition<typeof parameters> = {
     await fs.writeFile(path, after, { source: "agent" });
     const written = await fs.stat(path);
     if (written) context.fileTimes.markRead(path, written.mtime);
+    const diagnostics = await diagnosticsAfterEdit(context, [{ path, before: stat ? before : undefined, after }]);
     return {
       title: path,
-      output: stat ? `Edited ${path}.` : `Created ${path}.`,
+      output: (stat ? `Edited ${path}.` : `Created ${path}.`) + diagnostics,
       metadata: { filePath: path, diff, additions, deletions, created: !stat },
     };
   },

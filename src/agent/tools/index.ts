@@ -2,6 +2,7 @@
 // runs every call through.
 import { applyPatchTool } from "./apply-patch";
 import { bashTool } from "./bash";
+import { codeTool } from "./code";
 import { editTool } from "./edit";
 import { globTool } from "./glob";
 import { grepTool } from "./grep";
@@ -23,6 +24,8 @@ export { WORKSPACE_ROOTS, toWorkspacePath, OutsideWorkspaceError } from "./works
 export { DEFAULT_SUBAGENTS, createTaskTool, type SubagentInfo } from "./task";
 export { createWebfetchTool, type FetchFunction } from "./webfetch";
 export { READ_DEFAULT_LIMIT, READ_MAX_BYTES, READ_MAX_LINE_LENGTH, instructionReminders } from "./read";
+export * from "./code-intelligence";
+export { codeTool, CODE_MAX_RESULTS } from "./code";
 export { BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS } from "./bash";
 
 export interface BuildToolsOptions {
@@ -30,6 +33,8 @@ export interface BuildToolsOptions {
   subagents?: readonly SubagentInfo[];
   /** fetch for webfetch (default: the global fetch, looked up per call). */
   fetch?: FetchFunction;
+  /** Offer the code tool (the runtime has a code service). */
+  code?: boolean;
 }
 
 /** The full tool set, in the order the model sees it. */
@@ -41,6 +46,7 @@ export function buildTools(options: BuildToolsOptions = {}): ToolDefinition[] {
     applyPatchTool,
     globTool,
     grepTool,
+    ...(options.code ? [codeTool] : []),
     listTool,
     bashTool,
     createTaskTool(options.subagents),

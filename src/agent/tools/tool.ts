@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import type { Runtime } from "../../runtime";
 import type { FileAttachment, ModelRef, TodoItem } from "../../storage";
+import type { CodeIntelligence } from "./code-intelligence";
 
 export interface ToolResult {
   title: string;
@@ -81,6 +82,8 @@ export interface ToolContext {
   askQuestions(questions: Question[]): Promise<string[][]>;
   runSubagent(request: SubagentRequest): Promise<SubagentResult>;
   setTodos(todos: TodoItem[]): Promise<void>;
+  /** The workspace's code service (diagnostics after edits, the code tool); absent when the runtime has none. */
+  code?: CodeIntelligence;
   /** The subagents the task tool may start (name, description); when absent the task tool's own list. */
   subagents?: ReadonlyArray<{ name: string; description: string }>;
 }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import description from "../../../prompts/tools/write.md?raw";
 import { unifiedDiff } from "./diff";
+import { diagnosticsAfterEdit } from "./code-intelligence";
 import { assertReadBefore } from "./file-times";
 import { resolveToolPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
@@ -31,9 +32,10 @@ export const writeTool: ToolDefinition<typeof parameters> = {
     await fs.writeFile(path, args.content, { source: "agent" });
     const after = await fs.stat(path);
     if (after) context.fileTimes.markRead(path, after.mtime);
+    const diagnostics = await diagnosticsAfterEdit(context, [{ path, before: stat ? before : undefined, after: args.content }]);
     return {
       title: path,
-      output: stat ? `Wrote ${path} (overwrote the previous content).` : `Created ${path}.`,
+      output: (stat ? `Wrote ${path} (overwrote the previous content).` : `Created ${path}.`) + diagnostics,
       metadata: { filePath: path, diff, additions, deletions, created: !stat },
     };
   },

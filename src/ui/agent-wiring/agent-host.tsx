@@ -2,8 +2,9 @@
 // permission settings, the provider registry that follows them, one agent per open workspace
 // runtime, and the chat UI (Chat panel, Settings button, Monaco diff for the Changes view).
 import type { Disposable } from "../../base";
-import { createAgent, ruleset, type Agent } from "../../agent";
+import { createAgent, ruleset, type Agent, type CodeIntelligence } from "../../agent";
 import { createProviderRegistry, testConnection } from "../../providers";
+import type { WorkspaceFs } from "../../runtime";
 import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
 import { BudgetSettings, PermissionSettings, ProviderSettings, RuntimeSettingsStore } from "../settings";
@@ -16,6 +17,8 @@ export interface AgentHostOptions {
   storage: Storage;
   /** The page's origin, for the connection test's CORS advice. */
   origin: string;
+  /** Makes the code service for a workspace's files (each agent owns and disposes its own). */
+  codeIntelligence?: (fs: WorkspaceFs) => CodeIntelligence;
 }
 
 export interface AgentHost extends Disposable {
@@ -28,7 +31,7 @@ export interface AgentHost extends Disposable {
 }
 
 /** Builds the host and loads the stored settings (providers, default model, permissions, budget). */
-export async function createAgentHost({ storage, origin }: AgentHostOptions): Promise<AgentHost> {
+export async function createAgentHost({ storage, origin, codeIntelligence }: AgentHostOptions): Promise<AgentHost> {
   const settings = new ProviderSettings(storage);
   const permissions = new PermissionSettings(storage);
   const runtime = new RuntimeSettingsStore(storage);
@@ -41,10 +44,12 @@ export async function createAgentHost({ storage, origin }: AgentHostOptions): Pr
       storage,
       runtime,
       providers,
+      ...(codeIntelligence && { codeIntelligence: codeIntelligence(runtime.fs) }),
       // Read at each use: a model or permission changed in Settings applies to the next request.
       defaultModel: () => settings.defaultModel,
       userRules: () => ruleset(permissions.choices),
       sessionBudget: () => budget.budget,
+      onWorkspaceProblem: (problem) => services.notifications.notify("warning", `${problem.path}: ${problem.message}`),
       onPersistError: (error) => {
         services.storageHealth?.report(error);
         services.notifications.error(error, "The chat could not be saved to browser storage");

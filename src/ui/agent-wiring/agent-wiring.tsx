@@ -16,6 +16,8 @@ export const SETTINGS_TOP_BAR_ID = "settings";
 export interface AgentWiringOptions {
   /** The page's origin, for the connection test's CORS advice. */
   origin: string;
+  /** The code service for a workspace's files (diagnostics after edits, the code tool); none when absent. */
+  codeIntelligence?: AgentHostOptions["codeIntelligence"];
   /** Builds the host (default: the lazy agent chunk); tests inject their own. */
   createHost?: (options: AgentHostOptions) => Promise<AgentHost>;
 }
@@ -86,7 +88,7 @@ export function createAgentWiring(options: AgentWiringOptions): AgentWiring {
       },
     ],
     attach(storage) {
-      attaching ??= createHost({ storage, origin: options.origin }).then(
+      attaching ??= createHost({ storage, origin: options.origin, ...(options.codeIntelligence && { codeIntelligence: options.codeIntelligence }) }).then(
         (created) => {
           if (disposed) created.dispose();
           else state.setState({ status: "ready", host: created });
