@@ -40,6 +40,19 @@ export interface EditorDocumentsState {
 
 export type UnsavedChoice = "save" | "discard" | "cancel";
 
+/** A range to select and scroll to (1-based lines and columns, end column exclusive). */
+export interface EditorSelection {
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+}
+
+export interface RevealRequest {
+  path: string;
+  selection: EditorSelection;
+}
+
 export interface EditorDocumentsOptions {
   files: WorkspaceFs;
   /** Loads the editor engine on first use (Monaco is a lazy chunk). */
@@ -72,6 +85,9 @@ export class EditorDocuments implements Disposable {
   private readonly focusRequests = new Emitter<string>();
   /** Fires when a tab wants the keyboard (a file opened with `focus: true` finished loading). */
   readonly onDidRequestFocus = this.focusRequests.event;
+  private readonly revealRequests = new Emitter<RevealRequest>();
+  /** Fires when a tab wants a range selected and shown (a search result was opened). */
+  readonly onDidRequestReveal = this.revealRequests.event;
   private queue: Promise<void> = Promise.resolve();
   private disposed = false;
 
@@ -96,7 +112,7 @@ export class EditorDocuments implements Disposable {
   }
 
   /** Opens a file in a tab (or shows its tab) and makes it active. */
-  async open(input: string, options: { activate?: boolean; focus?: boolean } = {}): Promise<void> {
+  async open(input: string, options: { activate?: boolean; focus?: boolean; selection?: EditorSelection } = {}): Promise<void> {
     const path = normalizePath(input);
     if (options.activate !== false) this.activate(path, true);
     let pending = this.loading.get(path);
@@ -107,6 +123,7 @@ export class EditorDocuments implements Disposable {
       this.loading.set(path, pending);
     }
     await pending;
+    if (options.selection && this.active === path && this.tab(path)?.status === "text") this.revealRequests.fire({ path, selection: options.selection });
     if (options.focus && this.active === path) this.focusRequests.fire(path);
   }
 
@@ -210,6 +227,7 @@ export class EditorDocuments implements Disposable {
     this.disposed = true;
     this.disposables.dispose();
     this.focusRequests.dispose();
+    this.revealRequests.dispose();
     for (const doc of this.docs.values()) {
       doc.listener.dispose();
       doc.buffer.dispose();

@@ -7,7 +7,7 @@ import { basename, DisposableStore, errorMessage, formatBytes, toDisposable } fr
 import type * as MonacoApi from "monaco-editor";
 import type { WorkspaceFs } from "../../runtime";
 import { Icon, IconButton, tabFocusMode, type Dialogs } from "../common";
-import type { EditorDocuments } from "./editor-documents";
+import type { EditorDocuments, RevealRequest } from "./editor-documents";
 import { editorStatus } from "./editor-status";
 import { EditorTabs } from "./editor-tabs";
 import { loadMonaco, type MonacoModule } from "./monaco-loader";
@@ -38,6 +38,8 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
   const [quickOpen, setQuickOpen] = useState(false);
   const viewStates = useRef(new Map<string, ViewState>());
   const shown = useRef<string | undefined>(undefined);
+  /** A range to show once its file's model is in the editor (a search result opened before it loaded). */
+  const pendingReveal = useRef<RevealRequest | undefined>(undefined);
 
   // Create Monaco once per workspace; the TypeScript project lives as long as the editor.
   useEffect(() => {
@@ -113,6 +115,10 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
       instance.updateOptions({ wordWrap: prose ? "on" : "off" });
       const state = viewStates.current.get(active);
       if (state) instance.restoreViewState(state);
+      if (pendingReveal.current?.path === active) {
+        reveal(instance, pendingReveal.current);
+        pendingReveal.current = undefined;
+      }
       editorStatus.setState({ language: model.getLanguageId(), ...positionOf(instance) });
     } else {
       editorStatus.setState({ language: undefined, line: undefined, column: undefined });
@@ -126,6 +132,14 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
 
   useEffect(() => {
     const subscription = documents.onDidRequestFocus(() => editor?.instance.focus());
+    return () => subscription.dispose();
+  }, [documents, editor]);
+
+  useEffect(() => {
+    const subscription = documents.onDidRequestReveal((request) => {
+      if (editor && shown.current === request.path) reveal(editor.instance, request);
+      else pendingReveal.current = request;
+    });
     return () => subscription.dispose();
   }, [documents, editor]);
 
@@ -235,6 +249,17 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
       )}
     </section>
   );
+}
+
+function reveal(instance: MonacoEditor, { selection }: RevealRequest): void {
+  const range = {
+    startLineNumber: selection.line,
+    startColumn: selection.column,
+    endLineNumber: selection.endLine ?? selection.line,
+    endColumn: selection.endColumn ?? selection.column,
+  };
+  instance.setSelection(range);
+  instance.revealRangeInCenterIfOutsideViewport(range);
 }
 
 function positionOf(instance: MonacoEditor): { line?: number; column?: number } {
