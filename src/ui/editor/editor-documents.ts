@@ -90,6 +90,11 @@ export class EditorDocuments implements Disposable {
   readonly onDidRequestReveal = this.revealRequests.event;
   private queue: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** The editor's per-tab view state (cursor, selections, scroll): opaque here, kept for the tab's life. */
+  private readonly viewStates = new Map<string, unknown>();
+  private readonly viewStateChanges = new Emitter<string>();
+  /** Fires when a tab's view state was recorded (for remembering it across reloads). */
+  readonly onDidChangeViewState = this.viewStateChanges.event;
 
   constructor(private readonly options: EditorDocumentsOptions) {
     this.disposables.add(options.files.onDidChange((changes) => this.enqueue(() => this.applyChanges(changes))));
@@ -125,6 +130,16 @@ export class EditorDocuments implements Disposable {
     await pending;
     if (options.selection && this.active === path && this.tab(path)?.status === "text") this.revealRequests.fire({ path, selection: options.selection });
     if (options.focus && this.active === path) this.focusRequests.fire(path);
+  }
+
+  viewState(path: string): unknown {
+    return this.viewStates.get(path);
+  }
+
+  setViewState(path: string, state: unknown): void {
+    if (!this.tab(path)) return;
+    this.viewStates.set(path, state);
+    this.viewStateChanges.fire(path);
   }
 
   activate(path: string, onlyIfOpen = false): void {
@@ -228,6 +243,7 @@ export class EditorDocuments implements Disposable {
     this.disposables.dispose();
     this.focusRequests.dispose();
     this.revealRequests.dispose();
+    this.viewStateChanges.dispose();
     for (const doc of this.docs.values()) {
       doc.listener.dispose();
       doc.buffer.dispose();
@@ -282,6 +298,7 @@ export class EditorDocuments implements Disposable {
       doc.buffer.dispose();
       this.docs.delete(path);
     }
+    this.viewStates.delete(path);
     const tabs = this.tabs;
     const index = tabs.findIndex((t) => t.path === path);
     if (index < 0) return;
@@ -307,6 +324,11 @@ export class EditorDocuments implements Disposable {
       this.docs.delete(oldPath);
       const moved = this.attach(newPath, this.factory.create(newPath, text), doc.saved);
       moved.theirs = doc.theirs;
+    }
+    for (const [oldPath, newPath] of renamed) {
+      const state = this.viewStates.get(oldPath);
+      this.viewStates.delete(oldPath);
+      if (state !== undefined) this.viewStates.set(newPath, state);
     }
     const active = this.active;
     this.store.setState({

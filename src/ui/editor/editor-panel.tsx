@@ -25,6 +25,9 @@ type MonacoEditor = MonacoApi.editor.IStandaloneCodeEditor;
 type ViewState = MonacoApi.editor.ICodeEditorViewState;
 
 const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+/** Cursor moves and scrolling settle this long before the view state is recorded. */
+const VIEW_STATE_DELAY_MS = 200;
+
 export const MOD_KEY_LABEL = isMac ? "⌘" : "Ctrl+";
 
 export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
@@ -36,7 +39,6 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
   const [editor, setEditor] = useState<{ instance: MonacoEditor; module: MonacoModule } | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | undefined>(undefined);
   const [quickOpen, setQuickOpen] = useState(false);
-  const viewStates = useRef(new Map<string, ViewState>());
   const shown = useRef<string | undefined>(undefined);
   /** A range to show once its file's model is in the editor (a search result opened before it loaded). */
   const pendingReveal = useRef<RevealRequest | undefined>(undefined);
@@ -104,7 +106,7 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
     const { instance, module } = editor;
     if (shown.current !== undefined) {
       const state = instance.saveViewState();
-      if (state) viewStates.current.set(shown.current, state);
+      if (state) documents.setViewState(shown.current, state);
     }
     const model = activeBufferReady && active !== undefined ? module.monacoBuffers.model(active) : undefined;
     if (instance.getModel() !== (model ?? null)) instance.setModel(model ?? null);
@@ -113,7 +115,7 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
       // Prose wraps; code keeps its lines.
       const prose = ["markdown", "plaintext", "mdx"].includes(model.getLanguageId());
       instance.updateOptions({ wordWrap: prose ? "on" : "off" });
-      const state = viewStates.current.get(active);
+      const state = documents.viewState(active) as ViewState | undefined;
       if (state) instance.restoreViewState(state);
       if (pendingReveal.current?.path === active) {
         reveal(instance, pendingReveal.current);
@@ -123,12 +125,26 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
     } else {
       editorStatus.setState({ language: undefined, line: undefined, column: undefined });
     }
-  }, [editor, active, activeBufferReady, tabs]);
+  }, [editor, documents, active, activeBufferReady, tabs]);
 
-  // Forget view states of closed tabs.
+  // Record the cursor and scroll position as they change (settled), so a reload brings them back.
   useEffect(() => {
-    for (const path of viewStates.current.keys()) if (!tabs.some((t) => t.path === path)) viewStates.current.delete(path);
-  }, [tabs]);
+    if (!editor) return;
+    const { instance } = editor;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const record = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const state = shown.current !== undefined ? instance.saveViewState() : null;
+        if (state && shown.current !== undefined) documents.setViewState(shown.current, state);
+      }, VIEW_STATE_DELAY_MS);
+    };
+    const subscriptions = [instance.onDidChangeCursorPosition(record), instance.onDidScrollChange(record)];
+    return () => {
+      clearTimeout(timer);
+      for (const s of subscriptions) s.dispose();
+    };
+  }, [editor, documents]);
 
   useEffect(() => {
     const subscription = documents.onDidRequestFocus(() => editor?.instance.focus());
