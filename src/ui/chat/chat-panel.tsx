@@ -7,7 +7,7 @@ import { errorMessage, tryDecodeText } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import type { FileAttachment, ModelRef } from "../../storage";
 import { FirstRunGuide } from "../settings";
-import { SessionsSidebar } from "../sessions";
+import { SessionTextSearch, SessionsSidebar } from "../sessions";
 import type { ChatController } from "./chat-controller";
 import type { MessageEntry } from "./chat-store";
 import { ChangesView, type DiffRenderer } from "./changes-view";
@@ -51,6 +51,7 @@ const EMPTY: readonly MessageEntry[] = [];
 export function ChatPanel(props: ChatPanelProps) {
   const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm } = props;
   const view = useStore(controller.view);
+  const textSearch = useMemo(() => new SessionTextSearch(controller.agent), [controller]);
   const sessionId = view.activeSessionId;
   const session = useStore(controller.store, (s) => (sessionId ? s.sessions[sessionId] : undefined));
   const sessions = useStore(controller.store, (s) => s.sessions);
@@ -135,6 +136,7 @@ export function ChatPanel(props: ChatPanelProps) {
             onRename={controller.agent.renameSession ? (id) => void controller.rename(id) : undefined}
             onDelete={controller.agent.deleteSession ? (id) => void controller.remove(id) : undefined}
             onDismiss={() => controller.toggleSessions(false)}
+            textSearch={textSearch}
           />
         )}
         <div className="chat-main">
