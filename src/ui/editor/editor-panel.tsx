@@ -12,6 +12,7 @@ import { editorStatus } from "./editor-status";
 import { EditorTabs } from "./editor-tabs";
 import { loadMonaco, type MonacoModule } from "./monaco-loader";
 import { QuickOpen } from "./quick-open";
+import { ImagePreview, MarkdownPreview, SvgPreview, describeFileType, previewKind } from "./file-preview";
 
 export const EDITOR_READY_MARK = "webcode:editor-ready";
 
@@ -39,6 +40,8 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
   const [editor, setEditor] = useState<{ instance: MonacoEditor; module: MonacoModule } | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | undefined>(undefined);
   const [quickOpen, setQuickOpen] = useState(false);
+  /** Text tabs (Markdown, SVG) showing their preview beside the source. */
+  const [previews, setPreviews] = useState<ReadonlySet<string>>(new Set());
   const shown = useRef<string | undefined>(undefined);
   /** A range to show once its file's model is in the editor (a search result opened before it loaded). */
   const pendingReveal = useRef<RevealRequest | undefined>(undefined);
@@ -179,6 +182,15 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
   }, [documents, dialogOpen]);
 
   const name = active !== undefined ? basename(active) : undefined;
+  const kind = active !== undefined ? previewKind(active) : undefined;
+  const canPreview = activeTab?.status === "text" && kind !== undefined;
+  const previewing = canPreview && previews.has(activeTab.path);
+  const togglePreview = (path: string) =>
+    setPreviews((current) => {
+      const next = new Set(current);
+      if (!next.delete(path)) next.add(path);
+      return next;
+    });
 
   return (
     <section className="editor-panel" aria-label="Editor">
@@ -190,6 +202,17 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           onClose={(path) => void documents.close(path)}
         />
         <div className="editor-actions">
+          {canPreview && (
+            <button
+              type="button"
+              className="button editor-preview-toggle"
+              aria-pressed={previewing}
+              title={previewing ? "Hide the preview" : "Show a preview beside the source"}
+              onClick={() => togglePreview(activeTab.path)}
+            >
+              Preview
+            </button>
+          )}
           <IconButton icon="search" label="Go to file" shortcut={`${MOD_KEY_LABEL}P`} onClick={() => setQuickOpen(true)} />
           <IconButton
             icon="save"
@@ -222,8 +245,17 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           </span>
         </div>
       )}
-      <div className="editor-body">
+      <div className={`editor-body ${previewing ? "with-preview" : ""}`}>
         <div ref={host} className={`monaco-host ${activeBufferReady ? "" : "is-hidden"}`} data-testid="monaco-host" />
+        {previewing && activeTab && (
+          <div className="file-preview-pane">
+            {kind === "markdown" ? (
+              <MarkdownPreview key={activeTab.path} buffer={documents.buffer(activeTab.path)} path={activeTab.path} />
+            ) : (
+              <SvgPreview key={activeTab.path} files={files} buffer={documents.buffer(activeTab.path)} path={activeTab.path} />
+            )}
+          </div>
+        )}
         {!activeTab && !loadError && (
           <div className="editor-empty">
             <p>No file is open.</p>
@@ -233,11 +265,12 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           </div>
         )}
         {activeTab?.status === "loading" && <div className="editor-message" role="status">Opening {name}…</div>}
-        {activeTab?.status === "binary" && (
+        {activeTab?.status === "binary" && kind === "image" && <ImagePreview key={activeTab.path} files={files} path={activeTab.path} />}
+        {activeTab?.status === "binary" && kind !== "image" && (
           <div className="editor-message" role="status">
             <Icon name="file" size={32} />
             <p>
-              <strong>{name}</strong> is a binary file ({formatBytes(activeTab.size ?? 0)}); the editor shows text files only.
+              <strong>{name}</strong> is a binary file: {formatBytes(activeTab.size ?? 0)}, {describeFileType(activeTab.path)}. The editor shows text files only.
             </p>
           </div>
         )}
