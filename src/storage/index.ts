@@ -1,6 +1,7 @@
 // The storage layer's public surface: open the database, get one repository per record kind.
 import { DATABASE_NAME, openDatabase, type WebcodeDatabase } from "./database";
 import { TabChanges, type StorageChange } from "./tab-changes";
+import { createBackup, readEverything, restoreBackup, type BackupContents, type RestoreSummary } from "./backup";
 import {
   BlobRepository,
   FileRepository,
@@ -19,6 +20,7 @@ export * from "./records";
 export { StorageQuotaError, type RecordBatch } from "./repositories";
 export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";
+export { BackupError, BACKUP_FORMAT, BACKUP_VERSION, decodeBackup, encodeBackup, type BackupContents, type RestoreSummary } from "./backup";
 export { TabChanges, type StorageChange } from "./tab-changes";
 export type {
   BlobRepository,
@@ -44,6 +46,12 @@ export interface Storage {
   writeBatch(batch: RecordBatch): Promise<void>;
   /** What other tabs on this database stored (workspaces, files, sessions): follow it without a reload. */
   readonly changes: Pick<TabChanges, "onDidChange">;
+  /** One file with every workspace, session and setting (without keys). */
+  backup(): Promise<Uint8Array>;
+  /** Merges a backup file in without overwriting anything; refuses a file that is not a valid backup (BackupError). */
+  restoreBackup(bytes: Uint8Array): Promise<RestoreSummary>;
+  /** Every record as stored (settings without keys), for checking a restore. */
+  readEverything(): Promise<BackupContents>;
   close(): void;
 }
 
@@ -64,6 +72,13 @@ export async function openStorage(options: { name?: string; onInvalidRecord?: In
     settings: new SettingsRepository(db),
     writeBatch: (batch) => writeBatch(db, batch, announce),
     changes: tabs,
+    backup: () => createBackup(db),
+    restoreBackup: async (bytes) => {
+      const summary = await restoreBackup(db, bytes);
+      if (summary.workspacesAdded.length > 0) announce({ kind: "workspaces" });
+      return summary;
+    },
+    readEverything: () => readEverything(db),
     close: () => {
       tabs.dispose();
       db.close();
