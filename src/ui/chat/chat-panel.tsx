@@ -140,12 +140,22 @@ export function ChatPanel(props: ChatPanelProps) {
           />
         )}
         <div className="chat-main">
-          {!hasProvider ? (
+          {!hasProvider && visible.length === 0 ? (
             <FirstRunGuide onOpenSettings={onOpenSettings} />
           ) : view.view === "changes" && changes ? (
             <ChangesView entries={entries} source={changes} renderDiff={renderDiff} onOpenFile={onOpenFile} confirm={confirm} onProblem={onProblem} />
           ) : (
             <>
+              {!hasProvider && (
+                // A transcript (a shared session being continued, older sessions) stays readable; the
+                // way to continue it is shown beside it, not instead of it.
+                <div className="connect-model-banner" role="region" aria-label="Connect a model">
+                  <span>Connect a model to continue this session: add a provider in Settings.</span>
+                  <button type="button" className="button button-primary" onClick={onOpenSettings}>
+                    Open Settings
+                  </button>
+                </div>
+              )}
               <MessageList entries={visible} busy={busy} onFork={onFork} onRevert={onRevert} onOpenSession={onOpenSession} onOpenFile={openFile} onOpenSettings={openSettings} />
               {session?.revert && (
                 <div className="revert-banner" role="status">
