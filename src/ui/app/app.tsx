@@ -17,6 +17,7 @@ import { WorkbenchSkeleton, WorkspaceView } from "./workspace-view";
 import type { WorkspaceController } from "./workspace-controller";
 import { useWorkbenchShortcuts } from "./shortcuts";
 import type { WorkbenchServices } from "./workbench-context";
+import { PERSISTENCE_EXPLANATION, type StoragePersistence } from "./storage-persistence";
 
 export type BootState =
   | { phase: "booting" }
@@ -29,6 +30,8 @@ export interface AppProps {
   dialogs: Dialogs;
   layout: LayoutStore;
   contributions: Contributions;
+  /** Asks the browser to keep webcode's storage (navigator.storage.persist()). */
+  persistence?: StoragePersistence;
 }
 
 const PREVIEW_PANEL_ID = "preview";
@@ -103,6 +106,24 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
     return () => subscription.dispose();
   }, [state.current?.files, notifications]);
 
+  // Ask to keep storage the first time the user's work changes in this page (a sensible moment: there
+  // is now something to lose), and say why.
+  const { persistence } = props;
+  useEffect(() => void persistence?.check(), [persistence]);
+  useEffect(() => {
+    const files = state.current?.files;
+    if (!files || !persistence || files.readOnly) return;
+    const subscription = files.onDidChange((changes) => {
+      if (!changes.some((c) => c.source !== "other-tab" && c.source !== "system" && c.source !== "runtime")) return;
+      subscription.dispose();
+      if (persistence.store.getState().state !== "not-persistent") return;
+      // Said as it is asked: some browsers show a prompt, others decide by themselves.
+      notifications.info(PERSISTENCE_EXPLANATION);
+      void persistence.request();
+    });
+    return () => subscription.dispose();
+  }, [state.current?.files, persistence, notifications]);
+
   // Warn before closing the tab with unsaved editor changes.
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -167,7 +188,7 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
       ) : (
         <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />
       )}
-      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()} />
+      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()} persistence={props.persistence} />
     </>
   );
 }

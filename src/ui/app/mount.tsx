@@ -13,6 +13,7 @@ import { WorkspaceController } from "./workspace-controller";
 import { errorMessage } from "../../base";
 import { preloadMonaco } from "../editor";
 import { loadXterm } from "../terminal";
+import { browserPersistenceManager, createStoragePersistence } from "./storage-persistence";
 
 export interface AppHandle {
   /** Opens the last workspace (or creates the first) and shows it. */
@@ -44,6 +45,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
     // Blocked storage (privacy settings): the layout is simply not remembered.
   }
   const layout = createLayoutStore(layoutStorage);
+  const persistence = createStoragePersistence(browserPersistenceManager());
   const root = createRoot(container);
   root.render(
     // The last line of defence: anything the inner boundaries (parts, panels) miss shows an error
@@ -54,6 +56,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
         notifications={notifications}
         dialogs={dialogs}
         layout={layout}
+        persistence={persistence}
         contributions={{ panels: contributions.panels ?? [], topBar: contributions.topBar ?? [] }}
       />
     </ErrorBoundary>,

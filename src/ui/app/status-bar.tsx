@@ -3,12 +3,25 @@
 import { EditorStatusItems } from "../editor";
 import { RuntimeStatusItem } from "./runtime-status";
 import { TabFocusStatus } from "./tab-focus-status";
+import { PersistenceStatusItem } from "./persistence-status";
+import type { StoragePersistence } from "./storage-persistence";
 import type { RuntimeStatus } from "./workspace-controller";
 
-export function StatusBar({ runtime, readOnly = false, retry }: { runtime: RuntimeStatus | undefined; readOnly?: boolean; retry?: () => void }) {
+export function StatusBar({
+  runtime,
+  readOnly = false,
+  retry,
+  persistence,
+}: {
+  runtime: RuntimeStatus | undefined;
+  readOnly?: boolean;
+  retry?: () => void;
+  persistence?: StoragePersistence;
+}) {
   return (
     <footer className="status-bar" aria-label="Status bar">
       <RuntimeStatusItem runtime={runtime} readOnly={readOnly} retry={retry} />
+      <PersistenceStatusItem persistence={persistence} />
       <span className="status-spacer" />
       <TabFocusStatus />
       <EditorStatusItems />
