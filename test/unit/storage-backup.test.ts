@@ -112,3 +112,37 @@ describe("backup and restore", () => {
     target.close();
   });
 });
+
+describe("schema migrations keep the previous data until they succeed", () => {
+  it("a migration that fails leaves the database at its version with its records; a good one upgrades it", async () => {
+    const { openDatabase, SCHEMA_MIGRATIONS } = await import("../../src/storage/database");
+    const name = `migration-${Date.now()}`;
+    const v1 = await openDatabase(name);
+    await v1.put("settings", { key: "budget", value: { maxCost: 3 } });
+    await v1.put("workspaces", { v: 1, id: "ws_1", name: "Kept", createdAt: 1, updatedAt: 1 });
+    v1.close();
+
+    const failing = [
+      ...SCHEMA_MIGRATIONS,
+      (db: Parameters<(typeof SCHEMA_MIGRATIONS)[number]>[0], tx: Parameters<(typeof SCHEMA_MIGRATIONS)[number]>[1]) => {
+        // Half-way through: a store is dropped, records rewritten, then the migration fails.
+        db.deleteObjectStore("settings");
+        tx.objectStore("workspaces").put({ v: 2, id: "ws_1", name: "Rewritten", createdAt: 1, updatedAt: 2 }).catch(() => undefined);
+        throw new Error("migration bug");
+      },
+    ];
+    await expect(openDatabase(name, failing)).rejects.toThrow();
+    const after = await openDatabase(name);
+    expect(after.version).toBe(SCHEMA_MIGRATIONS.length);
+    expect(await after.get("settings", "budget")).toEqual({ key: "budget", value: { maxCost: 3 } });
+    expect((await after.get("workspaces", "ws_1"))?.name).toBe("Kept");
+    after.close();
+
+    const good = [...SCHEMA_MIGRATIONS, (_db: unknown, tx: Parameters<(typeof SCHEMA_MIGRATIONS)[number]>[1]) => void tx.objectStore("settings").put({ key: "migrated", value: true }).catch(() => undefined)];
+    const upgraded = await openDatabase(name, good);
+    expect(upgraded.version).toBe(SCHEMA_MIGRATIONS.length + 1);
+    expect(await upgraded.get("settings", "migrated")).toEqual({ key: "migrated", value: true });
+    expect(await upgraded.get("settings", "budget")).toEqual({ key: "budget", value: { maxCost: 3 } });
+    upgraded.close();
+  });
+});
