@@ -21,6 +21,7 @@ import { lazyCodeIntelligence } from "./runtime/code-intel/lazy";
 import { openStorage, openStorageForRecovery, type Storage } from "./storage";
 import { mountApp, storageFailure } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
+import { searchPanelContribution } from "./ui/search";
 import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
 import { createTransferUi } from "./ui/transfer";
 
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
   const share = createShareUi({ activeSessionId: (services) => agent.activeSessionId(services) });
   const transfer = createTransferUi({ openShareFile: share.openShareFile });
   const app = mountApp(document.getElementById("root")!, {
-    panels: [...agent.panels, ...share.panels],
+    panels: [...agent.panels, searchPanelContribution, ...share.panels],
     topBar: [...transfer.topBar, ...share.topBar, ...agent.topBar],
   });
   let storage: Storage;

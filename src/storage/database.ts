@@ -1,6 +1,6 @@
 // The IndexedDB database: schema and versioned migrations. Repositories (repositories.ts) are the
 // only code that touches it.
-import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
 import type {
   BlobRecord,
   FileRecord,
@@ -13,7 +13,6 @@ import type {
 } from "./records";
 
 export const DATABASE_NAME = "webcode";
-export const DATABASE_VERSION = 1;
 
 export interface WebcodeSchema extends DBSchema {
   workspaces: { key: string; value: WorkspaceRecord };
@@ -28,8 +27,15 @@ export interface WebcodeSchema extends DBSchema {
 
 export type WebcodeDatabase = IDBPDatabase<WebcodeSchema>;
 
-/** Schema migrations: entry i moves the database from version i to i+1. */
-const SCHEMA_MIGRATIONS: Array<(db: WebcodeDatabase) => void> = [
+export type SchemaMigration = (db: WebcodeDatabase, tx: IDBPTransaction<WebcodeSchema, StoreNames<WebcodeSchema>[], "versionchange">) => void;
+
+/**
+ * Schema migrations: entry i moves the database from version i to i+1. They all run inside the
+ * upgrade's one versionchange transaction, so the previous data stays until every one has succeeded:
+ * a migration that throws aborts the upgrade and leaves the database as it was (version and records).
+ * Record-level migrations (restore.ts) run on read and never rewrite what is stored.
+ */
+export const SCHEMA_MIGRATIONS: SchemaMigration[] = [
   (db) => {
     db.createObjectStore("workspaces", { keyPath: "id" });
     const files = db.createObjectStore("files", { keyPath: ["workspaceId", "path"] });
@@ -48,6 +54,9 @@ const SCHEMA_MIGRATIONS: Array<(db: WebcodeDatabase) => void> = [
     db.createObjectStore("settings", { keyPath: "key" });
   },
 ];
+
+/** The schema version: one per migration. */
+export const DATABASE_VERSION = SCHEMA_MIGRATIONS.length;
 
 /**
  * Opens the database at whatever version it has, without upgrading: for recovery when the normal
@@ -88,11 +97,13 @@ function databaseExists(name: string): Promise<boolean> {
   });
 }
 
-export async function openDatabase(name: string = DATABASE_NAME): Promise<WebcodeDatabase> {
-  return openDB<WebcodeSchema>(name, DATABASE_VERSION, {
-    upgrade(db, oldVersion) {
-      for (let version = oldVersion; version < DATABASE_VERSION; version++) {
-        SCHEMA_MIGRATIONS[version]?.(db);
+export async function openDatabase(name: string = DATABASE_NAME, migrations: readonly SchemaMigration[] = SCHEMA_MIGRATIONS): Promise<WebcodeDatabase> {
+  return openDB<WebcodeSchema>(name, migrations.length, {
+    upgrade(db, oldVersion, _newVersion, tx) {
+      // A failed upgrade is reported by openDB's rejection; its transaction's own rejection is the same news.
+      tx.done.catch(() => undefined);
+      for (let version = oldVersion; version < migrations.length; version++) {
+        migrations[version]!(db, tx);
       }
     },
     blocked() {

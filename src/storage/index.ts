@@ -2,6 +2,7 @@
 import { DATABASE_NAME, openDatabase, openDatabaseAsIs, type WebcodeDatabase } from "./database";
 import { TabChanges, type StorageChange } from "./tab-changes";
 import { deleteSessions, deleteSnapshots, measureUsage, pruneBlobs, type StorageUsage } from "./usage";
+import { createBackup, readEverything, restoreBackup, type BackupContents, type RestoreSummary } from "./backup";
 import {
   BlobRepository,
   FileRepository,
@@ -20,6 +21,7 @@ export * from "./records";
 export { StorageQuotaError, type RecordBatch } from "./repositories";
 export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";
+export { BackupError, BACKUP_FORMAT, BACKUP_VERSION, decodeBackup, encodeBackup, type BackupContents, type RestoreSummary } from "./backup";
 export { TabChanges, type StorageChange } from "./tab-changes";
 export { recordSize, type StorageUsage, type WorkspaceUsage } from "./usage";
 export type {
@@ -48,6 +50,12 @@ export interface Storage {
   readonly changes: Pick<TabChanges, "onDidChange">;
   /** What takes space, and the ways to free it when the quota is used up. */
   readonly maintenance: StorageMaintenance;
+  /** One file with every workspace, session and setting (without keys). */
+  backup(): Promise<Uint8Array>;
+  /** Merges a backup file in without overwriting anything; refuses a file that is not a valid backup (BackupError). */
+  restoreBackup(bytes: Uint8Array): Promise<RestoreSummary>;
+  /** Every record as stored (settings without keys), for checking a restore. */
+  readEverything(): Promise<BackupContents>;
   close(): void;
 }
 
@@ -106,6 +114,13 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
       pruneBlobs: () => pruneBlobs(db),
       probe: () => settings.put(PROBE_KEY, Date.now()),
     },
+    backup: () => createBackup(db),
+    restoreBackup: async (bytes) => {
+      const summary = await restoreBackup(db, bytes);
+      if (summary.workspacesAdded.length > 0) announce({ kind: "workspaces" });
+      return summary;
+    },
+    readEverything: () => readEverything(db),
     close: () => {
       tabs.dispose();
       db.close();

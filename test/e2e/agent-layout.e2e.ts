@@ -40,6 +40,17 @@ describe("chat layout", () => {
     await expect.poll(() => sidebar.count()).toBe(1);
     await sidebar.getByRole("searchbox").press("Escape");
     await expect.poll(() => sidebar.count()).toBe(0);
+
+    // At the side panel's narrowest, the header's controls wrap and none is cut off.
+    await page.getByRole("separator", { name: "Resize side panel" }).press("Home");
+    await expect.poll(async () => (await chat(page).boundingBox())!.width).toBeLessThan(240);
+    const header = chat(page).locator(".chat-header");
+    expect(await header.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const headerBox = (await header.boundingBox())!;
+    for (const control of await header.locator("button, select").all()) {
+      const box = (await control.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(headerBox.x + headerBox.width + 0.5);
+    }
     expect(app.errors).toEqual([]);
   });
 });

@@ -62,9 +62,8 @@ describe("workspace code service client", () => {
     expect(connects).toBe(1);
     expect(fake.log).toEqual(["update src/a.ts, src/b.json, src/c.css, src/d.ts", "warm"]);
 
-    await harness.files.writeFile("src/a.ts", "changed");
-    await harness.files.writeFile("notes.txt", "ignored");
-    await harness.files.remove("src/d.ts");
+    // Made in one task, so the file service reports them in one batch (each write resolves once stored).
+    await Promise.all([harness.files.writeFile("src/a.ts", "changed"), harness.files.writeFile("notes.txt", "ignored"), harness.files.remove("src/d.ts")]);
     await tick();
     await client.diagnose([{ path: "src/e.ts", before: undefined, after: "e" }]);
     expect(fake.log.slice(2)).toEqual(["update src/a.ts, src/d.ts (deleted)", "diagnose src/e.ts"]);

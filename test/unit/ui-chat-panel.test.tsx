@@ -4,6 +4,7 @@ import "../support/happy-dom-node-name";
 import { afterEach, describe, expect, it } from "vitest";
 import { toDisposable } from "../../src/base";
 import type { FileChange, FileStat } from "../../src/runtime";
+import type { SessionRecord } from "../../src/storage";
 import { ChatController } from "../../src/ui/chat/chat-controller";
 import { ChatPanel, type ChatPanelProps } from "../../src/ui/chat/chat-panel";
 import { INIT_PROMPT } from "../../src/ui/chat/slash-commands";
@@ -50,7 +51,7 @@ function fakeFiles(files: Record<string, string>): FakeFiles {
   };
 }
 
-async function setup(options: { hasProvider?: boolean; files?: Record<string, string>; contextWindow?: ChatPanelProps["contextWindow"] } = {}) {
+async function setup(options: { hasProvider?: boolean; files?: Record<string, string>; contextWindow?: ChatPanelProps["contextWindow"]; seed?: (agent: FakeAgent, s: SessionRecord) => void } = {}) {
   const agent = new FakeAgent();
   const frames = new ManualFrames();
   const problems: string[] = [];
@@ -58,6 +59,7 @@ async function setup(options: { hasProvider?: boolean; files?: Record<string, st
   controller = new ChatController(agent, { scheduler: frames, onProblem: (m) => problems.push(m) });
   const s = session({ title: "Fix the build", updatedAt: 5 });
   agent.sessions = [s];
+  options.seed?.(agent, s);
   await controller.start();
   let settingsOpened = 0;
   const files = fakeFiles(options.files ?? { "src/app.ts": "export {};" });
@@ -86,6 +88,22 @@ describe("ChatPanel", () => {
     expect(view!.container.textContent).toContain("Add a model provider in Settings to start.");
     await typeInto(byLabel<HTMLTextAreaElement>(view!.container, "Message")!, "hello");
     expect(button(view!.container, "Send")!.disabled).toBe(true);
+    await click(button(view!.container, "Open Settings"));
+    expect(settingsOpened()).toBe(1);
+  });
+
+  it("without a provider, keeps an existing transcript readable with the connect-a-model prompt beside it", async () => {
+    const { settingsOpened } = await setup({
+      hasProvider: false,
+      seed: (agent, s) => {
+        const user = userMessage(s.id);
+        agent.messages.set(s.id, [{ info: user, parts: [part(user, { type: "text", text: "Shared question about the build" })] }]);
+      },
+    });
+    await settle();
+    expect(view!.container.textContent).toContain("Shared question about the build");
+    expect(view!.container.textContent).not.toContain("Connect a model to start");
+    expect(view!.container.querySelector('[aria-label="Connect a model"]')?.textContent).toContain("Connect a model to continue this session");
     await click(button(view!.container, "Open Settings"));
     expect(settingsOpened()).toBe(1);
   });

@@ -3,7 +3,8 @@
 import "../support/happy-dom-node-name";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChatController } from "../../src/ui/chat/chat-controller";
-import { SessionsSidebar, sessionTree } from "../../src/ui/sessions";
+import type { PartRecord } from "../../src/storage";
+import { SessionTextSearch, SessionsSidebar, sessionTree } from "../../src/ui/sessions";
 import { FakeAgent, ManualFrames, session } from "./ui-chat-fixtures";
 import { button, byLabel, click, press, render, typeInto, type Rendered } from "./ui-chat-render";
 
@@ -30,6 +31,43 @@ describe("sessionTree", () => {
     const byChild = sessionTree([older, newer, child], "usages");
     expect(byChild.map((t) => t.session.id)).toEqual(["ses_a"]);
     expect(byChild[0]!.children.map((c) => c.id)).toEqual(["ses_c"]);
+  });
+});
+
+describe("session search in messages", () => {
+  const textPart = (text: string, type: "text" | "reasoning" = "text") => ({ type, text }) as unknown as PartRecord;
+  const transcripts: Record<string, PartRecord[]> = {
+    ses_a: [textPart("Please add a login page with OAuth")],
+    ses_b: [textPart("The test is flaky"), textPart("I think the Retry helper is at fault", "reasoning")],
+    ses_c: [textPart("grep for useSession")],
+  };
+
+  it("finds sessions whose messages contain the query, reading each transcript once per version", async () => {
+    const loads: string[] = [];
+    const search = new SessionTextSearch({
+      getMessages: async (id) => {
+        loads.push(id);
+        if (id === "ses_c") throw new Error("gone");
+        return [{ parts: transcripts[id] ?? [] }];
+      },
+    });
+    expect([...(await search.matching([older, newer, child], "oauth"))]).toEqual(["ses_a"]);
+    expect([...(await search.matching([older, newer, child], "retry HELPER"))]).toEqual(["ses_b"]);
+    expect(loads.sort()).toEqual(["ses_a", "ses_b", "ses_c", "ses_c"]);
+    const changed = { ...newer, updatedAt: 999 };
+    await search.matching([older, changed], "x");
+    expect(loads.filter((id) => id === "ses_b")).toHaveLength(2);
+    expect(sessionTree([older, newer, child], "oauth", new Set(["ses_a"])).map((t) => t.session.id)).toEqual(["ses_a"]);
+  });
+
+  it("shows a session found by its messages in the sidebar", async () => {
+    const search = new SessionTextSearch({ getMessages: async (id) => [{ parts: transcripts[id] ?? [] }] });
+    view = await render(<SessionsSidebar sessions={[older, newer, child]} onOpen={() => {}} onNew={() => {}} now={250} textSearch={search} />);
+    await typeInto(byLabel<HTMLInputElement>(view.container, "Search sessions")!, "OAuth");
+    const titles = () => Array.from(view!.container.querySelectorAll(".session-title")).map((t) => t.textContent);
+    // Not in any title: first nothing matches, then the messages' search finds it (with its child).
+    for (let i = 0; i < 50 && titles().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(titles()).toEqual(["Add login page", "Search for usages (@explore subagent)"]);
   });
 });
 

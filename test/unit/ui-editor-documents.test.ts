@@ -389,4 +389,25 @@ describe("EditorDocuments", () => {
     await settle();
     expect(documents.tabs.map((t) => t.path)).toEqual(["archive/todo.md"]);
   });
+
+  it("keeps a view state per open tab, follows a move, forgets it when the tab closes, and asks to reveal a selection", async () => {
+    await files.writeFile("a.txt", "one\ntwo\n");
+    await documents.open("a.txt");
+    const changed: string[] = [];
+    documents.onDidChangeViewState((path) => changed.push(path));
+    documents.setViewState("a.txt", { cursor: 2 });
+    documents.setViewState("not-open.txt", { cursor: 9 });
+    expect(changed).toEqual(["a.txt"]);
+    expect(documents.viewState("not-open.txt")).toBeUndefined();
+    await documents.move("a.txt", "b.txt");
+    await settle();
+    expect(documents.viewState("b.txt")).toEqual({ cursor: 2 });
+    expect(documents.viewState("a.txt")).toBeUndefined();
+    const reveals: unknown[] = [];
+    documents.onDidRequestReveal((r) => reveals.push(r));
+    await documents.open("b.txt", { selection: { line: 2, column: 1, endColumn: 4 } });
+    expect(reveals).toEqual([{ path: "b.txt", selection: { line: 2, column: 1, endColumn: 4 } }]);
+    await documents.close("b.txt");
+    expect(documents.viewState("b.txt")).toBeUndefined();
+  });
 });

@@ -91,7 +91,9 @@ describe("name checks", () => {
   it("refuses invalid names with the reason", () => {
     expect(checkNewName(tree, "", "a:b")).toMatch(/not allowed/);
     expect(checkNewName(tree, "", "")).toMatch(/empty/);
-    expect(checkNewName(tree, "", "a/b")).toMatch(/"\/"/);
+    expect(checkNewName(tree, "", "a//b")).toMatch(/"\/\/"/);
+    expect(checkNewName(tree, "", "/a")).toMatch(/start or end/);
+    expect(checkNewName(tree, "", "a/../b")).toMatch(/not a valid name/);
     expect(checkNewName(tree, "", "..")).toMatch(/not a valid name/);
   });
 
@@ -100,6 +102,15 @@ describe("name checks", () => {
     expect(checkNewName(tree, "", "a.txt")).toMatch(/already exists at the top/);
     expect(checkNewName(tree, "docs", "main.ts")).toBeUndefined();
     expect(checkNewName(tree, "src/lib", "index.ts")).toBeUndefined();
+  });
+
+  it("accepts a relative path, through existing folders or new ones, but not through a file or onto an existing entry", () => {
+    expect(checkNewName(tree, "", "src/lib/new.ts")).toBeUndefined();
+    expect(checkNewName(tree, "", "docs/guide/intro.md")).toBeUndefined();
+    expect(checkNewName(tree, "src", "lib/more/deep.ts")).toBeUndefined();
+    expect(checkNewName(tree, "", "src/lib/util.ts")).toMatch(/already exists in src\/lib/);
+    expect(checkNewName(tree, "", "README.md/x.ts")).toMatch(/"README.md" is a file/);
+    expect(checkNewName(tree, "", "src/b:ad/x.ts")).toMatch(/not allowed/);
   });
 
   it("allows renaming to the same name and refuses a sibling's name", () => {

@@ -77,7 +77,8 @@ describe("SettingsDialog", () => {
     await typeInto(field<HTMLInputElement>("API key"), "sk-ant-secret-key-123456");
     await choose(field<HTMLSelectElement>("Model"), "claude-sonnet-4-5");
     await click(button(view!.container, "Save"));
-    await settle();
+    // Saving takes several storage round trips: wait until the form has given way to the list.
+    for (let i = 0; i < 100 && !view!.container.querySelector('button[aria-label="Edit Anthropic"]'); i++) await settle();
     const saved = await loadProviderConfigs(storage!);
     expect(saved.map((c) => [c.id, c.apiKey])).toEqual([["anthropic", "sk-ant-secret-key-123456"]]);
     expect(await storage!.settings.get(DEFAULT_MODEL_KEY)).toEqual({ providerId: "anthropic", modelId: "claude-sonnet-4-5" });
@@ -115,7 +116,8 @@ describe("SettingsDialog", () => {
     expect(field<HTMLInputElement>("No-data timeout (seconds)").value).toBe("90");
     await typeInto(field<HTMLInputElement>("No-data timeout (seconds)"), "300");
     await click(button(view!.container, "Save"));
-    await settle();
+    // Saving takes several storage round trips: wait until the form has given way to the list.
+    for (let i = 0; i < 100 && !view!.container.querySelector('button[aria-label="Edit Anthropic"]'); i++) await settle();
     const saved = await loadProviderConfigs(storage!);
     expect(saved[0]!.models.find((m) => m.id === "local-128k")).toMatchObject({ context: 131_072, output: 16_384, stallTimeoutMs: 300_000 });
   });
@@ -172,7 +174,8 @@ describe("SettingsDialog", () => {
     expect(models).toContain("qwen2.5-coder:7b");
     expect(models).toContain("llama3.2");
     await click(button(view!.container, "Save"));
-    await settle();
+    // Saving takes several storage round trips: wait until the form has given way to the list.
+    for (let i = 0; i < 100 && !view!.container.querySelector('button[aria-label="Edit Anthropic"]'); i++) await settle();
     const saved = await loadProviderConfigs(storage!);
     expect(saved[0]!.baseUrl).toBe("http://127.0.0.1:8080/v1");
     expect(saved[0]!.models.map((m) => m.id)).toEqual(["qwen2.5-coder:7b", "llama3.2"]);

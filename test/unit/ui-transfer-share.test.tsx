@@ -20,6 +20,7 @@ import {
   groupFindings,
   openShareLink,
   refuseRuntimeWhenReadOnly,
+  shareLinkBase,
   shareOptionsFor,
   type ShareContext,
 } from "../../src/ui/share";
@@ -113,6 +114,14 @@ describe("finding groups", () => {
   });
 });
 
+describe("shareLinkBase", () => {
+  it("keeps the origin and path, never the sender's query parameters or fragment", () => {
+    expect(shareLinkBase("https://webcode.test/?runtime=browser")).toBe("https://webcode.test/");
+    expect(shareLinkBase("https://host.example/app/index.html?runtime=webcontainer&debug=1#share=v1.abc")).toBe("https://host.example/app/index.html");
+    expect(shareLinkBase("http://127.0.0.1:4173/")).toBe("http://127.0.0.1:4173/");
+  });
+});
+
 describe("ShareDialog", () => {
   async function openDialog(props: { cap?: number; preferredSessionId?: string; withSession?: boolean } = {}) {
     const data = await seeded({ withSession: props.withSession });
@@ -158,7 +167,8 @@ describe("ShareDialog", () => {
     expect(button(dialog, "Download .webcode file")).toBeUndefined();
 
     const link = linkField(dialog)!.value;
-    expect(link.startsWith("https://webcode.test/?runtime=browser#share=v1.")).toBe(true);
+    // The sender's ?runtime= (and any other query parameter) is not carried.
+    expect(link.startsWith("https://webcode.test/#share=v1.")).toBe(true);
     expect(linkField(dialog)!.readOnly).toBe(true);
     await click(button(dialog, "Copy link"));
     expect(copied).toEqual([link]);

@@ -20,6 +20,7 @@ import type { WorkbenchServices } from "./workbench-context";
 import type { Storage } from "../../storage";
 import { StorageBanner, StorageDialog, UnsavedStatus, storageActions, workbenchStorageActions, type StorageHealth } from "../storage";
 import { StorageRecovery } from "./storage-recovery";
+import { PERSISTENCE_EXPLANATION, type StoragePersistence } from "./storage-persistence";
 
 export type BootState =
   | { phase: "booting" }
@@ -35,6 +36,8 @@ export interface AppProps {
   layout: LayoutStore;
   contributions: Contributions;
   health: StorageHealth;
+  /** Asks the browser to keep webcode's storage (navigator.storage.persist()). */
+  persistence?: StoragePersistence;
 }
 
 const PREVIEW_PANEL_ID = "preview";
@@ -123,6 +126,24 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
     return () => subscription.dispose();
   }, [state.current?.files, notifications, health]);
 
+  // Ask to keep storage the first time the user's work changes in this page (a sensible moment: there
+  // is now something to lose), and say why.
+  const { persistence } = props;
+  useEffect(() => void persistence?.check(), [persistence]);
+  useEffect(() => {
+    const files = state.current?.files;
+    if (!files || !persistence || files.readOnly) return;
+    const subscription = files.onDidChange((changes) => {
+      if (!changes.some((c) => c.source !== "other-tab" && c.source !== "system" && c.source !== "runtime")) return;
+      subscription.dispose();
+      if (persistence.store.getState().state !== "not-persistent") return;
+      // Said as it is asked: some browsers show a prompt, others decide by themselves.
+      notifications.info(PERSISTENCE_EXPLANATION);
+      void persistence.request();
+    });
+    return () => subscription.dispose();
+  }, [state.current?.files, persistence, notifications]);
+
   // Warn before closing the tab with unsaved editor changes or workspace changes not yet stored.
   const files = state.current?.files;
   useEffect(() => {
@@ -200,7 +221,7 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
       ) : (
         <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />
       )}
-      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()}>
+      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()} persistence={props.persistence}>
         {current && workbench && <UnsavedStatus files={current.files} documents={workbench.documents} />}
       </StatusBar>
     </>

@@ -14,6 +14,7 @@ import { errorMessage } from "../../base";
 import { preloadMonaco } from "../editor";
 import { StorageHealth } from "../storage";
 import { loadXterm } from "../terminal";
+import { browserPersistenceManager, createStoragePersistence } from "./storage-persistence";
 
 export interface AppHandle {
   /** Opens the last workspace (or creates the first) and shows it. */
@@ -48,6 +49,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
     // Blocked storage (privacy settings): the layout is simply not remembered.
   }
   const layout = createLayoutStore(layoutStorage);
+  const persistence = createStoragePersistence(browserPersistenceManager());
   const root = createRoot(container);
   root.render(
     // The last line of defence: anything the inner boundaries (parts, panels) miss shows an error
@@ -59,6 +61,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
         dialogs={dialogs}
         layout={layout}
         health={health}
+        persistence={persistence}
         contributions={{ panels: contributions.panels ?? [], topBar: contributions.topBar ?? [] }}
       />
     </ErrorBoundary>,

@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { EditorStatusItems } from "../editor";
 import { RuntimeStatusItem } from "./runtime-status";
 import { TabFocusStatus } from "./tab-focus-status";
+import { PersistenceStatusItem } from "./persistence-status";
+import type { StoragePersistence } from "./storage-persistence";
 import type { RuntimeStatus } from "./workspace-controller";
 
 export function StatusBar({
@@ -11,16 +13,19 @@ export function StatusBar({
   readOnly = false,
   retry,
   children,
+  persistence,
 }: {
   runtime: RuntimeStatus | undefined;
   readOnly?: boolean;
   retry?: () => void;
   children?: ReactNode;
+  persistence?: StoragePersistence;
 }) {
   return (
     <footer className="status-bar" aria-label="Status bar">
       <RuntimeStatusItem runtime={runtime} readOnly={readOnly} retry={retry} />
       {children}
+      <PersistenceStatusItem persistence={persistence} />
       <span className="status-spacer" />
       <TabFocusStatus />
       <EditorStatusItems />

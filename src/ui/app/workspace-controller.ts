@@ -3,6 +3,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { UserFacingError, errorMessage } from "../../base";
 import { createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from "../../runtime";
+import { browserViewStore, forgetViewState } from "./workspace-view-state";
 import type { WorkspaceRecord } from "../../storage";
 import type { Disposable } from "../../base";
 import type { RuntimeStage } from "../../runtime";
@@ -116,6 +117,7 @@ export class WorkspaceController {
       await this.closeCurrent();
     }
     await deleteWorkspace(this.services.storage, id);
+    forgetViewState(browserViewStore(), id);
     await this.refresh();
     if (!wasCurrent) return;
     let next = this.store.getState().workspaces[0];

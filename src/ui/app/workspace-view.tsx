@@ -1,6 +1,6 @@
 // One open workspace: creates its editor documents, lays out tree | editor + terminal | right
 // panel, and gives contributed panels the workbench services. Remounted when the workspace changes.
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
 import type { WorkspaceRecord } from "../../storage";
 import type { Dialogs, Notifications } from "../common";
@@ -18,6 +18,10 @@ import { WorkbenchContext, type WorkbenchServices } from "./workbench-context";
 import type { RuntimeStatus, WorkspaceController } from "./workspace-controller";
 import type { StorageHealth } from "../storage";
 import { basename } from "../../base";
+import { browserViewStore, loadViewState, saveViewState } from "./workspace-view-state";
+
+/** Tab and cursor changes settle this long before the workspace's view is remembered. */
+const REMEMBER_DELAY_MS = 300;
 
 export interface WorkspaceViewProps {
   storage: Storage;
@@ -39,7 +43,13 @@ const WELCOME_FILES = ["README.md", "readme.md", "README"];
 
 export function WorkspaceView(props: WorkspaceViewProps) {
   const { files, dialogs, notifications } = props;
+  const workspaceId = props.workspace.id;
   const [documents, setDocuments] = useState<EditorDocuments | undefined>(undefined);
+  /** The side panel tab shown, remembered with the tabs; read once to restore it. */
+  const panelRef = useRef<string | undefined>(undefined);
+  const [initialPanel] = useState(() => loadViewState(browserViewStore(), workspaceId).panel);
+  panelRef.current ??= initialPanel;
+  const viewChanged = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     const created = new EditorDocuments({
@@ -62,35 +72,98 @@ export function WorkspaceView(props: WorkspaceViewProps) {
       },
     });
     setDocuments(created);
+    const store = browserViewStore();
+    const remembered = loadViewState(store, workspaceId);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const remember = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      const tabs = created.tabs.map((t) => t.path);
+      const viewStates: Record<string, unknown> = {};
+      for (const path of tabs) {
+        const state = created.viewState(path);
+        if (state !== undefined) viewStates[path] = state;
+      }
+      saveViewState(store, workspaceId, { tabs, active: created.active, viewStates, panel: panelRef.current });
+    };
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(remember, REMEMBER_DELAY_MS);
+    };
+    let subscriptions: Array<() => void> = [];
+    let live = true;
     void (async () => {
-      for (const name of WELCOME_FILES) {
-        if (await files.exists(name).catch(() => false)) {
-          await created.open(name, { activate: true });
-          return;
+      // The tabs of last time that still exist, in their order, each with its cursor and scroll.
+      const reopen = remembered.tabs.filter((path) => {
+        try {
+          return files.statSync(path)?.kind === "file";
+        } catch {
+          return false;
+        }
+      });
+      if (reopen.length > 0) {
+        await Promise.all(reopen.map((path) => created.open(path, { activate: false })));
+        if (!live) return;
+        for (const path of reopen) if (remembered.viewStates[path] !== undefined) created.setViewState(path, remembered.viewStates[path]);
+        created.activate(remembered.active !== undefined && reopen.includes(remembered.active) ? remembered.active : reopen[0]!);
+      } else {
+        for (const name of WELCOME_FILES) {
+          if (await files.exists(name).catch(() => false)) {
+            if (live) await created.open(name, { activate: true });
+            break;
+          }
         }
       }
+      if (!live) return;
+      const viewStates = created.onDidChangeViewState(later);
+      subscriptions = [created.store.subscribe(later), () => viewStates.dispose()];
+      viewChanged.current = later;
+      window.addEventListener("pagehide", remember);
+      subscriptions.push(() => window.removeEventListener("pagehide", remember));
     })();
-    return () => created.dispose();
-  }, [files, dialogs, notifications]);
+    return () => {
+      live = false;
+      viewChanged.current = () => undefined;
+      if (timer !== undefined) remember();
+      for (const unsubscribe of subscriptions) unsubscribe();
+      created.dispose();
+    };
+  }, [files, dialogs, notifications, workspaceId, panelRef]);
 
   if (!documents) return <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />;
-  return <WorkspaceLayout {...props} documents={documents} />;
+  return <WorkspaceLayout {...props} documents={documents} initialPanel={initialPanel} panelRef={panelRef} viewChanged={viewChanged} />;
 }
 
-function WorkspaceLayout(props: WorkspaceViewProps & { documents: EditorDocuments }) {
-  const { layout, documents, runtime, panels } = props;
+interface WorkspaceLayoutProps extends WorkspaceViewProps {
+  documents: EditorDocuments;
+  initialPanel: string | undefined;
+  panelRef: { current: string | undefined };
+  /** Remembers the workspace's view soon (the side panel shown changed). */
+  viewChanged: { current: () => void };
+}
+
+function WorkspaceLayout(props: WorkspaceLayoutProps) {
+  const { layout, documents, runtime, panels, panelRef } = props;
   const sizes = useStore(layout, (s) => s.sizes);
   const hidden = useStore(layout, (s) => s.hidden);
   // Re-render when the window size changes what fits (the separators' End key and aria-valuemax).
   useStore(layout, (s) => s.viewport);
   const measureRef = useWorkbenchSize(layout);
-  const [selectedPanel, setSelectedPanel] = useState<string | undefined>(undefined);
+  const [selectedPanel, setSelectedPanelState] = useState<string | undefined>(() => (panels.some((p) => p.id === props.initialPanel) ? props.initialPanel : undefined));
+  const setSelectedPanel = useCallback(
+    (id: string) => {
+      setSelectedPanelState(id);
+      panelRef.current = id;
+      props.viewChanged.current();
+    },
+    [panelRef, props.viewChanged],
+  );
   const showPanel = useCallback(
     (id: string) => {
       setSelectedPanel(id);
       if (layout.getState().hidden.right) layout.toggle("right");
     },
-    [layout],
+    [layout, setSelectedPanel],
   );
 
   const services: WorkbenchServices = useMemo(

@@ -7,7 +7,8 @@ import { useEffect, useMemo } from "react";
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
-import { findModel, SettingsButton, type BudgetSettings, type PermissionSettings, type ProviderSettings, type RuntimeSettingsStore, type TestConnection } from "../settings";
+import { downloadBytes } from "../transfer";
+import { findModel, SettingsButton, type BackupActions, type BudgetSettings, type PermissionSettings, type ProviderSettings, type RuntimeSettingsStore, type TestConnection } from "../settings";
 import type { ChatAgent } from "./agent-port";
 import { ChatController } from "./chat-controller";
 import { ChatPanel } from "./chat-panel";
@@ -70,6 +71,12 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
 
 function SettingsTopBarItem({ deps, settingsOpen, services }: { deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }>; services: WorkbenchServices }) {
   const open = useStore(settingsOpen, (s) => s.open);
+  const backup: BackupActions = {
+    storage: services.storage,
+    flush: () => services.files.flush(),
+    save: (bytes, name) => downloadBytes(bytes, name, "application/zip"),
+    onRestored: () => services.workspaces.refresh(),
+  };
   return (
     <SettingsButton
       settings={deps.settings}
@@ -78,6 +85,7 @@ function SettingsTopBarItem({ deps, settingsOpen, services }: { deps: AgentUiDep
       {...(deps.runtime && { runtime: deps.runtime })}
       {...(deps.budget && { budget: deps.budget })}
       extraSections={<StorageSection services={services} />}
+      backup={backup}
       open={open}
       onOpenChange={(value) => settingsOpen.setState({ open: value })}
     />

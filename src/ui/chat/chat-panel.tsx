@@ -7,7 +7,7 @@ import { errorMessage, revealInvisibleChars, tryDecodeText } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import type { FileAttachment, ModelRef } from "../../storage";
 import { FirstRunGuide } from "../settings";
-import { SessionsSidebar } from "../sessions";
+import { SessionTextSearch, SessionsSidebar } from "../sessions";
 import type { PromptInput } from "./agent-port";
 import type { ChatController } from "./chat-controller";
 import type { MessageEntry } from "./chat-store";
@@ -64,6 +64,7 @@ const EMPTY: readonly MessageEntry[] = [];
 export function ChatPanel(props: ChatPanelProps) {
   const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm, reasoning } = props;
   const view = useStore(controller.view);
+  const textSearch = useMemo(() => new SessionTextSearch(controller.agent), [controller]);
   const sessionId = view.activeSessionId;
   const session = useStore(controller.store, (s) => (sessionId ? s.sessions[sessionId] : undefined));
   const sessions = useStore(controller.store, (s) => s.sessions);
@@ -149,15 +150,26 @@ export function ChatPanel(props: ChatPanelProps) {
             onRename={controller.agent.renameSession ? (id) => void controller.rename(id) : undefined}
             onDelete={controller.agent.deleteSession ? (id) => void controller.remove(id) : undefined}
             onDismiss={() => controller.toggleSessions(false)}
+            textSearch={textSearch}
           />
         )}
         <div className="chat-main">
-          {!hasProvider ? (
+          {!hasProvider && visible.length === 0 ? (
             <FirstRunGuide onOpenSettings={onOpenSettings} />
           ) : view.view === "changes" && changes ? (
             <ChangesView entries={entries} source={changes} renderDiff={renderDiff} onOpenFile={onOpenFile} confirm={confirm} onProblem={onProblem} />
           ) : (
             <>
+              {!hasProvider && (
+                // A transcript (a shared session being continued, older sessions) stays readable; the
+                // way to continue it is shown beside it, not instead of it.
+                <div className="connect-model-banner" role="region" aria-label="Connect a model">
+                  <span>Connect a model to continue this session: add a provider in Settings.</span>
+                  <button type="button" className="button button-primary" onClick={onOpenSettings}>
+                    Open Settings
+                  </button>
+                </div>
+              )}
               <MessageList entries={visible} busy={busy} onFork={onFork} onRevert={onRevert} onOpenSession={onOpenSession} onOpenFile={openFile} onOpenSettings={openSettings} />
               {session?.revert && (
                 <div className="revert-banner" role="status">

@@ -40,6 +40,19 @@ export interface EditorDocumentsState {
 
 export type UnsavedChoice = "save" | "discard" | "cancel";
 
+/** A range to select and scroll to (1-based lines and columns, end column exclusive). */
+export interface EditorSelection {
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+}
+
+export interface RevealRequest {
+  path: string;
+  selection: EditorSelection;
+}
+
 export interface EditorDocumentsOptions {
   files: WorkspaceFs;
   /** Loads the editor engine on first use (Monaco is a lazy chunk). */
@@ -72,8 +85,16 @@ export class EditorDocuments implements Disposable {
   private readonly focusRequests = new Emitter<string>();
   /** Fires when a tab wants the keyboard (a file opened with `focus: true` finished loading). */
   readonly onDidRequestFocus = this.focusRequests.event;
+  private readonly revealRequests = new Emitter<RevealRequest>();
+  /** Fires when a tab wants a range selected and shown (a search result was opened). */
+  readonly onDidRequestReveal = this.revealRequests.event;
   private queue: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** The editor's per-tab view state (cursor, selections, scroll): opaque here, kept for the tab's life. */
+  private readonly viewStates = new Map<string, unknown>();
+  private readonly viewStateChanges = new Emitter<string>();
+  /** Fires when a tab's view state was recorded (for remembering it across reloads). */
+  readonly onDidChangeViewState = this.viewStateChanges.event;
 
   constructor(private readonly options: EditorDocumentsOptions) {
     this.disposables.add(options.files.onDidChange((changes) => this.enqueue(() => this.applyChanges(changes))));
@@ -96,7 +117,7 @@ export class EditorDocuments implements Disposable {
   }
 
   /** Opens a file in a tab (or shows its tab) and makes it active. */
-  async open(input: string, options: { activate?: boolean; focus?: boolean } = {}): Promise<void> {
+  async open(input: string, options: { activate?: boolean; focus?: boolean; selection?: EditorSelection } = {}): Promise<void> {
     const path = normalizePath(input);
     if (options.activate !== false) this.activate(path, true);
     let pending = this.loading.get(path);
@@ -107,7 +128,18 @@ export class EditorDocuments implements Disposable {
       this.loading.set(path, pending);
     }
     await pending;
+    if (options.selection && this.active === path && this.tab(path)?.status === "text") this.revealRequests.fire({ path, selection: options.selection });
     if (options.focus && this.active === path) this.focusRequests.fire(path);
+  }
+
+  viewState(path: string): unknown {
+    return this.viewStates.get(path);
+  }
+
+  setViewState(path: string, state: unknown): void {
+    if (!this.tab(path)) return;
+    this.viewStates.set(path, state);
+    this.viewStateChanges.fire(path);
   }
 
   activate(path: string, onlyIfOpen = false): void {
@@ -210,6 +242,8 @@ export class EditorDocuments implements Disposable {
     this.disposed = true;
     this.disposables.dispose();
     this.focusRequests.dispose();
+    this.revealRequests.dispose();
+    this.viewStateChanges.dispose();
     for (const doc of this.docs.values()) {
       doc.listener.dispose();
       doc.buffer.dispose();
@@ -264,6 +298,7 @@ export class EditorDocuments implements Disposable {
       doc.buffer.dispose();
       this.docs.delete(path);
     }
+    this.viewStates.delete(path);
     const tabs = this.tabs;
     const index = tabs.findIndex((t) => t.path === path);
     if (index < 0) return;
@@ -289,6 +324,11 @@ export class EditorDocuments implements Disposable {
       this.docs.delete(oldPath);
       const moved = this.attach(newPath, this.factory.create(newPath, text), doc.saved);
       moved.theirs = doc.theirs;
+    }
+    for (const [oldPath, newPath] of renamed) {
+      const state = this.viewStates.get(oldPath);
+      this.viewStates.delete(oldPath);
+      if (state !== undefined) this.viewStates.set(newPath, state);
     }
     const active = this.active;
     this.store.setState({

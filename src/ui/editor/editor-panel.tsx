@@ -7,11 +7,12 @@ import { basename, DisposableStore, errorMessage, formatBytes, toDisposable } fr
 import type * as MonacoApi from "monaco-editor";
 import type { WorkspaceFs } from "../../runtime";
 import { Icon, IconButton, tabFocusMode, type Dialogs } from "../common";
-import type { EditorDocuments } from "./editor-documents";
+import type { EditorDocuments, RevealRequest } from "./editor-documents";
 import { editorStatus } from "./editor-status";
 import { EditorTabs } from "./editor-tabs";
 import { loadMonaco, type MonacoModule } from "./monaco-loader";
 import { QuickOpen } from "./quick-open";
+import { ImagePreview, MarkdownPreview, SvgPreview, describeFileType, previewKind } from "./file-preview";
 
 export const EDITOR_READY_MARK = "webcode:editor-ready";
 
@@ -25,6 +26,9 @@ type MonacoEditor = MonacoApi.editor.IStandaloneCodeEditor;
 type ViewState = MonacoApi.editor.ICodeEditorViewState;
 
 const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+/** Cursor moves and scrolling settle this long before the view state is recorded. */
+const VIEW_STATE_DELAY_MS = 200;
+
 export const MOD_KEY_LABEL = isMac ? "⌘" : "Ctrl+";
 
 export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
@@ -36,8 +40,11 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
   const [editor, setEditor] = useState<{ instance: MonacoEditor; module: MonacoModule } | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | undefined>(undefined);
   const [quickOpen, setQuickOpen] = useState(false);
-  const viewStates = useRef(new Map<string, ViewState>());
+  /** Text tabs (Markdown, SVG) showing their preview beside the source. */
+  const [previews, setPreviews] = useState<ReadonlySet<string>>(new Set());
   const shown = useRef<string | undefined>(undefined);
+  /** A range to show once its file's model is in the editor (a search result opened before it loaded). */
+  const pendingReveal = useRef<RevealRequest | undefined>(undefined);
 
   // Create Monaco once per workspace; the TypeScript project lives as long as the editor.
   useEffect(() => {
@@ -102,7 +109,7 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
     const { instance, module } = editor;
     if (shown.current !== undefined) {
       const state = instance.saveViewState();
-      if (state) viewStates.current.set(shown.current, state);
+      if (state) documents.setViewState(shown.current, state);
     }
     const model = activeBufferReady && active !== undefined ? module.monacoBuffers.model(active) : undefined;
     if (instance.getModel() !== (model ?? null)) instance.setModel(model ?? null);
@@ -111,21 +118,47 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
       // Prose wraps; code keeps its lines.
       const prose = ["markdown", "plaintext", "mdx"].includes(model.getLanguageId());
       instance.updateOptions({ wordWrap: prose ? "on" : "off" });
-      const state = viewStates.current.get(active);
+      const state = documents.viewState(active) as ViewState | undefined;
       if (state) instance.restoreViewState(state);
+      if (pendingReveal.current?.path === active) {
+        reveal(instance, pendingReveal.current);
+        pendingReveal.current = undefined;
+      }
       editorStatus.setState({ language: model.getLanguageId(), ...positionOf(instance) });
     } else {
       editorStatus.setState({ language: undefined, line: undefined, column: undefined });
     }
-  }, [editor, active, activeBufferReady, tabs]);
+  }, [editor, documents, active, activeBufferReady, tabs]);
 
-  // Forget view states of closed tabs.
+  // Record the cursor and scroll position as they change (settled), so a reload brings them back.
   useEffect(() => {
-    for (const path of viewStates.current.keys()) if (!tabs.some((t) => t.path === path)) viewStates.current.delete(path);
-  }, [tabs]);
+    if (!editor) return;
+    const { instance } = editor;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const record = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const state = shown.current !== undefined ? instance.saveViewState() : null;
+        if (state && shown.current !== undefined) documents.setViewState(shown.current, state);
+      }, VIEW_STATE_DELAY_MS);
+    };
+    const subscriptions = [instance.onDidChangeCursorPosition(record), instance.onDidScrollChange(record)];
+    return () => {
+      clearTimeout(timer);
+      for (const s of subscriptions) s.dispose();
+    };
+  }, [editor, documents]);
 
   useEffect(() => {
     const subscription = documents.onDidRequestFocus(() => editor?.instance.focus());
+    return () => subscription.dispose();
+  }, [documents, editor]);
+
+  useEffect(() => {
+    const subscription = documents.onDidRequestReveal((request) => {
+      if (editor && shown.current === request.path) reveal(editor.instance, request);
+      else pendingReveal.current = request;
+    });
     return () => subscription.dispose();
   }, [documents, editor]);
 
@@ -149,6 +182,15 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
   }, [documents, dialogOpen]);
 
   const name = active !== undefined ? basename(active) : undefined;
+  const kind = active !== undefined ? previewKind(active) : undefined;
+  const canPreview = activeTab?.status === "text" && kind !== undefined;
+  const previewing = canPreview && previews.has(activeTab.path);
+  const togglePreview = (path: string) =>
+    setPreviews((current) => {
+      const next = new Set(current);
+      if (!next.delete(path)) next.add(path);
+      return next;
+    });
 
   return (
     <section className="editor-panel" aria-label="Editor">
@@ -160,6 +202,17 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           onClose={(path) => void documents.close(path)}
         />
         <div className="editor-actions">
+          {canPreview && (
+            <button
+              type="button"
+              className="button editor-preview-toggle"
+              aria-pressed={previewing}
+              title={previewing ? "Hide the preview" : "Show a preview beside the source"}
+              onClick={() => togglePreview(activeTab.path)}
+            >
+              Preview
+            </button>
+          )}
           <IconButton icon="search" label="Go to file" shortcut={`${MOD_KEY_LABEL}P`} onClick={() => setQuickOpen(true)} />
           <IconButton
             icon="save"
@@ -192,8 +245,17 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           </span>
         </div>
       )}
-      <div className="editor-body">
+      <div className={`editor-body ${previewing ? "with-preview" : ""}`}>
         <div ref={host} className={`monaco-host ${activeBufferReady ? "" : "is-hidden"}`} data-testid="monaco-host" />
+        {previewing && activeTab && (
+          <div className="file-preview-pane">
+            {kind === "markdown" ? (
+              <MarkdownPreview key={activeTab.path} buffer={documents.buffer(activeTab.path)} path={activeTab.path} />
+            ) : (
+              <SvgPreview key={activeTab.path} files={files} buffer={documents.buffer(activeTab.path)} path={activeTab.path} />
+            )}
+          </div>
+        )}
         {!activeTab && !loadError && (
           <div className="editor-empty">
             <p>No file is open.</p>
@@ -203,11 +265,12 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           </div>
         )}
         {activeTab?.status === "loading" && <div className="editor-message" role="status">Opening {name}…</div>}
-        {activeTab?.status === "binary" && (
+        {activeTab?.status === "binary" && kind === "image" && <ImagePreview key={activeTab.path} files={files} path={activeTab.path} />}
+        {activeTab?.status === "binary" && kind !== "image" && (
           <div className="editor-message" role="status">
             <Icon name="file" size={32} />
             <p>
-              <strong>{name}</strong> is a binary file ({formatBytes(activeTab.size ?? 0)}); the editor shows text files only.
+              <strong>{name}</strong> is a binary file: {formatBytes(activeTab.size ?? 0)}, {describeFileType(activeTab.path)}. The editor shows text files only.
             </p>
           </div>
         )}
@@ -235,6 +298,17 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
       )}
     </section>
   );
+}
+
+function reveal(instance: MonacoEditor, { selection }: RevealRequest): void {
+  const range = {
+    startLineNumber: selection.line,
+    startColumn: selection.column,
+    endLineNumber: selection.endLine ?? selection.line,
+    endColumn: selection.endColumn ?? selection.column,
+  };
+  instance.setSelection(range);
+  instance.revealRangeInCenterIfOutsideViewport(range);
 }
 
 function positionOf(instance: MonacoEditor): { line?: number; column?: number } {

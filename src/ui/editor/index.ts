@@ -1,5 +1,5 @@
 // The editor panel: open documents (tabs, saving, changes underneath), Monaco (lazy) and quick open.
-export { EditorDocuments, type EditorTab, type EditorDocumentsState, type UnsavedChoice, type EditorDocumentsOptions } from "./editor-documents";
+export { EditorDocuments, type EditorTab, type EditorDocumentsState, type UnsavedChoice, type EditorDocumentsOptions, type EditorSelection, type RevealRequest } from "./editor-documents";
 export { EditorPanel, EDITOR_READY_MARK, MOD_KEY_LABEL } from "./editor-panel";
 export { EditorStatusItems } from "./editor-status-bar";
 export { loadMonacoBuffers, preloadMonaco } from "./monaco-loader";

@@ -8,8 +8,28 @@ export function siblingNames(nodes: readonly TreeNode[], folder: string): string
   return list.map((n) => n.name);
 }
 
-/** An error for a new entry called `name` in `folder`, or undefined when it can be created. */
-export function checkNewName(nodes: readonly TreeNode[], folder: string, name: string): string | undefined {
+/**
+ * An error for a new entry called `name` in `folder`, or undefined when it can be created. `name` may
+ * be a relative path ("src/lib/a.ts"): missing folders on the way are created, existing ones reused.
+ */
+export function checkNewName(nodes: readonly TreeNode[], folder: string, input: string): string | undefined {
+  const segments = input.split("/");
+  if (segments.length > 1) {
+    if (segments.some((s) => s === "")) return "A path cannot start or end with \"/\" or contain \"//\".";
+    for (const segment of segments) {
+      const problem = validateName(segment);
+      if (problem) return problem;
+    }
+    let at = folder;
+    for (const segment of segments.slice(0, -1)) {
+      const next = joinPath(at, segment);
+      const node = findNode(nodes, next);
+      if (node && node.kind !== "dir") return `"${next}" is a file, so it cannot contain "${segments.slice(segments.indexOf(segment) + 1).join("/")}".`;
+      at = next;
+    }
+    return checkNewName(nodes, at, segments[segments.length - 1]!);
+  }
+  const name = input;
   const problem = validateName(name);
   if (problem) return problem;
   const clash = siblingNames(nodes, folder).find((n) => n === name);

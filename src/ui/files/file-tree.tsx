@@ -126,7 +126,9 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
         store.setState({ expanded: moved, focused: to });
         return;
       }
+      // A relative path ("src/lib/a.ts") creates the folders on the way; show where it went.
       const path = joinPath(edit.folder, name);
+      for (const dir of ancestors(path)) store.expand(dir);
       if (edit.mode === "new-folder") {
         await files.mkdir(path, { source: "user" });
         store.focus(path);

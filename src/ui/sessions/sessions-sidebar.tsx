@@ -1,9 +1,10 @@
 // The sessions sidebar: every session, newest first, with search, new, rename and delete; child
 // sessions of subagents listed under their parent. In a narrow chat panel it is a drawer over the
 // transcript (chat.css), closed by opening a session or Escape.
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { revealInvisibleChars } from "../../base";
 import type { SessionRecord } from "../../storage";
+import type { SessionTextSearch } from "./session-text-search";
 import { Icon } from "../common";
 
 export interface SessionsSidebarProps {
@@ -20,6 +21,8 @@ export interface SessionsSidebarProps {
   /** Closes the sidebar: called on Escape, and after opening a session while it covers the transcript. */
   onDismiss?(): void;
   now?: number;
+  /** Searches the sessions' messages too (not only titles); omitted: titles only. */
+  textSearch?: SessionTextSearch;
 }
 
 export interface SessionTreeItem {
@@ -27,8 +30,11 @@ export interface SessionTreeItem {
   children: SessionRecord[];
 }
 
-/** Top-level sessions newest first, each with its child sessions (newest first), filtered by `query`. */
-export function sessionTree(sessions: readonly SessionRecord[], query = ""): SessionTreeItem[] {
+/**
+ * Top-level sessions newest first, each with its child sessions (newest first), filtered by `query`
+ * (in the title, or `textMatches`: sessions whose messages contain it).
+ */
+export function sessionTree(sessions: readonly SessionRecord[], query = "", textMatches?: ReadonlySet<string>): SessionTreeItem[] {
   const newest = (a: SessionRecord, b: SessionRecord) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : -1);
   const byParent = new Map<string, SessionRecord[]>();
   const ids = new Set(sessions.map((s) => s.id));
@@ -39,7 +45,7 @@ export function sessionTree(sessions: readonly SessionRecord[], query = ""): Ses
     byParent.set(session.parentId, list);
   }
   const q = query.trim().toLowerCase();
-  const matches = (s: SessionRecord) => !q || s.title.toLowerCase().includes(q);
+  const matches = (s: SessionRecord) => !q || s.title.toLowerCase().includes(q) || textMatches?.has(s.id) === true;
   return sessions
     .filter((s) => !s.archived && (!s.parentId || !ids.has(s.parentId)))
     .sort(newest)
@@ -57,11 +63,23 @@ export function relativeTime(then: number, now: number): string {
   return new Date(then).toLocaleDateString();
 }
 
-export function SessionsSidebar({ sessions, activeSessionId, busy, onOpen: openSession, onNew, onRename, onDelete, onDismiss, now = Date.now() }: SessionsSidebarProps) {
+export function SessionsSidebar({ sessions, activeSessionId, busy, onOpen: openSession, onNew, onRename, onDelete, onDismiss, now = Date.now(), textSearch }: SessionsSidebarProps) {
   const [query, setQuery] = useState("");
+  const [textMatches, setTextMatches] = useState<{ query: string; ids: ReadonlySet<string> } | undefined>(undefined);
   const searchId = useId();
   const nav = useRef<HTMLElement>(null);
-  const tree = useMemo(() => sessionTree(sessions, query), [sessions, query]);
+  useEffect(() => {
+    if (!textSearch || query.trim() === "") return;
+    let live = true;
+    const timer = setTimeout(() => {
+      void textSearch.matching(sessions, query).then((ids) => live && setTextMatches({ query, ids }));
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [textSearch, sessions, query]);
+  const tree = useMemo(() => sessionTree(sessions, query, textMatches?.query === query ? textMatches.ids : undefined), [sessions, query, textMatches]);
   // As a drawer (positioned over the transcript by the stylesheet) it would hide the session just
   // opened; beside the transcript it stays.
   const onOpen = (id: string) => {

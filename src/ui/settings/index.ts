@@ -12,3 +12,4 @@ export { RuntimeSettingsStore } from "./runtime-settings-store";
 export { RuntimeSection } from "./runtime-section";
 export { BudgetSettings, BUDGET_SETTINGS_KEY, restoreBudget, type SessionBudgetChoice } from "./budget-settings";
 export { BudgetSection } from "./budget-section";
+export { BackupSection, backupFileName, describeRestore, type BackupActions } from "./backup-section";

@@ -12,6 +12,7 @@ import { PermissionSection } from "./permission-section";
 import type { PermissionSettings } from "./permission-settings";
 import { ProviderForm, type TestConnection } from "./provider-form";
 import { RuntimeSection } from "./runtime-section";
+import { BackupSection, type BackupActions } from "./backup-section";
 import type { RuntimeSettingsStore } from "./runtime-settings-store";
 import type { ProviderSettings } from "./provider-settings";
 import "./settings.css";
@@ -27,12 +28,14 @@ export interface SettingsDialogProps {
   budget?: BudgetSettings;
   /** Sections the app adds at the end (storage used per workspace). */
   extraSections?: ReactNode;
+  /** Back up everything / restore from backup; the Backup section shows when given. */
+  backup?: BackupActions;
   onClose(): void;
 }
 
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
-export function SettingsDialog({ settings, testConnection, permissions, runtime, budget, extraSections, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, testConnection, permissions, runtime, budget, backup, extraSections, onClose }: SettingsDialogProps) {
   const state = useStore(settings.store);
   const [editing, setEditing] = useState<Editing>(() => (state.configs.length === 0 ? { mode: "add" } : { mode: "none" }));
   const [problem, setProblem] = useState<string | undefined>();
@@ -166,6 +169,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
         )}
         {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
         {runtime && <RuntimeSection runtime={runtime} onProblem={(action) => void run(action)} />}
+        {backup && <BackupSection actions={backup} />}
         {budget && <BudgetSection budget={budget} onProblem={(action) => void run(action)} />}
         <KeyProtectionSection settings={settings} onProblem={(action) => void run(action)} />
         {extraSections}

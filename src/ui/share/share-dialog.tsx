@@ -99,7 +99,7 @@ export function ShareDialog(props: ShareDialogProps) {
     const timer = setTimeout(() => {
       try {
         const result = encodeShareLink(source, { ...options, cap });
-        setEncoded({ state: "done", result, ...(result.fragment ? { link: linkBase + result.fragment } : {}) });
+        setEncoded({ state: "done", result, ...(result.fragment ? { link: shareLinkBase(linkBase) + result.fragment } : {}) });
       } catch (error) {
         setEncoded({ state: "failed", message: `The link could not be made: ${errorMessage(error)}.` });
       }
@@ -229,4 +229,17 @@ export function ShareDialog(props: ShareDialogProps) {
       </div>
     </Modal>
   );
+}
+
+/**
+ * The app's address a share link starts with: origin and path only. The sender's query parameters
+ * (`?runtime=`, anything else) and fragment are theirs, not the recipient's, and never travel.
+ */
+export function shareLinkBase(href: string): string {
+  try {
+    const url = new URL(href);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return href.split(/[?#]/)[0]!;
+  }
 }

@@ -1,0 +1,51 @@
+// Back up everything → wipe (a fresh browser profile) → restore, in a real browser: the workspace comes
+// back with its text and binary files under a free name; a file that is not a backup is refused and
+// nothing changes.
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { runInTerminal, terminalText, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench, editorText, useBrowser } from "../support/browser";
+
+const browser = useBrowser();
+const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+describe("backup and restore", () => {
+  it("backs up everything, and restores it into an empty browser", async () => {
+    const first = await browser.open();
+    await waitForWorkbench(first.page);
+    await waitForTerminal(first.page);
+    await runInTerminal(first.page, `mkdir src && echo 'export const kept = 42;' > src/keep.ts && echo ${PNG_1X1} | base64 -d > logo.png && echo made-backup-files`);
+    await expect.poll(() => terminalText(first.page), { timeout: 15_000 }).toContain("made-backup-files");
+    await first.page.getByRole("button", { name: "Settings", exact: true }).click();
+    const dialog = first.page.getByRole("dialog", { name: "Settings" });
+    const [download] = await Promise.all([first.page.waitForEvent("download"), dialog.getByRole("button", { name: "Back up everything" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^webcode-backup-\d{4}-\d{2}-\d{2}\.zip$/);
+    await expect.poll(() => dialog.getByRole("status").innerText()).toMatch(/^Saved webcode-backup-.*\.zip \(/);
+    const backup = await readFile((await download.path())!);
+
+    // A fresh profile: nothing of the first one.
+    const second = await browser.open();
+    const { page } = second;
+    await waitForWorkbench(page);
+    await page.getByRole("button", { name: "Settings", exact: true }).click();
+    const settings = page.getByRole("dialog", { name: "Settings" });
+    // Not a backup: refused, nothing changes.
+    await settings.getByLabel("Restore from backup").setInputFiles({ name: "notes.zip", mimeType: "application/zip", buffer: Buffer.from("not a zip at all") });
+    await expect.poll(() => settings.getByRole("alert").innerText()).toMatch(/"notes.zip" was not restored: This file is not a webcode backup.*Nothing was changed/);
+    expect(await page.getByRole("combobox", { name: "Workspace" }).locator("option").allInnerTexts()).toEqual(["My workspace"]);
+
+    await settings.getByLabel("Restore from backup").setInputFiles({ name: "backup.zip", mimeType: "application/zip", buffer: backup });
+    await expect.poll(() => settings.getByRole("status").innerText()).toMatch(/Restored: 1 workspace added \(My workspace \(restored\)\) with 3 files; "My workspace" was added as "My workspace \(restored\)"/);
+    await settings.getByRole("button", { name: "Close" }).click();
+    await expect.poll(() => page.getByRole("combobox", { name: "Workspace" }).locator("option").allInnerTexts()).toEqual(["My workspace", "My workspace (restored)"]);
+    await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "My workspace (restored)" });
+    await expect.poll(() => treeItem(page, "src").count(), { timeout: 15_000 }).toBe(1);
+    await treeItem(page, "src").click();
+    await treeItem(page, "keep.ts").click();
+    await waitForActiveTab(page, "src/keep.ts");
+    await expect.poll(() => editorText(page)).toContain("export const kept = 42;");
+    await treeItem(page, "logo.png").click();
+    await expect.poll(() => page.getByRole("img", { name: "Preview of logo.png" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+    expect(first.errors).toEqual([]);
+    expect(second.errors).toEqual([]);
+  });
+});
