@@ -1,10 +1,11 @@
-// The Storage section of Settings: storage used per workspace and for sessions and snapshots, with
-// export and delete, for the open workbench.
+// The Storage section of Settings: what the browser allows and whether it keeps the data, storage
+// used per workspace and for sessions and snapshots, with export and delete, for the open workbench.
 import { useMemo } from "react";
 import type { WorkbenchServices } from "../app/workbench-context";
 import { StorageHealth } from "./storage-health";
 import { storageActions } from "./storage-actions";
 import { StorageUsageView } from "./storage-usage-view";
+import { BrowserQuota } from "./browser-quota";
 
 /** The actions of the storage view for an open workbench (the open workspace exports with its unsaved tabs). */
 export function workbenchStorageActions(services: WorkbenchServices) {
@@ -34,6 +35,7 @@ export function StorageSection({ services }: { services: WorkbenchServices }) {
   return (
     <section className="settings-section" aria-labelledby="settings-storage">
       <h3 id="settings-storage">Storage</h3>
+      <BrowserQuota manager={typeof navigator !== "undefined" ? navigator.storage : undefined} />
       <StorageUsageView actions={useMemo(() => workbenchStorageActions(services), [services])} />
     </section>
   );
