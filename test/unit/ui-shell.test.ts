@@ -118,6 +118,25 @@ describe("layout", () => {
     expect(layout.getState().hidden.terminal).toBe(true);
   });
 
+  it("keeps pane sizes per workspace; a workspace without its own starts from the last ones", () => {
+    const saved = new Map<string, string>();
+    const storage = { getItem: (k: string) => saved.get(k) ?? null, setItem: (k: string, v: string) => void saved.set(k, v) };
+    const layout = createLayoutStore(storage);
+    layout.useWorkspace("ws-a");
+    layout.resize("tree", 300);
+    layout.useWorkspace("ws-b");
+    expect(layout.getState().sizes.tree).toBe(300);
+    layout.resize("tree", 250);
+    layout.useWorkspace("ws-a");
+    expect(layout.getState().sizes.tree).toBe(300);
+    // After a reload each workspace gets its own back.
+    const reloaded = createLayoutStore(storage);
+    reloaded.useWorkspace("ws-b");
+    expect(reloaded.getState().sizes.tree).toBe(250);
+    reloaded.useWorkspace("ws-a");
+    expect(reloaded.getState().sizes.tree).toBe(300);
+  });
+
   it("fits pane sizes to the workbench: End on every separator leaves the editor its minimum area", () => {
     const layout = createLayoutStore();
     layout.setViewport({ width: 1440, height: 800 });

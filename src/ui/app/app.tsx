@@ -144,6 +144,12 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
     return () => subscription.dispose();
   }, [state.current?.files, persistence, notifications]);
 
+  // Pane sizes are remembered per workspace.
+  const openWorkspaceId = state.current?.workspace.id;
+  useEffect(() => {
+    if (openWorkspaceId) props.layout.useWorkspace(openWorkspaceId);
+  }, [openWorkspaceId, props.layout]);
+
   // Warn before closing the tab with unsaved editor changes or workspace changes not yet stored.
   const files = state.current?.files;
   useEffect(() => {

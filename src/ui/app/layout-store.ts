@@ -111,6 +111,11 @@ export interface LayoutStore extends StoreApi<LayoutState> {
   setViewport(viewport: Viewport): void;
   /** The largest size `pane` can take right now (for the separator's End key and aria-valuemax). */
   maxSize(pane: PaneName): number;
+  /**
+   * Sizes are kept per workspace: switches to `workspaceId`'s (a workspace without its own keeps the
+   * current ones, which become its own at the first resize).
+   */
+  useWorkspace(workspaceId: string): void;
 }
 
 export function createLayoutStore(storage?: Pick<globalThis.Storage, "getItem" | "setItem">): LayoutStore {
@@ -127,9 +132,12 @@ export function createLayoutStore(storage?: Pick<globalThis.Storage, "getItem" |
     sizes: { ...wanted },
     hidden: { tree: false, right: false, terminal: false },
   }));
+  let workspaceKey: string | undefined;
   const save = () => {
     try {
+      // The last sizes chosen anywhere are also where a workspace without its own starts.
       storage?.setItem(STORAGE_KEY, JSON.stringify(wanted));
+      if (workspaceKey) storage?.setItem(workspaceKey, JSON.stringify(wanted));
     } catch {
       // Not being able to remember the layout is not worth bothering the user about.
     }
@@ -164,5 +172,16 @@ export function createLayoutStore(storage?: Pick<globalThis.Storage, "getItem" |
       refit();
     },
     maxSize,
+    useWorkspace(workspaceId: string) {
+      workspaceKey = `${STORAGE_KEY}.${workspaceId}`;
+      let own: string | null = null;
+      try {
+        own = storage?.getItem(workspaceKey) ?? null;
+      } catch {
+        // Blocked storage: the current sizes stay.
+      }
+      if (own !== null) wanted = restoreLayout(own);
+      refit();
+    },
   });
 }
