@@ -19,7 +19,7 @@ describe("backup and restore", () => {
     const dialog = first.page.getByRole("dialog", { name: "Settings" });
     const [download] = await Promise.all([first.page.waitForEvent("download"), dialog.getByRole("button", { name: "Back up everything" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^webcode-backup-\d{4}-\d{2}-\d{2}\.zip$/);
-    await expect.poll(() => dialog.getByRole("status").innerText()).toMatch(/^Saved webcode-backup-.*\.zip \(/);
+    await expect.poll(() => dialog.getByRole("status").filter({ hasText: /^Saved webcode-backup/ }).innerText()).toMatch(/^Saved webcode-backup-.*\.zip \(/);
     const backup = await readFile((await download.path())!);
 
     // A fresh profile: nothing of the first one.
@@ -34,7 +34,7 @@ describe("backup and restore", () => {
     expect(await page.getByRole("combobox", { name: "Workspace" }).locator("option").allInnerTexts()).toEqual(["My workspace"]);
 
     await settings.getByLabel("Restore from backup").setInputFiles({ name: "backup.zip", mimeType: "application/zip", buffer: backup });
-    await expect.poll(() => settings.getByRole("status").innerText()).toMatch(/Restored: 1 workspace added \(My workspace \(restored\)\) with 3 files; "My workspace" was added as "My workspace \(restored\)"/);
+    await expect.poll(() => settings.getByRole("status").filter({ hasText: /^Restored/ }).innerText()).toMatch(/Restored: 1 workspace added \(My workspace \(restored\)\) with 3 files; "My workspace" was added as "My workspace \(restored\)"/);
     await settings.getByRole("button", { name: "Close" }).click();
     await expect.poll(() => page.getByRole("combobox", { name: "Workspace" }).locator("option").allInnerTexts()).toEqual(["My workspace", "My workspace (restored)"]);
     await page.getByRole("combobox", { name: "Workspace" }).selectOption({ label: "My workspace (restored)" });

@@ -35,7 +35,7 @@ describe("two tabs on one workspace", () => {
     await runInTerminal(a, "mkdir -p notes && echo from-a > notes/a.txt");
     await expect.poll(() => treeItem(b, "notes").count(), { timeout: 1_500 }).toBe(1);
     await runInTerminal(b, "cat notes/a.txt");
-    await expect.poll(() => terminalText(b)).toMatch(/cat notes\/a\.txt\s*\n\s*from-a/);
+    await expect.poll(() => terminalText(b), { timeout: 10_000 }).toMatch(/cat notes\/a\.txt\s*\n\s*from-a/);
 
     // Changed in B while A shows it in the editor: A's editor follows (no unsaved edits there).
     await treeItem(a, "README.md").click();
@@ -54,19 +54,20 @@ describe("two tabs on one workspace", () => {
     // Both terminals write at the same time, each its own files and one shared file.
     await runInTerminal(a, "clear; for i in 1 2 3 4 5 6 7 8 9 10; do echo a$i > a$i.txt; echo a$i > shared.txt; done; echo D$((1+1))A");
     await runInTerminal(b, "clear; for i in 1 2 3 4 5 6 7 8 9 10; do echo b$i > b$i.txt; echo b$i > shared.txt; done; echo D$((1+1))B");
-    await expect.poll(() => terminalText(a)).toMatch(/(^|\n)D2A\s/);
-    await expect.poll(() => terminalText(b)).toMatch(/(^|\n)D2B\s/);
+    // expect.poll waits 1 s by default: two loops of 20 stored writes each on a busy machine take longer.
+    await expect.poll(() => terminalText(a), { timeout: 15_000 }).toMatch(/(^|\n)D2A\s/);
+    await expect.poll(() => terminalText(b), { timeout: 15_000 }).toMatch(/(^|\n)D2B\s/);
     // Then each tab reports the shared file and the count: both the same, nothing lost (20 + README.md).
     const report = async (page: Page) => {
       await runInTerminal(page, "clear; echo S=$(cat shared.txt) N=$(find . -maxdepth 1 -name '*.txt' | wc -l)");
-      await expect.poll(() => terminalText(page)).toMatch(/S=\S+ N=\s*\d+/);
+      await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/S=\S+ N=\s*\d+/);
       return /S=(\S+) N=\s*(\d+)/.exec(await terminalText(page))!.slice(1).join(" ");
     };
     await expect
       .poll(async () => {
         const [ra, rb] = [await report(a), await report(b)];
         return ra === rb ? ra : `${ra} / ${rb}`;
-      }, { timeout: 5_000 })
+      }, { timeout: 15_000 })
       .toMatch(/^[ab]10 21$/);
   });
 
