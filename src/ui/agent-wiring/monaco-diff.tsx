@@ -27,6 +27,9 @@ export function MonacoDiff({ path, original, modified }: DiffRendererProps) {
         const editor = monaco.editor.createDiffEditor(element, {
           readOnly: true,
           originalEditable: false,
+          // Names for the two sides' input areas (screen readers; axe requires them).
+          originalAriaLabel: `${path} before the changes`,
+          modifiedAriaLabel: `${path} after the changes`,
           automaticLayout: true,
           renderSideBySide: element.clientWidth >= SIDE_BY_SIDE_MIN_WIDTH,
           useInlineViewWhenSpaceIsLimited: true,

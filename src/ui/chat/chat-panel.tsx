@@ -99,7 +99,7 @@ export function ChatPanel(props: ChatPanelProps) {
   return (
     <div className="chat-panel">
       <header className="chat-header">
-        <button type="button" className="button" aria-pressed={view.showSessions} onClick={() => controller.toggleSessions()}>
+        <button type="button" className="button" aria-expanded={view.showSessions} aria-controls={view.showSessions ? "chat-sessions" : undefined} onClick={() => controller.toggleSessions()}>
           Sessions
         </button>
         {session?.parentId && (
