@@ -114,6 +114,8 @@ describe("accessibility (axe-core)", () => {
     const importDialog = page.getByRole("dialog", { name: "Import" });
     await expect.poll(() => importDialog.getByRole("button", { name: "Import" }).count(), { timeout: 10_000 }).toBe(1);
     await expectClean(page, "Import dialog");
+    // Focus is in the dialog (not left on <body> when the reading step gave way to the options).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest("[role=dialog]")?.getAttribute("aria-label"))).toBe("Import");
     await page.keyboard.press("Escape");
     await expect.poll(() => importDialog.count()).toBe(0);
     expect(app.errors).toEqual([]);

@@ -27,9 +27,6 @@ export function MonacoDiff({ path, original, modified }: DiffRendererProps) {
         const editor = monaco.editor.createDiffEditor(element, {
           readOnly: true,
           originalEditable: false,
-          // Names for the two sides' input areas (screen readers; axe requires them).
-          originalAriaLabel: `${path} before the changes`,
-          modifiedAriaLabel: `${path} after the changes`,
           automaticLayout: true,
           renderSideBySide: element.clientWidth >= SIDE_BY_SIDE_MIN_WIDTH,
           useInlineViewWhenSpaceIsLimited: true,
@@ -40,6 +37,10 @@ export function MonacoDiff({ path, original, modified }: DiffRendererProps) {
           fontSize: 12,
         });
         editor.setModel({ original: originalModel, modified: modifiedModel });
+        // Names for the two sides' input areas (screen readers; axe requires them). Set on each side:
+        // the diff editor's originalAriaLabel/modifiedAriaLabel options do not reach them at creation.
+        editor.getOriginalEditor().updateOptions({ ariaLabel: `${path} before the changes` });
+        editor.getModifiedEditor().updateOptions({ ariaLabel: `${path} after the changes` });
         release = () => {
           editor.dispose();
           originalModel.dispose();
