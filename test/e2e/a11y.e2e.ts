@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { zipSync, strToU8 } from "fflate";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { waitForWorkbench } from "../support/browser";
+import { runInTerminal, waitForTerminal, waitForWorkbench } from "../support/browser";
 import { chat, configureProvider, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
 const browser = useAgentBrowser();
@@ -119,5 +119,27 @@ describe("accessibility (axe-core)", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => importDialog.count()).toBe(0);
     expect(app.errors).toEqual([]);
+  });
+
+  it("runs the terminal in xterm's screen-reader mode when asked in Settings or hinted by the page, with its output readable", async () => {
+    const hinted = await browser.open("?screenReader=1");
+    await waitForWorkbench(hinted.page);
+    await waitForTerminal(hinted.page);
+    const tree = (page: Page) => page.locator(".pane-terminal .xterm-accessibility-tree");
+    await expect.poll(() => tree(hinted.page).count()).toBe(1);
+    await runInTerminal(hinted.page, "echo spoken-output");
+    await expect.poll(() => tree(hinted.page).innerText()).toContain("spoken-output");
+    await browser.close(hinted);
+
+    const { page, errors } = await browser.open();
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    expect(await tree(page).count()).toBe(0);
+    await page.getByRole("button", { name: "Settings", exact: true }).click();
+    await page.getByRole("dialog", { name: "Settings" }).getByLabel("Terminal screen reader mode").selectOption("on");
+    // Applies to the running terminal at once.
+    await expect.poll(() => tree(page).count()).toBe(1);
+    await page.keyboard.press("Escape");
+    expect(errors).toEqual([]);
   });
 });

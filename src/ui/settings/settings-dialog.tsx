@@ -5,6 +5,7 @@ import { useStore } from "zustand";
 import { errorMessage } from "../../base";
 import { maskKey, type ProviderConfig } from "../../providers";
 import { FOCUSABLE, modalKeyDown } from "../common";
+import { AccessibilitySection } from "./accessibility-section";
 import { BudgetSection } from "./budget-section";
 import type { BudgetSettings } from "./budget-settings";
 import { KeyProtectionSection } from "./key-protection-section";
@@ -178,6 +179,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
         {runtime && <RuntimeSection runtime={runtime} onProblem={(action) => void run(action)} />}
         {budget && <BudgetSection budget={budget} onProblem={(action) => void run(action)} />}
         <KeyProtectionSection settings={settings} onProblem={(action) => void run(action)} />
+        <AccessibilitySection />
         {problem && (
           <p className="input-error" role="alert">
             {problem}
