@@ -34,6 +34,41 @@ async function tabsStayInside(page: Page, selector: string, times: number, key =
   return inside;
 }
 
+/**
+ * The focused element's focus indicator: a 2px+ outline (or a box-shadow ring) whose colour has at
+ * least 3:1 against the background behind the element. Returns a description of what fails, or "ok".
+ */
+function focusIndicatorProblem(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return "focus on body";
+    const style = getComputedStyle(el);
+    const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lum = (c: number[]) => {
+      const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(c[0]!) + 0.7152 * f(c[1]!) + 0.0722 * f(c[2]!);
+    };
+    let ring: string | undefined;
+    if (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2) ring = style.outlineColor;
+    else if (style.boxShadow !== "none") ring = style.boxShadow.match(/rgba?\([^)]*\)/)?.[0];
+    const name = `${el.tagName.toLowerCase()} ${el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30) ?? ""}`;
+    if (!ring) return `${name}: no focus ring`;
+    let behind: Element | null = el.parentElement;
+    let bg = "rgb(0, 0, 0)";
+    while (behind) {
+      const color = getComputedStyle(behind).backgroundColor;
+      if (color && !/rgba\(.*,\s*0\)$/.test(color) && color !== "transparent") {
+        bg = color;
+        break;
+      }
+      behind = behind.parentElement;
+    }
+    const [a, b] = [lum(rgb(ring)), lum(rgb(bg))].sort((x, y) => y - x) as [number, number];
+    const ratio = (a + 0.05) / (b + 0.05);
+    return ratio >= 3 ? "ok" : `${name}: ring ${ring} on ${bg} is ${ratio.toFixed(2)}:1`;
+  });
+}
+
 describe("keyboard only", () => {
   it("Settings keeps Tab inside, keeps the focus through Add model and Save, and gives it back to its button on Escape", async () => {
     const server = await browser.startServer(scripted([]));
@@ -45,6 +80,13 @@ describe("keyboard only", () => {
     const dialog = page.getByRole("dialog", { name: "Settings" });
     await expect.poll(() => focusInside(page, "[role=dialog][aria-label=Settings]")).toBe(true);
     expect(new Set(await tabsStayInside(page, "[role=dialog][aria-label=Settings]", 40))).toEqual(new Set([true]));
+    // Every control on the way, the primary Save button included, shows a ring of 3:1 or more.
+    const problems = new Set<string>();
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press("Tab");
+      problems.add(await focusIndicatorProblem(page));
+    }
+    expect([...problems]).toEqual(["ok"]);
     expect(new Set(await tabsStayInside(page, "[role=dialog][aria-label=Settings]", 40, "Shift+Tab"))).toEqual(new Set([true]));
 
     await dialog.getByLabel("Provider", { exact: true }).selectOption("custom");
@@ -148,4 +190,63 @@ describe("keyboard only", () => {
     await expect.poll(() => focusInside(page, ".editor-panel")).toBe(true);
     expect(app.errors).toEqual([]);
   });
+
+  it.each([
+    { width: 720, height: 450 },
+    { width: 1024, height: 640 },
+  ])("reflows at $width×$height: every control can be reached, nothing is cut off without a scroll, the chat header's buttons stay in view", async (size) => {
+    const { page, errors } = await browser.open("", size);
+    await waitForWorkbench(page);
+    const problems = await cutOffControls(page);
+    expect(problems).toEqual([]);
+    for (const name of ["Sessions", "Changes", "New"]) {
+      const box = await chat(page).getByRole("button", { name, exact: true }).boundingBox();
+      expect(box, name).not.toBeNull();
+      expect(box!.x >= 0 && box!.y >= 0 && box!.x + box!.width <= size.width + 0.5 && box!.y + box!.height <= size.height + 0.5, `${name} ${JSON.stringify(box)}`).toBe(true);
+    }
+    // Settings, the longest dialog, scrolls inside the viewport.
+    await page.getByRole("button", { name: "Settings", exact: true }).click();
+    await expect.poll(() => page.getByRole("dialog", { name: "Settings" }).count()).toBe(1);
+    expect(await cutOffControls(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    expect(errors).toEqual([]);
+  });
 });
+
+/**
+ * Controls (buttons, tabs, fields) that are shown but cannot be seen whole: clipped by an ancestor
+ * that hides overflow without scrolling, or outside the viewport with no scrolling ancestor to bring
+ * them in. Monaco's and xterm's internals are theirs.
+ */
+function cutOffControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const controls = document.querySelectorAll<HTMLElement>("button, [role=tab], input:not([type=file]), select, textarea, [role=treeitem]");
+    for (const el of controls) {
+      if (el.closest(".monaco-editor, .xterm, [hidden], .visually-hidden")) continue;
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
+      const name = `${el.tagName.toLowerCase()} "${el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30) ?? ""}"`;
+      let scrollable = false;
+      for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        const scrolls = /(auto|scroll)/.test(style.overflowX + style.overflowY);
+        if (scrolls) {
+          scrollable = true;
+          break;
+        }
+        if (/(hidden|clip)/.test(style.overflowX + style.overflowY)) {
+          const box = a.getBoundingClientRect();
+          const out = rect.left < box.left - 1 || rect.right > box.right + 1 || rect.top < box.top - 1 || rect.bottom > box.bottom + 1;
+          if (out) {
+            problems.push(`${name} cut off by ${a.className || a.tagName}`);
+            break;
+          }
+        }
+      }
+      const outside = rect.left < -1 || rect.top < -1 || rect.right > innerWidth + 1 || rect.bottom > innerHeight + 1;
+      if (outside && !scrollable) problems.push(`${name} outside the viewport`);
+    }
+    return problems;
+  });
+}
