@@ -356,11 +356,11 @@ describe("tabs and notifications", () => {
 
     await page.locator(".monaco-host .view-lines").click();
     await page.keyboard.type("unsaved");
-    await tabs.getByRole("button", { name: "Close two.txt" }).click();
+    await tabs.getByRole("button", { name: "Close two.txt", includeHidden: true }).click();
     const dialog = page.getByRole("alertdialog", { name: "Save changes?" });
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => tabs.getByRole("tab").count()).toBe(2);
-    await tabs.getByRole("button", { name: "Close two.txt" }).click();
+    await tabs.getByRole("button", { name: "Close two.txt", includeHidden: true }).click();
     await dialog.getByRole("button", { name: "Don't save" }).click();
     await expect.poll(() => tabs.getByRole("tab").allInnerTexts()).toEqual(["README.md"]);
   });

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { PendingPermission, PendingQuestion } from "../../src/ui/chat/agent-port";
 import { PermissionCard } from "../../src/ui/chat/permission-card";
 import { QuestionCard } from "../../src/ui/chat/question-card";
-import { button, byLabel, click, render, typeInto, type Rendered } from "./ui-chat-render";
+import { LiveAnnouncer } from "../../src/ui/common";
+import { button, byLabel, click, render, settle, typeInto, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
 afterEach(async () => {
@@ -123,5 +124,50 @@ describe("QuestionCard", () => {
     view = await render(<QuestionCard request={request} onAnswer={() => {}} onDismiss={(id) => dismissed.push(id)} />);
     await click(button(view.container, "Dismiss"));
     expect(dismissed).toEqual(["que_1"]);
+  });
+});
+
+describe("cards and screen readers", () => {
+  const question: PendingQuestion = {
+    id: "que_9",
+    sessionId: "ses_1",
+    createdAt: 1,
+    questions: [{ header: "Runner", question: "Which test runner?", multiple: false, options: [{ label: "Vitest", description: "" }] }],
+  };
+
+  async function announced(kind: "assertive" | "polite"): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await settle();
+    return document.querySelector(`[data-announcer=${kind}]`)?.textContent ?? "";
+  }
+
+  it("a question is announced at once and its card takes the focus when the user is not typing", async () => {
+    view = await render(
+      <>
+        <LiveAnnouncer />
+        <QuestionCard request={question} onAnswer={() => {}} />
+      </>,
+    );
+    expect(await announced("assertive")).toBe("The agent asks: Which test runner?");
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Questions from the agent");
+  });
+
+  it("a permission ask says what is asked, and does not take the focus from a field holding text", async () => {
+    const field = document.createElement("textarea");
+    field.value = "half a sentence";
+    document.body.append(field);
+    field.focus();
+    try {
+      view = await render(
+        <>
+          <LiveAnnouncer />
+          <PermissionCard request={bashAsk} onReply={() => {}} />
+        </>,
+      );
+      expect(await announced("assertive")).toBe("Permission needed. The agent wants to run a command: rm -rf dist.");
+      expect(document.activeElement).toBe(field);
+    } finally {
+      field.remove();
+    }
   });
 });

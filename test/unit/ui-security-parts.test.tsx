@@ -93,10 +93,10 @@ describe("tool parts with hostile inputs and metadata", () => {
         ))}
       </>,
     );
-    expect(container.querySelectorAll("section.tool-part").length).toBe(parts.length);
+    expect(container.querySelectorAll(".tool-part").length).toBe(parts.length);
     expect(container.textContent).not.toContain("[object Object]");
     // "Show input" still shows whatever the input was, as JSON text.
-    await click(button(container.querySelectorAll("section.tool-part")[0]!, "Show input"));
+    await click(button(container.querySelectorAll(".tool-part")[0]!, "Show input"));
     expect(container.querySelector(".tool-input")!.textContent).toContain('"command": {');
   });
 });

@@ -37,6 +37,10 @@ export function MonacoDiff({ path, original, modified }: DiffRendererProps) {
           fontSize: 12,
         });
         editor.setModel({ original: originalModel, modified: modifiedModel });
+        // Names for the two sides' input areas (screen readers; axe requires them). Set on each side:
+        // the diff editor's originalAriaLabel/modifiedAriaLabel options do not reach them at creation.
+        editor.getOriginalEditor().updateOptions({ ariaLabel: `${path} before the changes` });
+        editor.getModifiedEditor().updateOptions({ ariaLabel: `${path} after the changes` });
         release = () => {
           editor.dispose();
           originalModel.dispose();

@@ -3,7 +3,7 @@
 import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useStore } from "zustand";
 import type { StoreApi } from "zustand/vanilla";
-import { DialogHost, Toasts, type Dialogs, type Notifications } from "../common";
+import { DialogHost, LiveAnnouncer, Toasts, type Dialogs, type Notifications } from "../common";
 import type { EditorDocuments } from "../editor";
 import { PreviewPanel } from "../preview";
 import { byOrder, type Contributions, type PanelContribution } from "./contributions";
@@ -68,6 +68,7 @@ export function App(props: AppProps) {
       )}
       <Toasts notifications={props.notifications} />
       <DialogHost dialogs={props.dialogs} />
+      <LiveAnnouncer />
     </div>
   );
 }

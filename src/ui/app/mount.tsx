@@ -3,7 +3,7 @@
 import { createRoot } from "react-dom/client";
 import "./app.css";
 import { createStore } from "zustand/vanilla";
-import { Dialogs, ErrorBoundary, Notifications } from "../common";
+import { Dialogs, ErrorBoundary, loadScreenReaderMode, Notifications } from "../common";
 import { App, type BootState } from "./app";
 import type { Contributions } from "./contributions";
 import { ErrorScreen, type FatalError } from "./error-screen";
@@ -50,6 +50,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
   }
   const layout = createLayoutStore(layoutStorage);
   const persistence = createStoragePersistence(browserPersistenceManager());
+  loadScreenReaderMode(layoutStorage, window.location.search);
   const root = createRoot(container);
   root.render(
     // The last line of defence: anything the inner boundaries (parts, panels) miss shows an error

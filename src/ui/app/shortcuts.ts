@@ -2,7 +2,7 @@
 // Ctrl/Cmd+Alt+B side panel, Ctrl+` focus the terminal, Ctrl+M "Tab moves focus", F6 / Shift+F6
 // next / previous region. Editor shortcuts live in the editor panel.
 import { useEffect } from "react";
-import { focusNextRegion, isTabFocusToggle, toggleTabFocusMode, type Dialogs } from "../common";
+import { focusNextRegion, focusRegion, isTabFocusToggle, toggleTabFocusMode, type Dialogs } from "../common";
 import type { LayoutStore, PaneName } from "./layout-store";
 
 export function shortcutPane(event: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "altKey" | "shiftKey">): PaneName | undefined {
@@ -22,6 +22,11 @@ export function useWorkbenchShortcuts(layout: LayoutStore, dialogs: Dialogs): vo
         event.preventDefault();
         event.stopPropagation();
         layout.toggle(pane);
+        // Hiding the pane that held the focus would leave it on <body>: move it to the next region.
+        requestAnimationFrame(() => {
+          const active = document.activeElement;
+          if (!active || active === document.body || active.closest("[hidden]")) focusRegion(document, ["editor", "files", "side panel", "terminal"]);
+        });
         return;
       }
       // Taken before Monaco and xterm see them (capture phase): Monaco's own Ctrl+M would toggle a

@@ -9,6 +9,7 @@ import type { FileAttachment, ModelRef } from "../../storage";
 import { FirstRunGuide } from "../settings";
 import { SessionTextSearch, SessionsSidebar } from "../sessions";
 import type { PromptInput } from "./agent-port";
+import { useAnnounceFinishedAnswers } from "./answer-announcer";
 import type { ChatController } from "./chat-controller";
 import type { MessageEntry } from "./chat-store";
 import { ChangesView, type DiffRenderer } from "./changes-view";
@@ -75,6 +76,8 @@ export function ChatPanel(props: ChatPanelProps) {
   const status = sessionId ? statuses[sessionId] : undefined;
   const busy = status !== undefined && status.type !== "idle";
   const commands = useCustomCommands(files, onProblem);
+  useAnnounceFinishedAnswers(sessionId, busy, entries);
+  const changesButton = useRef<HTMLButtonElement>(null);
 
   const visible = useMemo(() => {
     const revertedAt = session?.revert?.messageId;
@@ -111,9 +114,19 @@ export function ChatPanel(props: ChatPanelProps) {
   const openSettings = useCallback(() => latest.current.onOpenSettings(), []);
 
   return (
-    <div className="chat-panel">
+    <div
+      className="chat-panel"
+      onKeyDown={(event) => {
+        // Escape leaves the Changes view for the chat, focus back on the button that opened it
+        // (unless something inside, e.g. the prompt's popup, already used the Escape).
+        if (event.key !== "Escape" || event.defaultPrevented || view.view !== "changes") return;
+        event.stopPropagation();
+        controller.setView("chat");
+        changesButton.current?.focus();
+      }}
+    >
       <header className="chat-header">
-        <button type="button" className="button" aria-pressed={view.showSessions} onClick={() => controller.toggleSessions()}>
+        <button type="button" className="button" aria-expanded={view.showSessions} aria-controls={view.showSessions ? "chat-sessions" : undefined} onClick={() => controller.toggleSessions()}>
           Sessions
         </button>
         {session?.parentId && (
@@ -126,7 +139,7 @@ export function ChatPanel(props: ChatPanelProps) {
         </h2>
         <AgentPicker controller={controller} />
         {reasoning && reasoning.levels.length > 0 && <ReasoningPicker control={reasoning} />}
-        <button type="button" className="button" aria-pressed={view.view === "changes"} disabled={!session} onClick={() => controller.setView(view.view === "changes" ? "chat" : "changes")}>
+        <button ref={changesButton} type="button" className="button" aria-pressed={view.view === "changes"} disabled={!session} onClick={() => controller.setView(view.view === "changes" ? "chat" : "changes")}>
           Changes
         </button>
         <button type="button" className="button" onClick={() => void controller.newSession()}>

@@ -55,7 +55,7 @@ export function MessageList({ entries, busy, ...actions }: MessageListProps) {
   });
 
   return (
-    <div className="message-list" ref={scroller} role="log" aria-label="Conversation" aria-busy={busy}>
+    <div className="message-list" ref={scroller} role="log" aria-label="Conversation" aria-busy={busy} aria-live="off">
       {hidden > 0 && (
         <button type="button" className="link-button show-earlier" onClick={() => {
             setLimit((l) => l + MESSAGE_PAGE);

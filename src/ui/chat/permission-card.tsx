@@ -1,8 +1,9 @@
 // A permission ask in the chat: what the agent wants to do (the command, the diff, the paths) and
 // the three replies. "Reject" can carry a message telling the model what to do instead.
 // Bidi controls and invisible characters are shown as ⟨U+…⟩: what is approved is what is read.
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { revealInvisibleChars, revealInvisibleInText } from "../../base";
+import { announce, useTakeFocus } from "../common";
 import { highlightCode } from "../markdown";
 import type { PendingPermission, PermissionReply } from "./agent-port";
 import { DiffBlock } from "./tool-part-view";
@@ -56,14 +57,21 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
   const titleId = useId();
   const command = typeof request.metadata.command === "string" ? request.metadata.command : request.permission === "bash" ? request.patterns.join("\n") : undefined;
   const diff = typeof request.metadata.diff === "string" ? request.metadata.diff : undefined;
+  const card = useRef<HTMLElement>(null);
+  // Said at once (the turn waits on it) and focused unless the user is typing; once answered and
+  // gone, the focus goes to the message box rather than falling to <body>.
+  useEffect(() => announce(`Permission needed. ${permissionTitle(request.permission)}${command !== undefined ? `: ${command}` : request.patterns.length > 0 ? `: ${request.patterns.join(", ")}` : ""}.`, "assertive"), [request.id]);
+  useTakeFocus(card, (parent) => parent.closest(".chat-panel")?.querySelector<HTMLElement>("textarea.prompt-input"));
   const reply = (answer: PermissionReply) => {
     if (sent) return;
     setSent(true);
+    // The buttons are disabled next: keep the focus on the card until it goes.
+    card.current?.focus();
     const text = message.trim();
     onReply(request.id, answer, answer === "reject" && text ? text : undefined);
   };
   return (
-    <section className="permission-card" role="group" aria-labelledby={titleId}>
+    <section ref={card} className="permission-card" role="group" aria-labelledby={titleId} tabIndex={-1}>
       <h3 id={titleId} className="card-title">
         {permissionTitle(request.permission)}
       </h3>

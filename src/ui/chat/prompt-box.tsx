@@ -258,7 +258,8 @@ export function PromptBox(props: PromptBoxProps) {
         aria-label="Message"
         aria-describedby={hintId}
         aria-autocomplete="list"
-        aria-expanded={popup !== undefined}
+        // No aria-expanded: a multi-line textbox may not carry it (only a combobox may, and a
+        // combobox is single-line). aria-controls and aria-activedescendant tell what the list is.
         aria-controls={popup ? listboxId : undefined}
         aria-activedescendant={activeId}
         rows={2}

@@ -1,7 +1,8 @@
 // Questions the model asks through the question tool: each with its options (one or several) and
 // a free answer, sent together. Dismissing stops the turn like a rejected permission.
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { Question } from "../../agent";
+import { announce, useTakeFocus } from "../common";
 import type { PendingQuestion } from "./agent-port";
 
 export interface QuestionCardProps {
@@ -14,6 +15,11 @@ export function QuestionCard({ request, onAnswer, onDismiss }: QuestionCardProps
   const [chosen, setChosen] = useState<string[][]>(() => request.questions.map(() => []));
   const [custom, setCustom] = useState<string[]>(() => request.questions.map(() => ""));
   const [sent, setSent] = useState(false);
+  const card = useRef<HTMLElement>(null);
+  // Said at once (the turn waits on it) and focused unless the user is typing; once answered and
+  // gone, the focus goes to the message box rather than falling to <body>.
+  useEffect(() => announce(`The agent asks: ${request.questions.map((q) => q.question).join(" ")}`, "assertive"), [request.id]);
+  useTakeFocus(card, (parent) => parent.closest(".chat-panel")?.querySelector<HTMLElement>("textarea.prompt-input"));
   const answers = request.questions.map((_, i) => {
     const typed = custom[i]!.trim();
     return typed ? [...chosen[i]!, typed] : chosen[i]!;
@@ -29,7 +35,7 @@ export function QuestionCard({ request, onAnswer, onDismiss }: QuestionCardProps
     );
   };
   return (
-    <section className="question-card" role="group" aria-label="Questions from the agent">
+    <section ref={card} className="question-card" role="group" aria-label="Questions from the agent" tabIndex={-1}>
       {request.questions.map((question, index) => (
         <QuestionField
           key={index}
@@ -47,6 +53,7 @@ export function QuestionCard({ request, onAnswer, onDismiss }: QuestionCardProps
           disabled={!complete || sent}
           onClick={() => {
             setSent(true);
+            card.current?.focus();
             onAnswer(request.id, answers);
           }}
         >
@@ -59,6 +66,7 @@ export function QuestionCard({ request, onAnswer, onDismiss }: QuestionCardProps
             disabled={sent}
             onClick={() => {
               setSent(true);
+              card.current?.focus();
               onDismiss(request.id);
             }}
           >

@@ -141,7 +141,8 @@ export const ToolPartView = memo(function ToolPartView({ part, onOpenSession }: 
   const status = toolStatusLabel(state);
   const statusClass = status === "Stopped" ? "stopped" : state.status;
   return (
-    <section className={`tool-part tool-${statusClass}`} aria-label={`${tool} tool call, ${status}`}>
+    // A group, not a section: a named section is a landmark, and a long turn would list dozens.
+    <div className={`tool-part tool-${statusClass}`} role="group" aria-label={`${tool} tool call, ${status}`}>
       <header className="tool-header">
         <span className="tool-name">{tool}</span>
         <span className="tool-title" title={title}>
@@ -160,7 +161,7 @@ export const ToolPartView = memo(function ToolPartView({ part, onOpenSession }: 
           <ErrorText text={state.error} className="tool-error-text" />
         </div>
       )}
-    </section>
+    </div>
   );
 });
 

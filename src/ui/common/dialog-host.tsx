@@ -28,6 +28,9 @@ function ChoiceDialog({ request, answer }: { request: ChoiceRequest; answer: (va
   const titleId = useId();
   const messageId = useId();
   const primary = useRef<HTMLButtonElement>(null);
+  // A destructive choice (a danger button) starts on the safe one: Enter must not delete.
+  const destructive = request.buttons.some((b) => b.danger);
+  const startId = destructive ? request.cancelId : request.buttons.find((b) => b.primary)?.id;
   useRestoreFocus();
   useEffect(() => primary.current?.focus(), []);
   return (
@@ -46,7 +49,7 @@ function ChoiceDialog({ request, answer }: { request: ChoiceRequest; answer: (va
           <button
             key={button.id}
             type="button"
-            ref={button.primary ? primary : undefined}
+            ref={button.id === startId ? primary : undefined}
             className={`button ${button.primary ? "button-primary" : ""} ${button.danger ? "button-danger" : ""}`}
             onClick={() => answer(button.id)}
           >

@@ -43,7 +43,8 @@ export function EditorTabs({ tabs, active, onSelect, onClose }: EditorTabsProps)
         const label = tabLabel(tab, tabs);
         return (
           // The close button sits beside the tab, not inside it: a tab's children are not exposed
-          // to assistive technology, so a button inside it would have no accessible name.
+          // to assistive technology. It is for the mouse only (aria-hidden, out of the Tab order): a
+          // tablist may hold only tabs, and the keyboard closes a tab with Delete (aria-keyshortcuts).
           <div
             key={tab.path}
             className={`editor-tab ${selected ? "is-active" : ""} ${tab.dirty ? "is-dirty" : ""}`}
@@ -66,6 +67,7 @@ export function EditorTabs({ tabs, active, onSelect, onClose }: EditorTabsProps)
               aria-selected={selected}
               aria-label={`${label}${tab.dirty ? ", unsaved changes" : ""}${tab.deletedOnDisk ? ", deleted on disk" : ""}`}
               title={tab.path}
+              aria-keyshortcuts="Delete"
               tabIndex={selected || (active === undefined && index === 0) ? 0 : -1}
               onKeyDown={(event) => onKeyDown(event, index, tab)}
             >
@@ -78,6 +80,7 @@ export function EditorTabs({ tabs, active, onSelect, onClose }: EditorTabsProps)
               aria-label={`Close ${label}`}
               title="Close"
               tabIndex={-1}
+              aria-hidden="true"
               onClick={(event) => {
                 event.stopPropagation();
                 onClose(tab.path);

@@ -5,7 +5,7 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 
 import { revealInvisibleChars } from "../../base";
 import type { SessionRecord } from "../../storage";
 import type { SessionTextSearch } from "./session-text-search";
-import { Icon } from "../common";
+import { Icon, trapFocus } from "../common";
 
 export interface SessionsSidebarProps {
   sessions: readonly SessionRecord[];
@@ -86,14 +86,29 @@ export function SessionsSidebar({ sessions, activeSessionId, busy, onOpen: openS
     openSession(id);
     if (nav.current && getComputedStyle(nav.current).position === "absolute") onDismiss?.();
   };
-  const onKeyDown = (event: KeyboardEvent) => {
+  // As a drawer it is modal-like: focus moves into it, Tab stays inside, and on close focus goes
+  // back to what opened it (or stays where the user moved it outside the drawer).
+  const drawer = () => nav.current !== null && getComputedStyle(nav.current).position === "absolute";
+  useEffect(() => {
+    const element = nav.current;
+    if (!element || !drawer()) return;
+    const opener = document.activeElement as HTMLElement | null;
+    element.querySelector<HTMLElement>("input")?.focus();
+    return () => {
+      const active = document.activeElement;
+      if (!active || active === document.body || element.contains(active)) opener?.focus();
+    };
+  }, []);
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key === "Escape" && onDismiss) {
       event.stopPropagation();
       onDismiss();
+      return;
     }
+    if (drawer()) trapFocus(event);
   };
   return (
-    <nav className="sessions-sidebar" aria-label="Sessions" ref={nav} onKeyDown={onKeyDown}>
+    <nav className="sessions-sidebar" id="chat-sessions" aria-label="Sessions" ref={nav} onKeyDown={onKeyDown}>
       <div className="sessions-toolbar">
         <button type="button" className="button button-primary" onClick={onNew}>
           New session

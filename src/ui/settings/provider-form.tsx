@@ -1,7 +1,7 @@
 // Adding or editing one provider: preset, base URL, key (masked, never shown back), model, small
 // model, and "Test connection" that tells a bad key, a CORS refusal, an unreachable server and
 // success apart.
-import { useId, useState, type ReactNode } from "react";
+import { useId, useRef, useState, type ReactNode } from "react";
 import { errorMessage } from "../../base";
 import {
   PROVIDER_PRESETS,
@@ -52,6 +52,7 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
   const [keyInput, setKeyInput] = useState("");
   const [modelId, setModelId] = useState<string | undefined>(currentModelId ?? existing?.models[0]?.id ?? draft.models[0]?.id);
   const [extraModel, setExtraModel] = useState("");
+  const modelSelect = useRef<HTMLSelectElement>(null);
   const [test, setTest] = useState<TestState>({ status: "idle" });
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
@@ -191,7 +192,7 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
       </Field>
       {preset?.setupHint && <p className="form-hint">{preset.setupHint}</p>}
       <Field id={ids.model} label="Model">
-        <select id={ids.model} className="select model-picker" value={modelId ?? ""} onChange={(event) => setModelId(event.target.value || undefined)}>
+        <select ref={modelSelect} id={ids.model} className="select model-picker" value={modelId ?? ""} onChange={(event) => setModelId(event.target.value || undefined)}>
           {!modelId && <option value="">Choose a model</option>}
           <ModelOptions models={draft.models} />
         </select>
@@ -207,6 +208,8 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
             addModels([extraModel.trim()]);
             setModelId(extraModel.trim());
             setExtraModel("");
+            // This button is disabled next (the field is emptied): focus the model it just chose.
+            modelSelect.current?.focus();
           }}
         >
           Add model

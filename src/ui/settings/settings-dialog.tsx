@@ -1,9 +1,11 @@
 // The Settings dialog: the configured providers (add, edit, remove), the default model, and the
 // small model used for titles and summaries. Keys are shown masked only.
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useStore } from "zustand";
 import { errorMessage } from "../../base";
 import { maskKey, type ProviderConfig } from "../../providers";
+import { FOCUSABLE, modalKeyDown } from "../common";
+import { AccessibilitySection } from "./accessibility-section";
 import { BudgetSection } from "./budget-section";
 import type { BudgetSettings } from "./budget-settings";
 import { KeyProtectionSection } from "./key-protection-section";
@@ -48,12 +50,21 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
     return () => previous?.focus?.();
   }, []);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape") {
-      event.stopPropagation();
-      onClose();
+  const onKeyDown = modalKeyDown(onClose);
+  // A form that closes (Save, Cancel, Remove) takes its focused button with it: focus would fall to
+  // <body>. After Save it goes to the saved provider's Edit button; otherwise to the first control.
+  const [focusProvider, setFocusProvider] = useState<string | undefined>();
+  useEffect(() => {
+    const root = dialog.current;
+    const saved = focusProvider ? root?.querySelector<HTMLElement>(`[data-provider-id="${CSS.escape(focusProvider)}"]`) : undefined;
+    if (saved) {
+      saved.focus();
+      setFocusProvider(undefined);
+      return;
     }
-  };
+    const active = document.activeElement;
+    if (!active || active === document.body) root?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+  });
 
   const run = async (action: () => Promise<void>) => {
     setProblem(undefined);
@@ -71,6 +82,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
     const current = settings.store.getState().defaultModel;
     if (modelId && (!current || current.providerId === config.id)) await settings.setDefaultModel({ providerId: config.id, modelId });
     else if (modelId) await settings.setProviderModel(config.id, modelId);
+    setFocusProvider(config.id);
     setEditing({ mode: "none" });
   };
 
@@ -110,6 +122,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
                     type="button"
                     className="button"
                     aria-label={`Edit ${config.name}`}
+                    data-provider-id={config.id}
                     // A locked key is unlocked first: the form edits the real one.
                     onClick={() => void run(async () => (await settings.requireKeys(), setEditing({ mode: "edit", providerId: config.id })))}
                   >
@@ -173,6 +186,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
         {budget && <BudgetSection budget={budget} onProblem={(action) => void run(action)} />}
         <KeyProtectionSection settings={settings} onProblem={(action) => void run(action)} />
         {extraSections}
+        <AccessibilitySection />
         {problem && (
           <p className="input-error" role="alert">
             {problem}

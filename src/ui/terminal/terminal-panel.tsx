@@ -5,7 +5,7 @@ import { errorMessage } from "../../base";
 import "./terminal.css";
 import type { Runtime } from "../../runtime";
 import type * as XtermSetup from "./xterm-setup";
-import { IconButton, tabFocusMode } from "../common";
+import { IconButton, screenReaderMode, screenReaderModeOn, tabFocusMode } from "../common";
 import { TerminalSession } from "./terminal-session";
 
 export interface TerminalPanelProps {
@@ -42,11 +42,14 @@ export function TerminalPanel({ runtime, runtimeError, idleMessage }: TerminalPa
     let session: TerminalSession | undefined;
     let observer: ResizeObserver | undefined;
     let frame = 0;
+    let unsubscribeScreenReader = () => {};
     loadXterm().then(
       (xterm) => {
         const element = host.current;
         if (cancelled || !element) return;
-        const { terminal, fit } = xterm.createTerminal();
+        const { terminal, fit } = xterm.createTerminal({ screenReaderMode: screenReaderModeOn() });
+        // Settings → Accessibility switches it on a running terminal too.
+        unsubscribeScreenReader = screenReaderMode.subscribe((state) => (terminal.options.screenReaderMode = screenReaderModeOn(state)));
         // With "Tab moves focus" on (Ctrl+M), Tab is left to the browser instead of going to the shell.
         terminal.attachCustomKeyEventHandler((event) => !(event.key === "Tab" && tabFocusMode.getState().on));
         terminal.open(element);
@@ -54,6 +57,7 @@ export function TerminalPanel({ runtime, runtimeError, idleMessage }: TerminalPa
         try {
           session = new TerminalSession(runtime, terminal);
         } catch (e) {
+          unsubscribeScreenReader();
           terminal.dispose();
           setError(`The shell could not start: ${errorMessage(e)}. Use "Restart shell" to try again.`);
           return;
@@ -74,6 +78,7 @@ export function TerminalPanel({ runtime, runtimeError, idleMessage }: TerminalPa
     );
     return () => {
       cancelled = true;
+      unsubscribeScreenReader();
       cancelAnimationFrame(frame);
       observer?.disconnect();
       session?.dispose();

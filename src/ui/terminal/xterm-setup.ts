@@ -29,9 +29,19 @@ export const TERMINAL_THEME = {
   brightWhite: "#e5e5e5",
 };
 
-export function createTerminal(): { terminal: Terminal; fit: FitAddon } {
+/** xterm raises any text colour (dim text such as the shell's banner included) to this contrast. */
+export const TERMINAL_MIN_CONTRAST = 4.5;
+
+export interface TerminalOptions {
+  /** xterm's screen-reader mode: output goes to a live region and rows to an accessible tree. */
+  screenReaderMode?: boolean;
+}
+
+export function createTerminal(options: TerminalOptions = {}): { terminal: Terminal; fit: FitAddon } {
   const terminal = new Terminal({
     theme: TERMINAL_THEME,
+    minimumContrastRatio: TERMINAL_MIN_CONTRAST,
+    screenReaderMode: options.screenReaderMode ?? false,
     fontFamily: "'JetBrains Mono', 'Cascadia Code', 'Fira Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
     fontSize: 13,
     lineHeight: 1.2,

@@ -15,10 +15,17 @@ export interface ModalProps {
 export function Modal({ label, onClose, className, children }: ModalProps) {
   const dialog = useRef<HTMLDivElement>(null);
   useRestoreFocus();
-  useEffect(() => {
+  const focusFirst = () => {
     const first = dialog.current?.querySelector<HTMLElement>("[data-autofocus]") ?? dialog.current?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? dialog.current)?.focus();
-  }, []);
+  };
+  useEffect(focusFirst, []);
+  // One Modal shows several steps (import: reading → options → progress); when a step's controls
+  // go, the focused one goes with them and focus would fall to <body>: put it back inside.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) focusFirst();
+  });
 
   return (
     <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose?.()}>
