@@ -70,6 +70,7 @@ describe("accessibility (axe-core)", () => {
     await search.fill("needle");
     await expect.poll(() => page.getByRole("region", { name: "Search" }).getByRole("status").innerText(), { timeout: 10_000 }).toMatch(/result/);
     await expectClean(page, "Search view");
+    await page.getByRole("tablist", { name: "Side panels" }).getByRole("tab", { name: "Chat" }).click();
 
     await page.getByRole("button", { name: "Settings", exact: true }).click();
     await expect.poll(() => page.getByRole("dialog", { name: "Settings" }).count()).toBe(1);

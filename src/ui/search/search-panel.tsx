@@ -241,9 +241,10 @@ export function SearchPanel({ files, documents, dialogs, notifications, show }: 
                     <button
                       type="button"
                       className="search-match-open"
-                      aria-label={`${file.path} line ${match.line}: ${match.preview.before}${match.preview.match}${match.preview.after}`}
                       onClick={() => openMatch(file.path, match)}
                     >
+                      {/* The name is what is shown, with the file and line said first (not a separate label). */}
+                      <span className="visually-hidden">{`${file.path} line ${match.line}: `}</span>
                       <span className="search-line-number" aria-hidden="true">
                         {match.line}
                       </span>
@@ -275,11 +276,22 @@ export function SearchPanel({ files, documents, dialogs, notifications, show }: 
   );
 }
 
+/**
+ * A search option as a glyph button, like VS Code's. The glyph is drawn by CSS (data-glyph), not
+ * written as text: "ab" or "Aa" as content would read as a visible name that differs from what the
+ * button does (axe: label-content-name-mismatch); the label says what it does.
+ */
 function Toggle({ label, text, on, onChange, underline }: { label: string; text: string; on: boolean; onChange(on: boolean): void; underline?: boolean }) {
   return (
-    <button type="button" className={`search-toggle ${underline ? "is-underlined" : ""}`} aria-label={label} title={label} aria-pressed={on} onClick={() => onChange(!on)}>
-      {text}
-    </button>
+    <button
+      type="button"
+      className={`search-toggle ${underline ? "is-underlined" : ""}`}
+      data-glyph={text}
+      aria-label={label}
+      title={label}
+      aria-pressed={on}
+      onClick={() => onChange(!on)}
+    />
   );
 }
 
