@@ -5,3 +5,4 @@ export * from "./ids";
 export * from "./errors";
 export * from "./paths";
 export * from "./bytes";
+export { globToRegExp, matchGlob, inSkippedFolder } from "./glob-match";

@@ -5,7 +5,7 @@ import { runTool } from "../../src/agent/tools/wrapper";
 import { globTool, GLOB_MAX_RESULTS } from "../../src/agent/tools/glob";
 import { grepTool, GREP_MAX_MATCHES } from "../../src/agent/tools/grep";
 import { listTool, LIST_MAX_ENTRIES } from "../../src/agent/tools/list";
-import { globToRegExp, matchGlob } from "../../src/agent/tools/glob-match";
+import { globToRegExp, matchGlob } from "../../src/base";
 import { createToolHarness, type ToolHarness } from "../support/tool-context";
 
 let harness: ToolHarness;

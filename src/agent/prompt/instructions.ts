@@ -3,7 +3,7 @@
 import { dirname, joinPath, normalizePath } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import { loadOpencodeConfig } from "../agents/opencode-config";
-import { matchGlob } from "../tools/glob-match";
+import { matchGlob } from "../../base";
 
 /** opencode.json's `instructions` adds at most this many files to the system prompt. */
 export const MAX_CONFIG_INSTRUCTION_FILES = 10;

@@ -1,7 +1,7 @@
 // The glob tool: file paths matching a pattern, newest first, capped.
 import { z } from "zod";
 import description from "../../../prompts/tools/glob.md?raw";
-import { matchGlob } from "./glob-match";
+import { matchGlob } from "../../base";
 import { checkFolder, filesUnder, newestFirst, relativeTo } from "./search-files";
 import { resolveToolPath, showPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { looksBinary, tryDecodeText } from "../../base";
 import description from "../../../prompts/tools/grep.md?raw";
-import { matchGlob } from "./glob-match";
+import { matchGlob } from "../../base";
 import type { FileStat } from "../../runtime";
 import { checkFolder, filesUnder, newestFirst, relativeTo } from "./search-files";
 import { resolveToolPath, showPath } from "./workspace-path";

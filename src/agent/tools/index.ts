@@ -20,7 +20,7 @@ export { runTool, InvalidToolInputError, MAX_OUTPUT_LINES, MAX_OUTPUT_BYTES, tru
 export { applyEdit, EditRefusal } from "./edit-match";
 export { createFileTimes } from "./file-times";
 export { unifiedDiff } from "./diff";
-export { matchGlob } from "./glob-match";
+export { matchGlob } from "../../base";
 export { WORKSPACE_ROOTS, toWorkspacePath, OutsideWorkspaceError } from "./workspace-path";
 export { DEFAULT_SUBAGENTS, createTaskTool, type SubagentInfo } from "./task";
 export { createWebfetchTool, type FetchFunction } from "./webfetch";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { basename, dirname } from "../../base";
 import type { FileStat } from "../../runtime";
 import description from "../../../prompts/tools/list.md?raw";
-import { matchGlob } from "./glob-match";
+import { matchGlob } from "../../base";
 import { checkFolder, filesUnder, relativeTo } from "./search-files";
 import { resolveToolPath, showPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";

@@ -1,7 +1,7 @@
 // Shared by glob, grep and list: the files under a folder of the workspace, newest first.
 import { isInside } from "../../base";
 import type { FileStat, WorkspaceFs } from "../../runtime";
-import { inSkippedFolder } from "./glob-match";
+import { inSkippedFolder } from "../../base";
 
 /** Files (and, with `folders`, folders) under `base`, skipping .git and node_modules unless `pattern` names them. */
 export async function filesUnder(fs: WorkspaceFs, base: string, pattern: string, options: { folders?: boolean } = {}): Promise<FileStat[]> {

@@ -1,6 +1,6 @@
 // Search and replace across the workspace's files (the Search side view): a pure function over the
 // file service's contents, so it runs the same in the page, in unit tests and in the Node benchmark.
-import { matchGlob } from "../../agent";
+import { matchGlob } from "../../base";
 
 export interface SearchQuery {
   text: string;

@@ -1,5 +1,6 @@
-// A small glob matcher for glob, grep's include filter and list's ignore patterns: `*` (within a
-// path segment), `**` (any depth), `?`, `[abc]`, `{a,b}`. A pattern without "/" matches file names.
+// A small glob matcher for the agent's glob, grep and list tools and the Search view's include and
+// exclude fields: `*` (within a path segment), `**` (any depth), `?`, `[abc]`, `{a,b}`. A pattern
+// without "/" matches file names. In base so the Search view does not pull in the agent core.
 
 const cache = new Map<string, RegExp>();
 const CACHE_LIMIT = 500;
