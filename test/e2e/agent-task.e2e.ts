@@ -104,7 +104,10 @@ describe("agent task in the IDE", () => {
     await expect.poll(() => chat(page).getByRole("button", { name: "Send" }).count(), { timeout: 10_000 }).toBe(1);
     expect(await editorText(page)).toContain(OLD_TITLE);
     // The edit is marked failed with the user's words, which were the call's result for the model.
-    expect(await chat(page).getByRole("status").allInnerTexts()).toEqual(["The user rejected this edit call and said: Keep the title as it is."]);
+    // (Polled: the turn's "Working…" line goes a moment after its last words arrive.)
+    await expect
+      .poll(() => chat(page).getByRole("status").allInnerTexts(), { timeout: 10_000 })
+      .toEqual(["The user rejected this edit call and said: Keep the title as it is."]);
     expect(await transcript(page)).toMatch(/edit\s+README\.md\s+Failed/);
     const requests = agentRequests(server.requests);
     expect(requests).toHaveLength(3);

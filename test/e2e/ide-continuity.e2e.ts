@@ -45,7 +45,7 @@ describe("continuity", () => {
 
     // A closed tab stays closed; a file deleted meanwhile is not reopened.
     await page.getByRole("tab", { name: "short.txt" }).hover();
-    await page.getByRole("button", { name: "Close short.txt" }).click();
+    await page.getByRole("button", { name: "Close short.txt", includeHidden: true }).click();
     await waitForTerminal(page);
     await runInTerminal(page, "rm README.md && echo removed-readme");
     await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain("removed-readme");
