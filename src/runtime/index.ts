@@ -28,3 +28,4 @@ export {
 } from "./runtime-settings";
 export { describeFallback, fallbackCause, UNAVAILABLE_IN_BROWSER_RUNTIME, type FallbackNotice } from "./fallback";
 export { BootTimeoutError, DEFAULT_BOOT_TIMEOUT_MS, raceWithTimeout } from "./boot-timeout";
+export type { CodeDiagnostic, CodeLocation, CodeQuery, CodeQueryResult, EditedFile, FileDiagnostics } from "./code-intel/types";

@@ -4,49 +4,9 @@
 // that edit, write and apply_patch use to append the errors their change left to their result.
 import type { ToolContext } from "./tool";
 
-export interface CodeDiagnostic {
-  /** Path relative to the workspace root. */
-  path: string;
-  /** 1-based. */
-  line: number;
-  column: number;
-  message: string;
-  code?: string;
-}
-
-/** A file an edit changed: its text before (undefined = new file) and after (undefined = deleted). */
-export interface EditedFile {
-  path: string;
-  before: string | undefined;
-  after: string | undefined;
-}
-
-/** Errors of one checked file after the edit and before it; `importer` names the edited file it imports. */
-export interface FileDiagnostics {
-  path: string;
-  errors: CodeDiagnostic[];
-  before: CodeDiagnostic[];
-  importer?: string;
-}
-
-export type CodeQuery =
-  | { operation: "definition" | "references" | "hover"; path: string; line: number; column: number }
-  | { operation: "symbols"; path: string }
-  | { operation: "workspace_symbols"; query: string };
-
-export interface CodeLocation {
-  path: string;
-  line: number;
-  column: number;
-  preview: string;
-  name?: string;
-  kind?: string;
-}
-
-export interface CodeQueryResult {
-  locations: CodeLocation[];
-  hover?: string;
-}
+// The data it speaks is defined once, with the runtime's code service (src/runtime/code-intel/types.ts).
+import type { CodeDiagnostic, CodeLocation, CodeQuery, CodeQueryResult, EditedFile, FileDiagnostics } from "../../runtime";
+export type { CodeDiagnostic, CodeLocation, CodeQuery, CodeQueryResult, EditedFile, FileDiagnostics };
 
 export interface CodeIntelligence {
   /**

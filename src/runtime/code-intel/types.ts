@@ -1,7 +1,6 @@
-// The code service's data (shared by the worker, its client and the in-process service): what
-// the agent core's CodeIntelligence interface (src/agent/tools/code-intelligence.ts) speaks,
-// repeated here because the runtime layer may not import the agent; TypeScript checks at the
-// composition root that the two agree.
+// The code service's data (shared by the worker, its client and the in-process service), and what
+// the agent core's CodeIntelligence interface (src/agent/tools/code-intelligence.ts) speaks: the
+// agent imports these types from the runtime layer.
 
 /** One error: path relative to the workspace root, 1-based line and column. */
 export interface CodeDiagnostic {
