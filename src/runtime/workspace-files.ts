@@ -4,18 +4,18 @@ import {
   Emitter,
   PathError,
   basename,
-  bytesEqual,
   dirname,
   encodeText,
   errorMessage,
   normalizePath,
-  tryDecodeText,
   validatePath,
   type Disposable,
 } from "../base";
 import { RECORD_VERSION, type FileRecord, type Storage } from "../storage";
 import { WorkspaceFsError, alreadyExists, isAFolder, notAFolder, notFound, workspaceClosed, workspaceReadOnly } from "./fs-errors";
 import { StoredState, persistFailure } from "./workspace-persistence";
+import { sameContent, toStoredContent, utf8Length } from "./file-content";
+import { adoptStoredRecords, readStoredRecords } from "./other-tab-adoption";
 import type { ChangeSource, FileChange, FileStat, WorkspaceFs, WriteOptions } from "./types";
 
 /** How long changes gather before one IndexedDB transaction writes them (bounded, never reset). */
@@ -144,11 +144,9 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   // ---- other tabs ---------------------------------------------------------------------------
 
   /**
-   * Another tab stored changes to this workspace: read what is stored now (IndexedDB is the judge
-   * of which write came last) and take it, except for paths changed here and not stored yet: this
-   * tab's write follows, and the other tab takes it in turn. Adopted changes are not stored again
-   * (they are stored) and are reported with source "other-tab", so an editor with unsaved edits
-   * treats them as a change on disk.
+   * Another tab stored changes to this workspace: take what is stored now (IndexedDB is the judge of
+   * which write came last; see other-tab-adoption.ts), reported with source "other-tab" so an editor
+   * with unsaved edits treats them as a change on disk.
    */
   private adoptFromOtherTab(paths: string[] | undefined): void {
     this.adopting = this.adopting
@@ -158,54 +156,19 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   private async adopt(paths: string[] | undefined): Promise<void> {
     if (this.disposed) return;
-    let records: Array<[string, FileRecord | undefined]>;
-    if (paths === undefined) {
-      const stored = new Map((await this.storage.files.list(this.workspaceId)).map((r) => [r.path, r] as const));
-      const all = new Set([...stored.keys(), ...this.nodes.keys()]);
-      records = [...all].map((path) => [path, stored.get(path)]);
-    } else {
-      const valid = paths.filter((path) => {
-        try {
-          return validatePath(path) === path;
-        } catch {
-          return false;
-        }
-      });
-      records = await Promise.all(valid.map(async (path) => [path, await this.storage.files.get(this.workspaceId, path)] as [string, FileRecord | undefined]));
-    }
+    const records = await readStoredRecords(this.storage, this.workspaceId, paths, () => this.nodes.keys());
     if (this.disposed) return;
-    // Changed here and not stored yet (waiting or in flight): ours follows and wins.
-    const local = (path: string) => this.stored.has(path);
-    // Deepest deletions first; creations parents first.
-    const deletions = records.filter(([path, record]) => !record && this.nodes.has(path) && !local(path)).map(([path]) => path);
-    deletions.sort((a, b) => b.length - a.length);
-    for (const path of deletions) {
-      const node = this.nodes.get(path);
-      if (!node) continue;
-      if (node.kind === "dir" && (this.children.get(path)?.size ?? 0) > 0) continue; // something of ours is still in it
-      this.detach(path, false);
-      this.record({ type: "deleted", path, kind: node.kind, source: "other-tab" });
-    }
-    const writes = records.filter((entry): entry is [string, FileRecord] => entry[1] !== undefined && !local(entry[0]));
-    writes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [path, record] of writes) {
-      const existing = this.nodes.get(path);
-      if (!this.ensureParentsQuietly(dirname(path), true)) continue;
-      if (record.kind === "dir") {
-        if (existing?.kind === "dir") continue;
-        if (existing) this.detach(path, false);
-        this.attach(path, { kind: "dir", mtime: record.mtime }, false);
-        this.record({ type: "created", path, kind: "dir", source: "other-tab" });
-        continue;
-      }
-      const data = record.data ?? "";
-      if (existing?.kind === "dir") continue;
-      if (existing?.kind === "file" && sameContent(existing.data, data)) continue;
-      const node: FileNode = { kind: "file", data, mtime: record.mtime };
-      if (existing) this.nodes.set(path, node);
-      else this.attach(path, node, false);
-      this.record({ type: existing ? "changed" : "created", path, kind: "file", source: "other-tab" });
-    }
+    adoptStoredRecords(records, {
+      node: (path) => this.nodes.get(path),
+      hasChildren: (path) => (this.children.get(path)?.size ?? 0) > 0,
+      // Changed here and not stored yet (waiting or in flight): ours follows and wins.
+      isLocal: (path) => this.stored.has(path),
+      ensureParents: (dir) => this.ensureParentsQuietly(dir, true),
+      detach: (path) => this.detach(path, false),
+      attach: (path, node) => this.attach(path, node, false),
+      replace: (path, node) => void this.nodes.set(path, node),
+      report: (type, path, kind) => this.record({ type, path, kind, source: "other-tab" }),
+    });
   }
 
   // ---- events -------------------------------------------------------------------------------
@@ -633,40 +596,4 @@ function compareStats(a: FileStat, b: FileStat): number {
   const an = basename(a.path);
   const bn = basename(b.path);
   return an < bn ? -1 : an > bn ? 1 : 0;
-}
-
-const BOM = [0xef, 0xbb, 0xbf];
-
-/** Text stays a string; bytes become text when they are valid UTF-8 without NUL, else stay bytes. */
-export function toStoredContent(data: string | Uint8Array): string | Uint8Array {
-  if (typeof data === "string") return data;
-  if (data.includes(0)) return data.slice();
-  const text = tryDecodeText(data);
-  if (text === undefined) return data.slice();
-  // The decoder drops a leading byte-order mark; keep it so the bytes round-trip exactly.
-  const bom = data.length >= 3 && data[0] === BOM[0] && data[1] === BOM[1] && data[2] === BOM[2];
-  return bom ? "\uFEFF" + text : text;
-}
-
-function sameContent(a: string | Uint8Array, b: string | Uint8Array): boolean {
-  if (typeof a === "string" || typeof b === "string") return a === b;
-  return bytesEqual(a, b);
-}
-
-/** UTF-8 byte length of a string without encoding it. */
-export function utf8Length(text: string): number {
-  let length = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) length += 1;
-    else if (code < 0x800) length += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        length += 4;
-        i++;
-      } else length += 3;
-    } else length += 3;
-  }
-  return length;
 }

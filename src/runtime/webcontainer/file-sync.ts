@@ -5,7 +5,8 @@
 // ignore the echo of the other, so nothing loops.
 import { basename, bytesEqual, dirname, errorMessage, validatePath, type Disposable } from "../../base";
 import type { ChangeSource, FileChange } from "../types";
-import { toStoredContent, type WorkspaceFiles } from "../workspace-files";
+import { toStoredContent } from "../file-content";
+import type { WorkspaceFiles } from "../workspace-files";
 import { SYNC_EXCLUDE_FILE, SyncExclusions } from "./sync-exclusions";
 import type { MountTree, WatcherLike, WebContainerLike } from "./webcontainer-like";
 import { delay } from "../interruption";
