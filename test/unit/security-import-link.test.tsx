@@ -3,58 +3,17 @@
 // loopback and private addresses get an explicit warning. (The download itself, its size limit,
 // progress and Cancel: security-import-download.test.ts.)
 import "../support/happy-dom-node-name";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+import { endlessServer, importContext } from "../support/endless-download";
 import { localAddressKind } from "../../src/transfer";
-import { ImportDialog, ImportFlow, linkSource, type ImportContext } from "../../src/ui/transfer";
+import { ImportDialog, ImportFlow, linkSource } from "../../src/ui/transfer";
 import { button, click, render } from "./ui-chat-render";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Streams zeros in 64 KB chunks, every 5 ms, until the client goes away; counts what it sent. */
-async function endlessServer(): Promise<{ url: string; requests: () => number; sent: () => number; closed: Promise<void> }> {
-  let requests = 0;
-  let sent = 0;
-  let markClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (markClosed = resolve));
-  const server: Server = createServer((req, res) => {
-    requests++;
-    res.writeHead(200, { "content-type": "application/zip", "access-control-allow-origin": "*" });
-    const chunk = Buffer.alloc(64 * 1024);
-    const timer = setInterval(() => {
-      if (res.destroyed) return;
-      sent += chunk.length;
-      res.write(chunk);
-    }, 5);
-    res.on("close", () => {
-      clearInterval(timer);
-      markClosed();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/big.zip`, requests: () => requests, sent: () => sent, closed };
-}
-
-function context(): ImportContext & { told: string[] } {
-  const told: string[] = [];
-  return {
-    told,
-    storage: {} as never,
-    workspace: { v: 1, id: "ws", name: "Mine", createdAt: 1, updatedAt: 1 } as never,
-    files: {} as never,
-    workspaces: { refresh: async () => {}, switchTo: async () => {} },
-    notifications: { info: (message: string) => told.push(message), error: () => {} },
-  };
-}
 
 describe("local addresses", () => {
   it.each([
@@ -85,11 +44,11 @@ describe("local addresses", () => {
 
 describe("#import= asks first", () => {
   it("names the host and the whole address, and requests nothing until Download", async () => {
-    const server = await endlessServer();
+    const server = await endlessServer(cleanups);
     const flow = new ImportFlow();
     const view = await render(<ImportDialog flow={flow} />);
     cleanups.push(() => view.unmount());
-    await act(async () => flow.open(linkSource("https://downloads.example.test/releases/project.zip?token=abc"), context()));
+    await act(async () => flow.open(linkSource("https://downloads.example.test/releases/project.zip?token=abc"), importContext()));
     const dialog = view.container.querySelector('[role="dialog"]')!;
     expect(dialog.textContent).toContain("Download a zip from downloads.example.test?");
     expect(dialog.querySelector(".transfer-url")?.textContent).toBe("https://downloads.example.test/releases/project.zip?token=abc");
@@ -104,10 +63,10 @@ describe("#import= asks first", () => {
     const flow = new ImportFlow();
     const view = await render(<ImportDialog flow={flow} />);
     cleanups.push(() => view.unmount());
-    await act(async () => flow.open(linkSource("http://192.168.1.1/backup.zip"), context()));
+    await act(async () => flow.open(linkSource("http://192.168.1.1/backup.zip"), importContext()));
     expect(view.container.querySelector('[role="alert"].transfer-warning')?.textContent).toMatch(/192\.168\.1\.1 is on your local network/);
     await click(button(view.container, "Cancel"));
-    await act(async () => flow.open(linkSource("http://localhost:8080/x.zip"), context()));
+    await act(async () => flow.open(linkSource("http://localhost:8080/x.zip"), importContext()));
     expect(view.container.querySelector(".transfer-warning")?.textContent).toMatch(/localhost:8080 is this computer/);
   });
 });
