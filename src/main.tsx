@@ -19,7 +19,7 @@ import {
 } from "./runtime";
 import { lazyCodeIntelligence } from "./runtime/code-intel/lazy";
 import { openStorage, openStorageForRecovery, type Storage } from "./storage";
-import { mountApp, storageFailure } from "./ui";
+import { mountApp, startupOrder, storageFailure } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
 import { searchPanelContribution } from "./ui/search";
 import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
@@ -105,8 +105,13 @@ async function main(): Promise<void> {
   }
   const runtimeSettings = restoreRuntimeSettings(await storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY).catch(() => undefined));
   const webcontainer = createWebContainerBoot(runtimeSettings);
-  // The agent chunk loads while the workspace opens; the chat panel says so if it fails.
-  agent.attach(storage).catch((error: unknown) => console.error("webcode: the agent could not load", error));
+  // The agent chunk loads while the workspace opens (before Monaco: ui/common/startup-order.ts);
+  // the chat panel says so if it fails.
+  startupOrder.hold("chat");
+  agent
+    .attach(storage)
+    .catch((error: unknown) => console.error("webcode: the agent could not load", error))
+    .finally(() => startupOrder.release("chat"));
   await app.start({
     storage,
     openFiles: (workspaceId) =>

@@ -3,7 +3,7 @@
 import { createRoot } from "react-dom/client";
 import "./app.css";
 import { createStore } from "zustand/vanilla";
-import { Dialogs, ErrorBoundary, loadScreenReaderMode, Notifications } from "../common";
+import { Dialogs, ErrorBoundary, loadScreenReaderMode, Notifications, startupOrder } from "../common";
 import { App, type BootState } from "./app";
 import type { Contributions } from "./contributions";
 import { ErrorScreen, type FatalError } from "./error-screen";
@@ -51,6 +51,16 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
   const layout = createLayoutStore(layoutStorage);
   const persistence = createStoragePersistence(browserPersistenceManager());
   loadScreenReaderMode(layoutStorage, window.location.search);
+  // The terminal's prompt goes before Monaco (ui/common/startup-order.ts); the terminal releases it,
+  // and Monaco waits while the user is typing into what has started.
+  startupOrder.hold("terminal");
+  const input = () => startupOrder.input();
+  window.addEventListener("keydown", input, { capture: true, passive: true });
+  window.addEventListener("pointerdown", input, { capture: true, passive: true });
+  void startupOrder.whenClear().then(() => {
+    window.removeEventListener("keydown", input, { capture: true });
+    window.removeEventListener("pointerdown", input, { capture: true });
+  });
   const root = createRoot(container);
   root.render(
     // The last line of defence: anything the inner boundaries (parts, panels) miss shows an error
@@ -88,6 +98,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
         await controller.start();
       } catch (error) {
         // Storage is open: the way out (export, delete, retry) needs no workspace.
+        startupOrder.expedite();
         health.report(error);
         boot.setState({
           phase: "recovery",
@@ -104,9 +115,11 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
       await health.check(services.storage.maintenance).catch((error: unknown) => console.warn("webcode: storage check failed", error));
     },
     fail(error) {
+      startupOrder.expedite();
       boot.setState({ phase: "fatal", error });
     },
     recover(storage, error) {
+      startupOrder.expedite();
       boot.setState({ phase: "recovery", storage, error, retry: () => location.reload() });
     },
     async dispose() {

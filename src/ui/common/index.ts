@@ -9,3 +9,4 @@ export { ErrorBoundary, DEFAULT_BOUNDARY_TITLE, type ErrorBoundaryProps } from "
 export { tabFocusMode, toggleTabFocusMode, isTabFocusToggle, focusNextRegion, focusRegion, FOCUS_REGIONS, type TabFocusState } from "./keyboard-focus";
 export { announce, LiveAnnouncer, useTakeFocus, userIsTyping, type Politeness } from "./announcer";
 export { screenReaderMode, loadScreenReaderMode, setScreenReaderSetting, screenReaderModeOn, SCREEN_READER_KEY, type ScreenReaderSetting, type ScreenReaderModeState } from "./screen-reader-mode";
+export { StartupOrder, startupOrder, type StartupHold } from "./startup-order";

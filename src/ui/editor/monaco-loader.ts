@@ -1,5 +1,6 @@
 // Loads the editor engine on demand. Everything Monaco lives behind this dynamic import so the
 // workbench frame paints before the editor's megabytes arrive.
+import { startupOrder } from "../common";
 import type * as Setup from "./monaco-setup";
 import type * as Project from "./typescript-project";
 import type { BufferFactory } from "./text-buffer";
@@ -8,8 +9,14 @@ export type MonacoModule = typeof Setup & typeof Project;
 
 let loading: Promise<MonacoModule> | undefined;
 
+/**
+ * Monaco, once the page's urgent start-up work (the terminal's prompt, the chat) is done or has
+ * waited long enough (ui/common/startup-order.ts): its evaluation would otherwise hold them up.
+ */
 export function loadMonaco(): Promise<MonacoModule> {
-  loading ??= Promise.all([import("./monaco-setup"), import("./typescript-project")])
+  loading ??= startupOrder
+    .whenClear()
+    .then(() => Promise.all([import("./monaco-setup"), import("./typescript-project")]))
     .then(([setup, project]) => ({ ...setup, ...project }))
     .catch((error: unknown) => {
       // Let a later attempt retry (e.g. a chunk failed to download after a deploy).
@@ -24,8 +31,8 @@ export async function loadMonacoBuffers(): Promise<BufferFactory> {
 }
 
 /**
- * Starts downloading and evaluating Monaco once the frame has painted, while storage and the
- * workspace open, so the editor is ready sooner. Resolves when Monaco is loaded (or failed).
+ * Starts downloading and evaluating Monaco once the frame has painted and the urgent start-up work
+ * is done, so the editor is ready sooner. Resolves when Monaco is loaded (or failed).
  */
 export function preloadMonaco(): Promise<void> {
   return new Promise<void>((resolve) => {

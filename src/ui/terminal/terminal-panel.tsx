@@ -5,7 +5,7 @@ import { errorMessage } from "../../base";
 import "./terminal.css";
 import type { Runtime } from "../../runtime";
 import type * as XtermSetup from "./xterm-setup";
-import { IconButton, screenReaderMode, screenReaderModeOn, tabFocusMode } from "../common";
+import { IconButton, screenReaderMode, screenReaderModeOn, startupOrder, tabFocusMode } from "../common";
 import { TerminalSession } from "./terminal-session";
 
 export interface TerminalPanelProps {
@@ -73,6 +73,7 @@ export function TerminalPanel({ runtime, runtimeError, idleMessage }: TerminalPa
         observer.observe(element);
         setReady(true);
         element.dataset.terminalReady = "true";
+        startupOrder.release("terminal");
       },
       (e: unknown) => !cancelled && setError(`The terminal could not be loaded: ${errorMessage(e)}. Reload the page to try again.`),
     );
@@ -89,6 +90,11 @@ export function TerminalPanel({ runtime, runtimeError, idleMessage }: TerminalPa
     };
   }, [runtime, generation]);
 
+  // A terminal that will not start (no runtime here, or it failed) holds nothing back.
+  const stuck = Boolean(runtimeError ?? error ?? idleMessage);
+  useEffect(() => {
+    if (stuck) startupOrder.release("terminal");
+  }, [stuck]);
   const message = runtimeError ?? error ?? idleMessage ?? (!runtime ? "Starting the runtime…" : !ready ? "Starting the shell…" : undefined);
   const role = runtimeError || error ? "alert" : idleMessage ? undefined : "status";
   return (

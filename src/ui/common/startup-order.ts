@@ -1,0 +1,85 @@
+// The order in which a starting page spends its one main thread: the terminal's prompt and the
+// chat go first, the editor's megabytes (Monaco: about 300 ms of evaluation and set-up on a small
+// machine) after them. Without an order, Monaco's evaluation lands between the steps of the
+// terminal's start and every user waits for all of it (docs/architecture.md, "Start-up").
+
+/** What holds the heavy work back until it is done, has failed or is no longer coming. */
+export type StartupHold = "terminal" | "chat";
+
+export class StartupOrder {
+  private readonly holds = new Set<StartupHold>();
+  private clear = false;
+  private readonly waiters: Array<() => void> = [];
+  private cap: ReturnType<typeof setTimeout> | undefined;
+  private quiet: ReturnType<typeof setTimeout> | undefined;
+  private lastInput = Number.NEGATIVE_INFINITY;
+
+  /**
+   * @param capMs the longest the heavy work waits after the first hold, whatever is still held or
+   * typed (a terminal that never starts must not keep the editor away for good).
+   * @param quietMs how long after the last release, and after the user's last key or click, the
+   * heavy work starts: a command typed into a terminal that has just started is not held up by
+   * Monaco's evaluation.
+   */
+  constructor(
+    private readonly capMs = 1500,
+    private readonly quietMs = 200,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Holds the heavy work back until `release(what)`. */
+  hold(what: StartupHold): void {
+    if (this.clear) return;
+    this.holds.add(what);
+    this.cap ??= setTimeout(() => this.open(), this.capMs);
+  }
+
+  /** `what` is ready, failed or not coming (idempotent; nothing happens for what was never held). */
+  release(what: StartupHold): void {
+    if (!this.holds.delete(what)) return;
+    // What was released is now in the user's hands: the heavy work starts once they have not
+    // typed or clicked for `quietMs` (they may be about to, as soon as the prompt shows).
+    if (this.holds.size === 0) {
+      this.lastInput = Math.max(this.lastInput, this.now());
+      this.openWhenQuiet();
+    }
+  }
+
+  /** The user typed or clicked (the page reports every key and pointer press while it starts). */
+  input(): void {
+    if (this.clear) return;
+    this.lastInput = this.now();
+    if (this.quiet !== undefined) this.openWhenQuiet();
+  }
+
+  /** Resolves when nothing holds the heavy work back any more (at once when nothing ever did). */
+  whenClear(): Promise<void> {
+    if (this.clear || this.holds.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** The user asked for the heavy part (e.g. opened a file), or nothing is coming: it goes now. */
+  expedite(): void {
+    this.open();
+  }
+
+  private openWhenQuiet(): void {
+    if (this.clear || this.holds.size > 0) return;
+    clearTimeout(this.quiet);
+    const wait = this.lastInput + this.quietMs - this.now();
+    if (wait <= 0) this.open();
+    else this.quiet = setTimeout(() => this.openWhenQuiet(), wait);
+  }
+
+  private open(): void {
+    if (this.clear) return;
+    this.clear = true;
+    clearTimeout(this.cap);
+    clearTimeout(this.quiet);
+    this.holds.clear();
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+}
+
+/** The page's order (one page, one main thread). */
+export const startupOrder = new StartupOrder();
