@@ -314,7 +314,7 @@ export function createAgent(deps: AgentDeps): Agent {
 
   async function startTurn(sessionId: string, input: PromptInput): Promise<PromptResult> {
     await commitRevert(env, sessionId);
-    let session = await store.requireSession(sessionId);
+    const session = await store.requireSession(sessionId);
     const model = await resolveModel(session, input.model);
     const agentName = input.agent ?? session.agent;
     const time = now();
@@ -348,9 +348,12 @@ export function createAgent(deps: AgentDeps): Agent {
     }
     for (const file of input.files ?? []) parts.push({ ...part(), type: "file", ...file });
     for (const p of parts) store.updatePart(p);
-    const { userEdits: _edits, ...rest } = session;
-    session = { ...rest, agent: agentName, model, updatedAt: now() };
-    store.updateSession(session);
+    // The user's edits named in this message are told; any noted meanwhile wait for the next one.
+    const told = new Set(session.userEdits ?? []);
+    await store.updateSession(sessionId, ({ userEdits, ...rest }) => {
+      const untold = (userEdits ?? []).filter((path) => !told.has(path));
+      return { ...rest, ...(untold.length > 0 && { userEdits: untold }), agent: agentName, model, updatedAt: now() };
+    });
     await store.flush(sessionId);
     const unsaved = store.persistFailure(sessionId);
     if (unsaved) throw unsaved;
@@ -477,16 +480,16 @@ export function createAgent(deps: AgentDeps): Agent {
     },
 
     async renameSession(sessionId, title) {
-      const session = await store.requireSession(sessionId);
+      await store.requireSession(sessionId);
       const trimmed = title.trim();
       if (trimmed === "") throw new UserFacingError("A session title cannot be empty.", "invalid-title");
-      store.updateSession({ ...session, title: trimmed.slice(0, 200), updatedAt: now() });
+      await store.updateSession(sessionId, (session) => ({ ...session, title: trimmed.slice(0, 200), updatedAt: now() }));
       await store.flush(sessionId);
     },
 
     async setArchived(sessionId, archived) {
-      const session = await store.requireSession(sessionId);
-      store.updateSession({ ...session, archived, updatedAt: now() });
+      await store.requireSession(sessionId);
+      await store.updateSession(sessionId, (session) => ({ ...session, archived, updatedAt: now() }));
       await store.flush(sessionId);
     },
 
@@ -499,9 +502,8 @@ export function createAgent(deps: AgentDeps): Agent {
     },
 
     async noteUserEdits(sessionId, paths) {
-      const session = await store.requireSession(sessionId);
-      const merged = [...new Set([...(session.userEdits ?? []), ...paths])].sort();
-      store.updateSession({ ...session, userEdits: merged });
+      await store.requireSession(sessionId);
+      await store.updateSession(sessionId, (session) => ({ ...session, userEdits: [...new Set([...(session.userEdits ?? []), ...paths])].sort() }));
       await store.flush(sessionId);
     },
 

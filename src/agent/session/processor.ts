@@ -358,9 +358,12 @@ async function takeSnapshot(env: SessionEnv, options: { reuseIfQuiet?: boolean }
 async function addToSessionTotals(env: SessionEnv, sessionId: string, tokens: TokenUsage, cost: number): Promise<void> {
   let id: string | undefined = sessionId;
   while (id) {
-    const session = await env.store.getSession(id);
-    if (!session) return;
-    env.store.updateSession({ ...session, tokens: addUsage(session.tokens, tokens), cost: session.cost + cost, updatedAt: env.now() });
-    id = session.parentId;
+    const session = await env.store.updateSession(id, (current) => ({
+      ...current,
+      tokens: addUsage(current.tokens, tokens),
+      cost: current.cost + cost,
+      updatedAt: env.now(),
+    }));
+    id = session?.parentId;
   }
 }

@@ -38,10 +38,9 @@ export async function revertSession(env: SessionEnv, sessionId: string, messageI
   const before = snapshotBefore(messages, messageId);
   const latest = await env.snapshots.take();
   if (before && files.length > 0) await env.snapshots.restore(before, files);
-  const updated: SessionRecord = { ...session, revert: { messageId, snapshot: latest }, updatedAt: env.now() };
-  env.store.updateSession(updated);
+  const updated = await env.store.updateSession(sessionId, (current) => ({ ...current, revert: { messageId, snapshot: latest }, updatedAt: env.now() }));
   await env.store.flush(sessionId);
-  return updated;
+  return updated ?? session;
 }
 
 async function restoreLatest(env: SessionEnv, session: SessionRecord, messages: MessageWithParts[]): Promise<void> {
@@ -54,11 +53,9 @@ export async function unrevertSession(env: SessionEnv, sessionId: string): Promi
   const session = await env.store.requireSession(sessionId);
   if (!session.revert) return session;
   await restoreLatest(env, session, await env.store.messages(sessionId));
-  const { revert: _revert, ...rest } = session;
-  const updated: SessionRecord = { ...rest, updatedAt: env.now() };
-  env.store.updateSession(updated);
+  const updated = await env.store.updateSession(sessionId, ({ revert: _revert, ...rest }) => ({ ...rest, updatedAt: env.now() }));
   await env.store.flush(sessionId);
-  return updated;
+  return updated ?? session;
 }
 
 /** Makes a revert final (the next prompt): deletes the hidden messages, forgets the way back. */
@@ -68,8 +65,7 @@ export async function commitRevert(env: SessionEnv, sessionId: string): Promise<
   const { messageId } = session.revert;
   const hidden = (await env.store.messages(sessionId)).filter((m) => m.info.id >= messageId).map((m) => m.info.id);
   await env.store.removeMessages(sessionId, hidden);
-  const { revert: _revert, ...rest } = session;
-  env.store.updateSession({ ...rest, updatedAt: env.now() });
+  await env.store.updateSession(sessionId, ({ revert: _revert, ...rest }) => ({ ...rest, updatedAt: env.now() }));
   await env.store.flush(sessionId);
 }
 

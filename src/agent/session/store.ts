@@ -172,12 +172,23 @@ export class SessionStore implements Disposable {
     await this.flush(session.id);
   }
 
-  updateSession(session: SessionRecord): void {
-    const entry = this.entries.get(session.id);
-    if (entry) entry.session = session;
-    this.queue(session.id).sessions.set(session.id, session);
-    this.schedule(session.id);
+  /**
+   * The one way to change a session: `change` gets the current record (this store's, which may be
+   * newer than storage) and returns the new one, synchronously, so a change that lands meanwhile
+   * (a title during a revert, a todo list during a turn's totals) is never overwritten by a copy
+   * read before an `await`. Resolves with the new record, or undefined when the session does not
+   * exist (deleted meanwhile).
+   */
+  async updateSession(sessionId: string, change: (current: SessionRecord) => SessionRecord): Promise<SessionRecord | undefined> {
+    const entry = await this.entry(sessionId);
+    if (!entry) return undefined;
+    const session = change(entry.session);
+    if (session === entry.session) return session;
+    entry.session = session;
+    this.queue(sessionId).sessions.set(sessionId, session);
+    this.schedule(sessionId);
     this.bus.emit("session-updated", { session });
+    return session;
   }
 
   updateMessage(message: MessageRecord): void {

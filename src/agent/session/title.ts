@@ -47,10 +47,11 @@ export async function generateTitle(
     });
     const title = cleanTitle(await result.text);
     if (!title) return undefined;
-    const session = await env.store.getSession(input.sessionId);
     // The user may have renamed it meanwhile; theirs wins.
-    if (!session || !hasDefaultTitle(session)) return undefined;
-    env.store.updateSession({ ...session, title, updatedAt: env.now() });
+    const updated = await env.store.updateSession(input.sessionId, (session) =>
+      hasDefaultTitle(session) ? { ...session, title, updatedAt: env.now() } : session,
+    );
+    if (updated?.title !== title) return undefined;
     await env.store.flush(input.sessionId);
     return title;
   } catch {

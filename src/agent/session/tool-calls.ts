@@ -275,8 +275,8 @@ export class ToolCalls {
           request,
         ),
       setTodos: async (todos) => {
-        const current = await this.env.store.requireSession(session.id);
-        this.env.store.updateSession({ ...current, todos, updatedAt: this.env.now() });
+        await this.env.store.requireSession(session.id);
+        await this.env.store.updateSession(session.id, (current) => ({ ...current, todos, updatedAt: this.env.now() }));
       },
     };
   }
