@@ -45,7 +45,7 @@ function checked<T>(value: FrontmatterValue, key: string, check: (v: Frontmatter
 const isString = (v: FrontmatterValue): v is string => typeof v === "string";
 const isNumber = (v: FrontmatterValue): v is number => typeof v === "number";
 const isBoolean = (v: FrontmatterValue): v is boolean => typeof v === "boolean";
-const isMap = (v: FrontmatterValue): v is FrontmatterMap => v !== null && typeof v === "object";
+const isMap = (v: FrontmatterValue): v is FrontmatterMap => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function parseModel(text: string): ModelRef {
   const slash = text.indexOf("/");
