@@ -26,6 +26,25 @@ export default tseslint.config(
     rules: { "no-restricted-globals": ["error", ...DOM_GLOBALS] },
   },
   {
+    // The chat UI talks to the agent through its port (src/ui/chat/agent-port.ts): the agent's types
+    // only, so the chat chunk never pulls the agent core in and the facade stays the one way in.
+    files: ["src/ui/chat/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/agent", "**/agent/**"],
+              allowTypeImports: true,
+              message: "src/ui/chat imports only types from the agent; take values through the ChatAgent port.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.js", "**/*.mjs"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -125,6 +125,8 @@ export interface Agent extends Disposable {
   /** Files the user changed since the last turn; reported to the model with the next message. */
   noteUserEdits(sessionId: string, paths: string[]): Promise<void>;
   listAgents(): Promise<AgentInfo[]>;
+  /** The agent a new session starts with. */
+  readonly defaultAgent: string;
   /** Resolves when no turn is running and background work (titles) has settled. */
   whenIdle(): Promise<void>;
   /** Writes everything queued to storage. */
@@ -508,6 +510,7 @@ export function createAgent(deps: AgentDeps): Agent {
     },
 
     listAgents: () => env.agents(),
+    defaultAgent: DEFAULT_AGENT,
 
     async whenIdle() {
       while (runs.size > 0 || background.size > 0) {

@@ -2,6 +2,7 @@
 // credential headers are sealed with AES-GCM under a key derived from the passphrase with PBKDF2,
 // both from WebCrypto (no hand-written cryptography). The rest of each config stays readable, so
 // Settings can list providers and models before the keys are unlocked.
+import { fromBase64, toBase64 } from "../base";
 import type { ProviderConfig } from "./types";
 
 /** The sealed secrets as stored (base64 fields). */
@@ -37,19 +38,6 @@ export class WrongPassphraseError extends Error {
 }
 
 const encoder = new TextEncoder();
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 async function deriveKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
   const material = await crypto.subtle.importKey("raw", encoder.encode(passphrase), "PBKDF2", false, ["deriveKey"]);

@@ -4,7 +4,7 @@
 import { Inflate, deflateSync } from "fflate";
 import { crc32 } from "./crc32";
 import { findTransferFragment } from "./transfer-fragment";
-import { encodeText, isInside, normalizePath } from "../base";
+import { concatBytes, encodeText, isInside, normalizePath } from "../base";
 import type { MessageError, MessageRecord, PartRecord } from "../storage";
 import { base64Encode, base64UrlDecode, base64UrlEncode } from "./base64";
 import { finishEntries, type ImportEntry } from "./import-entries";
@@ -407,13 +407,7 @@ function boundedInflate(bytes: Uint8Array): Uint8Array {
     if (error instanceof ShareError) throw error;
     throw damagedShare("its data cannot be unpacked", error);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

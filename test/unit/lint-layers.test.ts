@@ -42,3 +42,14 @@ describe("layer lint rule", () => {
     expect((await layerErrors("src/ui/x.ts", 'import a from "../../prompts/x.md?raw";\nexport const b = a;\n'))[0]).toMatch(/Only src\/agent/);
   });
 });
+
+describe("the chat imports only the agent's types", () => {
+  const chatErrors = async (source: string) => {
+    const [result] = await eslint.lintText(source, { filePath: "src/ui/chat/x.ts" });
+    return (result?.messages ?? []).filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports").map((m) => m.message);
+  };
+  it("fails a value import and allows a type import", async () => {
+    expect((await chatErrors('import { DEFAULT_AGENT } from "../../agent";\nexport const a = DEFAULT_AGENT;\n'))[0]).toMatch(/only types from the agent/);
+    expect(await chatErrors('import type { AgentEvents } from "../../agent";\nexport type A = AgentEvents;\n')).toEqual([]);
+  });
+});

@@ -117,6 +117,7 @@ export class FakeAgent implements ChatAgent {
     if (this.gate) await this.gate;
     return snapshot;
   }
+  readonly defaultAgent = "build";
   async listAgents(): Promise<AgentSummary[]> {
     return this.agents;
   }

@@ -4,6 +4,7 @@
 // came with, to the model that wrote it; reasoning goes back only where the provider requires it
 // (signed or encrypted reasoning of the same model), tools the provider ran as provider-executed
 // calls with their results in the assistant message.
+import { fromBase64 } from "../../base";
 import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
 import type { FileAttachment, ModelRef, PartRecord, ProviderMetadata } from "../../storage";
 import type { MessageWithParts } from "./store";
@@ -91,7 +92,7 @@ function attachmentToUser(file: FileAttachment, options: ConvertOptions): UserPa
     return { type: "text", text: `[Image ${file.filename} attached; this model cannot see images.]` };
   }
   const data = parseDataUrl(file.url);
-  const text = data ? new TextDecoder().decode(Uint8Array.from(atob(data.base64), (c) => c.charCodeAt(0))) : file.url;
+  const text = data ? new TextDecoder().decode(fromBase64(data.base64)) : file.url;
   return { type: "text", text: `Attached file ${file.filename}:\n${text}` };
 }
 

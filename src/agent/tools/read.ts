@@ -1,7 +1,7 @@
 // The read tool: numbered lines of a text file (or a folder's entries), within line, width and size
 // limits, with AGENTS.md reminders for folders on the way to the file and images for vision models.
 import { z } from "zod";
-import { basename, dirname, looksBinary, tryDecodeText } from "../../base";
+import { basename, dirname, looksBinary, toBase64, tryDecodeText } from "../../base";
 import type { FileStat, WorkspaceFs } from "../../runtime";
 import description from "../../../prompts/tools/read.md?raw";
 import { bigramSimilarity } from "./edit-text";
@@ -145,14 +145,6 @@ function readImage(path: string, bytes: Uint8Array, mime: string, context: ToolC
     metadata: { filePath: path, mime, truncated: false },
     attachments: [{ mime, filename: basename(path), url: `data:${mime};base64,${toBase64(bytes)}` }],
   };
-}
-
-/** Base64 without Buffer (the agent core also runs in the page). */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return btoa(binary);
 }
 
 async function notFoundMessage(fs: WorkspaceFs, path: string): Promise<string> {

@@ -1,10 +1,9 @@
 // The webfetch tool: fetches a URL with the browser's fetch (CORS permitting), within a size cap and
 // a timeout, and turns HTML into markdown or text. The fetch function is injected (tests use a fake).
 import { z } from "zod";
-import { isAbortError } from "../../base";
+import { concatBytes, isAbortError, toBase64 } from "../../base";
 import description from "../../../prompts/tools/webfetch.md?raw";
 import { htmlToMarkdown, htmlToText } from "./html-to-markdown";
-import { toBase64 } from "./read";
 import type { ToolDefinition } from "./tool";
 
 /** Responses larger than this are refused. */
@@ -71,13 +70,7 @@ async function readCapped(response: Response, signal: AbortSignal): Promise<Uint
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  return concatBytes(chunks);
 }
 
 function decode(bytes: Uint8Array, contentType: string): string {

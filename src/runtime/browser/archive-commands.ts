@@ -5,6 +5,7 @@
 // "C:\x") makes unzip refuse the whole archive before it writes anything, and sizes are capped.
 import { unzipSync, zipSync, type Unzipped, type Zippable } from "fflate";
 import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
+import { concatBytes } from "../../base";
 
 type Result = { stdout: string; stderr: string; exitCode: number; stdoutKind?: "text" | "bytes" };
 interface Context {
@@ -240,7 +241,7 @@ async function unzip(args: string[], ctx: Context): Promise<Result> {
     const bytes = selected.filter((info) => !info.name.endsWith("/")).map((info) => contents[info.name] ?? new Uint8Array());
     // just-bash carries bytes as a latin1 string marked "bytes", so pipes and redirects keep them.
     let stdout = "";
-    for (const byte of concat(bytes)) stdout += String.fromCharCode(byte);
+    for (const byte of concatBytes(bytes)) stdout += String.fromCharCode(byte);
     return { stdout, stderr: "", exitCode: 0, stdoutKind: "bytes" };
   }
 
@@ -304,16 +305,6 @@ async function isFile(fs: IFileSystem, path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 function reason(error: unknown): string {

@@ -86,6 +86,8 @@ export interface ChatAgent {
   getSession(sessionId: string): Promise<SessionRecord | undefined>;
   getMessages(sessionId: string): Promise<MessageWithParts[]>;
   listAgents(): Promise<AgentSummary[]>;
+  /** The agent a new session starts with. */
+  readonly defaultAgent: string;
   /** Renames a session (optional on the facade; the sidebar hides Rename without it). */
   renameSession?(sessionId: string, title: string): Promise<unknown>;
   /** Deletes a session and its children (optional on the facade; the sidebar hides Delete without it). */

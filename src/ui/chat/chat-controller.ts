@@ -31,8 +31,6 @@ export interface ChatControllerOptions {
   promptTitle?(current: string): Promise<string | undefined>;
 }
 
-export const DEFAULT_AGENT = "build";
-
 /** Change sources that are the user's own edits. */
 const USER_SOURCES: ReadonlySet<ChangeSource> = new Set<ChangeSource>(["editor", "terminal", "user"]);
 
@@ -52,7 +50,7 @@ export class ChatController implements Disposable {
     this.store = createChatStore();
     this.sync = new ChatSync(agent, this.store, options.scheduler);
     this.sync.onError = (message) => this.problem(message);
-    this.view = createStore<ChatViewState>(() => ({ agentName: DEFAULT_AGENT, agents: [], showSessions: false, view: "chat" }));
+    this.view = createStore<ChatViewState>(() => ({ agentName: agent.defaultAgent, agents: [], showSessions: false, view: "chat" }));
     // A deleted open session closes; a session that becomes a fork's target opens via fork().
     this.unsubscribe = this.store.subscribe((state) => {
       const active = this.view.getState().activeSessionId;

@@ -3,7 +3,7 @@
 // provider shows the guide instead.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
-import { errorMessage, revealInvisibleChars, tryDecodeText } from "../../base";
+import { errorMessage, revealInvisibleChars, toBase64, tryDecodeText } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
 import type { FileAttachment, ModelRef } from "../../storage";
 import { FirstRunGuide } from "../settings";
@@ -317,9 +317,3 @@ function useCustomCommands(files: ChatPanelProps["files"], onProblem?: (message:
   return useMemo(() => [...BUILTIN_COMMANDS, ...custom.filter((c) => !BUILTIN_COMMANDS.some((b) => b.name === c.name))], [custom]);
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return btoa(binary);
-}

@@ -1,7 +1,7 @@
 // The chat panel: a store fed by the agent's event bus, the transcript with every part kind,
 // permission and question cards, the prompt box, slash commands, and the Changes view.
 export { ChatPanel, type ChatPanelProps } from "./chat-panel";
-export { ChatController, DEFAULT_AGENT, type ChatControllerOptions, type ChatViewState, type ChatView } from "./chat-controller";
+export { ChatController, type ChatControllerOptions, type ChatViewState, type ChatView } from "./chat-controller";
 export { ChatSync, animationFrameScheduler, type FrameScheduler } from "./chat-sync";
 export { createChatStore, reduceChat, sortedSessions, type ChatState, type ChatStore, type MessageEntry, type ChatAction } from "./chat-store";
 export { ChangesView, type ChangesViewProps, type DiffRenderer, type DiffRendererProps } from "./changes-view";
