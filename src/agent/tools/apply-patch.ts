@@ -6,7 +6,7 @@ import { looksBinary, validatePath } from "../../base";
 import description from "../../../prompts/tools/apply_patch.md?raw";
 import { parsePatch, applyChunks, PatchError, type PatchOperation } from "./apply-patch-format";
 import { unifiedDiff } from "./diff";
-import { diagnosticsAfterEdit } from "./code-intelligence";
+import { commitFileChanges } from "./file-changes";
 import { assertReadBefore } from "./file-times";
 import { resolveToolPath } from "./workspace-path";
 import type { ToolContext, ToolDefinition } from "./tool";
@@ -83,27 +83,17 @@ export const applyPatchTool: ToolDefinition<typeof parameters> = {
     const diffs = changes.map((c) => unifiedDiff(c.moveTo ?? c.path, c.before, c.after));
     const diff = diffs.map((d) => d.diff).join("");
     const patterns = changes.flatMap((c) => (c.moveTo ? [c.path, c.moveTo] : [c.path]));
-    await context.ask({ permission: "edit", patterns, always: ["*"], metadata: { diff, files: patterns } });
-
-    const fs = context.runtime.fs;
-    for (const change of changes) {
-      const stat = await fs.stat(change.path);
-      if (stat?.mtime !== change.mtime) throw new PatchError(`${change.path} changed while waiting for permission; nothing was written. Read it again and redo the patch.`);
-    }
-    for (const change of changes) {
-      if (change.status === "D") {
-        await fs.remove(change.path, { source: "agent" });
-        continue;
-      }
-      const target = change.moveTo ?? change.path;
-      await fs.writeFile(target, change.after, { source: "agent" });
-      if (change.moveTo) await fs.remove(change.path, { source: "agent" });
-      const written = await fs.stat(target);
-      if (written) context.fileTimes.markRead(target, written.mtime);
-    }
-    const diagnostics = await diagnosticsAfterEdit(
+    const diagnostics = await commitFileChanges(
       context,
-      changes.flatMap((c) => (c.moveTo ? [{ path: c.path, before: c.before, after: undefined }, { path: c.moveTo, before: undefined, after: c.after }] : [{ path: c.path, before: c.status === "A" ? undefined : c.before, after: c.status === "D" ? undefined : c.after }])),
+      changes.map((c) => ({
+        path: c.path,
+        before: c.status === "A" ? undefined : c.before,
+        after: c.status === "D" ? undefined : c.after,
+        moveTo: c.moveTo,
+        mtime: c.mtime,
+      })),
+      { permission: "edit", patterns, always: ["*"], metadata: { diff, files: patterns } },
+      (path) => new PatchError(`${path} changed while waiting for permission; nothing was written. Read it again and redo the patch.`),
     );
     const summary = changes.map((c) => `${c.status} ${c.moveTo ? `${c.path} -> ${c.moveTo}` : c.path}`);
     return {

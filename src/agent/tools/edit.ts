@@ -5,7 +5,7 @@ import { looksBinary } from "../../base";
 import description from "../../../prompts/tools/edit.md?raw";
 import { unifiedDiff } from "./diff";
 import { applyEdit } from "./edit-match";
-import { diagnosticsAfterEdit } from "./code-intelligence";
+import { commitFileChanges } from "./file-changes";
 import { assertReadBefore } from "./file-times";
 import { resolveToolPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
@@ -48,16 +48,12 @@ export const editTool: ToolDefinition<typeof parameters> = {
     }
 
     const { diff, additions, deletions } = unifiedDiff(path, before, after);
-    await context.ask({ permission: "edit", patterns: [path], always: ["*"], metadata: { filePath: path, diff } });
-    // The user may have saved the file while the permission card was open: never overwrite that.
-    const current = await fs.stat(path);
-    if (current?.mtime !== stat?.mtime) {
-      throw new Error(`${path} changed while waiting for permission. Read it again and redo the edit.`);
-    }
-    await fs.writeFile(path, after, { source: "agent" });
-    const written = await fs.stat(path);
-    if (written) context.fileTimes.markRead(path, written.mtime);
-    const diagnostics = await diagnosticsAfterEdit(context, [{ path, before: stat ? before : undefined, after }]);
+    const diagnostics = await commitFileChanges(
+      context,
+      [{ path, before: stat ? before : undefined, after, mtime: stat?.mtime }],
+      { permission: "edit", patterns: [path], always: ["*"], metadata: { filePath: path, diff } },
+      () => new Error(`${path} changed while waiting for permission. Read it again and redo the edit.`),
+    );
     return {
       title: path,
       output: (stat ? `Edited ${path}.` : `Created ${path}.`) + diagnostics,

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import description from "../../../prompts/tools/write.md?raw";
 import { unifiedDiff } from "./diff";
-import { diagnosticsAfterEdit } from "./code-intelligence";
+import { commitFileChanges } from "./file-changes";
 import { assertReadBefore } from "./file-times";
 import { resolveToolPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
@@ -25,14 +25,12 @@ export const writeTool: ToolDefinition<typeof parameters> = {
     const before = stat ? await fs.readText(path) : "";
     if (stat) assertReadBefore(context.fileTimes, path, stat, "overwrite");
     const { diff, additions, deletions } = unifiedDiff(path, before, args.content);
-    await context.ask({ permission: "edit", patterns: [path], always: ["*"], metadata: { filePath: path, diff } });
-    // The user may have saved the file while the permission card was open: never overwrite that.
-    const current = await fs.stat(path);
-    if (current?.mtime !== stat?.mtime) throw new Error(`${path} changed while waiting for permission. Read it again and redo the write.`);
-    await fs.writeFile(path, args.content, { source: "agent" });
-    const after = await fs.stat(path);
-    if (after) context.fileTimes.markRead(path, after.mtime);
-    const diagnostics = await diagnosticsAfterEdit(context, [{ path, before: stat ? before : undefined, after: args.content }]);
+    const diagnostics = await commitFileChanges(
+      context,
+      [{ path, before: stat ? before : undefined, after: args.content, mtime: stat?.mtime }],
+      { permission: "edit", patterns: [path], always: ["*"], metadata: { filePath: path, diff } },
+      () => new Error(`${path} changed while waiting for permission. Read it again and redo the write.`),
+    );
     return {
       title: path,
       output: (stat ? `Wrote ${path} (overwrote the previous content).` : `Created ${path}.`) + diagnostics,
