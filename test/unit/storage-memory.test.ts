@@ -58,9 +58,12 @@ describe("in-memory storage", () => {
     opened.push(storage);
     expect(storage.inMemory).toBe(true);
     expect(browserIndexedDB).toBe(broken);
-    const workspace = await createWorkspace(storage, "Scratch", { seedReadme: false });
+    const workspace = await createWorkspace(storage, "Scratch");
     expect((await storage.workspaces.list()).map((w) => w.name)).toEqual(["Scratch"]);
-    expect(workspace.name).toBe("Scratch");
+    // The starter README does not promise that anything is kept.
+    const readme = (await storage.files.get(workspace.id, "README.md"))?.data;
+    expect(readme).toMatch(/lost when the tab is closed or reloaded/);
+    expect(readme).not.toMatch(/kept in its storage across reloads/);
   });
 
   it("carries the workspace file service and the browser runtime's shell", async () => {
