@@ -143,6 +143,18 @@ describe("the websearch permission", () => {
     expect(rig.turnRequests().slice(1).map((r) => requestTools(r).some((t) => t.type === "web_search_20250305"))).toEqual([true, true]);
   });
 
+  it("Stop while it asks sends nothing and leaves no empty reply", async () => {
+    rig = await startRig("openai", "gpt-5", [ANSWER], { api: "responses", webSearch: true });
+    const { sessionId, done } = await prompt("Search");
+    await waitForAsk(sessionId);
+    rig.agent.abort(sessionId);
+    await done;
+    await rig.agent.whenIdle();
+    expect(rig.agent.pendingPermissions(sessionId)).toEqual([]);
+    expect(rig.turnRequests()).toHaveLength(0);
+    expect((await rig.agent.getMessages(sessionId)).map((m) => m.info.role)).toEqual(["user"]);
+  });
+
   it("deny in the user's rules never offers it, and nothing asks", async () => {
     rig = await startRig("openai", "gpt-5", [ANSWER], { api: "responses", webSearch: true, userRules: ruleset({ websearch: "deny" }) });
     const { sessionId, done } = await prompt("Search");

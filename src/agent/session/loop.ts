@@ -200,6 +200,8 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       ...(userInfo.tools && { toggles: userInfo.tools }),
       abort,
     });
+    // Stopped while the user was asked: no reply was started, so none is left behind.
+    if (abort.aborted) break;
     const reminders = [
       ...(agent.name === "plan" ? [env.services.prompts.plan] : []),
       ...(isLastStep ? [env.services.prompts.maxSteps] : []),
