@@ -18,8 +18,8 @@ import {
   type RuntimeSettings,
 } from "./runtime";
 import { lazyCodeIntelligence } from "./runtime/code-intel/lazy";
-import { openStorage, openStorageForRecovery, type Storage } from "./storage";
-import { mountApp, startupOrder, storageFailure } from "./ui";
+import { checkBrowserIndexedDB, openMemoryStorage, openStorage, openStorageForRecovery, type Storage } from "./storage";
+import { mountApp, startupOrder, storageFailure, type AppServices } from "./ui";
 import { createAgentWiring } from "./ui/agent-wiring";
 import { searchPanelContribution } from "./ui/search";
 import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
@@ -94,14 +94,26 @@ async function main(): Promise<void> {
     topBar: [...transfer.topBar, ...share.topBar, ...agent.topBar],
   });
   let storage: Storage;
+  let temporaryStorage: AppServices["temporaryStorage"];
   try {
     storage = await openStorage({ onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored record", error) });
   } catch (error) {
     // The data may still be readable as it is: then the way out (export, free space, retry) stays reachable.
     const recovery = await openStorageForRecovery().catch(() => undefined);
-    if (recovery) app.recover(recovery, storageFailure(errorMessage(error)));
-    else app.fail(storageFailure(errorMessage(error)));
-    return;
+    if (recovery) {
+      app.recover(recovery, storageFailure(errorMessage(error)));
+      return;
+    }
+    // IndexedDB does not open at all (storage disabled, some private modes): work in memory, and say so.
+    try {
+      const memory = await openMemoryStorage();
+      storage = memory.storage;
+      temporaryStorage = { reason: errorMessage(error), checkAgain: () => checkBrowserIndexedDB(memory.browserIndexedDB) };
+    } catch (memoryError) {
+      console.error("webcode: in-memory storage failed too", memoryError);
+      app.fail(storageFailure(errorMessage(error)));
+      return;
+    }
   }
   const runtimeSettings = restoreRuntimeSettings(await storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY).catch(() => undefined));
   const webcontainer = createWebContainerBoot(runtimeSettings);
@@ -114,6 +126,7 @@ async function main(): Promise<void> {
     .finally(() => startupOrder.release("chat"));
   await app.start({
     storage,
+    ...(temporaryStorage && { temporaryStorage }),
     openFiles: (workspaceId) =>
       WorkspaceFiles.open(storage, workspaceId, {
         onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored file", error),

@@ -12,6 +12,7 @@ export {
   type ProviderPreset,
 } from "./presets";
 export { calculateCost } from "./cost";
+export { ANTHROPIC_MAX_SEARCHES, geminiMixesSearchWithTools, supportsWebSearch, webSearchOffer, type WebSearchOffer } from "./web-search";
 export { REASONING_EFFORTS, callOptions, reasoningLevels, type CallOptions, type CallPurpose, type ReasoningEffort } from "./call-options";
 export {
   ANTHROPIC_BROWSER_HEADER,

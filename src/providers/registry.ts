@@ -11,6 +11,7 @@ import { callOptions, reasoningLevels } from "./call-options";
 import { MODEL_CATALOGUE } from "./catalogue";
 import { OPENROUTER_BASE_URL, presetOf } from "./presets";
 import type { ModelInfo, ProviderConfig, ProviderRegistry } from "./types";
+import { webSearchOffer } from "./web-search";
 
 /** Anthropic refuses browser (CORS) requests unless the caller says it knows the key is exposed to the page. */
 export const ANTHROPIC_BROWSER_HEADER = { "anthropic-dangerous-direct-browser-access": "true" } as const;
@@ -145,6 +146,10 @@ export function createProviderRegistry(configs: ProviderConfig[], options: Provi
     callOptions(ref, request) {
       const found = byId.get(ref.providerId);
       return found ? callOptions(found, modelInfo(ref), request) : { sampling: true, providerToolResults: true };
+    },
+    webSearch(ref) {
+      const found = byId.get(ref.providerId);
+      return found ? webSearchOffer(found, ref.modelId) : undefined;
     },
     configs: () => [...byId.values()],
     models: () => [...byId.values()].flatMap((c) => c.models),

@@ -34,6 +34,7 @@ const configSchema = z.object({
   api: z.enum(["responses", "chat"]).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   smallModel: z.string().optional(),
+  webSearch: z.boolean().optional(),
   models: z.array(z.unknown()).default([]),
 });
 

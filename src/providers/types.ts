@@ -3,6 +3,7 @@
 import type { LanguageModel } from "ai";
 import type { ModelRef } from "../storage";
 import type { CallOptions, CallPurpose, ReasoningEffort } from "./call-options";
+import type { WebSearchOffer } from "./web-search";
 
 export type ProviderKind = "openai" | "anthropic" | "google" | "openrouter" | "openai-compatible";
 
@@ -38,6 +39,11 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
   /** The model used for titles and summaries; defaults to the preset's small model when present. */
   smallModel?: string;
+  /**
+   * Offer the provider's own web search tool to the model (OpenAI Responses, Anthropic, Google).
+   * Off unless the user turns it on: the provider bills each search.
+   */
+  webSearch?: boolean;
   models: ModelInfo[];
 }
 
@@ -52,4 +58,6 @@ export interface ProviderRegistry {
   reasoningLevels?(ref: ModelRef): ReasoningEffort[];
   /** Reasoning, provider options and sampling rules of one call. Unset: none of them. */
   callOptions?(ref: ModelRef, request: { effort?: ReasoningEffort; purpose: CallPurpose }): CallOptions;
+  /** The provider's web search tool for this model when the user turned it on. Unset: none. */
+  webSearch?(ref: ModelRef): WebSearchOffer | undefined;
 }

@@ -21,6 +21,10 @@ What to do next:
 You can delete or rewrite this file at any time.
 `;
 
+const STORED_LINE = "Everything here lives in this browser tab and is kept in its storage across reloads.";
+const TEMPORARY_LINE =
+  "Everything here lives in this browser tab only: the browser would not let webcode store data, so it is lost when the tab is closed or reloaded. Export what you want to keep as a zip.";
+
 export function validateWorkspaceName(name: string): string | undefined {
   // Before trimming (trim() strips U+FEFF) and for the same reason as file names: a bidi control can
   // make "report\u202Efdp.exe" read as "reportexe.pdf".
@@ -70,7 +74,9 @@ export async function createWorkspace(
   await storage.workspaces.put(record);
   if (options.seedReadme ?? true) {
     const files = await WorkspaceFiles.open(storage, record.id);
-    files.writeSync("README.md", STARTER_README, { source: "system" });
+    // On the in-memory stand-in for IndexedDB nothing is kept: the README must not promise it is.
+    const readme = storage.inMemory ? STARTER_README.replace(STORED_LINE, TEMPORARY_LINE) : STARTER_README;
+    files.writeSync("README.md", readme, { source: "system" });
     await files.close();
   }
   return record;

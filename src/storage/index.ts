@@ -1,5 +1,6 @@
 // The storage layer's public surface: open the database, get one repository per record kind.
 import { DATABASE_NAME, openDatabase, openDatabaseAsIs, type WebcodeDatabase } from "./database";
+import { installMemoryIndexedDB, memoryDatabaseName, openMemoryDatabase } from "./memory";
 import { TabChanges, type StorageChange } from "./tab-changes";
 import { deleteSessions, deleteSnapshots, measureUsage, pruneBlobs, type StorageUsage } from "./usage";
 import { createBackup, readEverything, restoreBackup, type BackupContents, type RestoreSummary } from "./backup";
@@ -36,6 +37,8 @@ export type {
 };
 
 export interface Storage {
+  /** True for the in-memory stand-in (openMemoryStorage): nothing is kept after the tab closes. */
+  readonly inMemory: boolean;
   readonly workspaces: WorkspaceRepository;
   readonly files: FileRepository;
   readonly sessions: SessionRepository;
@@ -80,6 +83,41 @@ export async function openStorage(options: { name?: string; onInvalidRecord?: In
 }
 
 /**
+ * Storage in this tab's memory, behind the same interface, for when IndexedDB cannot be opened at
+ * all: the app works, and nothing is kept after the tab closes (see memory.ts). `browserIndexedDB`
+ * is the browser's own IndexedDB, to check later whether it works again.
+ */
+export async function openMemoryStorage(options: { onInvalidRecord?: InvalidRecordReporter } = {}): Promise<{ storage: Storage; browserIndexedDB: IDBFactory | undefined }> {
+  const browserIndexedDB = await installMemoryIndexedDB();
+  const name = memoryDatabaseName();
+  return { storage: storageOver(await openMemoryDatabase(name), name, options.onInvalidRecord, true), browserIndexedDB };
+}
+
+/**
+ * Whether the browser's IndexedDB opens webcode's database now (raw API: the page's idb globals may
+ * be the in-memory stand-in's). Resolves with the error's text when it does not.
+ */
+export function checkBrowserIndexedDB(factory: IDBFactory | undefined, name: string = DATABASE_NAME): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    try {
+      if (!factory) throw new Error("this browser has no IndexedDB");
+      const request = factory.open(name);
+      request.onsuccess = () => {
+        request.result.close();
+        resolve(undefined);
+      };
+      request.onerror = (event) => {
+        event.preventDefault();
+        resolve(request.error?.message ?? "the database did not open");
+      };
+      request.onblocked = () => resolve("another tab is upgrading the database");
+    } catch (error) {
+      resolve(error instanceof Error ? error.message : String(error));
+    }
+  });
+}
+
+/**
  * The stored data as it is, when openStorage failed (a migration that threw, a newer version):
  * enough to export workspaces and free space. Undefined when there is nothing readable.
  */
@@ -89,11 +127,12 @@ export async function openStorageForRecovery(options: { name?: string; onInvalid
   return db && storageOver(db, name, options.onInvalidRecord);
 }
 
-function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecordReporter | undefined): Storage {
+function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecordReporter | undefined, inMemory = false): Storage {
   const settings = new SettingsRepository(db);
   const tabs = new TabChanges(name);
   const announce = (change: StorageChange) => tabs.announce(change);
   return {
+    inMemory,
     workspaces: new WorkspaceRepository(db, onInvalid, announce),
     files: new FileRepository(db, onInvalid, announce),
     sessions: new SessionRepository(db, onInvalid, announce),

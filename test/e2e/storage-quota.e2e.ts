@@ -173,6 +173,7 @@ describe("storage quota", () => {
     // Still full: the app opens anyway, with the banner and the way out.
     await waitForWorkbench(page);
     await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(1);
+    expect(await banner.innerText()).toMatch(/read-only for now: files, chats and settings cannot be saved/);
     await banner.getByRole("button", { name: "Retry" }).click();
     await expect.poll(() => banner.innerText()).toContain("Storage is still full.");
     await banner.getByRole("button", { name: "Free space…" }).click();

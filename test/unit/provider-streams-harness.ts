@@ -1,7 +1,7 @@
 // Harness for recorded-style provider streams: the agent with the real tools and runtime, the real
 // AI SDK provider client of one provider kind, talking to the fake model server on 127.0.0.1, and a
 // collector of the AI SDK's warnings. Not a test file itself.
-import { createAgent, TITLE_PROMPT, type Agent } from "../../src/agent";
+import { createAgent, TITLE_PROMPT, type Agent, type Rule } from "../../src/agent";
 import { newId } from "../../src/base";
 import { createProviderRegistry, type ModelInfo, type ProviderConfig, type ProviderKind, type ReasoningEffort } from "../../src/providers";
 import { WorkspaceFiles, type Runtime } from "../../src/runtime";
@@ -41,7 +41,7 @@ export async function startRig(
   kind: ProviderKind,
   modelId: string,
   turns: FakeTurn[],
-  options: { api?: "chat" | "responses"; model?: Partial<ModelInfo>; smallModel?: string } = {},
+  options: { api?: "chat" | "responses"; model?: Partial<ModelInfo>; smallModel?: string; webSearch?: boolean; userRules?: Rule[] } = {},
 ): Promise<StreamRig> {
   let step = 0;
   const server = await startFakeModelServer((request) =>
@@ -56,6 +56,7 @@ export async function startRig(
     apiKey: "test-key",
     ...(options.api && { api: options.api }),
     ...(options.smallModel && { smallModel: options.smallModel }),
+    ...(options.webSearch && { webSearch: true }),
     models: [modelInfo(modelId, id, options.model)],
   };
   const warnings: unknown[] = [];
@@ -65,7 +66,13 @@ export async function startRig(
   const storage = await openStorage({ name: newId("streams") });
   const files = await WorkspaceFiles.open(storage, newId("ws"));
   const runtime = createBrowserRuntime(files);
-  const agent = createAgent({ storage, runtime, providers: createProviderRegistry([config]), defaultModel: () => ({ providerId: id, modelId }) });
+  const agent = createAgent({
+    storage,
+    runtime,
+    providers: createProviderRegistry([config]),
+    defaultModel: () => ({ providerId: id, modelId }),
+    ...(options.userRules && { userRules: () => options.userRules! }),
+  });
   return {
     agent,
     runtime,

@@ -129,6 +129,22 @@ describe("LiveProviderRegistry", () => {
     await settings.saveProvider({ ...config, name: "After dispose" });
     expect(registry.providerName("custom")).toBe("My local server");
   });
+
+  it("passes on the call options, reasoning levels and web search of the current configs", async () => {
+    storage = await openStorage({ name: `wiring-${Math.random()}` });
+    const settings = new ProviderSettings(storage);
+    await settings.load();
+    const registry = new LiveProviderRegistry(settings.store);
+    const ref = { providerId: "openai", modelId: "gpt-5" };
+    const config = configFromPreset("openai", { apiKey: "sk-test", models: [{ ...defaultModelInfo("openai", "gpt-5"), capabilities: { tools: true, images: true, reasoning: true, temperature: false } }] });
+    await settings.saveProvider(config);
+    expect(registry.callOptions(ref, { purpose: "turn", effort: "high" })).toMatchObject({ reasoning: "high", providerOptions: { openai: { store: false } }, sampling: false });
+    expect(registry.reasoningLevels(ref)).toContain("high");
+    expect(registry.webSearch(ref)).toBeUndefined();
+    await settings.saveProvider({ ...config, webSearch: true });
+    expect(Object.keys(registry.webSearch(ref)?.tools ?? {})).toEqual(["web_search"]);
+    registry.dispose();
+  });
 });
 
 describe("createAgentWiring", () => {

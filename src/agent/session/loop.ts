@@ -14,6 +14,7 @@ import {
 import { DEFAULT_AGENT } from "../agents";
 import { DEFAULT_RULES, disabledTools, mergeRules, networkRules, type Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
+import { WebSearchGate } from "./web-search";
 import { budgetExceeded } from "./budget";
 import { nextRequestTokens, queueCompaction, runCompaction } from "./compaction";
 import type { SessionEnv } from "./env";
@@ -114,6 +115,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
   let steps = 0;
   let compactions = 0;
   const agents = await env.agents();
+  const webSearch = new WebSearchGate(env);
 
   while (!abort.aborted) {
     if (stoppedByStorage(env, sessionId, result)) break;
@@ -187,6 +189,19 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       subagents: subagentsOf(agents),
       ...(userInfo.tools && { toggles: userInfo.tools }),
     });
+    // The provider's own web search, where the user turned it on (asks once per turn by default).
+    const providerTools = await webSearch.tools({
+      sessionId,
+      turnId: userInfo.id,
+      model: modelRef,
+      rules,
+      limits,
+      supportsTools: modelInfo?.capabilities.tools ?? true,
+      ...(userInfo.tools && { toggles: userInfo.tools }),
+      abort,
+    });
+    // Stopped while the user was asked: no reply was started, so none is left behind.
+    if (abort.aborted) break;
     const reminders = [
       ...(agent.name === "plan" ? [env.services.prompts.plan] : []),
       ...(isLastStep ? [env.services.prompts.maxSteps] : []),
@@ -274,6 +289,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
           })
         : toModelMessages(history, { supportsImages, model: modelRef, providerToolResults: call?.providerToolResults ?? true }),
       tools,
+      ...(providerTools && { providerTools }),
       rules,
       limits,
       abort,

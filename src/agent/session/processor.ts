@@ -31,6 +31,8 @@ export interface StepInput {
   system: string;
   messages: ModelMessage[];
   tools: ToolDefinition[];
+  /** Tools the provider runs itself (its web search), added to the request as they are. */
+  providerTools?: ToolSet;
   rules: Rule[];
   /** Workspace rules that may only tighten `rules`. */
   limits?: Rule[];
@@ -210,7 +212,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         model: input.model,
         instructions: input.system,
         messages: input.messages,
-        tools: toolSet,
+        tools: input.providerTools ? { ...toolSet, ...input.providerTools } : toolSet,
         maxRetries: 0,
         abortSignal: attemptAbort.signal,
         ...(input.temperature !== undefined && { temperature: input.temperature }),

@@ -40,6 +40,20 @@ export class LiveProviderRegistry implements ProviderRegistry, Disposable {
     return this.current.providerName(providerId);
   }
 
+  // The optional parts of the interface are forwarded too: without them the agent would silently
+  // send no reasoning setting or provider options, and never offer web search.
+  reasoningLevels(ref: ModelRef): ReturnType<NonNullable<ProviderRegistry["reasoningLevels"]>> {
+    return this.current.reasoningLevels?.(ref) ?? [];
+  }
+
+  callOptions(...args: Parameters<NonNullable<ProviderRegistry["callOptions"]>>): ReturnType<NonNullable<ProviderRegistry["callOptions"]>> {
+    return this.current.callOptions?.(...args) ?? { sampling: true, providerToolResults: true };
+  }
+
+  webSearch(ref: ModelRef): ReturnType<NonNullable<ProviderRegistry["webSearch"]>> {
+    return this.current.webSearch?.(ref);
+  }
+
   dispose(): void {
     this.unsubscribe();
   }

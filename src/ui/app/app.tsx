@@ -18,7 +18,7 @@ import type { WorkspaceController } from "./workspace-controller";
 import { useWorkbenchShortcuts } from "./shortcuts";
 import type { WorkbenchServices } from "./workbench-context";
 import type { Storage } from "../../storage";
-import { StorageBanner, StorageDialog, UnsavedStatus, storageActions, workbenchStorageActions, type StorageHealth } from "../storage";
+import { MEMORY_STORAGE_MESSAGE, MemoryStorageBanner, StorageBanner, StorageDialog, UnsavedStatus, storageActions, workbenchStorageActions, type StorageHealth } from "../storage";
 import { StorageRecovery } from "./storage-recovery";
 import { PERSISTENCE_EXPLANATION, type StoragePersistence } from "./storage-persistence";
 
@@ -133,7 +133,8 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
   useEffect(() => void persistence?.check(), [persistence]);
   useEffect(() => {
     const files = state.current?.files;
-    if (!files || !persistence || files.readOnly) return;
+    // Memory storage has nothing for the browser to keep.
+    if (!files || !persistence || files.readOnly || props.services.storage.inMemory) return;
     const subscription = files.onDidChange((changes) => {
       if (!changes.some((c) => c.source !== "other-tab" && c.source !== "system" && c.source !== "runtime")) return;
       subscription.dispose();
@@ -143,7 +144,7 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
       void persistence.request();
     });
     return () => subscription.dispose();
-  }, [state.current?.files, persistence, notifications]);
+  }, [state.current?.files, persistence, notifications, props.services.storage.inMemory]);
 
   // Pane sizes are remembered per workspace.
   const openWorkspaceId = state.current?.workspace.id;
@@ -152,14 +153,18 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
   }, [openWorkspaceId, props.layout]);
 
   // Warn before closing the tab with unsaved editor changes or workspace changes not yet stored.
+  // On in-memory storage everything is lost on leaving: always ask (unless the user chose to reload).
   const files = state.current?.files;
+  const inMemory = props.services.storage.inMemory;
+  const leaving = useRef(false);
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (documents.current?.tabs.some((t) => t.dirty) || (files?.pendingWrites ?? 0) > 0) event.preventDefault();
+      if (leaving.current) return;
+      if (inMemory || documents.current?.tabs.some((t) => t.dirty) || (files?.pendingWrites ?? 0) > 0) event.preventDefault();
     };
     window.addEventListener("beforeunload", onBeforeUnload);
     return () => window.removeEventListener("beforeunload", onBeforeUnload);
-  }, [files]);
+  }, [files, inMemory]);
 
   const runtime = state.runtime;
   const ready = runtime.status === "ready" ? runtime.runtime : undefined;
@@ -184,6 +189,7 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
   const panels = [preview, ...contributions.panels];
 
   const current = state.current;
+  const temporary = props.services.temporaryStorage;
   return (
     <>
       <TopBarFrame>
@@ -199,7 +205,21 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
         readOnly={current?.files.readOnly === true}
         settings={props.services.storage.settings}
       />
-      <StorageBanner health={health} maintenance={props.services.storage.maintenance} onFreeSpace={() => setFreeingSpace(true)} />
+      <div className="storage-banners">
+        {temporary && (
+          <MemoryStorageBanner
+            reason={temporary.reason}
+            dialogs={dialogs}
+            checkAgain={temporary.checkAgain}
+            exportWorkspace={workbench && (() => workbenchStorageActions(workbench).exportWorkspace(workbench.workspace.id, workbench.workspace.name))}
+            reload={() => {
+              leaving.current = true;
+              location.reload();
+            }}
+          />
+        )}
+        <StorageBanner health={health} maintenance={props.services.storage.maintenance} onFreeSpace={() => setFreeingSpace(true)} />
+      </div>
       {freeingSpace && (
         <StorageDialog
           actions={
@@ -228,7 +248,12 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
       ) : (
         <WorkbenchSkeleton layout={props.layout} message="Opening the workspace…" />
       )}
-      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()} persistence={props.persistence}>
+      <StatusBar runtime={runtime} readOnly={current?.files.readOnly === true} retry={() => controller.retryRuntime()} persistence={temporary ? undefined : props.persistence}>
+        {temporary && (
+          <span className="status-item status-warning" title={MEMORY_STORAGE_MESSAGE} aria-description={MEMORY_STORAGE_MESSAGE}>
+            Temporary storage: not saved
+          </span>
+        )}
         {current && workbench && <UnsavedStatus files={current.files} documents={workbench.documents} />}
       </StatusBar>
     </>

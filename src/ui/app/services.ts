@@ -11,6 +11,11 @@ export interface AppServices {
   openFiles(workspaceId: string): Promise<WorkspaceFiles>;
   /** Picks and starts a runtime over the files; never hangs (WebContainer boot is raced). */
   startRuntime(files: WorkspaceFiles): Promise<RuntimeSelection>;
+  /**
+   * Set when IndexedDB could not be opened and `storage` is the in-memory stand-in: why, and a check
+   * whether the browser's storage opens now (undefined when it does, else the error's text).
+   */
+  temporaryStorage?: { reason: string; checkAgain(): Promise<string | undefined> };
   /** A write the app does on its own (e.g. remembering the last workspace) was refused; not fatal. */
   onStorageError?(error: unknown): void;
 }

@@ -19,6 +19,7 @@ const TITLES: Record<string, string> = {
   read: "The agent wants to read a protected file",
   external_directory: "The agent wants to work outside the workspace",
   webfetch: "The agent wants to fetch a web page",
+  websearch: "The agent may search the web in this turn",
   doom_loop: "The agent is repeating the same call",
   task: "The agent wants to start a subagent",
 };
@@ -34,6 +35,7 @@ const SUBJECTS: Record<string, string> = {
   read: "reads of protected files",
   external_directory: "work outside the workspace",
   webfetch: "web page fetches",
+  websearch: "web searches",
   doom_loop: "repeated identical calls",
   task: "subagents",
 };
@@ -81,6 +83,7 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
         </pre>
       )}
       {diff !== undefined && <DiffBlock diff={diff} />}
+      {typeof request.metadata.detail === "string" && <p className="card-note">{revealInvisibleInText(request.metadata.detail)}</p>}
       {command === undefined && request.patterns.length > 0 && (
         <ul className="permission-patterns">
           {request.patterns.map((pattern) => (
@@ -91,20 +94,27 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
         </ul>
       )}
       {request.always.length > 0 && <AlwaysAllowNote permission={request.permission} always={request.always} />}
-      <label className="card-label" htmlFor={messageId}>
-        Message to the agent
-      </label>
-      <input
-        id={messageId}
-        className="text-input"
-        type="text"
-        value={message}
-        placeholder="Optional: what to do instead (sent with Reject)"
-        onChange={(event) => setMessage(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === "Enter" && message.trim()) reply("reject");
-        }}
-      />
+      {/* A rejected web search is not a failed call: the turn goes on without the search tool. */}
+      {request.permission === "websearch" ? (
+        <p className="card-note">Reject: the model answers this turn without searching.</p>
+      ) : (
+        <>
+          <label className="card-label" htmlFor={messageId}>
+            Message to the agent
+          </label>
+          <input
+            id={messageId}
+            className="text-input"
+            type="text"
+            value={message}
+            placeholder="Optional: what to do instead (sent with Reject)"
+            onChange={(event) => setMessage(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter" && message.trim()) reply("reject");
+            }}
+          />
+        </>
+      )}
       <div className="card-buttons">
         <button type="button" className="button button-primary" disabled={sent} onClick={() => reply("once")}>
           Allow once

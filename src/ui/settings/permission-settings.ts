@@ -19,6 +19,12 @@ export const PERMISSION_KINDS: readonly { permission: string; label: string; def
     label: "Web fetches",
     defaultNote: "ask first, showing the full address; “Always allow” then covers that one site for the session",
   },
+  {
+    permission: "websearch",
+    label: "Web searches",
+    defaultNote:
+      "ask once per turn before the model is given the provider's own search (only for providers where you turned web search on); the provider runs the searches itself, so single queries cannot be asked about",
+  },
 ];
 
 const CHOICES: ReadonlySet<string> = new Set(["allow", "ask", "deny"]);

@@ -9,6 +9,7 @@ import {
   defaultModelInfo,
   maskKey,
   presetOf,
+  supportsWebSearch,
   type ConnectionResult,
   type ModelInfo,
   type ProviderConfig,
@@ -56,7 +57,7 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
   const [test, setTest] = useState<TestState>({ status: "idle" });
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
-  const ids = { preset: useId(), name: useId(), base: useId(), key: useId(), keyHint: useId(), model: useId(), small: useId(), extra: useId() };
+  const ids = { preset: useId(), name: useId(), base: useId(), key: useId(), keyHint: useId(), model: useId(), small: useId(), extra: useId(), search: useId(), searchHint: useId() };
   const preset = PROVIDER_PRESETS.find((p) => p.id === presetId);
 
   /** The config as it would be saved: a typed key replaces the saved one, an empty box keeps it. */
@@ -226,6 +227,23 @@ export function ProviderForm({ existing, configs, testConnection, onSave, onRemo
           <ModelOptions models={draft.models} />
         </select>
       </Field>
+      {supportsWebSearch(draft) && (
+        <div className="form-row">
+          <div className="form-row-inline">
+            <input
+              id={ids.search}
+              type="checkbox"
+              checked={draft.webSearch === true}
+              aria-describedby={ids.searchHint}
+              onChange={(event) => setDraft({ ...draft, ...(event.target.checked ? { webSearch: true } : { webSearch: undefined }) })}
+            />
+            <label htmlFor={ids.search}>Let the model search the web</label>
+          </div>
+          <p id={ids.searchHint} className="form-hint">
+            {`Offers ${draft.name || "the provider"}'s own web search tool to the model. It costs money: ${draft.name || "the provider"} bills each search on top of the tokens. Each turn asks you first unless Settings → Permissions → Web searches says otherwise.${draft.kind === "google" ? " Gemini 3 and newer only: older Gemini models cannot search and use webcode's tools in one request." : ""}`}
+          </p>
+        </div>
+      )}
       <div className="form-buttons">
         <button type="button" className="button" onClick={() => void runTest()} disabled={test.status === "testing"}>
           {test.status === "testing" ? "Testing…" : "Test connection"}

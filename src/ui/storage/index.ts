@@ -7,3 +7,4 @@ export { StorageBanner } from "./storage-banner";
 export { StorageDialog } from "./storage-dialog";
 export { UnsavedStatus, unsavedPaths } from "./unsaved-status";
 export { StorageSection, workbenchStorageActions } from "./storage-section";
+export { MemoryStorageBanner, MEMORY_STORAGE_MESSAGE } from "./memory-banner";

@@ -7,8 +7,13 @@ import type { StorageMaintenance } from "../../storage";
 
 export type StorageHealthState = { status: "ok" } | { status: "full"; message: string };
 
+/**
+ * Full storage makes webcode read-only where it must be, as a full disk does an IDE: everything can
+ * still be read, run and exported, edits stay in their (dirty) editor tabs, and every save, chat
+ * record or setting that cannot be stored fails where it was made and says so.
+ */
 export const STORAGE_FULL_MESSAGE =
-  "Browser storage for this site is full: changes cannot be saved until you free space. Export what you need, delete old sessions, snapshots or workspaces, then retry.";
+  "Browser storage for this site is full, so webcode is read-only for now: files, chats and settings cannot be saved (each attempt says so, and unsaved editor tabs stay marked). Export what you need, delete old sessions, snapshots or workspaces, then retry.";
 
 /** Was this failure the browser refusing more data (full quota)? */
 export function isStorageFull(error: unknown): boolean {
