@@ -94,15 +94,11 @@ describe("highlightCode", () => {
     expect(highlightCode(code, "ts")).not.toContain("<span");
   });
 
-  it("highlights 100 KB of TypeScript quickly", () => {
-    const code = 'export function f(a: number): string { return `v${a}` + "x"; } // c\n'.repeat(1500);
-    // Best of three, so a busy machine does not fail the test; a quadratic scan would still be far off.
-    let best = Infinity;
-    for (let run = 0; run < 3; run++) {
-      const start = performance.now();
-      highlightCode(code, "ts");
-      best = Math.min(best, performance.now() - start);
-    }
-    expect(best).toBeLessThan(150);
+  it("highlights 100 KB of TypeScript in full (its speed is measured by npm run bench)", () => {
+    const line = 'export function f(a: number): string { return `v${a}` + "x"; } // c\n';
+    const html = highlightCode(line.repeat(1500), "ts");
+    // Every line highlighted, none dropped: 1500 comments, 1500 template strings.
+    expect(html.match(/class="[^"]*comment[^"]*"/g)?.length).toBe(1500);
+    expect(html.replace(/<[^>]+>/g, "").split("\n").length).toBe(1501);
   });
 });
