@@ -3,6 +3,7 @@
 // the user's message when there is one).
 import { newId } from "../../base";
 import { PermissionDeniedError, PermissionRejectedError, type PermissionRequest } from "../tools/tool";
+import { PendingRequests } from "../pending-requests";
 import { decide, evaluate, type PermissionAction, type Rule } from "./rules";
 
 export type PermissionReply = "once" | "always" | "reject";
@@ -42,13 +43,10 @@ export interface AskInput {
   signal?: AbortSignal;
 }
 
-interface Waiter {
-  pending: PendingPermission;
+/** What an ask keeps to decide later whether an "always" grant covers it. */
+interface AskRules {
   rules: Rule[];
   limits: Rule[];
-  resolve(): void;
-  reject(error: unknown): void;
-  cleanup(): void;
 }
 
 /** Whether an "always" grant of the session covers `pattern`. */
@@ -57,7 +55,7 @@ function granted(permission: string, pattern: string, grants: readonly Rule[]): 
 }
 
 export class PermissionManager {
-  private readonly waiters = new Map<string, Waiter>();
+  private readonly requests = new PendingRequests<PendingPermission, void, AskRules>();
   private readonly grants = new Map<string, Rule[]>();
 
   constructor(private readonly options: PermissionManagerOptions = {}) {}
@@ -73,7 +71,6 @@ export class PermissionManager {
       if (action === "ask") needsAsk = true;
     }
     if (!needsAsk) return Promise.resolve();
-    if (input.signal?.aborted) return Promise.reject(input.signal.reason);
 
     const pending: PendingPermission = {
       ...request,
@@ -83,24 +80,12 @@ export class PermissionManager {
       ...(input.callId !== undefined && { callId: input.callId }),
       ...(input.messageId !== undefined && { messageId: input.messageId }),
     };
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        if (!this.waiters.delete(pending.id)) return;
-        // Tell listeners the ask is gone so its card disappears.
-        this.options.onReplied?.({ sessionId, requestId: pending.id, reply: "reject" });
-        reject(input.signal?.reason);
-      };
-      input.signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiters.set(pending.id, {
-        pending,
-        rules: input.rules,
-        limits: input.limits ?? [],
-        resolve,
-        reject,
-        cleanup: () => input.signal?.removeEventListener("abort", onAbort),
-      });
-      this.options.onAsked?.(pending);
-    });
+    const answer = this.requests.open(pending, { rules: input.rules, limits: input.limits ?? [] }, input.signal, () =>
+      // Tell listeners the ask is gone so its card disappears.
+      this.options.onReplied?.({ sessionId, requestId: pending.id, reply: "reject" }),
+    );
+    if (!input.signal?.aborted) this.options.onAsked?.(pending);
+    return answer;
   }
 
   /**
@@ -115,7 +100,7 @@ export class PermissionManager {
 
   /** Answers a pending ask. Returns false when there is no such ask (already answered or withdrawn). */
   reply(requestId: string, reply: PermissionReply, message?: string): boolean {
-    const waiter = this.take(requestId);
+    const waiter = this.requests.take(requestId);
     if (!waiter) return false;
     const { pending } = waiter;
     this.options.onReplied?.({ sessionId: pending.sessionId, requestId, reply, ...(message !== undefined && { message }) });
@@ -139,8 +124,7 @@ export class PermissionManager {
 
   /** Pending asks, oldest first, of one session or all. */
   pending(sessionId?: string): PendingPermission[] {
-    const all = [...this.waiters.values()].map((w) => w.pending);
-    return sessionId === undefined ? all : all.filter((p) => p.sessionId === sessionId);
+    return this.requests.list(sessionId);
   }
 
   /**
@@ -155,7 +139,7 @@ export class PermissionManager {
   /** Rejects every pending ask of a session (abort, or a rejection elsewhere in the turn). */
   rejectAll(sessionId: string, message?: string): void {
     for (const pending of this.pending(sessionId)) {
-      const waiter = this.take(pending.id);
+      const waiter = this.requests.take(pending.id);
       if (!waiter) continue;
       this.options.onReplied?.({ sessionId, requestId: pending.id, reply: "reject", ...(message !== undefined && { message }) });
       waiter.reject(new PermissionRejectedError(pending.permission, message));
@@ -168,25 +152,17 @@ export class PermissionManager {
     this.grants.delete(sessionId);
   }
 
-  private take(requestId: string): Waiter | undefined {
-    const waiter = this.waiters.get(requestId);
-    if (!waiter) return undefined;
-    this.waiters.delete(requestId);
-    waiter.cleanup();
-    return waiter;
-  }
-
   private approveCovered(sessionId: string): void {
     const grants = this.sessionRules(sessionId);
     for (const pending of this.pending(sessionId)) {
-      const waiter = this.waiters.get(pending.id)!;
+      const { rules, limits } = this.requests.peek(pending.id)!.extra;
       const patterns = pending.patterns.length > 0 ? pending.patterns : ["*"];
       const covered = patterns.every((p) => {
-        const action = decide(pending.permission, p, waiter.rules, waiter.limits);
+        const action = decide(pending.permission, p, rules, limits);
         return action === "allow" || (action === "ask" && granted(pending.permission, p, grants));
       });
       if (!covered) continue;
-      this.take(pending.id);
+      const waiter = this.requests.take(pending.id)!;
       this.options.onReplied?.({ sessionId, requestId: pending.id, reply: "always" });
       waiter.resolve();
     }

@@ -1,6 +1,7 @@
 // Questions the model asks the user through the question tool: published as `question-asked`,
 // answered with replyQuestion, rejected by the user or withdrawn when the turn is aborted.
 import { newId } from "../../base";
+import { PendingRequests } from "../pending-requests";
 import type { Question } from "../tools/tool";
 import type { AgentBus, PendingQuestion } from "./events";
 
@@ -12,15 +13,8 @@ export class QuestionRejectedError extends Error {
   }
 }
 
-interface Waiter {
-  pending: PendingQuestion;
-  resolve(answers: string[][]): void;
-  reject(error: unknown): void;
-  cleanup(): void;
-}
-
 export class QuestionManager {
-  private readonly waiters = new Map<string, Waiter>();
+  private readonly requests = new PendingRequests<PendingQuestion, string[][]>();
 
   constructor(
     private readonly bus: AgentBus,
@@ -28,7 +22,6 @@ export class QuestionManager {
   ) {}
 
   ask(input: { sessionId: string; questions: Question[]; callId?: string; messageId?: string; signal?: AbortSignal }): Promise<string[][]> {
-    if (input.signal?.aborted) return Promise.reject(input.signal.reason);
     const pending: PendingQuestion = {
       id: newId("que"),
       sessionId: input.sessionId,
@@ -37,26 +30,16 @@ export class QuestionManager {
       ...(input.callId !== undefined && { callId: input.callId }),
       ...(input.messageId !== undefined && { messageId: input.messageId }),
     };
-    return new Promise<string[][]>((resolve, reject) => {
-      const onAbort = () => {
-        if (!this.waiters.delete(pending.id)) return;
-        this.bus.emit("question-replied", { sessionId: pending.sessionId, requestId: pending.id, rejected: true });
-        reject(input.signal?.reason);
-      };
-      input.signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiters.set(pending.id, {
-        pending,
-        resolve,
-        reject,
-        cleanup: () => input.signal?.removeEventListener("abort", onAbort),
-      });
-      this.bus.emit("question-asked", pending);
-    });
+    const answer = this.requests.open(pending, undefined, input.signal, () =>
+      this.bus.emit("question-replied", { sessionId: pending.sessionId, requestId: pending.id, rejected: true }),
+    );
+    if (!input.signal?.aborted) this.bus.emit("question-asked", pending);
+    return answer;
   }
 
   /** Answers a pending question. Returns false when there is none with this id. */
   reply(requestId: string, answers: string[][]): boolean {
-    const waiter = this.take(requestId);
+    const waiter = this.requests.take(requestId);
     if (!waiter) return false;
     this.bus.emit("question-replied", { sessionId: waiter.pending.sessionId, requestId, answers });
     waiter.resolve(answers);
@@ -64,7 +47,7 @@ export class QuestionManager {
   }
 
   reject(requestId: string): boolean {
-    const waiter = this.take(requestId);
+    const waiter = this.requests.take(requestId);
     if (!waiter) return false;
     this.bus.emit("question-replied", { sessionId: waiter.pending.sessionId, requestId, rejected: true });
     waiter.reject(new QuestionRejectedError());
@@ -76,15 +59,6 @@ export class QuestionManager {
   }
 
   pending(sessionId?: string): PendingQuestion[] {
-    const all = [...this.waiters.values()].map((w) => w.pending);
-    return sessionId === undefined ? all : all.filter((q) => q.sessionId === sessionId);
-  }
-
-  private take(requestId: string): Waiter | undefined {
-    const waiter = this.waiters.get(requestId);
-    if (!waiter) return undefined;
-    this.waiters.delete(requestId);
-    waiter.cleanup();
-    return waiter;
+    return this.requests.list(sessionId);
   }
 }
