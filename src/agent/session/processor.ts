@@ -14,11 +14,12 @@ import { ToolCalls } from "./tool-calls";
 import { DEFAULT_STALL_TIMEOUT_MS, StallWatch } from "./stall-watch";
 import { ProviderParts, mergeMetadata } from "./provider-parts";
 import { addUsage, toTokenUsage } from "./usage";
+import { PAUSED_FINISH, stepEnd, type StepOutcome } from "./step-end";
 
-export type StepOutcome = "continue" | "stop" | "compact";
+export { PAUSED_FINISH, type StepOutcome };
+
 
 /** The finish of a reply the provider paused mid-turn (its own tools still at work): the loop continues it. */
-export const PAUSED_FINISH = "paused";
 
 export interface StepInput {
   session: SessionRecord;
@@ -296,11 +297,8 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   calls.finishUnfinished(aborted ? "aborted" : failure ? `interrupted: ${failure.message}` : "interrupted");
   provided.finishUnfinished();
 
-  // Some providers report "stop" although the model called tools; the results still need a reply.
-  // Tools the provider ran itself are not among them: their results are already in the answer.
-  if (calls.all.length > 0 && finishReason !== "length" && finishReason !== "content-filter" && finishReason !== undefined) {
-    finishReason = "tool-calls";
-  }
+  // Tools the provider ran itself are not among the calls: their results are already in the answer.
+  const end = stepEnd({ aborted, failure, finishReason, toolCalls: calls.all.length, blocked: calls.blocked });
   const cost = tokens && input.modelInfo ? env.services.calculateCost(input.modelInfo, tokens) : 0;
   let endSnapshot: string | undefined;
   if (startSnapshot) {
@@ -312,7 +310,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     env.store.updatePart({
       ...newPart(),
       type: "step-finish",
-      reason: finishReason ?? "unknown",
+      reason: end.finishReason ?? "unknown",
       tokens,
       cost,
       ...(endSnapshot && { snapshot: endSnapshot }),
@@ -320,15 +318,11 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   }
 
   const providerName = env.providers.providerName(assistant.model.providerId);
-  const error: MessageError | undefined = aborted
-    ? failureToMessageError({ kind: "aborted", message: "aborted" }, providerName)
-    : failure && failure.kind !== "overflow"
-      ? failureToMessageError(failure, providerName)
-      : undefined;
+  const error: MessageError | undefined = end.error && failureToMessageError(end.error, providerName);
   assistant = {
     ...assistant,
     completedAt: env.now(),
-    finish: aborted ? "aborted" : failure ? (failure.kind === "overflow" ? "context-overflow" : "error") : (finishReason ?? "unknown"),
+    finish: end.finish,
     tokens: tokens ? addUsage(assistant.tokens, tokens) : assistant.tokens,
     cost: assistant.cost + cost,
     ...(error && { error }),
@@ -337,13 +331,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   if (tokens) await addToSessionTotals(env, session.id, tokens, cost);
   await env.store.flush(session.id);
 
-  let outcome: StepOutcome;
-  if (aborted || calls.blocked) outcome = "stop";
-  else if (failure?.kind === "overflow") outcome = "compact";
-  else if (failure) outcome = "stop";
-  else if (finishReason === "tool-calls" || finishReason === PAUSED_FINISH) outcome = "continue";
-  else outcome = "stop";
-  return { outcome, assistant, ...(error && { error }) };
+  return { outcome: end.outcome, assistant, ...(error && { error }) };
 }
 
 async function takeSnapshot(env: SessionEnv, options: { reuseIfQuiet?: boolean } = {}): Promise<string | undefined> {
