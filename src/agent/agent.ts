@@ -14,7 +14,7 @@ import {
   type UserMessageRecord,
 } from "../storage";
 import { PermissionManager, type PendingPermission, type PermissionReply, type Rule } from "./permission";
-import type { FileTimes, SubagentRequest } from "./tools/tool";
+import type { SubagentRequest } from "./tools/tool";
 import type { CodeIntelligence } from "./tools/code-intelligence";
 import { queueCompaction } from "./session/compaction";
 import type { SessionEnv, SubagentCaller } from "./session/env";
@@ -30,6 +30,7 @@ import { defaultServices, type DefaultServicesOptions } from "./session/default-
 import { SnapshotService } from "./session/snapshot";
 import { SessionStore, type MessageWithParts } from "./session/store";
 import { runSubagent } from "./session/subagent";
+import { SessionStates, Turn } from "./session/turns";
 import { DEFAULT_SESSION_TITLE } from "./session/title";
 
 export interface AgentDeps {
@@ -140,11 +141,6 @@ export function userEditsReminder(paths: string[]): string {
   return `<system-reminder>\nThe user edited these files since your last turn: ${paths.join(", ")}. Read them again before changing them.\n</system-reminder>`;
 }
 
-interface Run {
-  controller: AbortController;
-  done: Promise<LoopResult>;
-}
-
 export function createAgent(deps: AgentDeps): Agent {
   const now = deps.now ?? (() => Date.now());
   const services: AgentServices = {
@@ -157,15 +153,8 @@ export function createAgent(deps: AgentDeps): Agent {
   };
   const disposables = new DisposableStore();
   const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
-  const runs = new Map<string, Run>();
-  const childRuns = new Map<string, Set<Promise<void>>>();
-  /** Sessions whose turn is being set up (user message written, loop not started yet). */
-  const starting = new Set<string>();
-  const abortRequested = new Set<string>();
-  const statuses = new Map<string, SessionStatus>();
+  const sessions = new SessionStates();
   const background = new Set<Promise<unknown>>();
-  const fileTimes = new Map<string, FileTimes>();
-  const instructions = new Map<string, Set<string>>();
   let agentsCache: Promise<AgentInfo[]> | undefined;
 
   const store = disposables.add(
@@ -173,10 +162,10 @@ export function createAgent(deps: AgentDeps): Agent {
       onPersistError: (error, sessionId) => {
         deps.onPersistError?.(error);
         // Records that cannot be stored stop the turn instead of it going on in memory only.
-        runs.get(sessionId)?.controller.abort(store.persistFailure(sessionId));
+        sessions.get(sessionId).turn?.controller.abort(store.persistFailure(sessionId));
       },
       onLoad: async ({ session, messages }) => {
-        if (runs.has(session.id) || starting.has(session.id)) return;
+        if (sessions.busy(session.id)) return;
         // A reply still streaming in another tab is not an interrupted one.
         if (deps.turns && (await deps.turns.runningElsewhere(session.id).catch(() => false))) return;
         closeInterrupted({ store, now }, messages);
@@ -200,7 +189,7 @@ export function createAgent(deps: AgentDeps): Agent {
   );
 
   const setStatus = (sessionId: string, status: SessionStatus) => {
-    statuses.set(sessionId, status);
+    sessions.get(sessionId).status = status;
     bus.emit("session-status", { sessionId, status });
   };
 
@@ -222,20 +211,8 @@ export function createAgent(deps: AgentDeps): Agent {
       agentsCache = undefined;
       throw error;
     })),
-    fileTimes: (sessionId) => {
-      let times = fileTimes.get(sessionId);
-      if (!times) {
-        const map = new Map<string, number>();
-        times = { markRead: (path, mtime) => void map.set(path, mtime), lastRead: (path) => map.get(path) };
-        fileTimes.set(sessionId, times);
-      }
-      return times;
-    },
-    instructionsLoaded: (sessionId) => {
-      let set = instructions.get(sessionId);
-      if (!set) instructions.set(sessionId, (set = new Set()));
-      return set;
-    },
+    fileTimes: (sessionId) => sessions.get(sessionId).fileTimes,
+    instructionsLoaded: (sessionId) => sessions.get(sessionId).instructions,
     setStatus,
     runSubagent: (caller: SubagentCaller, request: SubagentRequest) =>
       runSubagent(
@@ -243,14 +220,9 @@ export function createAgent(deps: AgentDeps): Agent {
         (childId, abort) => {
           // The parent's run waits for its children, so an aborted turn ends only once they have.
           const child = run(childId, abort);
-          let set = childRuns.get(caller.sessionId);
-          if (!set) childRuns.set(caller.sessionId, (set = new Set()));
-          const settled = child.then(
-            () => undefined,
-            () => undefined,
-          );
-          set.add(settled);
-          void settled.then(() => set.delete(settled));
+          const callerTurn = sessions.get(caller.sessionId).turn;
+          if (callerTurn) callerTurn.addChild(child);
+          else track(child);
           return child;
         },
         caller,
@@ -260,20 +232,22 @@ export function createAgent(deps: AgentDeps): Agent {
 
   /** Runs the loop of a session, one run at a time; `parent` links a subagent's abort. */
   function run(sessionId: string, parent?: AbortSignal): Promise<LoopResult> {
-    if (runs.has(sessionId)) {
+    const state = sessions.get(sessionId);
+    if (state.turn) {
       return Promise.reject(
         new UserFacingError("The agent is still working in this session. Wait for it to finish or stop it first.", "session-busy"),
       );
     }
-    const controller = new AbortController();
-    if (abortRequested.delete(sessionId)) controller.abort();
-    const onParentAbort = () => controller.abort(parent?.reason);
-    if (parent?.aborted) controller.abort(parent.reason);
-    else parent?.addEventListener("abort", onParentAbort, { once: true });
+    const turn = new Turn(parent);
+    if (state.abortRequested) {
+      state.abortRequested = false;
+      turn.controller.abort();
+    }
     setStatus(sessionId, { type: "busy" });
-    const done = (async () => {
+    state.turn = turn;
+    turn.done = (async () => {
       try {
-        const result = await runLoop(env, sessionId, controller.signal);
+        const result = await runLoop(env, sessionId, turn.signal);
         for (const task of result.background) track(task);
         // The turn is done only when its records are stored; if they cannot be, it says so.
         await store.flush(sessionId);
@@ -281,18 +255,15 @@ export function createAgent(deps: AgentDeps): Agent {
         if (unsaved && !result.error) result.error = { name: unsaved.name, message: unsaved.message };
         return result;
       } finally {
-        while (childRuns.get(sessionId)?.size) await Promise.all([...childRuns.get(sessionId)!]);
-        childRuns.delete(sessionId);
-        parent?.removeEventListener("abort", onParentAbort);
-        runs.delete(sessionId);
+        await turn.finish();
+        state.turn = undefined;
         permissions.rejectAll(sessionId);
         questions.rejectAll(sessionId);
         await store.flush(sessionId);
         setStatus(sessionId, { type: "idle" });
       }
     })();
-    runs.set(sessionId, { controller, done });
-    return done;
+    return turn.done;
   }
 
   function track(task: Promise<unknown>): void {
@@ -301,7 +272,7 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   function refuseWhileBusy(sessionId: string, what: string): void {
-    if (runs.has(sessionId) || starting.has(sessionId)) {
+    if (sessions.busy(sessionId)) {
       throw new UserFacingError(`Cannot ${what} while the agent is working in this session. Stop it first, then try again.`, "session-busy");
     }
   }
@@ -382,7 +353,7 @@ export function createAgent(deps: AgentDeps): Agent {
     bus,
 
     forgetChangedElsewhere(sessionIds) {
-      return store.forget(sessionIds, (id) => runs.has(id) || starting.has(id));
+      return store.forget(sessionIds, (id) => sessions.busy(id));
     },
 
     async createSession(input = {}) {
@@ -412,23 +383,24 @@ export function createAgent(deps: AgentDeps): Agent {
       // The code service loads its project in the background while the model thinks, so the
       // turn's first edit gets its diagnostics warm (a no-op once started).
       deps.codeIntelligence?.warm?.();
-      starting.add(sessionId);
+      const state = sessions.get(sessionId);
+      state.starting = true;
       try {
         return await inTurn(sessionId, () => startTurn(sessionId, input));
       } finally {
-        starting.delete(sessionId);
-        abortRequested.delete(sessionId);
+        state.starting = false;
+        state.abortRequested = false;
       }
     },
 
     abort(sessionId) {
-      const running = runs.get(sessionId);
-      if (running) running.controller.abort();
+      const state = sessions.get(sessionId);
+      if (state.turn) state.turn.controller.abort();
       // Stop pressed while the turn is still being set up: abort it as soon as it starts.
-      else if (starting.has(sessionId)) abortRequested.add(sessionId);
+      else if (state.starting) state.abortRequested = true;
     },
 
-    status: (sessionId) => statuses.get(sessionId) ?? { type: "idle" },
+    status: (sessionId) => sessions.get(sessionId).status,
     replyPermission: (requestId, reply, message) => permissions.reply(requestId, reply, message),
     pendingPermissions: (sessionId) => permissions.pending(sessionId),
     replyQuestion: (requestId, answers) => questions.reply(requestId, answers),
@@ -437,7 +409,8 @@ export function createAgent(deps: AgentDeps): Agent {
 
     async compact(sessionId) {
       refuseWhileBusy(sessionId, "compact the session");
-      starting.add(sessionId);
+      const state = sessions.get(sessionId);
+      state.starting = true;
       try {
         await inTurn(sessionId, async () => {
           await commitRevert(env, sessionId);
@@ -447,7 +420,7 @@ export function createAgent(deps: AgentDeps): Agent {
           await run(sessionId);
         });
       } finally {
-        starting.delete(sessionId);
+        state.starting = false;
       }
     },
 
@@ -498,8 +471,7 @@ export function createAgent(deps: AgentDeps): Agent {
     async deleteSession(sessionId) {
       refuseWhileBusy(sessionId, "delete the session");
       permissions.clearSession(sessionId);
-      fileTimes.delete(sessionId);
-      instructions.delete(sessionId);
+      sessions.delete(sessionId);
       await store.deleteSession(sessionId);
     },
 
@@ -513,15 +485,15 @@ export function createAgent(deps: AgentDeps): Agent {
     defaultAgent: DEFAULT_AGENT,
 
     async whenIdle() {
-      while (runs.size > 0 || background.size > 0) {
-        await Promise.all([...[...runs.values()].map((r) => r.done.catch(() => undefined)), ...background]);
+      while (sessions.turns().length > 0 || background.size > 0) {
+        await Promise.all([...sessions.turns().map((turn) => turn.done.catch(() => undefined)), ...background]);
       }
     },
 
     flush: () => store.flush(),
 
     dispose() {
-      for (const { controller } of runs.values()) controller.abort();
+      for (const turn of sessions.turns()) turn.controller.abort();
       disposables.dispose();
       deps.codeIntelligence?.dispose?.();
     },
