@@ -1,4 +1,4 @@
-// ESLint rule: the import directions of design.md "Layers", written as data. An import that points
+// ESLint rule: the import directions of docs/architecture.md, "Layers", written as data. An import that points
 // up or sideways, reaches into another layer's internals, or pulls test code into src fails lint.
 import path from "node:path";
 
@@ -24,7 +24,7 @@ function layerOf(relative) {
 export const layersRule = {
   meta: {
     type: "problem",
-    docs: { description: "Imports point down only (design.md Layers)." },
+    docs: { description: 'Imports point down only (docs/architecture.md, "Layers").' },
     schema: [],
   },
   create(context) {
@@ -68,7 +68,7 @@ export const layersRule = {
       if (!LAYERS[fromLayer].includes(toLayer)) {
         context.report({
           node,
-          message: `Layer "${fromLayer}" may not import layer "${toLayer}" ("${source}"): imports point down only (design.md Layers).`,
+          message: `Layer "${fromLayer}" may not import layer "${toLayer}" ("${source}"): imports point down only (docs/architecture.md, "Layers").`,
         });
         return;
       }

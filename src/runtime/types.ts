@@ -1,4 +1,4 @@
-// The Runtime interface (design.md "Runtime"): what the agent, transfer and UI may know about the
+// The Runtime interface (docs/architecture.md, "Runtime"): what the agent, transfer and UI may know about the
 // machine that holds the workspace and runs commands. Implementations: browser/, webcontainer/.
 import type { Disposable } from "../base";
 

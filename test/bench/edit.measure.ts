@@ -1,4 +1,4 @@
-// The edit matcher (applyEdit, agent-spec §4) on a 10,000-line TypeScript file: an exact match
+// The edit matcher (applyEdit, docs/agent.md, "Editing files") on a 10,000-line TypeScript file: an exact match
 // (target <= 20 ms), a fuzzy match that forgives indentation and whitespace runs (target <= 100 ms),
 // and the slowest successful path, a one-line content difference found only after every formatting
 // matcher has failed. Also the refusal that shows the closest regions. Median of RUNS after a warm-up.

@@ -1,4 +1,4 @@
-// Persistence (spec §1, design.md data flow): parts are published for every delta but written in
+// Persistence (docs/agent.md, "Sessions and persistence"; docs/architecture.md, "How data flows"): parts are published for every delta but written in
 // batches (at most ~10 transactions per second per session, always at step end), and a session
 // left mid-stream by a crash loads consistent and resumable in a new agent over the same storage.
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Snapshots, revert, unrevert and fork (spec §10) with real files in the browser runtime's
+// Snapshots, revert, unrevert and fork (docs/agent.md, "Snapshots, revert, unrevert, fork") with real files in the browser runtime's
 // workspace file service.
 import { afterEach, describe, expect, it } from "vitest";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";

@@ -1,4 +1,4 @@
-// Subagents (spec §11): child sessions with their own rules plus the parent's denies, no nesting,
+// Subagents (docs/agent.md, "Subagents"): child sessions with their own rules plus the parent's denies, no nesting,
 // live progress in the parent's task part, abort propagation, cost roll-up, resume by taskId.
 import { afterEach, describe, expect, it } from "vitest";
 import { MODEL, ScriptedModel, createRig, partsOf, text, tools, type Rig } from "./agent-harness";

@@ -1,4 +1,4 @@
-// Built-in agents (spec §6) and custom agents loaded from the workspace through WorkspaceFs.
+// Built-in agents (docs/agent.md, "Agents") and custom agents loaded from the workspace through WorkspaceFs.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStorage, type Storage } from "../../src/storage";
 import { WorkspaceFiles } from "../../src/runtime";
@@ -20,7 +20,7 @@ function limitsOf(agent: AgentInfo) {
 describe("built-in agents", () => {
   const get = (name: string) => builtinAgent(name)!;
 
-  it("has the agents of spec §6 with their modes", () => {
+  it("has the built-in agents with their modes", () => {
     expect(BUILTIN_AGENTS.map((a) => [a.name, a.mode, a.hidden ?? false])).toEqual([
       ["build", "primary", false],
       ["plan", "primary", false],

@@ -1,4 +1,4 @@
-// applyEdit (agent-spec §4): each matcher, each refusal, and the two safety principles on realistic code.
+// applyEdit (docs/agent.md, "Editing files"): each matcher, each refusal, and the two safety principles on realistic code.
 import { describe, expect, it } from "vitest";
 import { applyEdit } from "../../src/agent/tools/edit-match";
 import { oneLineDifferenceMatcher } from "../../src/agent/tools/edit-content-match";

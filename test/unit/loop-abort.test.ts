@@ -1,4 +1,4 @@
-// Abort (spec §1): mid-text and mid-tool the turn ends at once, unfinished tool parts become
+// Abort (docs/agent.md, "The loop"): mid-text and mid-tool the turn ends at once, unfinished tool parts become
 // "aborted", the reply is stamped completed, what streamed is persisted, and the session goes on.
 import { afterEach, describe, expect, it } from "vitest";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";

@@ -1,4 +1,4 @@
-// Context management (spec §8–9): automatic compaction on overflow (by usage and by provider
+// Context management (docs/agent.md, "Context" and "Titles"): automatic compaction on overflow (by usage and by provider
 // error), manual compaction, what the model sees afterwards, prune, and titles.
 import { afterEach, describe, expect, it } from "vitest";
 import { CLEARED_TOOL_OUTPUT } from "../../src/agent/session/model-messages";

@@ -1,4 +1,4 @@
-// The loop's exit paths (spec §1): stop, continue after tool calls, the step limit with its
+// The loop's exit paths (docs/agent.md, "The loop"): stop, continue after tool calls, the step limit with its
 // reminder, permission reject, fatal error, invalid tool input and unknown tool names.
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultServices } from "../../src/agent";

@@ -1,4 +1,4 @@
-// Retries (spec §1): retry-after honoured, backoff doubling with its cap, at most 8 attempts,
+// Retries (docs/agent.md, "The loop"): retry-after honoured, backoff doubling with its cap, at most 8 attempts,
 // 401 never retried (with an API-key action), exhausted quota never retried (with a billing action),
 // and a retry part + status for the UI countdown.
 // Fake timers drive the delays; IndexedDB (fake-indexeddb) keeps its real macrotasks.

@@ -10,7 +10,7 @@ import { BUILTIN_TOOLS, toolsForEditStyle } from "../../src/agent/tools";
 import { configFromPreset, createProviderRegistry } from "../../src/providers";
 import { startFakeModelServer, type FakeModelServer } from "../support/fake-model-server";
 
-/** The budget of spec §7 for the first request's body. */
+/** The budget for the first request's body (docs/agent.md, "System prompt and environment block"). */
 const FIRST_REQUEST_BUDGET_BYTES = 15 * 1024;
 
 let storage: Storage;

@@ -1,4 +1,4 @@
-// The one function that looks at model ids, the prompt texts, and their size budget (spec §7).
+// The one function that looks at model ids, the prompt texts, and their size budget (docs/agent.md, "System prompt and environment block").
 import { describe, expect, it } from "vitest";
 import {
   COMPACTION_PROMPT,
@@ -77,7 +77,7 @@ describe("family prompts", () => {
 });
 
 describe("other prompts", () => {
-  it("compaction has the sections of spec §8", () => {
+  it("compaction has the sections of its summary format", () => {
     for (const heading of ["## Goal", "## Constraints & preferences", "## Progress", "### Done", "### In progress", "### Blocked", "## Key decisions", "## Next steps", "## Critical context", "## Relevant files"]) {
       expect(COMPACTION_PROMPT).toContain(heading);
     }

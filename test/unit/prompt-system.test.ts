@@ -1,4 +1,4 @@
-// Assembly of the system prompt (spec §7) and the AGENTS.md files found for the read tool.
+// Assembly of the system prompt (docs/agent.md, "System prompt and environment block") and the AGENTS.md files found for the read tool.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStorage, type Storage } from "../../src/storage";
 import { WorkspaceFiles, type Runtime, type RuntimeCapabilities, type RuntimeKind } from "../../src/runtime";

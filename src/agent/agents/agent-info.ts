@@ -1,4 +1,4 @@
-// What an agent is (spec §6): a named profile of prompt, model settings and permission rules.
+// What an agent is (docs/agent.md, "Agents"): a named profile of prompt, model settings and permission rules.
 import type { ModelRef } from "../../storage";
 import type { Rule } from "../permission";
 

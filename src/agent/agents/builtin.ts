@@ -1,4 +1,4 @@
-// The built-in agents of spec §6. Their permission lists hold only what differs from the defaults:
+// The built-in agents (docs/agent.md, "Agents"). Their permission lists hold only what differs from the defaults:
 // the loop evaluates defaults, then user config, then these (last match wins); rules from workspace
 // agent files may only tighten that, and session grants only answer what is still an ask.
 import { ruleset } from "../permission";
@@ -38,7 +38,7 @@ export const BUILTIN_AGENTS: readonly AgentInfo[] = Object.freeze([
     description: "Fast read-only agent for exploring a codebase: finds files by pattern, searches code for keywords, answers questions about how the code works. Say how thorough to be (quick, medium or very thorough).",
     mode: "subagent",
     prompt: EXPLORE_PROMPT,
-    // webfetch asks like everywhere else (spec §5): a subagent reading untrusted code is exactly where
+    // webfetch asks like everywhere else (docs/agent.md, "Permissions"): a subagent reading untrusted code is exactly where
     // an injected instruction would try to send data out. The user's Settings choice still applies.
     permission: ruleset({ "*": "deny", read: "allow", glob: "allow", grep: "allow", list: "allow", webfetch: "ask" }),
     builtIn: true,

@@ -1,4 +1,4 @@
-// Agents (spec §6): the built-in profiles and the custom ones defined in the workspace.
+// Agents (docs/agent.md, "Agents"): the built-in profiles and the custom ones defined in the workspace.
 export type { AgentInfo, AgentMode } from "./agent-info";
 export { BUILTIN_AGENTS, DEFAULT_AGENT, PLAN_FILES_PATTERN, builtinAgent } from "./builtin";
 export {

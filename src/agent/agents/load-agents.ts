@@ -1,4 +1,4 @@
-// Custom agents from the workspace (spec §6): `.webcode/agent/*.md` and `.opencode/agent/*.md`
+// Custom agents from the workspace (docs/agent.md, "Agents"): `.webcode/agent/*.md` and `.opencode/agent/*.md`
 // (also the plural `agents/`). Frontmatter configures, the body is the prompt; a file named like a
 // built-in merges over it. Bad files are reported as problems, never thrown. A file's permission rules
 // only tighten (AgentInfo.workspacePermission): a shipped build.md cannot loosen the user's config.

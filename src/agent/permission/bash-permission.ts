@@ -1,4 +1,4 @@
-// What a bash command asks permission for (spec §5): each simple command of a command line (split on
+// What a bash command asks permission for (docs/agent.md, "Permissions"): each simple command of a command line (split on
 // &&, ||, ;, |, &, newlines, subshells and $(...) substitutions) is one pattern, and the "always"
 // pattern is the command's leading words by a small arity table plus " *".
 

@@ -1,4 +1,4 @@
-// The permission layer of the agent (spec §5): rules, defaults, bash patterns and pending asks.
+// The permission layer of the agent (docs/agent.md, "Permissions"): rules, defaults, bash patterns and pending asks.
 export { wildcardMatch } from "./wildcard";
 export {
   DEFAULT_PERMISSION_CONFIG,

@@ -1,4 +1,4 @@
-// Pending permission asks and the user's replies (spec §5): once, always (session grants that also
+// Pending permission asks and the user's replies (docs/agent.md, "Permissions"): once, always (session grants that also
 // approve other pending asks they now cover) and reject (which rejects the session's other asks, with
 // the user's message when there is one).
 import { newId } from "../../base";

@@ -1,4 +1,4 @@
-// The permission rule engine (spec §5): flat rules, the config form, the defaults, last match wins,
+// The permission rule engine (docs/agent.md, "Permissions"): flat rules, the config form, the defaults, last match wins,
 // and which tools are not offered at all because their permission is denied outright.
 import type { PermissionRule } from "../../storage";
 import { wildcardMatch } from "./wildcard";
@@ -70,7 +70,7 @@ const NETWORK_COMMANDS: Readonly<Record<string, PermissionAction>> = {
   "wget *": "ask",
 };
 
-/** The defaults: everything allowed except the few asks of spec §5. Users can override all of it. */
+/** The defaults: everything allowed except the few asks of docs/agent.md, "Permissions". Users can override all of it. */
 export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
   "*": "allow",
   doom_loop: "ask",
@@ -134,7 +134,7 @@ function lastMatch(permission: string, pattern: string, rules: readonly Rule[]):
   return undefined;
 }
 
-/** Tools that share one permission: the edit family and the read family (spec §5). */
+/** Tools that share one permission: the edit family and the read family (docs/agent.md, "Permissions"). */
 const TOOL_PERMISSIONS: Readonly<Record<string, string>> = {
   edit: "edit",
   write: "edit",

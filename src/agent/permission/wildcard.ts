@@ -1,4 +1,4 @@
-// Wildcard patterns for permission rules (spec §5): `*` matches any run of characters, `?` one
+// Wildcard patterns for permission rules (docs/agent.md, "Permissions"): `*` matches any run of characters, `?` one
 // character, and a trailing " *" also matches the bare command ("git status *" matches "git status").
 
 const cache = new Map<string, RegExp>();

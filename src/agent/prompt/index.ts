@@ -1,4 +1,4 @@
-// System prompt assembly and the prompt texts (spec §7, §8, §9).
+// System prompt assembly and the prompt texts (docs/agent.md: "System prompt and environment block", "Context", "Titles").
 export { prefersApplyPatch, promptFamily, type PromptFamily } from "./family";
 export {
   INSTRUCTION_FILES,

@@ -1,4 +1,4 @@
-// Assembles the one system message of a model call (spec §7): agent or family prompt, environment
+// Assembles the one system message of a model call (docs/agent.md, "System prompt and environment block"): agent or family prompt, environment
 // block, project instructions, then the turn's own system text and reminders.
 import type { Runtime } from "../../runtime";
 import type { ModelRef } from "../../storage";

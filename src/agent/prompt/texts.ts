@@ -26,5 +26,5 @@ export const COMPACTION_PROMPT = compaction.trim();
 export const SUMMARY_PROMPT = summary.trim();
 export const PLAN_REMINDER = planReminder.trim();
 export const MAX_STEPS_REMINDER = maxSteps.trim();
-/** The synthetic user message that resumes a turn after an automatic compaction (spec §8). */
+/** The synthetic user message that resumes a turn after an automatic compaction (docs/agent.md, "Context"). */
 export const CONTINUE_AFTER_COMPACTION = "Continue if you have next steps";

@@ -1,4 +1,4 @@
-// Compaction (spec §8): the hidden compaction agent summarises everything before the last turns
+// Compaction (docs/agent.md, "Context"): the hidden compaction agent summarises everything before the last turns
 // into one assistant message marked `summary: true`; loading skips what it summarised. After an
 // automatic compaction a synthetic "continue" message resumes the turn.
 import { emptyUsage, type AssistantMessageRecord, type ModelRef, type SessionRecord, type UserMessageRecord } from "../../storage";
@@ -20,7 +20,7 @@ export const COMPACTION_TAIL_SHARE = 0.3;
 /** What the summary request asks after the transcript (the system prompt holds the format). */
 export const COMPACTION_REQUEST = "Summarise the conversation above now, in the format your instructions describe.";
 
-/** chars / 4: the token estimate of spec §8. */
+/** chars / 4: the token estimate of docs/agent.md, "Context". */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
@@ -53,7 +53,7 @@ function toolResultTokens(message: MessageWithParts): number {
 }
 
 /**
- * The context the next request will fill, estimated before it is sent (spec §8): the last call's
+ * The context the next request will fill, estimated before it is sent (docs/agent.md, "Context"): the last call's
  * context as the provider counted it (which includes the system prompt and tool schemas), plus the
  * tool results and messages added after it. Without such a call (first request, after a summary, a
  * provider that reports no usage) the estimate of the messages plus `overhead`, the system prompt and

@@ -1,4 +1,4 @@
-// Which stored messages the next model call sees (spec §1 step 1): everything since the latest
+// Which stored messages the next model call sees (docs/agent.md, "The loop", step 1): everything since the latest
 // finished compaction — its question and summary first, then the turns it kept verbatim, then
 // what came after — and the helpers that read turn structure out of a message list.
 import type { AssistantMessageRecord, PartRecord, UserMessageRecord } from "../../storage";

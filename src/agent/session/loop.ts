@@ -1,4 +1,4 @@
-// The agent loop (spec §1): one user turn runs model calls until the model stops, the user stops
+// The agent loop (docs/agent.md, "The loop"): one user turn runs model calls until the model stops, the user stops
 // it, a permission is rejected, an error ends it or the agent's step limit is reached; queued
 // compactions and subtasks run in between, and overflowing context is compacted automatically.
 import { newId } from "../../base";

@@ -1,4 +1,4 @@
-// One model call of the loop (spec §1 steps 5–7): streams it with the AI SDK, turns every stream
+// One model call of the loop (docs/agent.md, "The loop", steps 6-7): streams it with the AI SDK, turns every stream
 // event into parts, retries what is retryable, records usage, cost and the step's file changes,
 // and says what the loop does next: continue (tools were called), stop, or compact.
 import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
@@ -344,7 +344,7 @@ async function takeSnapshot(env: SessionEnv, options: { reuseIfQuiet?: boolean }
   }
 }
 
-/** Session totals include the costs of its subagents (spec §11): child steps add to the parent too. */
+/** Session totals include the costs of its subagents (docs/agent.md, "Subagents"): child steps add to the parent too. */
 async function addToSessionTotals(env: SessionEnv, sessionId: string, tokens: TokenUsage, cost: number): Promise<void> {
   let id: string | undefined = sessionId;
   while (id) {

@@ -1,4 +1,4 @@
-// Prune (spec §8): after each turn, old tool outputs beyond the newest PRUNE_PROTECT_TOKENS are
+// Prune (docs/agent.md, "Context"): after each turn, old tool outputs beyond the newest PRUNE_PROTECT_TOKENS are
 // cleared from what the model sees (stamped `compactedAt`; the UI still has the text), but only
 // when that frees more than PRUNE_MINIMUM_TOKENS — small gains are not worth a cache miss.
 import type { PartRecord } from "../../storage";

@@ -1,4 +1,4 @@
-// Crash consistency (design.md "How data flows" 5): a reply that was streaming when the page
+// Crash consistency (docs/agent.md, "Sessions and persistence"): a reply that was streaming when the page
 // closed is found without completedAt. When its session is loaded and no turn is running, the
 // reply is closed as interrupted and its unfinished tool calls become errors, so the user can go on.
 import type { MessageError } from "../../storage";

@@ -1,4 +1,4 @@
-// Classifying model-call failures (spec §1 "Retries"): what is retried and after how long, what
+// Classifying model-call failures (docs/agent.md, "The loop": retries and backoff): what is retried and after how long, what
 // needs the user (a bad API key), and what means the context overflowed (compaction, not retry).
 import { abortError, errorMessage, isAbortError } from "../../base";
 import type { MessageError } from "../../storage";

@@ -1,4 +1,4 @@
-// Revert, unrevert and fork (spec §10). Revert puts the files the later steps changed back as
+// Revert, unrevert and fork (docs/agent.md, "Snapshots, revert, unrevert, fork"). Revert puts the files the later steps changed back as
 // they were before a message and hides the later messages (kept until the next prompt, so
 // unrevert can bring both back); fork copies the messages before a point into a new session.
 import { UserFacingError, newId } from "../../base";

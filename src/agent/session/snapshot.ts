@@ -1,4 +1,4 @@
-// Workspace snapshots (spec §10): at each step start the agent records a content hash per file;
+// Workspace snapshots (docs/agent.md, "Snapshots, revert, unrevert, fork"): at each step start the agent records a content hash per file;
 // contents go to content-addressed blobs, so an unchanged file costs nothing after its first
 // snapshot. Revert and unrevert restore files from a snapshot through the runtime's file service.
 import { newId, sha256Hex, tryDecodeText, type Disposable } from "../../base";

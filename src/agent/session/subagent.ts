@@ -1,4 +1,4 @@
-// Subagents (spec §11): the task tool runs a subagent in a child session (parentId = caller) with
+// Subagents (docs/agent.md, "Subagents"): the task tool runs a subagent in a child session (parentId = caller) with
 // its own rules plus the caller's denies, and no task or todowrite inside (no nesting). The
 // child's tool progress shows live in the caller's task part; aborting the caller aborts the child;
 // `taskId` resumes an earlier child. Costs roll up as the child's steps finish (processor.ts).

@@ -1,4 +1,4 @@
-// Session titles (spec §9): on the first step of a top-level session, the provider's small model
+// Session titles (docs/agent.md, "Titles"): on the first step of a top-level session, the provider's small model
 // names the session in the background; the first non-empty line of its answer, cut to 100 chars.
 import { streamText } from "ai";
 import type { ModelRef, SessionRecord } from "../../storage";

@@ -1,4 +1,4 @@
-// Token accounting (spec §8): provider usage → our TokenUsage, the token count of a step, the
+// Token accounting (docs/agent.md, "Context"): provider usage → our TokenUsage, the token count of a step, the
 // usable context of a model and the overflow test that triggers compaction.
 import { zodSchema, type LanguageModelUsage } from "ai";
 import type { ModelInfo } from "../../providers";
@@ -53,7 +53,7 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 }
 
 /**
- * Tokens a finished step occupied in the context window: input + output + cache read (spec §8).
+ * Tokens a finished step occupied in the context window: input + output + cache read (docs/agent.md, "Context").
  * Cache writes are uncached input too (Anthropic reports them apart), so they count as input.
  */
 export function contextTokens(tokens: TokenUsage): number {
@@ -76,7 +76,7 @@ export function isOverflow(tokens: TokenUsage, info: Pick<ModelInfo, "context" |
 const toolJsonChars = new WeakMap<object, number>();
 
 /**
- * What every request carries besides the messages, estimated (chars / 4, spec §8): the system prompt
+ * What every request carries besides the messages, estimated (chars / 4, docs/agent.md, "Context"): the system prompt
  * and the tool definitions with their JSON schemas.
  */
 export function requestOverheadTokens(system: string, tools: readonly { id: string; description: string; parameters: Parameters<typeof zodSchema>[0] }[]): number {

@@ -1,4 +1,4 @@
-// The one difference in content an edit may forgive (agent-spec §4, issue 21): in a block of 5+ lines
+// The one difference in content an edit may forgive (docs/agent.md, "Editing files"; issue 21): in a block of 5+ lines
 // whose first and last lines identify it uniquely, exactly one middle line differs, the model's version
 // of that line occurs nowhere in the file, and newString rewrites it. Everything else that differs in
 // content is refused with the places involved: a wrong edit is worse than a refusal.

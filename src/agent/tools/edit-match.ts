@@ -1,4 +1,4 @@
-// applyEdit: replace oldString with newString in a file's text (agent-spec §4). Tries the matchers of
+// applyEdit: replace oldString with newString in a file's text (docs/agent.md, "Editing files"). Tries the matchers of
 // edit-matchers.ts in order, refuses whenever the match is ambiguous or unsafe, and writes newString
 // corrected by the same mapping the match forgave. A wrong edit is worse than a refusal.
 import { oneLineDifferenceMatcher } from "./edit-content-match";

@@ -1,4 +1,4 @@
-// The edit matchers of agent-spec §4 that forgive formatting noise, as pure functions over LF text. Each returns the places
+// The edit matchers (docs/agent.md, "Editing files") that forgive formatting noise, as pure functions over LF text. Each returns the places
 // where oldString may be, and for each place how to correct newString by the same mapping the
 // matcher forgave (indentation, escaping, blank-line padding). edit-match.ts picks between them.
 import { buildIndentMap, detectIndentStyle, reindent, type IndentPair, type IndentStyle } from "./edit-indent";
@@ -252,7 +252,7 @@ function pairLines(find: FindLines, input: MatchInput, first: number): IndentPai
 /**
  * Turns a character match [start, end) of `core` (oldString without padding) into a candidate: a
  * match covering whole lines becomes a re-indented line block; a match inside a line is accepted only
- * when oldString is itself a single line (partial-line rule of spec §4).
+ * when oldString is itself a single line (the partial-line rule of docs/agent.md, "Editing files").
  */
 function charMatch(input: MatchInput, start: number, end: number, find: FindLines, transform?: (s: string) => string): Candidate | undefined {
   const { content, starts, lines } = input;
@@ -283,7 +283,7 @@ function charMatch(input: MatchInput, start: number, end: number, find: FindLine
 const WORD_CHAR = /[\p{L}\p{N}_$]/u;
 
 /**
- * Spec §4: a partial-line match counts only when oldString itself ends mid-line. oldString written as
+ * docs/agent.md, "Editing files": a partial-line match counts only when oldString itself ends mid-line. oldString written as
  * a whole line (a trailing newline, blank lines or indentation before it) must match whole-line edges,
  * and a fuzzy match never starts or ends inside a word ("value = 1" is not the start of "value = 10").
  */
@@ -507,7 +507,7 @@ export const trimmedBoundaryMatcher: Matcher = {
 
 /**
  * The matchers that forgive formatting noise only (line endings, trailing whitespace, indentation,
- * whitespace runs, padding, double escaping), in spec §4 order: the first that yields a match decides.
+ * whitespace runs, padding, double escaping), in the order of docs/agent.md, "Editing files": the first that yields a match decides.
  * A difference in content is judged by edit-content-match.ts, after all of these.
  */
 export const FORMATTING_MATCHERS: readonly Matcher[] = [

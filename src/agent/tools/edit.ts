@@ -1,4 +1,4 @@
-// The edit tool: replaces text in a file through applyEdit (agent-spec §4); an empty oldString
+// The edit tool: replaces text in a file through applyEdit (docs/agent.md, "Editing files"); an empty oldString
 // creates a new file. Needs a fresh read of an existing file; returns a unified diff in metadata.
 import { z } from "zod";
 import { looksBinary } from "../../base";

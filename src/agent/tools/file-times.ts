@@ -1,4 +1,4 @@
-// The read-before-write check (agent-spec §3): a session may overwrite or edit an existing file only
+// The read-before-write check (docs/agent.md, "Tools"): a session may overwrite or edit an existing file only
 // after reading it, and only if nobody changed it since.
 import type { FileStat } from "../../runtime";
 import type { FileTimes } from "./tool";

@@ -1,4 +1,4 @@
-// The agent's tools (agent-spec §3): the built-in tool set, lookup, and the shared wrapper the loop
+// The agent's tools (docs/agent.md, "Tools"): the built-in tool set, lookup, and the shared wrapper the loop
 // runs every call through.
 import { applyPatchTool } from "./apply-patch";
 import { bashTool } from "./bash";

@@ -1,4 +1,4 @@
-// The task tool: runs a subagent in a child session (agent-spec §11) and returns its final text
+// The task tool: runs a subagent in a child session (docs/agent.md, "Subagents") and returns its final text
 // with the child session id, so a later call can resume it with taskId.
 import { z } from "zod";
 import template from "../../../prompts/tools/task.md?raw";
@@ -9,7 +9,7 @@ export interface SubagentInfo {
   description: string;
 }
 
-/** The built-in subagents (agent-spec §6); the loop passes the workspace's own list when it has one. */
+/** The built-in subagents (docs/agent.md, "Agents"); the loop passes the workspace's own list when it has one. */
 export const DEFAULT_SUBAGENTS: readonly SubagentInfo[] = [
   { name: "general", description: "General-purpose agent for multi-step research and changes; runs tools on its own." },
   { name: "explore", description: "Fast read-only agent for finding files, searching code and answering questions about the codebase." },

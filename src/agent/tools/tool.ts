@@ -14,7 +14,7 @@ export interface ToolResult {
   attachments?: FileAttachment[];
 }
 
-/** A permission request from a tool (spec §5). Resolves when allowed; rejects when rejected. */
+/** A permission request from a tool (docs/agent.md, "Permissions"). Resolves when allowed; rejects when rejected. */
 export interface PermissionRequest {
   /** "edit", "bash", "read", "external_directory", "webfetch", "doom_loop", ... */
   permission: string;
@@ -67,7 +67,7 @@ export interface ToolContext {
   runtime: Runtime;
   abort: AbortSignal;
   fileTimes: FileTimes;
-  /** Asks for a permission (spec §5); throws PermissionRejectedError when the user rejects. */
+  /** Asks for a permission (docs/agent.md, "Permissions"); throws PermissionRejectedError when the user rejects. */
   ask(request: PermissionRequest): Promise<void>;
   /**
    * What ask() would decide for one pattern, without asking anyone (rules, workspace limits and the
@@ -96,7 +96,7 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
 }
 
 /**
- * Thrown by ToolContext.ask when the user rejects (spec §5). A bare reject stops the turn; a reject
+ * Thrown by ToolContext.ask when the user rejects (docs/agent.md, "Permissions"). A bare reject stops the turn; a reject
  * with a message is the user telling the agent what to do instead: the message is the call's result
  * and the turn goes on with it.
  */

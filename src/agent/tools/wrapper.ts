@@ -1,4 +1,4 @@
-// The shared tool wrapper (agent-spec §3): validates the model's input with zod, times the call and
+// The shared tool wrapper (docs/agent.md, "Tools"): validates the model's input with zod, times the call and
 // truncates long output (keeping the full text for the UI), so each tool only does its own work.
 import type { z } from "zod";
 import { errorMessage } from "../../base";

@@ -69,7 +69,7 @@ export function agentTitle(agent: AgentSummary): string {
 
 /**
  * The context the last model call filled: its prompt as the provider counted it (system prompt, tool
- * schemas and messages) plus its reply, the count compaction compares (agent-spec §8). Undefined
+ * schemas and messages) plus its reply, the count compaction compares (docs/agent.md, "Context"). Undefined
  * before the first reply with usage.
  */
 export function lastRequestContext(messages: readonly { info: MessageRecord }[]): { tokens: number; model: ModelRef } | undefined {

@@ -1,4 +1,4 @@
-// The user's permission choices from Settings (spec §5 "users can change all of it"): per kind of
+// The user's permission choices from Settings (docs/agent.md, "Permissions": users can change all of it): per kind of
 // action, leave the default or always ask, allow or deny. Stored in this origin's IndexedDB in the
 // agent's config form (`{"edit": "ask"}`), applied over the defaults as the user's rules.
 import { createStore, type StoreApi } from "zustand/vanilla";
