@@ -1,7 +1,7 @@
 // `node` inside the sandboxed worker: reads the command line (FILE, -e, -p, --test, --version),
 // builds the program's process, built-ins and module loader, runs it, and ends it as Node would:
 // when nothing keeps it alive, on process.exit(), or on an uncaught error printed as Node prints it.
-import { Buffer } from "buffer";
+import { Buffer } from "buffer/";
 import type { ProgramContext } from "../sandbox/worker-kit";
 import { resolvePath } from "../sandbox/sandbox-fs";
 import { createBuiltins } from "./builtins";

@@ -1,8 +1,8 @@
 // Node's `process` and `console` for a program in the sandboxed worker: argv, env, cwd/chdir, exit
 // and exitCode, stdout/stderr as writable streams, stdin as a readable stream over piped input,
 // nextTick, hrtime, events ('exit', 'beforeExit', 'uncaughtException', 'unhandledRejection').
-import { Buffer } from "buffer";
-import { EventEmitter } from "events";
+import { Buffer } from "buffer/";
+import { EventEmitter } from "events/";
 import { formatWithOptions, inspect } from "node-inspect-extracted";
 import { Readable, Writable } from "readable-stream";
 import type { EventLoop } from "./event-loop";

@@ -11,6 +11,22 @@ declare module "querystring-es3" {
   import querystring from "querystring";
   export = querystring;
 }
-declare module "string_decoder/" {
-  export { StringDecoder } from "string_decoder";
+// The trailing slash picks the npm package over Node's own module (in tests run under Node too).
+declare module "buffer/" {
+  export * from "buffer";
+}
+declare module "events/" {
+  import events from "events";
+  export = events;
+}
+declare module "util/" {
+  import util from "util";
+  export = util;
+}
+declare module "assert/" {
+  import assert from "assert";
+  export = assert;
+}
+declare module "url/" {
+  export * from "url";
 }

@@ -1,8 +1,8 @@
 // Node's `fs` (sync, callback and promises forms) over the sandbox's synchronous file system, whose
 // changes flow back to the workspace. Hand-written: the point is that every call lands on the one
 // SandboxFs the page replays (see src/runtime/sandbox/sandbox-fs.ts for why not memfs).
-import { Buffer } from "buffer";
-import { EventEmitter } from "events";
+import { Buffer } from "buffer/";
+import { EventEmitter } from "events/";
 import { Readable, Writable } from "readable-stream";
 import { SandboxFsError, type FsNode, type SandboxFs } from "../../sandbox/sandbox-fs";
 import type { FileData } from "../../sandbox/protocol";

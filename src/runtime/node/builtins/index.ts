@@ -3,15 +3,15 @@
 // querystring-es3, path-browserify, node-inspect-extracted for util.inspect/format) are used as
 // they are; fs, process, os, crypto, readline, timers and node:test are ours (see their files).
 // Modules that need an operating system fail with one line naming WebContainer.
-import assert from "assert";
-import * as bufferModule from "buffer";
-import events from "events";
+import assert from "assert/";
+import * as bufferModule from "buffer/";
+import events from "events/";
 import pathPosix from "path-browserify";
 import querystring from "querystring-es3";
 import stream from "readable-stream";
-import { StringDecoder } from "string_decoder/";
-import * as urlModule from "url";
-import util from "util";
+import { StringDecoder } from "string_decoder";
+import * as urlModule from "url/";
+import util from "util/";
 import { format, formatWithOptions, inspect, stripVTControlCharacters } from "node-inspect-extracted";
 import type { NodeTimers } from "../event-loop";
 import type { NodeProcess } from "../node-process";
@@ -66,6 +66,14 @@ export function createBuiltins(context: BuiltinContext) {
     types: util.types,
     styleText: (_format: unknown, text: string) => text,
     parseArgs: undefined,
+  });
+  // util.promisify(setTimeout) resolves after the delay, as in Node.
+  const custom = util.promisify.custom;
+  Object.assign(context.timers.setTimeout, {
+    [custom]: (ms?: number, value?: unknown) => new Promise((resolve) => context.timers.setTimeout(() => resolve(value), ms)),
+  });
+  Object.assign(context.timers.setImmediate, {
+    [custom]: (value?: unknown) => new Promise((resolve) => context.timers.setImmediate(() => resolve(value))),
   });
   const factories: Record<string, () => unknown> = {
     assert: () => assert,

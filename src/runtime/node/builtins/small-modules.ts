@@ -1,8 +1,8 @@
 // Node built-ins that are small enough to write here over the worker's own APIs: os, crypto
 // (hashes and HMAC by @noble/hashes, randomness and UUIDs by the Web Crypto API), readline over
 // stdin, timers/promises and url's file URL helpers.
-import { Buffer } from "buffer";
-import { EventEmitter } from "events";
+import { Buffer } from "buffer/";
+import { EventEmitter } from "events/";
 import { hmac } from "@noble/hashes/hmac.js";
 import { md5, sha1 } from "@noble/hashes/legacy.js";
 import { sha224, sha256, sha384, sha512 } from "@noble/hashes/sha2.js";
