@@ -54,6 +54,16 @@ function addHeaders(middlewares: { use(fn: (req: IncomingMessage, res: ServerRes
  */
 const E2E_MODE = "e2e";
 
+/**
+ * Worker builds only: the npm "process" package (used by the stream port readable-stream) is
+ * replaced by the node runtime's shim, whose nextTick is the running program's (src/runtime/node).
+ */
+const processShim: Plugin = {
+  name: "webcode:worker-process-shim",
+  enforce: "pre",
+  resolveId: (id) => (id === "process/" || id === "process" ? fileURLToPath(new URL("./src/runtime/node/process-shim.ts", import.meta.url)) : undefined),
+};
+
 export default defineConfig(({ mode }) => ({
   plugins: [react(), devCsp, headersOnEveryResponse],
   resolve:
@@ -62,7 +72,7 @@ export default defineConfig(({ mode }) => ({
       : undefined,
   server: { headers: RESPONSE_HEADERS },
   preview: { headers: RESPONSE_HEADERS },
-  worker: { format: "es" },
+  worker: { format: "es", plugins: () => [processShim] },
   build: {
     outDir: mode === E2E_MODE ? "dist-e2e" : "dist",
     target: "es2022",

@@ -32,7 +32,7 @@ export function programStack(stack: string, sources: ErrorSources): string {
     const lineNumber = Number(match[2]);
     const column = fileColumn(sources, file, lineNumber, Number(match[3]));
     // A module's top level is "Object.<anonymous>" in Node (the browser names the wrapper "eval").
-    out.push(line.replace(`${match[1]}:${match[2]}:${match[3]}`, `${match[1]}:${match[2]}:${column}`).replace(/^(\s+at )(?:Object\.)?eval \(/, "$1Object.<anonymous> ("));
+    out.push(line.replace(`${match[1]}:${match[2]}:${match[3]}`, `${match[1]}:${match[2]}:${column}`).replace(/^(\s+at (?:Object\.)?)eval( \[as [^\]]+\])? \(/, "$1<anonymous>$2 ("));
   }
   return out.join("\n");
 }
