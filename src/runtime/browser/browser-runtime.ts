@@ -10,6 +10,8 @@ import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
+import { nodeCommand } from "../node";
+import type { SandboxHost } from "../sandbox";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -20,13 +22,15 @@ export interface BrowserRuntimeOptions {
   env?: Record<string, string>;
   /** What `curl` fetches with (the page's fetch unless given). */
   fetch?: PageFetch;
+  /** Where `node` runs programs (the isolated execution host); without it `node` is not a command. */
+  node?: SandboxHost;
 }
 
-const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help). node and npm need WebContainer.";
+const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help) and node for JavaScript and TypeScript. npm needs WebContainer.";
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
-  readonly capabilities = { node: false, npm: false, servers: false };
+  readonly capabilities: { node: boolean; npm: boolean; servers: boolean };
   private readonly host: BashHost;
   private readonly running = new Set<AbortController>();
   private readonly shells = new Set<Shell>();
@@ -38,8 +42,10 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
+    this.capabilities = { node: options.node !== undefined, npm: false, servers: false };
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
+    const node = options.node ? [nodeCommand(options.node, fs)] : [];
+    this.host = new BashHost(fs, [...missingCommands(reasonText), ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
