@@ -3,14 +3,14 @@
 // "skill" permission, the user's skills from Settings, and reloading when the files change.
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_RULES, PermissionDeniedError, SkillCatalog, decide, discoverSkills, parseSkill, ruleset } from "../../src/agent";
-import { createToolHarness, type ToolHarness } from "../support/tool-context";
+import { createToolHarness, type ToolHarness, type ToolHarnessOptions } from "../support/tool-context";
 
 const harnesses: ToolHarness[] = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.dispose();
 });
 
-async function harness(files: Record<string, string>, onAsk?: Parameters<typeof createToolHarness>[0]["onAsk"]): Promise<ToolHarness> {
+async function harness(files: Record<string, string>, onAsk?: ToolHarnessOptions["onAsk"]): Promise<ToolHarness> {
   const h = await createToolHarness({ files, ...(onAsk && { onAsk }) });
   harnesses.push(h);
   return h;
