@@ -5,3 +5,4 @@ export { connectMcp, httpStatusOf, MCP_CONNECT_TIMEOUT_MS, type McpCallResult, t
 export { mcpCorsAdvice, probeMcpServer, type McpProbeOptions, type McpProbeResult } from "./mcp-probe";
 export { MCP_DESCRIPTION_MAX_CHARS, MCP_PERMISSION, convertMcpResult, mcpTool, mcpToolName, truncateDescription } from "./mcp-tools";
 export { McpHub, type McpHubOptions, type McpHubState, type McpServerStatus } from "./mcp-hub";
+export { MCP_CONFIG_FILES, readWorkspaceServers, serverNameFrom, type DeclaredServer } from "./workspace-servers";

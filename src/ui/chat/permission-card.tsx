@@ -21,6 +21,8 @@ const TITLES: Record<string, string> = {
   webfetch: "The agent wants to fetch a web page",
   doom_loop: "The agent is repeating the same call",
   task: "The agent wants to start a subagent",
+  mcp: "The agent wants to call an MCP server's tool",
+  skill: "The agent wants to load a skill",
 };
 
 export function permissionTitle(permission: string): string {
@@ -36,6 +38,8 @@ const SUBJECTS: Record<string, string> = {
   webfetch: "web page fetches",
   doom_loop: "repeated identical calls",
   task: "subagents",
+  mcp: "calls of the MCP tool",
+  skill: "the skill",
 };
 
 /** "Always allow: allow all file edits for the rest of this session." (or "… commands matching `npm test *` …"). */
@@ -81,6 +85,17 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
         </pre>
       )}
       {diff !== undefined && <DiffBlock diff={diff} />}
+      {request.permission === "mcp" && typeof request.metadata.server === "string" && (
+        // What leaves the page: the arguments go to the server named here.
+        <>
+          <p className="card-note">
+            Sends these arguments to the MCP server <code>{revealInvisibleChars(request.metadata.server)}</code>:
+          </p>
+          <pre className="tool-input" aria-label="Arguments">
+            {revealInvisibleInText(JSON.stringify(request.metadata.input ?? {}, null, 2))}
+          </pre>
+        </>
+      )}
       {command === undefined && request.patterns.length > 0 && (
         <ul className="permission-patterns">
           {request.patterns.map((pattern) => (

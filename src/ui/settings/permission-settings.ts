@@ -19,6 +19,8 @@ export const PERMISSION_KINDS: readonly { permission: string; label: string; def
     label: "Web fetches",
     defaultNote: "ask first, showing the full address; “Always allow” then covers that one site for the session",
   },
+  { permission: "mcp", label: "MCP tools", defaultNote: "ask first, showing the arguments; “Always allow” then covers that one tool for the session" },
+  { permission: "skill", label: "Skills", defaultNote: "allowed" },
 ];
 
 const CHOICES: ReadonlySet<string> = new Set(["allow", "ask", "deny"]);
