@@ -115,11 +115,8 @@ export class McpHub {
           onToolsChanged: () => {
             if (current()) void this.refreshTools(entry, connection).catch(() => undefined);
           },
-          onClosed: (reason) => {
-            if (!current() || entry.connection !== connection) return;
-            delete entry.connection;
-            this.setStatus(id, { status: "error", message: `Disconnected: ${reason}` });
-          },
+          // Errors the SDK reports outside a request (a refused GET stream for notifications, say)
+          // do not end the connection; a call that fails does (see call()).
         });
         if (!current()) {
           void connection.close();
