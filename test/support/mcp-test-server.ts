@@ -23,6 +23,8 @@ export interface McpTestServerOptions {
   fillerTools?: number;
   /** How long `slow` takes (ms). */
   slowMs?: number;
+  /** Requires tokens of this authorization server, announced in the protected resource metadata. */
+  oauth?: { issuer: string; validate(token: string | undefined): boolean };
 }
 
 export interface McpTestServer {
@@ -102,6 +104,7 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
   let cancelled = 0;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const sockets = new Set<Socket>();
+  let origin = "";
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const cors = corsHeaders(req, options.cors);
@@ -110,16 +113,23 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
       res.writeHead(204).end();
       return;
     }
-    if (!req.url?.startsWith("/mcp")) {
+    if (!req.url?.startsWith("/mcp") && !req.url?.startsWith("/.well-known/")) {
       res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
+      return;
+    }
+    if (options.oauth && req.url?.startsWith("/.well-known/oauth-protected-resource")) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [options.oauth.issuer] }));
       return;
     }
     requests.push({ method: req.method ?? "", ...(req.headers.authorization && { authorization: req.headers.authorization }) });
     const bearer = typeof options.bearer === "function" ? options.bearer() : options.bearer;
-    if (options.bearer !== undefined && (!bearer || req.headers.authorization !== `Bearer ${bearer}`)) {
+    const token = req.headers.authorization?.replace(/^Bearer /, "");
+    const refused = options.oauth ? !options.oauth.validate(token) : options.bearer !== undefined && (!bearer || req.headers.authorization !== `Bearer ${bearer}`);
+    if (refused) {
+      const metadataUrl = options.resourceMetadataUrl ?? (options.oauth ? `${origin}/.well-known/oauth-protected-resource/mcp` : undefined);
       res.writeHead(401, {
         "content-type": "application/json",
-        "www-authenticate": `Bearer realm="mcp"${options.resourceMetadataUrl ? `, resource_metadata="${options.resourceMetadataUrl}"` : ""}`,
+        "www-authenticate": `Bearer realm="mcp"${metadataUrl ? `, resource_metadata="${metadataUrl}"` : ""}`,
       });
       res.end(JSON.stringify({ error: "unauthorized", error_description: "A bearer token is required." }));
       return;
@@ -157,7 +167,7 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  origin = `http://127.0.0.1:${port}`;
   return {
     url: `${origin}/mcp`,
     origin,

@@ -6,3 +6,4 @@ export { mcpCorsAdvice, probeMcpServer, type McpProbeOptions, type McpProbeResul
 export { MCP_DESCRIPTION_MAX_CHARS, MCP_PERMISSION, convertMcpResult, mcpTool, mcpToolName, truncateDescription } from "./mcp-tools";
 export { McpHub, type McpHubOptions, type McpHubState, type McpServerStatus } from "./mcp-hub";
 export { MCP_CONFIG_FILES, readWorkspaceServers, serverNameFrom, type DeclaredServer } from "./workspace-servers";
+export { McpSignInRequiredError, createMcpOAuthProvider, signInMcp, type AuthorizationCallback, type McpOAuthStore, type SignInOptions } from "./oauth";

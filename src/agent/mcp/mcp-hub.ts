@@ -35,6 +35,15 @@ interface Entry {
   generation: number;
 }
 
+/**
+ * What a connection depends on: a refreshed token is read by the live connection itself (no
+ * reconnect), but signing in or out reconnects.
+ */
+function connectionKey(config: McpServerConfig): string {
+  const oauth = config.secret?.oauth;
+  return JSON.stringify({ ...config, secret: { headers: config.secret?.headers, signedIn: !!oauth?.tokens } });
+}
+
 export class McpHub {
   readonly store: StoreApi<McpHubState> = createStore<McpHubState>(() => ({ servers: {} }));
   private readonly entries = new Map<string, Entry>();
@@ -47,7 +56,7 @@ export class McpHub {
     const wanted = new Map(configs.map((c) => [c.id, c]));
     for (const [id, entry] of [...this.entries]) {
       const next = wanted.get(id);
-      if (!next || !next.enabled || JSON.stringify(next) !== JSON.stringify(entry.config)) this.drop(id);
+      if (!next || !next.enabled || connectionKey(next) !== connectionKey(entry.config)) this.drop(id);
     }
     for (const config of configs) {
       if (!config.enabled) {

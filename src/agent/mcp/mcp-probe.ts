@@ -1,7 +1,7 @@
 // The Settings "Test" button for an MCP server: connects once and tells apart a server that is
 // unreachable, one the browser may not read (CORS, with what the server must allow), one that
 // wants authorization, one that does not speak MCP, and success with its tool count.
-import { UnauthorizedError, type OAuthClientProvider } from "@ai-sdk/mcp";
+import { MCPClientOAuthError, UnauthorizedError, type OAuthClientProvider } from "@ai-sdk/mcp";
 import { errorMessage } from "../../base";
 import { connectMcp, httpStatusOf } from "./mcp-connection";
 import type { McpServerConfig } from "./server-config";
@@ -76,7 +76,8 @@ async function diagnose(
   seen: { networkError: unknown; sawResponse: boolean; fetch: typeof fetch; origin: string | undefined; hasAuth: boolean },
 ): Promise<McpProbeResult> {
   const status = httpStatusOf(error);
-  if (error instanceof UnauthorizedError || status === 401 || status === 403) {
+  const signInNeeded = (error as { name?: unknown } | null)?.name === "McpSignInRequiredError" || MCPClientOAuthError.isInstance(error);
+  if (error instanceof UnauthorizedError || signInNeeded || status === 401 || status === 403) {
     return {
       ok: false,
       kind: "auth",

@@ -7,12 +7,11 @@ import { z } from "zod";
 export type McpSource = { kind: "user" } | { kind: "workspace"; workspaceId: string; workspaceName?: string; file: string };
 
 export interface McpOAuthState {
-  /** The client id: from dynamic registration, or typed by the user when the server offers none. */
-  clientId?: string;
-  clientSecret?: string;
-  /** Whether clientId came from dynamic registration (then it may be dropped and registered anew). */
+  /** The client registration as the SDK keeps it (client_id, and the authorization server it is bound to). */
+  client?: Record<string, unknown>;
+  /** Whether `client` came from dynamic registration (then it may be dropped and registered anew). */
   registered?: boolean;
-  tokens?: { access_token: string; token_type: string; refresh_token?: string; expires_in?: number; scope?: string; id_token?: string };
+  tokens?: { access_token: string; token_type: string; refresh_token?: string; expires_in?: number; scope?: string; id_token?: string; [key: string]: unknown };
   /** When the access token was stored (ms), to tell when it expires. */
   tokensAt?: number;
   authorizationServer?: { issuer?: string; authorizationServerUrl: string; tokenEndpoint: string };
@@ -80,8 +79,7 @@ const secretSchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   oauth: z
     .object({
-      clientId: z.string().optional(),
-      clientSecret: z.string().optional(),
+      client: z.record(z.string(), z.unknown()).optional(),
       registered: z.boolean().optional(),
       tokens: tokensSchema.optional(),
       tokensAt: z.number().optional(),
