@@ -6,6 +6,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runInTerminal, waitForTerminal, waitForWorkbench } from "../support/browser";
 import { startMcpTestServer, type McpTestServer } from "../support/mcp-test-server";
+import { startOAuthTestServer } from "../support/oauth-test-server";
 import { agentRequests, chat, messagesOf, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
 const browser = useAgentBrowser();
@@ -110,7 +111,35 @@ describe("MCP servers", () => {
     expect(await dialog.getByRole("checkbox", { name: "Enable repo-tools" }).isChecked()).toBe(false);
     // Nothing was sent to a server the user has not enabled.
     expect(server.requests).toEqual([]);
-    await dialog.getByRole("checkbox", { name: "Enable repo-tools" }).check();
+    // The switch turns on once the choice is stored.
+    await dialog.getByRole("checkbox", { name: "Enable repo-tools" }).click();
+    await expect.poll(() => dialog.getByRole("checkbox", { name: "Enable repo-tools" }).isChecked(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain("connected, 6 tools");
+  });
+});
+
+describe("MCP OAuth in the browser", () => {
+  it("signs in through a popup with PKCE and dynamic registration, connects with the token, and signs out", async () => {
+    const as = await startOAuthTestServer();
+    browser.afterTest(() => as.close());
+    const server = await mcpServer({ oauth: as });
+    const app = await browser.open();
+    const { page } = app;
+    await waitForWorkbench(page);
+    const { outcome, dialog } = await addMcpServer(page, "secure", server.url);
+    expect(outcome).toBe("auth");
+    const row = dialog.locator('[data-mcp-server="secure"]');
+    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain("Authorization required");
+
+    await dialog.getByRole("button", { name: "Edit secure" }).click();
+    const form = dialog.getByRole("form", { name: "Edit MCP server secure" });
+    await form.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => row.innerText(), { timeout: 30_000 }).toContain("connected, 6 tools");
+    expect(as.registrations).toHaveLength(1);
+    expect(as.registrations[0]!.redirect_uris[0]).toMatch(/\/oauth-callback\.html$/);
+    expect(as.grants).toEqual(["authorization_code"]);
+    await form.getByRole("button", { name: "Sign out" }).click();
+    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain("Authorization required");
+    expect(await form.getByRole("button", { name: "Sign in" }).count()).toBe(1);
   });
 });

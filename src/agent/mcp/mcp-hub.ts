@@ -6,7 +6,7 @@ import type { OAuthClientProvider } from "@ai-sdk/mcp";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage } from "../../base";
 import type { ToolDefinition } from "../tools/tool";
-import { connectMcp, type McpConnection, type McpToolInfo } from "./mcp-connection";
+import { connectMcp, httpStatusOf, type McpConnection, type McpToolInfo } from "./mcp-connection";
 import { mcpTool } from "./mcp-tools";
 import type { McpServerConfig } from "./server-config";
 
@@ -137,7 +137,12 @@ export class McpHub {
       } catch (error) {
         if (current()) {
           entry.tools = [];
-          this.setStatus(id, { status: "error", message: errorMessage(error) });
+          const status = httpStatusOf(error);
+          const message =
+            status === 401 || (error as { name?: unknown } | null)?.name === "McpSignInRequiredError"
+              ? "Authorization required: edit the server and press Sign in, or add an Authorization header."
+              : errorMessage(error);
+          this.setStatus(id, { status: "error", message });
         }
         throw error;
       } finally {

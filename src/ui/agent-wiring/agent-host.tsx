@@ -2,12 +2,12 @@
 // permission settings, the provider registry that follows them, one agent per open workspace
 // runtime, and the chat UI (Chat panel, Settings button, Monaco diff for the Changes view).
 import type { Disposable } from "../../base";
-import { MCP_CONFIG_FILES, McpHub, createAgent, probeMcpServer, readWorkspaceServers, ruleset, type Agent, type CodeIntelligence } from "../../agent";
+import { MCP_CONFIG_FILES, McpHub, createAgent, createMcpOAuthProvider, probeMcpServer, readWorkspaceServers, ruleset, type Agent, type CodeIntelligence } from "../../agent";
 import { createProviderRegistry, testConnection } from "../../providers";
 import type { WorkspaceFs } from "../../runtime";
 import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
-import { BudgetSettings, McpSettings, PermissionSettings, ProviderSettings, RuntimeSettingsStore } from "../settings";
+import { BudgetSettings, McpSettings, OAUTH_CALLBACK_PATH, PermissionSettings, ProviderSettings, RuntimeSettingsStore, signInWithPopup } from "../settings";
 import { LiveProviderRegistry } from "./live-provider-registry";
 import { renderMonacoDiff } from "./monaco-diff";
 import { WorkspaceAgents } from "./workspace-agents";
@@ -41,7 +41,17 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
   const mcp = new McpSettings(storage);
   await Promise.all([settings.load(), permissions.load(), runtime.load(), budget.load(), mcp.load()]);
   // The MCP servers connect in the background as they are enabled; their tools join each agent's.
-  const mcpHub = new McpHub();
+  // Background connections use stored tokens (refreshed as they expire) but never open a sign-in.
+  const mcpHub = new McpHub({
+    authProvider: (config) =>
+      config.secret?.oauth?.tokens
+        ? createMcpOAuthProvider({
+            config,
+            redirectUrl: `${origin}${OAUTH_CALLBACK_PATH}`,
+            store: { load: () => mcp.oauthOf(config.id), save: (state) => mcp.setOAuth(config.id, state) },
+          })
+        : undefined,
+  });
   mcpHub.setServers(mcp.servers);
   const unsubscribeMcp = mcp.store.subscribe((state, previous) => {
     if (state.servers !== previous.servers) mcpHub.setServers(state.servers);
@@ -99,6 +109,8 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
       settings: mcp,
       status: mcpHub.store,
       test: (config) => probeMcpServer(config, { origin }),
+      signIn: (config) => signInWithPopup(config, mcp, origin),
+      signOut: (id) => mcp.setOAuth(id, undefined),
     },
   });
   return {

@@ -16,3 +16,4 @@ export { BackupSection, backupFileName, describeRestore, type BackupActions } fr
 export { McpSettings, USER_SKILLS_KEY, type McpSettingsState } from "./mcp-settings";
 export { McpSection, MCP_OUTCOME_HEADINGS, type McpActions } from "./mcp-section";
 export { SkillsSection } from "./skills-section";
+export { OAUTH_CALLBACK_PATH, OAUTH_CHANNEL, signInWithPopup } from "./mcp-sign-in";
