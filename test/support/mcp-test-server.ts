@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 
@@ -23,6 +24,8 @@ export interface McpTestServerOptions {
   fillerTools?: number;
   /** How long `slow` takes (ms). */
   slowMs?: number;
+  /** Speaks only the older HTTP+SSE transport (GET /mcp opens the stream, POST /messages). */
+  legacySse?: boolean;
   /** Requires tokens of this authorization server, announced in the protected resource metadata. */
   oauth?: { issuer: string; validate(token: string | undefined): boolean };
 }
@@ -134,6 +137,10 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
       res.end(JSON.stringify({ error: "unauthorized", error_description: "A bearer token is required." }));
       return;
     }
+    if (options.legacySse) {
+      await handleLegacy(req, res);
+      return;
+    }
     const sessionId = req.headers["mcp-session-id"];
     let transport = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (!transport) {
@@ -153,6 +160,24 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
       transport = created;
     }
     await transport.handleRequest(req, res);
+  };
+
+  const legacy = new Map<string, SSEServerTransport>();
+  const handleLegacy = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", origin);
+    if (req.method === "GET" && url.pathname === "/mcp") {
+      const transport = new SSEServerTransport("/mcp/messages", res);
+      legacy.set(transport.sessionId, transport);
+      res.on("close", () => legacy.delete(transport.sessionId));
+      await buildServer(options, calls, () => cancelled++).connect(transport);
+      return;
+    }
+    const transport = legacy.get(url.searchParams.get("sessionId") ?? "");
+    if (req.method === "POST" && url.pathname === "/mcp/messages" && transport) {
+      await transport.handlePostMessage(req, res);
+      return;
+    }
+    res.writeHead(405, { "content-type": "text/plain" }).end("Method not allowed");
   };
 
   const http = createServer((req, res) => {
@@ -179,6 +204,7 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
     },
     async close() {
       for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      for (const transport of legacy.values()) await transport.close().catch(() => undefined);
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

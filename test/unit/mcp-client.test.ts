@@ -64,6 +64,19 @@ describe("probeMcpServer (the Test button)", () => {
   });
 });
 
+describe("transports", () => {
+  it("falls back to SSE for a server that only speaks the older HTTP+SSE transport", async () => {
+    const server = await start({ legacySse: true });
+    const result = await probeMcpServer(config(server.url));
+    expect(result).toMatchObject({ ok: true, transport: "sse", tools: 6 });
+    expect(result.message).toBe("Connected (SSE): 6 tools.");
+    const hub = await connectedHub(server);
+    expect((await hub.tools().find((t) => t.id === "test_echo")!.execute({ text: "old" }, createToolContext())).output).toBe("echo: old");
+    // Asked for Streamable HTTP only, it does not fall back.
+    expect((await probeMcpServer(config(server.url, { transport: "http" }))).ok).toBe(false);
+  });
+});
+
 describe("McpHub tools", () => {
   it("offers each tool as <server>_<tool> with the server's JSON schema and asks the mcp permission", async () => {
     const server = await start();

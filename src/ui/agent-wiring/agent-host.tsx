@@ -2,7 +2,7 @@
 // permission settings, the provider registry that follows them, one agent per open workspace
 // runtime, and the chat UI (Chat panel, Settings button, Monaco diff for the Changes view).
 import type { Disposable } from "../../base";
-import { MCP_CONFIG_FILES, McpHub, createAgent, createMcpOAuthProvider, probeMcpServer, readWorkspaceServers, ruleset, type Agent, type CodeIntelligence } from "../../agent";
+import { MCP_CONFIG_FILES, McpHub, createAgent, createMcpOAuthProvider, probeMcpServer, readWorkspaceServers, ruleset, type Agent, type CodeIntelligence, type McpServerConfig } from "../../agent";
 import { createProviderRegistry, testConnection } from "../../providers";
 import type { WorkspaceFs } from "../../runtime";
 import type { Storage } from "../../storage";
@@ -41,17 +41,16 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
   const mcp = new McpSettings(storage);
   await Promise.all([settings.load(), permissions.load(), runtime.load(), budget.load(), mcp.load()]);
   // The MCP servers connect in the background as they are enabled; their tools join each agent's.
-  // Background connections use stored tokens (refreshed as they expire) but never open a sign-in.
-  const mcpHub = new McpHub({
-    authProvider: (config) =>
-      config.secret?.oauth?.tokens
-        ? createMcpOAuthProvider({
-            config,
-            redirectUrl: `${origin}${OAUTH_CALLBACK_PATH}`,
-            store: { load: () => mcp.oauthOf(config.id), save: (state) => mcp.setOAuth(config.id, state) },
-          })
-        : undefined,
-  });
+  // Background connections and Test use stored tokens (refreshed as they expire) but never open a sign-in.
+  const storedAuth = (config: McpServerConfig) =>
+    config.secret?.oauth?.tokens
+      ? createMcpOAuthProvider({
+          config,
+          redirectUrl: `${origin}${OAUTH_CALLBACK_PATH}`,
+          store: { load: () => mcp.oauthOf(config.id), save: (state) => mcp.setOAuth(config.id, state) },
+        })
+      : undefined;
+  const mcpHub = new McpHub({ authProvider: storedAuth });
   mcpHub.setServers(mcp.servers);
   const unsubscribeMcp = mcp.store.subscribe((state, previous) => {
     if (state.servers !== previous.servers) mcpHub.setServers(state.servers);
@@ -108,7 +107,10 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
     mcp: {
       settings: mcp,
       status: mcpHub.store,
-      test: (config) => probeMcpServer(config, { origin }),
+      test: (config) => {
+        const authProvider = storedAuth(config);
+        return probeMcpServer(config, { origin, ...(authProvider && { authProvider }) });
+      },
       signIn: (config) => signInWithPopup(config, mcp, origin),
       signOut: (id) => mcp.setOAuth(id, undefined),
     },
