@@ -61,6 +61,15 @@ describe("MCP servers", () => {
     expect(text).toContain("Access-Control-Expose-Headers: Mcp-Session-Id");
   });
 
+  it("tells a server that hides Mcp-Session-Id from the page (no Access-Control-Expose-Headers) as a CORS problem", async () => {
+    const server = await mcpServer({ cors: "no-expose" });
+    const app = await browser.open();
+    await waitForWorkbench(app.page);
+    const { outcome, text } = await addMcpServer(app.page, "hidden", server.url, { save: false });
+    expect(outcome).toBe("cors");
+    expect(text).toContain("cannot read the Mcp-Session-Id header");
+  });
+
   it("runs a scripted agent turn that calls the server's tool: ask, Allow once, result in the chat and sent to the model", async () => {
     const server = await mcpServer();
     const model = await browser.startServer(

@@ -98,8 +98,9 @@ async function diagnose(
     return { ok: false, kind: "unreachable", message: `Server unreachable: nothing answered at ${config.url} (${errorMessage(seen.networkError ?? error)}). Check the URL and that the server is running.` };
   }
   const text = errorMessage(error);
-  if (status === 400 && /session/i.test(text)) {
-    // The server made a session but the page could not read its id: the header is not exposed.
+  if (status === 400 && /session|not initialized/i.test(text)) {
+    // The server made a session but the page could not read its id (the header is not exposed), so
+    // the next request came without it: "no valid session ID" or "server not initialized".
     return { ok: false, kind: "cors", message: `Blocked by the browser (CORS): the page cannot read the Mcp-Session-Id header of ${config.name}. ${mcpCorsAdvice(seen.origin)}` };
   }
   return { ok: false, kind: "protocol", message: `Protocol error: ${config.name} answered, but not as an MCP server webcode can use (${text.slice(0, 300)}). Check that the URL is the server's MCP endpoint.` };
