@@ -107,6 +107,21 @@ describe("McpHub tools", () => {
     await expect(byId("test_fail").execute({}, context)).rejects.toThrow("returned an error: the failure you asked for");
   });
 
+  it("gives a workspace's own server only to that workspace's agents, and nothing while disabled", async () => {
+    const server = await start();
+    const hub = await connectedHub(server, { source: { kind: "workspace", workspaceId: "ws1", file: "opencode.json" } });
+    expect(hub.tools("ws1")).toHaveLength(6);
+    expect(hub.tools("ws2")).toEqual([]);
+    expect(hub.tools()).toEqual([]);
+    const requestsBefore = server.requests.length;
+    hub.setServers([config(server.url, { enabled: false })]);
+    expect(hub.store.getState().servers.srv1).toEqual({ status: "disabled" });
+    expect(hub.tools("ws1")).toEqual([]);
+    await new Promise((r) => setTimeout(r, 100));
+    // Closing sends at most the session's DELETE; nothing else reaches a disabled server.
+    expect(server.requests.slice(requestsBefore).every((r) => r.method === "DELETE")).toBe(true);
+  });
+
   it("refreshes the tool list when the server says it changed", async () => {
     const server = await start();
     const hub = await connectedHub(server);
