@@ -10,6 +10,8 @@ export interface OAuthTestServerOptions {
   /** Seconds an access token lives (default 3600). */
   tokenLifetimeS?: number;
   cors?: boolean;
+  /** No dynamic registration: only this client, registered beforehand, may sign in. */
+  preregistered?: { client_id: string; redirect_uris: string[] };
 }
 
 export interface OAuthTestServer {
@@ -32,7 +34,7 @@ async function body(req: IncomingMessage): Promise<string> {
 
 export async function startOAuthTestServer(options: OAuthTestServerOptions = {}): Promise<OAuthTestServer> {
   const lifetime = (options.tokenLifetimeS ?? 3600) * 1000;
-  const registrations: OAuthTestServer["registrations"] = [];
+  const registrations: OAuthTestServer["registrations"] = options.preregistered ? [options.preregistered] : [];
   const grants: string[] = [];
   const codes = new Map<string, { client_id: string; challenge: string; redirect_uri: string }>();
   const access = new Map<string, number>();
@@ -64,14 +66,14 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
-        registration_endpoint: `${issuer}/register`,
+        ...(!options.preregistered && { registration_endpoint: `${issuer}/register` }),
         response_types_supported: ["code"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["none"],
       });
     }
-    if (url.pathname === "/register" && req.method === "POST") {
+    if (url.pathname === "/register" && req.method === "POST" && !options.preregistered) {
       const metadata = JSON.parse(await body(req)) as { redirect_uris: string[] };
       const client = { ...metadata, client_id: `client-${registrations.length + 1}`, client_id_issued_at: Math.floor(Date.now() / 1000) };
       registrations.push({ client_id: client.client_id, redirect_uris: metadata.redirect_uris });

@@ -79,6 +79,20 @@ describe("MCP OAuth", () => {
     expect((await probeMcpServer(config, { authProvider: createMcpOAuthProvider({ config, redirectUrl: REDIRECT, store }) })).kind).toBe("auth");
   }, 30_000);
 
+  it("uses the client id typed in Settings when the authorization server has no dynamic registration", async () => {
+    const as = await startOAuthTestServer({ preregistered: { client_id: "typed-client", redirect_uris: [REDIRECT] } });
+    const server = await startMcpTestServer({ oauth: as });
+    cleanups.push(() => as.close(), () => server.close());
+    const base: McpServerConfig = { id: "o2", name: "pre", url: server.url, transport: "http", enabled: true, timeoutMs: 10_000, source: { kind: "user" } };
+    await expect(signInMcp(base, { redirectUrl: REDIRECT, store: memoryStore(), openAuthorization: followAuthorization })).rejects.toThrow(/Signing in to pre failed: .*enter the OAuth client ID/);
+    const store = memoryStore();
+    const config = { ...base, oauthClientId: "typed-client" };
+    await signInMcp(config, { redirectUrl: REDIRECT, store, openAuthorization: followAuthorization });
+    expect(as.registrations).toHaveLength(1);
+    expect(store.state?.tokens?.access_token).toMatch(/^at-/);
+    expect((await probeMcpServer(config, { authProvider: createMcpOAuthProvider({ config, redirectUrl: REDIRECT, store }) })).kind).toBe("connected");
+  }, 30_000);
+
   it("explains an authorization server the page cannot reach, and a refused sign-in", async () => {
     const { as, config } = await setup();
     const store = memoryStore();

@@ -123,7 +123,9 @@ export async function signInMcp(config: McpServerConfig, options: SignInOptions)
         { cause: error },
       );
     }
-    return new Error(`Signing in to ${config.name} failed: ${errorMessage(error)}`, { cause: error });
+    const text = errorMessage(error);
+    const hint = /registration/i.test(text) && !config.oauthClientId ? " This server does not register clients itself: enter the OAuth client ID its operator gave you, save, and sign in again." : "";
+    return new Error(`Signing in to ${config.name} failed: ${text}${hint}`, { cause: error });
   };
   let result: Awaited<ReturnType<typeof auth>>;
   try {
