@@ -14,7 +14,8 @@ import {
   type UserMessageRecord,
 } from "../storage";
 import { PermissionManager, type PendingPermission, type PermissionReply, type Rule } from "./permission";
-import type { SubagentRequest } from "./tools/tool";
+import type { SubagentRequest, ToolDefinition } from "./tools/tool";
+import { SkillCatalog, type UserSkill } from "./skills";
 import type { CodeIntelligence } from "./tools/code-intelligence";
 import { queueCompaction } from "./session/compaction";
 import type { SessionEnv, SubagentCaller } from "./session/env";
@@ -59,6 +60,10 @@ export interface AgentDeps {
   onPersistError?: (error: unknown) => void;
   /** Other tabs on the same database: one turn per session at a time across them (default: this tab only). */
   turns?: TurnCoordinator;
+  /** Tools from outside the agent, read at every step (the tools of connected MCP servers). */
+  extraTools?: () => ToolDefinition[];
+  /** The user's skills from Settings (the workspace's own are found in its files). */
+  userSkills?: () => readonly UserSkill[];
 }
 
 /**
@@ -152,6 +157,10 @@ export function createAgent(deps: AgentDeps): Agent {
     ...deps.services,
   };
   const disposables = new DisposableStore();
+  // Skills and MCP tools join the built-in set at every step (they change while the agent lives).
+  const skills = disposables.add(new SkillCatalog(deps.runtime.fs, deps.userSkills, deps.onWorkspaceProblem));
+  const builtinTools = services.tools;
+  services.tools = (subagents) => [...builtinTools(subagents), ...skills.tools(), ...(deps.extraTools?.() ?? [])];
   const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
   const sessions = new SessionStates();
   const background = new Set<Promise<unknown>>();
@@ -287,6 +296,7 @@ export function createAgent(deps: AgentDeps): Agent {
 
   async function startTurn(sessionId: string, input: PromptInput): Promise<PromptResult> {
     await commitRevert(env, sessionId);
+    await skills.ready();
     const session = await store.requireSession(sessionId);
     const model = await resolveModel(session, input.model);
     const agentName = input.agent ?? session.agent;

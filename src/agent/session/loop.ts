@@ -12,7 +12,7 @@ import {
   type UserMessageRecord,
 } from "../../storage";
 import { DEFAULT_AGENT } from "../agents";
-import { DEFAULT_RULES, disabledTools, mergeRules, networkRules, type Rule } from "../permission";
+import { DEFAULT_RULES, decide, disabledTools, mergeRules, networkRules, type Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
 import { WebSearchGate } from "./web-search";
 import { budgetExceeded } from "./budget";
@@ -79,7 +79,10 @@ export function resolveTools(
     input.rules,
     input.limits,
   );
-  return candidates.filter((tool) => !disabled.has(tool.id) && input.toggles?.[tool.id] !== false);
+  // Tools asking a shared permission with their name as the pattern (MCP tools: "mcp", "<server>_<tool>")
+  // are not offered when a rule denies that name (`{"mcp": {"github_*": "deny"}}`).
+  const deniedByName = (tool: ToolDefinition) => tool.permission !== undefined && decide(tool.permission, tool.id, input.rules, input.limits) === "deny";
+  return candidates.filter((tool) => !disabled.has(tool.id) && input.toggles?.[tool.id] !== false && !deniedByName(tool));
 }
 
 function modelOf(user: UserMessageRecord, session: SessionRecord, agent: AgentInfo): ModelRef {

@@ -1,7 +1,7 @@
 // The tool calls of one model call: builds the AI SDK tool set whose execute runs each call through
 // the permission checks, the doom-loop guard and the shared tool wrapper, and moves each tool part
 // pending → running → completed | error with live updates.
-import { jsonSchema, zodSchema, type Tool, type ToolSet } from "ai";
+import { jsonSchema, zodSchema, type JSONSchema7, type Tool, type ToolSet } from "ai";
 import { errorMessage, isAbortError, newId } from "../../base";
 import type { AssistantMessageRecord, PartRecord, ProviderMetadata, SessionRecord, ToolState } from "../../storage";
 import type { Rule } from "../permission";
@@ -136,10 +136,11 @@ export class ToolCalls {
   toolSet(tools: ToolDefinition[]): ToolSet {
     const set: ToolSet = {};
     for (const tool of tools) {
-      const schema = zodSchema(tool.parameters);
+      const given = tool.inputJsonSchema;
+      const schema = given ? undefined : zodSchema(tool.parameters);
       const entry: Tool = {
         description: tool.description,
-        inputSchema: jsonSchema(() => schema.jsonSchema),
+        inputSchema: jsonSchema(() => (given ?? schema!.jsonSchema) as JSONSchema7),
         execute: (input: unknown, options: { toolCallId: string }) => this.execute(tool, input, options.toolCallId),
       };
       set[tool.id] = entry;

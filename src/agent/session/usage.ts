@@ -79,12 +79,15 @@ const toolJsonChars = new WeakMap<object, number>();
  * What every request carries besides the messages, estimated (chars / 4, docs/agent.md, "Context"): the system prompt
  * and the tool definitions with their JSON schemas.
  */
-export function requestOverheadTokens(system: string, tools: readonly { id: string; description: string; parameters: Parameters<typeof zodSchema>[0] }[]): number {
+export function requestOverheadTokens(
+  system: string,
+  tools: readonly { id: string; description: string; parameters: Parameters<typeof zodSchema>[0]; inputJsonSchema?: Record<string, unknown> }[],
+): number {
   let chars = system.length;
   for (const tool of tools) {
     let size = toolJsonChars.get(tool);
     if (size === undefined) {
-      size = JSON.stringify({ name: tool.id, description: tool.description, parameters: zodSchema(tool.parameters).jsonSchema }).length;
+      size = JSON.stringify({ name: tool.id, description: tool.description, parameters: tool.inputJsonSchema ?? zodSchema(tool.parameters).jsonSchema }).length;
       toolJsonChars.set(tool, size);
     }
     chars += size;

@@ -92,6 +92,16 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   id: string;
   description: string;
   parameters: Schema;
+  /**
+   * The JSON schema the model sees, for tools whose schema comes from elsewhere (MCP servers);
+   * `parameters` then only checks the input's outer shape. Default: derived from `parameters`.
+   */
+  inputJsonSchema?: Record<string, unknown>;
+  /**
+   * The permission the tool asks for when it is not its id (MCP tools ask "mcp" with their name as
+   * the pattern): a rule denying it for the tool's name keeps the tool from being offered.
+   */
+  permission?: string;
   execute(args: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
 }
 

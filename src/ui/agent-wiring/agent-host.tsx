@@ -2,12 +2,12 @@
 // permission settings, the provider registry that follows them, one agent per open workspace
 // runtime, and the chat UI (Chat panel, Settings button, Monaco diff for the Changes view).
 import type { Disposable } from "../../base";
-import { createAgent, ruleset, type Agent, type CodeIntelligence } from "../../agent";
+import { MCP_CONFIG_FILES, McpHub, createAgent, createMcpOAuthProvider, probeMcpServer, readWorkspaceServers, ruleset, type Agent, type CodeIntelligence, type McpServerConfig } from "../../agent";
 import { createProviderRegistry, testConnection } from "../../providers";
 import type { WorkspaceFs } from "../../runtime";
 import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
-import { BudgetSettings, PermissionSettings, ProviderSettings, RuntimeSettingsStore } from "../settings";
+import { BudgetSettings, McpSettings, OAUTH_CALLBACK_PATH, PermissionSettings, ProviderSettings, RuntimeSettingsStore, signInWithPopup } from "../settings";
 import { LiveProviderRegistry } from "./live-provider-registry";
 import { renderMonacoDiff } from "./monaco-diff";
 import { WorkspaceAgents } from "./workspace-agents";
@@ -28,6 +28,8 @@ export interface AgentHost extends Disposable {
   readonly budget: BudgetSettings;
   readonly agents: WorkspaceAgents<Agent>;
   readonly providers: LiveProviderRegistry;
+  readonly mcp: McpSettings;
+  readonly mcpHub: McpHub;
 }
 
 /** Builds the host and loads the stored settings (providers, default model, permissions, budget). */
@@ -36,11 +38,40 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
   const permissions = new PermissionSettings(storage);
   const runtime = new RuntimeSettingsStore(storage);
   const budget = new BudgetSettings(storage);
-  await Promise.all([settings.load(), permissions.load(), runtime.load(), budget.load()]);
+  const mcp = new McpSettings(storage);
+  await Promise.all([settings.load(), permissions.load(), runtime.load(), budget.load(), mcp.load()]);
+  // The MCP servers connect in the background as they are enabled; their tools join each agent's.
+  // Background connections and Test use stored tokens (refreshed as they expire) but never open a sign-in.
+  const storedAuth = (config: McpServerConfig) =>
+    config.secret?.oauth?.tokens
+      ? createMcpOAuthProvider({
+          config,
+          redirectUrl: `${origin}${OAUTH_CALLBACK_PATH}`,
+          store: { load: () => mcp.oauthOf(config.id), save: (state) => mcp.setOAuth(config.id, state) },
+        })
+      : undefined;
+  const mcpHub = new McpHub({ authProvider: storedAuth });
+  mcpHub.setServers(mcp.servers);
+  const unsubscribeMcp = mcp.store.subscribe((state, previous) => {
+    if (state.servers !== previous.servers) mcpHub.setServers(state.servers);
+  });
   // Requests carrying a locked key's stand-in wait for the passphrase (ProviderSettings.fetchWithKeys).
   const providers = new LiveProviderRegistry(settings.store, (configs) => createProviderRegistry(configs, { fetch: settings.fetchWithKeys }));
-  const agents = new WorkspaceAgents<Agent>((runtime, services) =>
-    createAgent({
+  const agents = new WorkspaceAgents<Agent>((runtime, services) => {
+    // Servers the workspace declares are added disabled, with their source, until the user enables
+    // them; read when the agent starts and again when one of those files changes.
+    const readDeclared = () =>
+      void readWorkspaceServers(runtime.fs)
+        .then(async ({ servers, problems }) => {
+          for (const problem of problems) services.notifications.notify("warning", `${problem.path}: ${problem.message}`);
+          await mcp.addDeclared(services.workspace.id, services.workspace.name, servers);
+        })
+        .catch((error: unknown) => services.notifications.error(error, "The workspace's MCP servers could not be read"));
+    readDeclared();
+    const watch = runtime.fs.onDidChange((changes) => {
+      if (changes.some((c) => (MCP_CONFIG_FILES as readonly string[]).includes(c.path))) readDeclared();
+    });
+    const agent = createAgent({
       storage,
       runtime,
       providers,
@@ -55,8 +86,16 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
         services.notifications.error(error, "The chat could not be saved to browser storage");
       },
       ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
-    }),
-  );
+      extraTools: () => mcpHub.tools(services.workspace.id),
+      userSkills: () => mcp.skills,
+    });
+    const disposeAgent = agent.dispose.bind(agent);
+    agent.dispose = () => {
+      watch.dispose();
+      disposeAgent();
+    };
+    return agent;
+  });
   const ui = createAgentUi({
     settings,
     permissions,
@@ -65,6 +104,16 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
     testConnection: (config) => testConnection(config, { origin, fetch: settings.fetchWithKeys }),
     agentFor: (services) => agents.agentFor(services),
     renderDiff: renderMonacoDiff,
+    mcp: {
+      settings: mcp,
+      status: mcpHub.store,
+      test: (config) => {
+        const authProvider = storedAuth(config);
+        return probeMcpServer(config, { origin, ...(authProvider && { authProvider }) });
+      },
+      signIn: (config) => signInWithPopup(config, mcp, origin),
+      signOut: (id) => mcp.setOAuth(id, undefined),
+    },
   });
   return {
     ui,
@@ -73,9 +122,13 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
     budget,
     agents,
     providers,
+    mcp,
+    mcpHub,
     dispose() {
       agents.dispose();
       providers.dispose();
+      unsubscribeMcp();
+      mcpHub.dispose();
     },
   };
 }

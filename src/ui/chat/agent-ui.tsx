@@ -8,7 +8,7 @@ import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
 import { downloadBytes } from "../transfer";
-import { findModel, SettingsButton, type BackupActions, type BudgetSettings, type PermissionSettings, type ProviderSettings, type RuntimeSettingsStore, type TestConnection } from "../settings";
+import { findModel, SettingsButton, type BackupActions, type McpActions, type BudgetSettings, type PermissionSettings, type ProviderSettings, type RuntimeSettingsStore, type TestConnection } from "../settings";
 import type { ChatAgent } from "./agent-port";
 import { ChatController } from "./chat-controller";
 import { ChatPanel } from "./chat-panel";
@@ -31,6 +31,8 @@ export interface AgentUiDeps {
   runtime?: RuntimeSettingsStore;
   /** The spending limit per session, edited in Settings (optional; the section is hidden without it). */
   budget?: BudgetSettings;
+  /** MCP servers and user skills in Settings (optional; the sections are hidden without it). */
+  mcp?: McpActions;
 }
 
 export const CHAT_PANEL_ID = "chat";
@@ -84,6 +86,7 @@ function SettingsTopBarItem({ deps, settingsOpen, services }: { deps: AgentUiDep
       {...(deps.permissions && { permissions: deps.permissions })}
       {...(deps.runtime && { runtime: deps.runtime })}
       {...(deps.budget && { budget: deps.budget })}
+      {...(deps.mcp && { mcp: deps.mcp })}
       extraSections={<StorageSection services={services} />}
       backup={backup}
       open={open}

@@ -22,6 +22,8 @@ const TITLES: Record<string, string> = {
   websearch: "The agent may search the web in this turn",
   doom_loop: "The agent is repeating the same call",
   task: "The agent wants to start a subagent",
+  mcp: "The agent wants to call an MCP server's tool",
+  skill: "The agent wants to load a skill",
 };
 
 export function permissionTitle(permission: string): string {
@@ -38,6 +40,8 @@ const SUBJECTS: Record<string, string> = {
   websearch: "web searches",
   doom_loop: "repeated identical calls",
   task: "subagents",
+  mcp: "calls of the MCP tool",
+  skill: "the skill",
 };
 
 /** "Always allow: allow all file edits for the rest of this session." (or "… commands matching `npm test *` …"). */
@@ -84,6 +88,17 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
       )}
       {diff !== undefined && <DiffBlock diff={diff} />}
       {typeof request.metadata.detail === "string" && <p className="card-note">{revealInvisibleInText(request.metadata.detail)}</p>}
+      {request.permission === "mcp" && typeof request.metadata.server === "string" && (
+        // What leaves the page: the arguments go to the server named here.
+        <>
+          <p className="card-note">
+            Sends these arguments to the MCP server <code>{revealInvisibleChars(request.metadata.server)}</code>:
+          </p>
+          <pre className="tool-input" aria-label="Arguments">
+            {revealInvisibleInText(JSON.stringify(request.metadata.input ?? {}, null, 2))}
+          </pre>
+        </>
+      )}
       {command === undefined && request.patterns.length > 0 && (
         <ul className="permission-patterns">
           {request.patterns.map((pattern) => (

@@ -232,6 +232,7 @@ function ToolBody({ part, metadata, onOpenSession }: { part: ToolPart; metadata:
     }
     default: {
       if (state.status !== "completed" || !state.output) return null;
+      if (metadata.mcp) return <McpResult output={state.output} attachments={state.attachments ?? []} />;
       return <CollapsedOutput output={state.output} />;
     }
   }
@@ -252,6 +253,24 @@ function TerminalOutput({ output, live }: { output: string; live: boolean }) {
       <pre className="tool-output" aria-live={live ? "polite" : undefined} aria-label="Command output">
         {shown}
       </pre>
+    </div>
+  );
+}
+
+/** Images a tool may show: raster or SVG data URLs, drawn through <img> (never as markup in the page). */
+const SAFE_IMAGE_URL = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/;
+
+/** An MCP tool's result: its text as the model got it, and its images. */
+function McpResult({ output, attachments }: { output: string; attachments: ReadonlyArray<{ mime: string; filename: string; url: string }> }) {
+  const images = attachments.filter((a) => SAFE_IMAGE_URL.test(a.url));
+  return (
+    <div className="tool-body">
+      <pre className="tool-output" aria-label="Tool result">
+        {revealInvisibleInText(output)}
+      </pre>
+      {images.map((image) => (
+        <img key={image.filename} className="tool-image" src={image.url} alt={`Image from the tool: ${image.filename}`} />
+      ))}
     </div>
   );
 }

@@ -13,3 +13,7 @@ export { RuntimeSection } from "./runtime-section";
 export { BudgetSettings, BUDGET_SETTINGS_KEY, restoreBudget, type SessionBudgetChoice } from "./budget-settings";
 export { BudgetSection } from "./budget-section";
 export { BackupSection, backupFileName, describeRestore, type BackupActions } from "./backup-section";
+export { McpSettings, USER_SKILLS_KEY, type McpSettingsState } from "./mcp-settings";
+export { McpSection, MCP_OUTCOME_HEADINGS, type McpActions } from "./mcp-section";
+export { SkillsSection } from "./skills-section";
+export { OAUTH_CALLBACK_PATH, OAUTH_CHANNEL, signInWithPopup } from "./mcp-sign-in";

@@ -25,6 +25,8 @@ export const PERMISSION_KINDS: readonly { permission: string; label: string; def
     defaultNote:
       "ask once per turn before the model is given the provider's own search (only for providers where you turned web search on); the provider runs the searches itself, so single queries cannot be asked about",
   },
+  { permission: "mcp", label: "MCP tools", defaultNote: "ask first, showing the arguments; “Always allow” then covers that one tool for the session" },
+  { permission: "skill", label: "Skills", defaultNote: "allowed" },
 ];
 
 const CHOICES: ReadonlySet<string> = new Set(["allow", "ask", "deny"]);

@@ -9,7 +9,9 @@ import { AccessibilitySection } from "./accessibility-section";
 import { BudgetSection } from "./budget-section";
 import type { BudgetSettings } from "./budget-settings";
 import { KeyProtectionSection } from "./key-protection-section";
+import { McpSection, type McpActions } from "./mcp-section";
 import { ModelPicker } from "./model-picker";
+import { SkillsSection } from "./skills-section";
 import { PermissionSection } from "./permission-section";
 import type { PermissionSettings } from "./permission-settings";
 import { ProviderForm, type TestConnection } from "./provider-form";
@@ -32,12 +34,14 @@ export interface SettingsDialogProps {
   extraSections?: ReactNode;
   /** Back up everything / restore from backup; the Backup section shows when given. */
   backup?: BackupActions;
+  /** MCP servers and the user's skills; those sections show when given. */
+  mcp?: McpActions;
   onClose(): void;
 }
 
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
-export function SettingsDialog({ settings, testConnection, permissions, runtime, budget, backup, extraSections, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, testConnection, permissions, runtime, budget, backup, mcp, extraSections, onClose }: SettingsDialogProps) {
   const state = useStore(settings.store);
   const [editing, setEditing] = useState<Editing>(() => (state.configs.length === 0 ? { mode: "add" } : { mode: "none" }));
   const [problem, setProblem] = useState<string | undefined>();
@@ -180,6 +184,8 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
             )}
           </section>
         )}
+        {mcp && <McpSection actions={mcp} onProblem={(action) => void run(action)} />}
+        {mcp && <SkillsSection settings={mcp.settings} onProblem={(action) => void run(action)} />}
         {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
         {runtime && <RuntimeSection runtime={runtime} onProblem={(action) => void run(action)} />}
         {backup && <BackupSection actions={backup} />}
