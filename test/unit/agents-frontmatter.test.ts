@@ -111,3 +111,16 @@ describe("parseFrontmatter", () => {
     expect(parseFrontmatter("a: ${process.exit(1)}\nb: `rm -rf /`".replace("`rm -rf /`", "'`rm`'"))).toEqual({ a: "${process.exit(1)}", b: "`rm`" });
   });
 });
+
+describe("parseFrontmatter, leniently", () => {
+  it("reads a one-line plain value with ': ' in it as text, as people write descriptions", () => {
+    expect(parseFrontmatter("name: release\ndescription: Cut a release: bump, tag, changelog.\nmode: all")).toEqual({
+      name: "release",
+      description: "Cut a release: bump, tag, changelog.",
+      mode: "all",
+    });
+  });
+  it("keeps other errors", () => {
+    expect(() => parseFrontmatter('a: "open\nb: x: y')).toThrow(FrontmatterError);
+  });
+});

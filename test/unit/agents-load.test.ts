@@ -185,7 +185,7 @@ describe("loadAgents", () => {
 
   it("reports invalid files as problems and keeps the rest", async () => {
     const bad: Record<string, string> = {
-      "broken-yaml.md": "---\ndescription: a: b\n---\n",
+      "broken-yaml.md": "---\ndescription: \"a\" b\n---\n",
       "bad-mode.md": "---\ndescription: d\nmode: sometimes\n---\n",
       "bad-model.md": "---\ndescription: d\nmodel: gpt-5\n---\n",
       "bad-temp.md": "---\ndescription: d\ntemperature: 9\n---\n",

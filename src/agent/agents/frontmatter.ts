@@ -59,12 +59,31 @@ function plain(value: unknown, line: number): FrontmatterValue {
   throw new FrontmatterError(`a value of type ${typeof value} is not allowed (dates, binary and other tagged values are not)`, line);
 }
 
+function parseYaml(text: string) {
+  return parseDocument(text, { schema: "core", uniqueKeys: true, merge: false, prettyErrors: false, strict: true });
+}
+
+/** Top-level `key: value` lines whose plain value holds ": ", with the value quoted. */
+function quoteColonValues(text: string): string {
+  return text.replace(/^([A-Za-z_][\w.-]*):[ ]+([^\s"'[{|>&*!#-][^\n]*?: [^\n]*?)[ ]*$/gm, (_line, key: string, value: string) => `${key}: ${JSON.stringify(value)}`);
+}
+
 /** Parses frontmatter text into a map. Throws FrontmatterError with the line number. */
 export function parseFrontmatter(text: string, firstLine = 1): FrontmatterMap {
   const lineOf = (offset: number | undefined) => firstLine + (offset === undefined ? 0 : text.slice(0, offset).split("\n").length - 1);
   const tab = /^[ ]*\t/m.exec(text);
   if (tab) throw new FrontmatterError("indent with spaces, not tabs", lineOf(tab.index));
-  const document = parseDocument(text, { schema: "core", uniqueKeys: true, merge: false, prettyErrors: false, strict: true });
+  let document = parseYaml(text);
+  // The mistake agent and skill files make most: a plain one-line value with ": " in it
+  // ("description: Release: bump and tag"), which YAML reads as a nested map. Such lines are read
+  // as the text they obviously are; any other error stands.
+  if (document.errors.length > 0) {
+    const lenient = quoteColonValues(text);
+    if (lenient !== text) {
+      const retry = parseYaml(lenient);
+      if (retry.errors.length === 0) document = retry;
+    }
+  }
   const problem = document.errors[0];
   if (problem) {
     const message = problem.code === "DUPLICATE_KEY" ? `${problem.message.replace(/\.$/, "")} (a key appears twice)` : problem.message.split("\n")[0]!;
