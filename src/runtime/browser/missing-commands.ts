@@ -3,7 +3,7 @@
 import { defineCommand, type CustomCommand } from "just-bash";
 
 /** Need Node.js, which only the WebContainer runtime has. */
-export const WEBCONTAINER_COMMANDS = ["node", "npm", "npx", "pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
+export const WEBCONTAINER_COMMANDS = ["node", "pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
 
 /** Not available in either runtime of this page. */
 export const UNAVAILABLE_COMMANDS: Record<string, string> = {
