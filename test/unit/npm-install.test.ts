@@ -46,8 +46,11 @@ function nodeModules(files: WorkspaceFiles): Record<string, string> {
   return out;
 }
 
-function json(files: WorkspaceFiles, path: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- lockfile JSON read by tests
-  return JSON.parse(files.readSync(path) as string) as Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- package.json and lockfile JSON, read loosely by the assertions
+type Json = Record<string, any>;
+
+function json(files: WorkspaceFiles, path: string): Json {
+  return JSON.parse(files.readSync(path) as string) as Json;
 }
 
 describe("npm install", () => {
@@ -71,6 +74,8 @@ describe("npm install", () => {
     const packumentRequests = registry.requests.filter((r) => !r.path.endsWith(".tgz"));
     expect(packumentRequests.length).toBeGreaterThan(0);
     for (const request of packumentRequests) expect(request.accept).toContain("application/vnd.npm.install-v1+json");
+    // One packument request per package, though three packages need shared.
+    expect(packumentRequests.map((r) => r.path).sort()).toEqual(["/app-a", "/app-b", "/app-c", "/shared"]);
   });
 
   it("follows package-lock.json when it matches package.json, without asking for packuments", async () => {
