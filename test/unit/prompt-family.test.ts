@@ -59,7 +59,7 @@ describe("family prompts", () => {
     expect(text).toMatch(/IndexedDB/);
     expect(text).toMatch(/WebContainer/);
     expect(text).toMatch(/fallback/);
-    expect(text).toMatch(/no node, npm, git or network/);
+    expect(text).toMatch(/no node, git or network; its npm installs and runs pure-JavaScript packages/);
     expect(text).toMatch(/editor/);
     expect(text).toMatch(/terminal/);
     // Files through the tools, not bash.

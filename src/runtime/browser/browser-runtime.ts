@@ -1,5 +1,5 @@
-// The browser runtime: just-bash over the workspace file service. Always available; no node, npm
-// or servers (capabilities all false), which commands like `node` say plainly when typed.
+// The browser runtime: just-bash over the workspace file service. Always available; npm for
+// pure-JavaScript packages (src/runtime/npm); no node or servers, which commands like `node` say plainly when typed.
 import { toDisposable, type Disposable } from "../../base";
 import { fallbackCause } from "../fallback";
 import type { ExecOptions, ExecResult, FallbackReason, Runtime, Shell } from "../types";
@@ -23,11 +23,11 @@ export interface BrowserRuntimeOptions {
   fetch?: PageFetch;
 }
 
-const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help). node and npm need WebContainer.";
+const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help) and npm for pure-JavaScript packages. node needs WebContainer.";
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
-  readonly capabilities = { node: false, npm: false, servers: false };
+  readonly capabilities = { node: false, npm: true, servers: false };
   private readonly host: BashHost;
   private readonly running = new Set<AbortController>();
   private readonly shells = new Set<Shell>();
