@@ -28,8 +28,8 @@ export interface NpmContext {
   signal?: AbortSignal;
   /** Runs a shell script (the runtime's shell), for npm run and npx. */
   exec?: (script: string, options: { cwd: string; env: Record<string, string>; signal?: AbortSignal }) => Promise<CommandResult>;
-  /** Progress lines shown while the command runs (the terminal), besides the final output. */
-  progress?: (text: string) => void;
+  /** Writers to the terminal while the command runs, for the streams that reach it (progress, script banners). */
+  live?: { out?: (text: string) => void; err?: (text: string) => void };
   now?: () => number;
 }
 
@@ -51,7 +51,7 @@ export async function runNpm(args: string[], ctx: NpmContext): Promise<CommandRe
   const output: NpmOutput = {
     out: (text) => void (result.stdout += text),
     err: (text) => {
-      if (ctx.progress) ctx.progress(text);
+      if (ctx.live?.err) ctx.live.err(text);
       else result.stderr += text;
     },
   };
@@ -260,7 +260,7 @@ async function runScript(name: string | undefined, args: string[], ctx: NpmConte
   if (scripts[`post${name}`] !== undefined) steps.push([`post${name}`, scripts[`post${name}`]!]);
   for (const [event, text] of steps) {
     const banner = `\n> ${root.name ?? ""}${root.version ? `@${root.version}` : ""} ${event}\n> ${text}\n\n`;
-    if (ctx.progress) ctx.progress(banner);
+    if (ctx.live?.out) ctx.live.out(banner);
     else result.stdout += banner;
     const ran = await ctx.exec(text, { cwd: project.shellPath(), env: { ...env, npm_lifecycle_event: event, npm_lifecycle_script: text }, signal: ctx.signal });
     result.stdout += ran.stdout;
