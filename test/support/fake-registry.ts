@@ -32,6 +32,8 @@ export interface FakeRegistry {
   missing: Set<string>;
   /** name@version whose tarball is served with other bytes than its integrity promises. */
   tampered: Set<string>;
+  /** Milliseconds every tarball waits before it is sent (0 by default). */
+  tarballDelayMs: number;
   /** name@version stored corrupt: bytes that are no gzip/tar at all (the packument's integrity matches them). */
   corrupt: Set<string>;
   add(fixture: FixtureVersion): void;
@@ -56,6 +58,7 @@ export async function startFakeRegistry(fixtures: FixtureVersion[] = standardFix
     missing: new Set(),
     tampered: new Set(),
     corrupt: new Set(),
+    tarballDelayMs: 0,
     add(fixture) {
       const tarball = buildTarball(fixture);
       built.set(`${fixture.name}@${fixture.version}`, {
@@ -117,7 +120,9 @@ export async function startFakeRegistry(fixtures: FixtureVersion[] = standardFix
       let bytes = entry.tarball;
       if (registry.tampered.has(id)) bytes = buildTarball({ ...entry.fixture, files: { ...entry.fixture.files, "evil.js": "steal()" } });
       if (registry.corrupt.has(id)) bytes = CORRUPT;
-      response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.from(bytes));
+      const send = () => response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.from(bytes));
+      if (registry.tarballDelayMs > 0) setTimeout(send, registry.tarballDelayMs);
+      else send();
       return;
     }
     const name = path.slice(1);

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime, type BrowserRuntimeOptions } from "../../src/runtime/browser";
 import { openStorage } from "../../src/storage";
+import { Project, install, type RegistryFetch } from "../../src/runtime/npm";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry";
 
 let registry: FakeRegistry;
@@ -24,6 +25,7 @@ afterEach(() => {
   registry.tampered.clear();
   registry.corrupt.clear();
   registry.requests.length = 0;
+  registry.tarballDelayMs = 0;
 });
 
 async function open(packageJson: Record<string, unknown> | undefined, options: BrowserRuntimeOptions = {}) {
@@ -225,6 +227,38 @@ describe("a failed install leaves node_modules as it was", () => {
     expect(result.output).toContain("CORS");
     expect(nodeModules(files)).toEqual(before);
     void runtime;
+  });
+
+  it("Ctrl-C (abort) while tarballs download", async () => {
+    const { files, runtime, before, lock } = await installed();
+    registry.tarballDelayMs = 2_000;
+    registry.requests.length = 0;
+    const controller = new AbortController();
+    const running = runtime.exec("npm install app-b cjs-only", { signal: controller.signal });
+    await expect.poll(() => registry.requests.some((r) => r.path.endsWith(".tgz")), { timeout: 5_000 }).toBe(true);
+    controller.abort();
+    const result = await running;
+    expect(result.aborted).toBe(true);
+    // Nothing arrives afterwards either.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(nodeModules(files)).toEqual(before);
+    expect(files.readSync("package-lock.json")).toBe(lock);
+  });
+
+  it("an install stopped while downloading writes nothing, also when the downloads finish after the stop", async () => {
+    const { files, before, lock } = await installed();
+    registry.tarballDelayMs = 300;
+    registry.requests.length = 0;
+    const controller = new AbortController();
+    // A fetch that does not give up on abort (the page's does; this checks the installer's own guard).
+    const stubborn: RegistryFetch = (url, init) => fetch(url, { ...init, signal: undefined });
+    const output = { out: () => undefined, err: () => undefined };
+    const running = install(new Project(files, "", "terminal"), { mode: "install", add: ["app-b"] }, { fetch: stubborn, signal: controller.signal, output });
+    await expect.poll(() => registry.requests.some((r) => r.path.endsWith(".tgz")), { timeout: 5_000 }).toBe(true);
+    controller.abort();
+    await expect(running).rejects.toThrow();
+    expect(nodeModules(files)).toEqual(before);
+    expect(files.readSync("package-lock.json")).toBe(lock);
   });
 
   it("a tarball that fails halfway through a many-package install writes nothing", async () => {

@@ -89,6 +89,8 @@ export async function install(project: Project, request: InstallRequest, deps: I
   });
 
   const unpacked = await downloadAll(toFetch, registry, deps);
+  // Stopped (Ctrl-C, the agent's timeout) while the last download finished: write nothing.
+  deps.signal?.throwIfAborted();
   const summary = apply(project, { root, tree, lock, unpacked, installed, replaced, writeManifest: request.mode === "install" && ((request.add?.length ?? 0) > 0 || (request.remove?.length ?? 0) > 0) });
   summary.skipped = skipped;
   await project.files.flush().catch((error: unknown) => {
