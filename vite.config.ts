@@ -7,7 +7,7 @@ import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 // The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers.
-import { RESPONSE_HEADERS } from "./scripts/response-headers.mjs";
+import { RESPONSE_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
 
 /**
  * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
@@ -32,7 +32,8 @@ const headersOnEveryResponse: Plugin = {
 
 function addHeaders(middlewares: { use(fn: (req: IncomingMessage, res: ServerResponse, next: () => void) => void): unknown }): void {
   middlewares.use((req, res, next) => {
-    for (const [name, value] of Object.entries(RESPONSE_HEADERS)) res.setHeader(name, value);
+    const urlPath = (req.url ?? "/").split(/[?#]/, 1)[0] ?? "/";
+    for (const [name, value] of Object.entries(responseHeadersFor(urlPath))) res.setHeader(name, value);
     try {
       decodeURIComponent((req.url ?? "/").split(/[?#]/, 1)[0] ?? "/");
     } catch {
@@ -53,6 +54,16 @@ function addHeaders(middlewares: { use(fn: (req: IncomingMessage, res: ServerRes
  */
 const E2E_MODE = "e2e";
 
+/**
+ * Worker builds only: the npm "process" package (used by the stream port readable-stream) is
+ * replaced by the node runtime's shim, whose nextTick is the running program's (src/runtime/node).
+ */
+const processShim: Plugin = {
+  name: "webcode:worker-process-shim",
+  enforce: "pre",
+  resolveId: (id) => (id === "process/" || id === "process" ? fileURLToPath(new URL("./src/runtime/node/process-shim.ts", import.meta.url)) : undefined),
+};
+
 export default defineConfig(({ mode }) => ({
   plugins: [react(), devCsp, headersOnEveryResponse],
   resolve:
@@ -61,7 +72,7 @@ export default defineConfig(({ mode }) => ({
       : undefined,
   server: { headers: RESPONSE_HEADERS },
   preview: { headers: RESPONSE_HEADERS },
-  worker: { format: "es" },
+  worker: { format: "es", plugins: () => [processShim] },
   build: {
     outDir: mode === E2E_MODE ? "dist-e2e" : "dist",
     target: "es2022",

@@ -61,14 +61,15 @@ function createWebContainerBoot(settings: RuntimeSettings): WebContainerBoot<Web
  * just-bash and the WebContainer adapter are lazy chunks, requested as soon as the page starts (in
  * parallel with storage and Monaco), so the first workspace's terminal never waits on them in turn.
  */
-const runtimeModules = () => Promise.all([import("./runtime/browser"), import("./runtime/webcontainer")]);
+const runtimeModules = () => Promise.all([import("./runtime/browser"), import("./runtime/webcontainer"), import("./runtime/node/page-host")]);
 
 function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>) {
   return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
-    const [{ createBrowserRuntime }, { attachWebContainer }] = await modules;
+    const [{ createBrowserRuntime }, { attachWebContainer }, { pageNodeHost }] = await modules;
     const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
       files,
-      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage) }),
+      // node runs in the page's one isolated execution host, whose worker loads with the first program.
+      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage), node: pageNodeHost() }),
       webcontainer,
       attach: attachWebContainer,
     });

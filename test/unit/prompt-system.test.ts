@@ -86,6 +86,15 @@ describe("buildSystemPrompt", () => {
     expect(describeRuntime({ kind: "webcontainer", capabilities: { node: true, npm: true, servers: false } })).toContain("Not available: dev servers, git");
   });
 
+  it("says what the browser runtime's node runs and what still needs WebContainer", () => {
+    const text = describeRuntime({ kind: "browser", capabilities: { node: true, npm: false, servers: false } });
+    expect(text).toContain("Can run: node");
+    expect(text).toContain("Not available: npm, dev servers, git, network access from bash");
+    expect(text).toMatch(/node --test/);
+    expect(text).toMatch(/cannot run child_process, http\/https\/net .* need WebContainer/);
+    expect(describeRuntime({ kind: "browser", capabilities: { node: false, npm: false, servers: false } })).not.toMatch(/node --test/);
+  });
+
   it("tells the model which commands WebContainer's jsh lacks, what to use instead, and how to keep a dev server running", () => {
     const text = describeRuntime({ kind: "webcontainer", capabilities: WEBCONTAINER });
     expect(text).toMatch(/Shell: jsh \(not bash\)/);

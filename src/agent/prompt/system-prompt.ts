@@ -17,6 +17,10 @@ export interface SystemPromptInput {
   reminders?: string[];
 }
 
+/** What the browser runtime's node runs (src/runtime/node), and what still needs WebContainer. */
+export const BROWSER_NODE_NOTE =
+  "node here runs JavaScript and TypeScript programs (.js .mjs .cjs .ts .mts .cts), node -e / -p and node --test, in an isolated worker: CommonJS and ES modules, packages already in node_modules, and Node's fs, path, os, util, events, assert, buffer, url, querystring, string_decoder, timers, crypto (hashes, HMAC, random), stream, readline and node:test. It cannot run child_process, http/https/net servers or clients, worker_threads, zlib or native addons, and programs have no network access: those need WebContainer.";
+
 /** What the runtime can run, in words the model can act on. */
 export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">): string {
   const { node, npm, servers } = runtime.capabilities;
@@ -30,6 +34,7 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
   const lines = [`Runtime: ${name}`];
   if (can.length) lines.push(`Can run: ${can.join(", ")}`);
   lines.push(`Not available: ${[...cannot, "git", runtime.kind === "browser" && "network access from bash"].filter(Boolean).join(", ")}`);
+  if (browser && node) lines.push(BROWSER_NODE_NOTE);
   if (browser && npm) lines.push(BROWSER_NPM_NOTE);
   if (runtime.kind === "webcontainer") {
     lines.push(JSH_NOTE);

@@ -11,6 +11,8 @@ import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
 import { npmCommands } from "./npm-commands";
+import { nodeCommand } from "../node";
+import type { SandboxHost } from "../sandbox";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -21,13 +23,15 @@ export interface BrowserRuntimeOptions {
   env?: Record<string, string>;
   /** What `curl` fetches with (the page's fetch unless given). */
   fetch?: PageFetch;
+  /** Where `node` runs programs (the isolated execution host); without it `node` is not a command. */
+  node?: SandboxHost;
 }
 
-const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help) and npm for pure-JavaScript packages. node needs WebContainer.";
+const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help), node for JavaScript and TypeScript, and npm for pure-JavaScript packages.";
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
-  readonly capabilities = { node: false, npm: true, servers: false };
+  readonly capabilities: { node: boolean; npm: boolean; servers: boolean };
   private readonly host: BashHost;
   private readonly running = new Set<AbortController>();
   private readonly shells = new Set<Shell>();
@@ -39,9 +43,11 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
+    this.capabilities = { node: options.node !== undefined, npm: true, servers: false };
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const npm = npmCommands({ files: fs, fetch: fetchImpl, sourceOf: (shellFs) => this.host.sourceOf(shellFs) });
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), ...npm], {
+    const node = options.node ? [nodeCommand(options.node, fs)] : [];
+    this.host = new BashHost(fs, [...missingCommands(reasonText), ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), ...npm], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
