@@ -1,6 +1,7 @@
 // npm in the browser runtime, in a real browser: packuments and tarballs fetched by the page from a
 // fake registry on 127.0.0.1 (named in .npmrc), progress in the terminal, the hoisted tree, npm run
-// with node_modules/.bin on PATH, and a 404 that leaves node_modules as it was.
+// with node_modules/.bin on PATH, node requiring what was installed, npx running a bin, and a 404
+// that leaves node_modules as it was.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry";
@@ -21,7 +22,7 @@ async function unwrapped(page: Parameters<typeof terminalText>[0]): Promise<stri
 }
 
 describe("npm in the browser runtime", () => {
-  it("installs from the registry in .npmrc with progress, lists the hoisted tree, runs scripts, and keeps node_modules on a 404", async () => {
+  it("installs from the registry in .npmrc with progress, lists the hoisted tree, runs scripts, node requires the packages, npx runs a bin, and a 404 keeps node_modules", async () => {
     const { page } = await browser.open();
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -43,6 +44,12 @@ describe("npm in the browser runtime", () => {
     await runInTerminal(page, "npm run hi");
     await expect.poll(() => terminalText(page), { timeout: 15_000 }).toMatch(/^hi-from-script$/m);
     expect(await terminalText(page)).toMatch(/^\/workspace\/node_modules\/\.bin\/hello-bin$/m);
+
+    // node loads the installed packages (the nested version under app-b), npx runs the bin through node.
+    await runInTerminal(page, `node -e "console.log(require('app-b'), require('@fixture/scoped').hello('page'))"`);
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^b uses shared 2\.0\.0 hello page from @fixture\/scoped$/m);
+    await runInTerminal(page, "npx hello-bin from npx");
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^hello from hello-bin from npx$/m);
 
     await runInTerminal(page, "ls node_modules | wc -l > before.txt && npm install no-such-package; echo exit=$?");
     await expect.poll(() => unwrapped(page), { timeout: 15_000 }).toContain("npm error 404 Not Found: no-such-package is not in the registry");
