@@ -105,8 +105,9 @@ describe("npm install", () => {
     const { files, runtime } = await open({ name: "demo", version: "1.0.0" });
     expect((await runtime.exec("npm install cjs-only @fixture/scoped")).exitCode).toBe(0);
     expect((await runtime.exec("npm i -D esm-only shared@~1.0.0")).exitCode).toBe(0);
+    expect((await runtime.exec("npm i -E exports-map")).exitCode).toBe(0);
     const manifest = json(files, "package.json");
-    expect(manifest.dependencies).toEqual({ "@fixture/scoped": "^1.2.0", "cjs-only": "^1.0.0" });
+    expect(manifest.dependencies).toEqual({ "@fixture/scoped": "^1.2.0", "cjs-only": "^1.0.0", "exports-map": "1.0.0" });
     expect(manifest.devDependencies).toEqual({ "esm-only": "^1.0.0", shared: "~1.0.0" });
     expect(files.readSync("node_modules/@fixture/scoped/lib/main.js")).toContain("@fixture/scoped");
     expect(json(files, "node_modules/shared/package.json").version).toBe("1.0.0");
@@ -116,8 +117,19 @@ describe("npm install", () => {
     expect(removed.exitCode).toBe(0);
     expect(removed.output).toContain("removed 1 package");
     expect(files.statSync("node_modules/cjs-only")).toBeUndefined();
-    expect(json(files, "package.json").dependencies).toEqual({ "@fixture/scoped": "^1.2.0" });
+    expect(json(files, "package.json").dependencies).toEqual({ "@fixture/scoped": "^1.2.0", "exports-map": "1.0.0" });
     expect(json(files, "package-lock.json").packages["node_modules/cjs-only"]).toBeUndefined();
+  });
+
+  it("a tool installed in node_modules/.bin but typed alone points to npx", async () => {
+    const { files, runtime } = await open({ name: "demo" });
+    await files.writeFile("node_modules/.bin/tsc", "#!/bin/sh\necho tsc\n");
+    await files.mkdir("src");
+    const typed = await runtime.exec("tsc --noEmit", { cwd: "src" });
+    expect(typed.exitCode).toBe(127);
+    expect(typed.output).toBe("tsc is installed in this project (/workspace/node_modules/.bin/tsc) but not on PATH: run it with npx tsc or from an npm script.\n");
+    await files.remove("node_modules");
+    expect((await runtime.exec("tsc")).output).toContain("tsc is not available in the browser runtime. It needs the WebContainer runtime");
   });
 
   it("links bins in node_modules/.bin that npm run finds on PATH", async () => {

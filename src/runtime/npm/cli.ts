@@ -35,7 +35,7 @@ export interface NpmContext {
 
 const HELP = `npm (browser runtime) ${NPM_VERSION}
 Usage: npm <command>
-  npm install [NAME[@range]...] [-D]   install package.json's dependencies, or add packages
+  npm install [NAME[@range]...] [-D] [-E]  install package.json's dependencies, or add packages
   npm ci                               install exactly package-lock.json
   npm uninstall NAME...                remove packages
   npm ls [--all]                       list installed packages
@@ -134,8 +134,10 @@ function projectFor(ctx: NpmContext): Project {
 async function doInstall(base: InstallRequest, args: string[], ctx: NpmContext, output: NpmOutput, result: CommandResult, uninstall = false): Promise<CommandResult> {
   const names: string[] = [];
   let saveDev = false;
+  let saveExact = false;
   for (const arg of args) {
     if (arg === "-D" || arg === "--save-dev") saveDev = true;
+    else if (arg === "-E" || arg === "--save-exact") saveExact = true;
     else if (arg === "-g" || arg === "--global") throw new NpmError("Global installs are not available in the browser runtime; install into the project instead.", "EUSAGE");
     else if (arg === "-P" || arg === "--save-prod" || arg === "-S" || arg === "--save" || arg === "--no-audit" || arg === "--no-fund" || arg === "--ignore-scripts" || arg === "--silent" || arg === "--no-progress") continue;
     else if (arg.startsWith("-")) throw new NpmError(`The option ${arg} is not supported by the browser runtime's npm.`, "EUSAGE");
@@ -144,7 +146,7 @@ async function doInstall(base: InstallRequest, args: string[], ctx: NpmContext, 
   if (base.mode === "ci" && names.length > 0) throw new NpmError("npm ci takes no package names.", "EUSAGE");
   if (uninstall && names.length === 0) throw new NpmError("npm uninstall needs the names of packages to remove.", "EUSAGE");
   const project = projectFor(ctx);
-  const request: InstallRequest = uninstall ? { mode: "install", remove: names } : { ...base, add: names, saveDev };
+  const request: InstallRequest = uninstall ? { mode: "install", remove: names } : { ...base, add: names, saveDev, saveExact };
   await install(project, request, { fetch: ctx.fetch, signal: ctx.signal, output, now: ctx.now });
   return result;
 }

@@ -19,6 +19,8 @@ export interface InstallRequest {
   /** Packages named on the command line ("a", "a@^1", "@s/b@latest"). */
   add?: string[];
   saveDev?: boolean;
+  /** Save the exact version instead of ^version (npm's --save-exact). */
+  saveExact?: boolean;
   remove?: string[];
 }
 
@@ -64,7 +66,7 @@ export async function install(project: Project, request: InstallRequest, deps: I
     if (mismatch) throw new NpmError(`npm ci can only install when package.json and package-lock.json are in sync: ${mismatch}. Run npm install to update the lockfile.`, "EUSAGE");
     tree = treeFromLockfile(lock);
   } else {
-    for (const spec of request.add ?? []) await addToManifest(root, spec, request.saveDev === true, registry);
+    for (const spec of request.add ?? []) await addToManifest(root, spec, request, registry);
     for (const name of request.remove ?? []) removeFromManifest(root, name);
     const followLock = lock !== undefined && lockMismatch(lock, root) === undefined;
     if (followLock) tree = treeFromLockfile(lock);
@@ -100,7 +102,7 @@ export async function install(project: Project, request: InstallRequest, deps: I
   return summary;
 }
 
-async function addToManifest(root: ProjectManifest, spec: string, dev: boolean, registry: RegistryClient): Promise<void> {
+async function addToManifest(root: ProjectManifest, spec: string, request: InstallRequest, registry: RegistryClient): Promise<void> {
   const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0);
   const name = at < 0 ? spec : spec.slice(0, at);
   const range = at < 0 ? "" : spec.slice(at + 1);
@@ -109,9 +111,10 @@ async function addToManifest(root: ProjectManifest, spec: string, dev: boolean, 
   const manifest = pickVersion(packument, range);
   if (!manifest) throw new NpmError(`No version of ${name} matches "${range}".`, "ETARGET");
   // As npm: a tag or a bare name saves ^version; a range is saved as written.
-  const saved = range === "" || packument["dist-tags"][range] !== undefined || /^\d+\.\d+\.\d+$/.test(range) ? `^${manifest.version}` : range;
+  const byVersion = range === "" || packument["dist-tags"][range] !== undefined || /^\d+\.\d+\.\d+$/.test(range);
+  const saved = request.saveExact ? manifest.version : byVersion ? `^${manifest.version}` : range;
   removeFromManifest(root, name);
-  const key = dev ? "devDependencies" : "dependencies";
+  const key = request.saveDev ? "devDependencies" : "dependencies";
   root[key] = sortKeys({ ...root[key], [name]: saved });
 }
 
