@@ -26,6 +26,9 @@ const MUST_BE_LAZY = [
   /webcontainer/i,
   // The agent's code service: only its few-line lazy wrapper (code-intel/lazy.ts) is in the first chunk.
   /typescriptServices/i,
+  // node in the browser runtime: its runtime, the sandbox host and sucrase load with the first program.
+  /runtime\/(node|sandbox)\//i,
+  /sucrase/i,
   /code-intel\/(index|worker|monaco-service|code-service|workspace-code-intelligence|protocol)/i,
 ];
 const EDITOR_READY_MARK = "webcode:editor-ready";

@@ -6,11 +6,6 @@ import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbe
 
 const browser = useBrowser();
 
-/** The terminal's text with its line wraps undone. */
-async function unwrapped(page: Parameters<typeof terminalText>[0]): Promise<string> {
-  return (await terminalText(page)).replace(/\n/g, "");
-}
-
 async function openBrowserRuntime() {
   const { page } = await browser.open("?runtime=browser");
   await waitForWorkbench(page);

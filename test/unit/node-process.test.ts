@@ -35,7 +35,7 @@ describe("node process", () => {
     expect((await runNodeInProcess(["--version"])).stdout).toMatch(/^v22\.\d+\.\d+\n$/);
     expect((await runNodeInProcess(["-p", "[1, 'a', { b: null }]"])).stdout).toBe("[ 1, 'a', { b: null } ]\n");
     const bad = await runNodeInProcess(["--frobnicate"]);
-    expect([bad.stderr, bad.exitCode]).toEqual(["node: bad option: --frobnicate\n", 9]);
+    expect([bad.stderr, bad.exitCode]).toEqual(["/usr/local/bin/node: bad option: --frobnicate\n", 9]);
     expect((await runNodeInProcess([], {}, { stdin: "console.log('from stdin', 6 * 7)" })).stdout).toBe("from stdin 42\n");
     const missing = await runNodeInProcess(["nope.js"]);
     expect(missing.exitCode).toBe(1);

@@ -38,6 +38,8 @@ export function programStack(stack: string, sources: ErrorSources): string {
 }
 
 function header(error: unknown, sources: ErrorSources): string {
+  // A module that is not found is thrown by Node's loader, which is what its header shows.
+  if ((error as { code?: unknown } | null)?.code === "MODULE_NOT_FOUND") return "node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\n";
   const location = (error as { webcodeLocation?: { file: string; line: number; column: number } } | null)?.webcodeLocation;
   let file: string | undefined;
   let line = 0;

@@ -20,18 +20,16 @@ interface PackageJson {
 
 const EXTENSIONS = [".js", ".json", ".cjs", ".mjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".node"];
 
-export class ModuleNotFoundError extends Error {
-  readonly code: string;
-  requireStack?: string[];
-  constructor(specifier: string, from: string, mode: ResolveMode, detail?: string) {
-    super(
-      mode === "require"
-        ? `Cannot find module '${specifier}'${detail ? `\n${detail}` : ""}\nRequire stack:\n- ${from}`
-        : `Cannot find ${specifier.startsWith(".") || specifier.startsWith("/") ? "module" : "package"} '${specifier.startsWith(".") ? resolvePath(dirOf(from), specifier) : specifier}' imported from ${from}`,
-    );
-    this.code = mode === "require" ? "MODULE_NOT_FOUND" : "ERR_MODULE_NOT_FOUND";
-    if (mode === "require") this.requireStack = [from];
-  }
+/** Node's "Cannot find module" error (a plain Error with code and requireStack, as Node's is). */
+export function moduleNotFound(specifier: string, from: string, mode: ResolveMode): Error & { code: string; requireStack?: string[] } {
+  const message =
+    mode === "require"
+      ? `Cannot find module '${specifier}'\nRequire stack:\n- ${from}`
+      : `Cannot find ${specifier.startsWith(".") || specifier.startsWith("/") ? "module" : "package"} '${specifier.startsWith(".") ? resolvePath(dirOf(from), specifier) : specifier}' imported from ${from}`;
+  const error = new Error(message) as Error & { code: string; requireStack?: string[] };
+  error.code = mode === "require" ? "MODULE_NOT_FOUND" : "ERR_MODULE_NOT_FOUND";
+  if (mode === "require") error.requireStack = [from];
+  return error;
 }
 
 export function dirOf(path: string): string {
@@ -86,7 +84,7 @@ export class ModuleResolver {
     return looksLikeModule(source()) ? "module" : "commonjs";
   }
 
-  /** The file a specifier names from `from` (a file path), or throws ModuleNotFoundError. */
+  /** The file a specifier names from `from` (a file path), or throws moduleNotFound(). */
   resolve(specifier: string, from: string, mode: ResolveMode): string {
     const base = dirOf(from);
     if (specifier.startsWith("file://")) specifier = decodeURIComponent(new URL(specifier).pathname);
@@ -94,7 +92,7 @@ export class ModuleResolver {
       const target = resolvePath(base, specifier);
       const found = this.loadAsFile(target) ?? this.loadAsDirectory(target, mode);
       if (found) return found;
-      throw new ModuleNotFoundError(specifier, from, mode);
+      throw moduleNotFound(specifier, from, mode);
     }
     if (specifier.startsWith("#")) {
       const scope = this.packageScope(from);
@@ -105,7 +103,7 @@ export class ModuleResolver {
           if (this.isFile(file)) return file;
         } else return this.resolve(target, from, mode);
       }
-      throw Object.assign(new ModuleNotFoundError(specifier, from, mode), { code: "ERR_PACKAGE_IMPORT_NOT_DEFINED" });
+      throw Object.assign(moduleNotFound(specifier, from, mode), { code: "ERR_PACKAGE_IMPORT_NOT_DEFINED" });
     }
     const [name, subpath] = splitPackage(specifier);
     // A package may name itself through its own exports.
@@ -131,7 +129,7 @@ export class ModuleResolver {
       }
       if (dir === "/") break;
     }
-    throw new ModuleNotFoundError(specifier, from, mode);
+    throw moduleNotFound(specifier, from, mode);
   }
 
   private fromExports(pkgDir: string, pkg: PackageJson, subpath: string, specifier: string, from: string, mode: ResolveMode): string | undefined {
@@ -148,7 +146,7 @@ export class ModuleResolver {
       const file = resolvePath(pkgDir, target);
       if (this.isFile(file)) return file;
     }
-    throw new ModuleNotFoundError(specifier, from, mode);
+    throw moduleNotFound(specifier, from, mode);
   }
 
   private safe<T>(fn: () => T): T | undefined {

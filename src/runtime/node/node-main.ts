@@ -23,7 +23,7 @@ export interface NodeHostHooks {
 }
 
 const EXEC_PATH = "/usr/local/bin/node";
-const IGNORED_FLAG = /^--(?:experimental-[\w-]+|no-[\w-]+|enable-source-maps|trace-[\w-]+|max-old-space-size=\d+|stack-trace-limit=\d+|strip-types|test-reporter=[\w-]+|disable-warning=.*)$/;
+const IGNORED_FLAG = /^--(?:experimental-[\w-]+|no-warnings|no-deprecation|no-experimental-[\w-]+|enable-source-maps|trace-[\w-]+|max-old-space-size=\d+|stack-trace-limit=\d+|strip-types|test-reporter=[\w-]+|disable-warning=.*)$/;
 
 const USAGE = `Usage: node [options] [ script.js ] [arguments]
        node --test [files...]
@@ -57,7 +57,7 @@ export function parseArgs(args: string[]): Mode {
     }
     if (arg === "--test") return { kind: "test", files: args.slice(i + 1).filter((value) => !value.startsWith("-")) };
     if (IGNORED_FLAG.test(arg)) continue;
-    if (arg.startsWith("-")) return { kind: "bad", message: `node: bad option: ${arg}\n`, code: 9 };
+    if (arg.startsWith("-")) return { kind: "bad", message: `${EXEC_PATH}: bad option: ${arg}\n`, code: 9 };
     return { kind: "file", file: arg, args: args.slice(i + 1) };
   }
   return { kind: "repl" };

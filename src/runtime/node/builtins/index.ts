@@ -51,6 +51,10 @@ function isDeepStrictEqual(a: unknown, b: unknown): boolean {
   }
 }
 
+function parseQuery(...args: Parameters<typeof querystring.parse>) {
+  return Object.assign(Object.create(null) as Record<string, unknown>, querystring.parse(...args));
+}
+
 export function createBuiltins(context: BuiltinContext) {
   const cache = new Map<string, unknown>();
   const path = Object.assign({}, pathPosix, {
@@ -90,7 +94,8 @@ export function createBuiltins(context: BuiltinContext) {
     "path/posix": () => path,
     perf_hooks: () => ({ performance: globalThis.performance, PerformanceObserver: globalThis.PerformanceObserver }),
     process: () => context.process,
-    querystring: () => querystring,
+    // Node's parse() returns an object without a prototype (so "__proto__" is just a key).
+    querystring: () => ({ ...querystring, decode: parseQuery, parse: parseQuery }),
     readline: () => createReadline(context.process),
     "readline/promises": () => (get("readline") as { promises: unknown }).promises,
     stream: () => stream,
