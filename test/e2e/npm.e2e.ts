@@ -1,7 +1,7 @@
 // npm in the browser runtime, in a real browser: packuments and tarballs fetched by the page from a
 // fake registry on 127.0.0.1 (named in .npmrc), progress in the terminal, the hoisted tree, npm run
 // with node_modules/.bin on PATH, node requiring what was installed, npx running a bin, and a 404
-// that leaves node_modules as it was.
+// and a CORS refusal that leave node_modules as they were.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry";
@@ -13,6 +13,7 @@ beforeAll(async () => {
   registry = await startFakeRegistry();
 });
 afterAll(async () => {
+  registry.noCors = false;
   await registry.close();
 });
 
@@ -22,7 +23,7 @@ async function unwrapped(page: Parameters<typeof terminalText>[0]): Promise<stri
 }
 
 describe("npm in the browser runtime", () => {
-  it("installs from the registry in .npmrc with progress, lists the hoisted tree, runs scripts, node requires the packages, npx runs a bin, and a 404 keeps node_modules", async () => {
+  it("installs from the registry in .npmrc with progress, lists the hoisted tree, runs scripts, node requires the packages, npx runs a bin; a 404 and a CORS refusal keep node_modules", async () => {
     const { page } = await browser.open();
     await waitForWorkbench(page);
     await waitForTerminal(page);
@@ -56,5 +57,14 @@ describe("npm in the browser runtime", () => {
     await expect.poll(() => terminalText(page), { timeout: 15_000 }).toMatch(/^exit=1$/m);
     await runInTerminal(page, "ls node_modules | wc -l | diff - before.txt && grep -c no-such package.json; echo same=$?");
     await expect.poll(() => terminalText(page), { timeout: 15_000 }).toMatch(/^same=1$/m);
+
+    // A registry that does not allow requests from web pages: the browser refuses, npm says why.
+    registry.noCors = true;
+    await runInTerminal(page, "clear; npm install cjs-only; echo exit=$?");
+    await expect.poll(() => unwrapped(page), { timeout: 15_000 }).toContain("npm error code ENETWORK");
+    expect(await unwrapped(page)).toContain("the registry refused a request from this page (CORS)");
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toMatch(/^exit=1$/m);
+    await runInTerminal(page, "ls node_modules | wc -l | diff - before.txt && grep -c cjs-only package.json; echo unchanged=$?");
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toMatch(/^unchanged=1$/m);
   });
 });

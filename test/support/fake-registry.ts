@@ -32,6 +32,8 @@ export interface FakeRegistry {
   missing: Set<string>;
   /** name@version whose tarball is served with other bytes than its integrity promises. */
   tampered: Set<string>;
+  /** Answer without CORS headers, as a registry that does not allow requests from web pages. */
+  noCors: boolean;
   /** Milliseconds every tarball waits before it is sent (0 by default). */
   tarballDelayMs: number;
   /** name@version stored corrupt: bytes that are no gzip/tar at all (the packument's integrity matches them). */
@@ -59,6 +61,7 @@ export async function startFakeRegistry(fixtures: FixtureVersion[] = standardFix
     tampered: new Set(),
     corrupt: new Set(),
     tarballDelayMs: 0,
+    noCors: false,
     add(fixture) {
       const tarball = buildTarball(fixture);
       built.set(`${fixture.name}@${fixture.version}`, {
@@ -106,8 +109,10 @@ export async function startFakeRegistry(fixtures: FixtureVersion[] = standardFix
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = decodeURIComponent((request.url ?? "/").split("?")[0]!);
     registry.requests.push({ method: request.method ?? "GET", path, accept: request.headers.accept });
-    response.setHeader("Access-Control-Allow-Origin", "*");
-    response.setHeader("Access-Control-Allow-Headers", "*");
+    if (!registry.noCors) {
+      response.setHeader("Access-Control-Allow-Origin", "*");
+      response.setHeader("Access-Control-Allow-Headers", "*");
+    }
     if (request.method === "OPTIONS") {
       response.writeHead(204).end();
       return;

@@ -121,6 +121,14 @@ describe("npm install", () => {
     expect(json(files, "package-lock.json").packages["node_modules/cjs-only"]).toBeUndefined();
   });
 
+  it("says that npm workspaces are not supported and installs the root's dependencies", async () => {
+    const { files, runtime } = await open({ name: "mono", workspaces: ["packages/*"], dependencies: { "cjs-only": "1.0.0" } });
+    const result = await runtime.exec("npm install");
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain("npm warn npm workspaces are not supported in the browser runtime: only the root package's dependencies are installed.");
+    expect(files.statSync("node_modules/cjs-only/index.js")).toBeDefined();
+  });
+
   it("a tool installed in node_modules/.bin but typed alone points to npx", async () => {
     const { files, runtime } = await open({ name: "demo" });
     await files.writeFile("node_modules/.bin/tsc", "#!/bin/sh\necho tsc\n");

@@ -55,6 +55,7 @@ export async function install(project: Project, request: InstallRequest, deps: I
   const hadManifest = project.hasManifest();
   if (!hadManifest && (request.add?.length ?? 0) === 0) project.manifest();
   const root: ProjectManifest = hadManifest ? project.manifest() : {};
+  if (root.workspaces !== undefined) deps.output.err("npm warn npm workspaces are not supported in the browser runtime: only the root package's dependencies are installed.\n");
   const lockText = project.readText("package-lock.json");
   const lock = lockText === undefined ? undefined : parseLockfile(lockText);
   let skipped: string[] = [];
