@@ -151,6 +151,23 @@ describe("npm install", () => {
     expect(run.output).toContain("/workspace/node_modules/.bin/hello-bin");
   });
 
+  it("a hostile package or lockfile cannot make npm write outside node_modules or put shell code in a bin", async () => {
+    registry.add({ name: "evil-bin", version: "1.0.0", manifest: { bin: { ok: "cli.js", bad: "$(touch pwned).js", "../escape": "cli.js", up: "../../../x.js" } }, files: { "cli.js": "1" } });
+    const { files, runtime } = await open({ name: "demo", dependencies: { "evil-bin": "1.0.0", "cjs-only": "1.0.0" } });
+    expect((await runtime.exec("npm install")).exitCode).toBe(0);
+    expect(files.listSync("node_modules/.bin").map((e) => e.path)).toEqual(["node_modules/.bin/ok"]);
+    // A lockfile whose keys point outside node_modules: those entries are ignored, not written.
+    const lock = json(files, "package-lock.json");
+    lock.packages["node_modules/../src"] = { ...lock.packages["node_modules/cjs-only"] };
+    lock.packages["node_modules/a/node_modules/../../../b"] = { ...lock.packages["node_modules/cjs-only"] };
+    await files.writeFile("package-lock.json", JSON.stringify(lock));
+    await files.remove("node_modules");
+    expect((await runtime.exec("npm ci")).exitCode).toBe(0);
+    expect(files.statSync("src")).toBeUndefined();
+    expect(files.statSync("b")).toBeUndefined();
+    expect(files.statSync("node_modules/cjs-only/index.js")).toBeDefined();
+  });
+
   it("names packages with native code as needing WebContainer and does not run install scripts", async () => {
     const { files, runtime } = await open({ name: "demo", dependencies: { "native-addon": "1.0.0", "with-postinstall": "1.0.0", "with-optional": "1.0.0" } });
     const result = await runtime.exec("npm install");

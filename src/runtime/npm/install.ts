@@ -7,7 +7,7 @@ import { checkIntegrity, integrityOf } from "./integrity";
 import { lockMismatch, lockedVersions, parseLockfile, treeFromLockfile, writeLockfile, type Lockfile } from "./lockfile";
 import type { Project } from "./project";
 import { NpmError, RegistryClient, registryFromNpmrc, type RegistryFetch } from "./registry";
-import { binMap, dirOf, pickVersion, resolveTree } from "./resolve";
+import { binMap, dirOf, nameOf, pickVersion, resolveTree } from "./resolve";
 import { unpackTarball, type TarFile } from "./tarball";
 import type { NpmOutput, PlacedPackage, ProjectManifest, Tree } from "./types";
 
@@ -234,10 +234,12 @@ function writeBins(project: Project, tree: Tree, options: { source: Project["sou
   for (const placed of tree.values()) {
     const dir = dirOf(placed.location);
     for (const [bin, target] of Object.entries(placed.bin ?? {})) {
-      if (!/^[\w.@+-]+$/.test(bin)) continue;
-      const file = target.replace(/^\.\//, "").replace(/"/g, "");
+      // Names and paths come from the package (untrusted) and end up in a shell script: plain
+      // path characters only, nothing the shell would expand, no way out of the package folder.
+      const file = `${nameOf(placed.location)}/${String(target).replace(/^\.\//, "")}`;
+      if (!SAFE_NAME.test(bin) || bin === "." || bin === ".." || !safeRelativePath(file)) continue;
       const path = project.path(`${dir === "" ? "" : `${dir}/`}node_modules/.bin/${bin}`);
-      wanted.set(path, `#!/bin/sh\n# ${placed.name}@${placed.version}: ${bin} (written by npm in the browser runtime)\nnode "$(dirname "$0")/../${placed.name}/${file}" "$@"\n`);
+      wanted.set(path, `#!/bin/sh\n# ${bin}: written by npm in the browser runtime\nnode "$(dirname "$0")/../${file}" "$@"\n`);
     }
   }
   const { files } = project;
@@ -247,6 +249,12 @@ function writeBins(project: Project, tree: Tree, options: { source: Project["sou
     for (const entry of files.listSync(dir)) if (!wanted.has(entry.path)) files.removeSync(entry.path, options);
   }
   for (const [path, text] of wanted) files.writeSync(path, text, options);
+}
+
+const SAFE_NAME = /^[\w.@+-]+$/;
+
+function safeRelativePath(path: string): boolean {
+  return path.split("/").every((segment) => SAFE_NAME.test(segment) && segment !== "." && segment !== "..");
 }
 
 function reportSummary(summary: InstallSummary, output: NpmOutput, ms: number): void {

@@ -73,11 +73,15 @@ export function parseLockfile(text: string): Lockfile | undefined {
   return lock;
 }
 
+/** node_modules/NAME(/node_modules/NAME)*: a lockfile is untrusted, its keys become folders. */
+const VALID_LOCATION = /^node_modules\/(@[\w.-]+\/)?[\w.-]+(\/node_modules\/(@[\w.-]+\/)?[\w.-]+)*$/;
+
 /** The tree a lockfile records (registry packages only). */
 export function treeFromLockfile(lock: Lockfile): Tree {
   const tree: Tree = new Map();
   for (const [location, entry] of Object.entries(lock.packages)) {
-    if (!location.startsWith("node_modules/") || entry.link || !entry.version || !entry.resolved) continue;
+    if (!VALID_LOCATION.test(location) || location.split("/").some((part) => part === "." || part === "..")) continue;
+    if (entry.link || typeof entry.version !== "string" || typeof entry.resolved !== "string") continue;
     tree.set(location, {
       location,
       name: entry.name ?? nameOf(location),
