@@ -113,6 +113,11 @@ describe("resolveTree: the hoisted layout", () => {
     expect(skipped.join("\n")).toMatch(/win-only@1\.0\.0: a platform-specific optional build/);
   });
 
+  it("refuses dependency names that are not package names (they would become folders)", async () => {
+    const registry = registryOf(packument("a", { "1.0.0": { dependencies: { "../../src": "1" } } }));
+    await expect(resolveTree({ dependencies: { a: "1" } }, registry)).rejects.toThrow('"../../src" (a dependency of node_modules/a) is not a valid package name.');
+  });
+
   it("a missing required dependency fails with the registry's error", async () => {
     const registry = registryOf(packument("a", { "1.0.0": { dependencies: { nope: "^1" } } }));
     await expect(resolveTree({ dependencies: { a: "1" } }, registry)).rejects.toThrow("404 nope");

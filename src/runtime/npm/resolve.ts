@@ -47,6 +47,11 @@ export function pickVersion(packument: Packument, range: string, preferred: stri
   return best ? packument.versions[best] : undefined;
 }
 
+/** npm's package name rules, loosely (old names may have capitals): what can safely be a folder. */
+export function isPackageName(name: string): boolean {
+  return name.length <= 214 && /^(@[a-z0-9~-][\w.~-]*\/)?[a-z0-9~-][\w.~-]*$/i.test(name);
+}
+
 export function satisfies(version: string, range: string): boolean {
   const spec = range.trim();
   if (spec === "" || spec === "*" || spec === "latest") return true;
@@ -146,6 +151,12 @@ export async function resolveTree(root: ProjectManifest, options: ResolveOptions
   while (level.length > 0) {
     const next: Edge[] = [];
     for (const edge of level) {
+      // Names come from packuments (untrusted) and become folders: a name that is not a package name is refused.
+      if (!isPackageName(edge.name)) {
+        if (edge.optional) skipped.push(`${edge.name}: not a valid package name`);
+        else throw new NpmError(`"${edge.name}" (a dependency of ${edge.from === "" ? "the project" : edge.from}) is not a valid package name.`, "EINVALIDPACKAGENAME");
+        continue;
+      }
       let target: string | undefined;
       let reused: PlacedPackage | undefined;
       for (const dir of chain(edge.from)) {
