@@ -28,8 +28,11 @@ describe("node in the browser runtime", () => {
       const timed = async (command: string, marker: RegExp): Promise<number> => {
         await runInTerminal(page, "clear");
         await page.waitForFunction(() => !document.querySelector(".terminal-host .xterm-rows")?.textContent?.includes("node -e"), undefined, { timeout: 10_000 });
+        // Timed from Enter: typing the command is not the program's time.
+        await page.locator(".terminal-host").click();
+        await page.keyboard.type(command);
         const started = Date.now();
-        await runInTerminal(page, command);
+        await page.keyboard.press("Enter");
         await page.waitForFunction(
           (source) => new RegExp(source, "m").test((document.querySelector(".terminal-host .xterm-rows") as HTMLElement | null)?.innerText.replace(/\u00a0/g, " ") ?? ""),
           marker.source,
@@ -41,7 +44,7 @@ describe("node in the browser runtime", () => {
       const warm: number[] = [];
       for (let i = 0; i < WARM_RUNS; i++) warm.push(await timed(`node -e "console.log(${i} + 100)"`, new RegExp(`^${i + 100}$`)));
       report({ name: "node -e cold (first program of the page, terminal to output)", value: cold, unit: "ms", target: "<= 400" });
-      report({ name: `node -e warm (median of ${WARM_RUNS})`, value: median(warm), unit: "ms", target: "<= 60", note: "typed in the terminal, output seen on screen" });
+      report({ name: `node -e warm (median of ${WARM_RUNS})`, value: median(warm), unit: "ms", target: "<= 60", note: "from Enter in the terminal to the output on screen" });
 
       await runInTerminal(page, "clear");
       const script = JSON.stringify(CPU_SCRIPT).slice(1, -1).replace(/\\n/g, " ");

@@ -22,6 +22,16 @@ describe("node in the browser runtime", () => {
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^exit=3$/m);
     await runInTerminal(page, `node -p "require('path').join('a', 'b') + ' ' + process.version"; node --version`);
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^a\/b v22\.\d+\.\d+$/m);
+    // Uncaught errors as Node prints them, with the .ts file's own line; a rejection nobody handles.
+    await runInTerminal(page, "clear");
+    await runInTerminal(page, `printf 'type N = number;\\nconst n: N = 1;\\nthrow new TypeError("bad " + n);\\n' > broken.ts; node broken.ts; echo "thrown=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^thrown=1$/m);
+    const thrown = await terminalText(page);
+    expect(thrown).toMatch(/^\/workspace\/broken\.ts:3\nthrow new TypeError\("bad " \+ n\);$/m);
+    expect(thrown).toMatch(/^TypeError: bad 1\n {4}at .*\/workspace\/broken\.ts:3:\d+/m);
+    await runInTerminal(page, `node -e "Promise.reject(new Error('nobody caught me'))"; echo "rejected=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^rejected=1$/m);
+    expect(await terminalText(page)).toMatch(/^Error: nobody caught me$/m);
   });
 
   it("runs node --test: passing files exit 0, a failing test exits 1 with the spec report", async () => {

@@ -47,9 +47,17 @@ export class EventLoop {
   checkIdle(): void {
     if (this.idleScheduled || this.stopped) return;
     this.idleScheduled = true;
+    // Two turns: the browser reports a promise rejection nobody handled in a task of its own,
+    // queued after the current one; it must reach the program before the program ends.
     realSetTimeout(() => {
-      this.idleScheduled = false;
-      if (this.refs <= 0 && !this.stopped) this.onIdle();
+      if (this.refs > 0 || this.stopped) {
+        this.idleScheduled = false;
+        return;
+      }
+      realSetTimeout(() => {
+        this.idleScheduled = false;
+        if (this.refs <= 0 && !this.stopped) this.onIdle();
+      }, 0);
     }, 0);
   }
 

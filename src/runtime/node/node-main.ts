@@ -186,8 +186,9 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
       const name = mode.kind === "eval" ? "[eval]" : "[stdin]";
       evalSource.code = code;
       process.argv.push(...(mode.kind === "eval" ? mode.args : []));
-      const result = evaluateScript(loader, code, name, process.cwd(), globals);
-      if (mode.kind === "eval" && mode.print) console.log(result);
+      const print = mode.kind === "eval" && mode.print;
+      const result = evaluateScript(loader, code, name, process.cwd(), globals, print);
+      if (print) console.log(result);
     } else if (mode.kind === "file") {
       const file = resolvePath(process.cwd(), mode.file);
       process.argv.push(file, ...mode.args);
@@ -243,15 +244,24 @@ function missingEntry(file: string): string {
   return `node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\nError: Cannot find module '${file}'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15) {\n  code: 'MODULE_NOT_FOUND',\n  requireStack: []\n}\n\nNode.js ${NODE_VERSION}\n`;
 }
 
-/** -e / -p / piped stdin: CommonJS-like code evaluated at the working folder, its last value returned. */
-function evaluateScript(loader: ModuleLoader, code: string, name: string, cwd: string, globals: Record<string, unknown>): unknown {
+/**
+ * -e / piped stdin run like a CommonJS module at the working folder (a wrapper function, so the
+ * engine optimises its code as it does a file's); -p needs the value of the last statement, which
+ * only a direct eval gives.
+ */
+function evaluateScript(loader: ModuleLoader, code: string, name: string, cwd: string, globals: Record<string, unknown>, print: boolean): unknown {
   const module = new NodeModule(name, `${cwd}/${name}`, null);
   module.require = loader.makeRequire(module);
   const names = Object.keys(globals);
-  const wrapper = (0, eval)(
-    `(function (exports, require, module, __filename, __dirname, ${names.join(", ")}) { return eval(arguments[arguments.length - 1]); })`,
-  ) as (...args: unknown[]) => unknown;
-  return wrapper.call(globalThis, module.exports, module.require, module, name, ".", ...Object.values(globals), `${code}\n//# sourceURL=${name}`);
+  const params = `exports, require, module, __filename, __dirname, ${names.join(", ")}`;
+  const args = [module.exports, module.require, module, name, ".", ...Object.values(globals)];
+  if (!print) {
+    const wrapper = (0, eval)(`(function (${params}) {${code}\n})\n//# sourceURL=${name}`) as (...values: unknown[]) => unknown;
+    loader.firstLineOffsets.set(name, `(function (${params}) {`.length);
+    return wrapper.apply(globalThis, args);
+  }
+  const wrapper = (0, eval)(`(function (${params}) { return eval(arguments[arguments.length - 1]); })`) as (...values: unknown[]) => unknown;
+  return wrapper.apply(globalThis, [...args, `${code}\n//# sourceURL=${name}`]);
 }
 
 function moduleModule(loader: ModuleLoader, builtinModules: string[]) {

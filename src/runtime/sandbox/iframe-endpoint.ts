@@ -1,67 +1,98 @@
-// The page's sandbox endpoint: a hidden iframe sandboxed without allow-same-origin (an opaque
-// origin: no IndexedDB of the app, no keys, no DOM of the page) that starts the runtime's worker
-// from source text the page fetched from its own origin, and hands it one MessagePort. Ending a
-// program removes the frame, which ends its worker whatever it is doing.
+// The page's sandbox endpoints: one hidden iframe, sandboxed without allow-same-origin (an opaque
+// origin: no IndexedDB of the app, no keys, no DOM of the page), that receives the runtime's worker
+// source once (fetched by the page from its own origin) and starts a fresh worker from it for every
+// program, each with its own MessagePort to the page. Ending a program terminates its worker, at
+// once, whatever it is doing; the frame stays for the next one.
 import type { HostMessage, SandboxEvent } from "./protocol";
 import type { SandboxEndpoint, SandboxEndpointFactory } from "./sandbox-host";
 
 export interface IframeEndpointOptions {
   /** URL of public/sandbox.html. */
   sandboxUrl: string;
-  /** The worker's source (a self-contained module); fetched once and reused. */
+  /** The worker's source (a self-contained script); fetched once. */
   workerSource: () => Promise<string>;
-  /** Where the frames go (document.body by default). */
+  /** Where the frame goes (document.body by default). */
   container?: () => HTMLElement;
 }
 
-export function iframeEndpointFactory(options: IframeEndpointOptions): SandboxEndpointFactory {
-  let source: Promise<string> | undefined;
-  const loadSource = () => {
-    source ??= options.workerSource().catch((error: unknown) => {
-      source = undefined;
-      throw error;
-    });
-    return source;
-  };
-  return () => createIframeEndpoint(options, loadSource);
+interface Frame {
+  post(message: unknown, transfer?: Transferable[]): void;
+  onCrash(id: number, listener: (message: string) => void): () => void;
 }
 
-function createIframeEndpoint(options: IframeEndpointOptions, loadSource: () => Promise<string>): SandboxEndpoint {
+export function iframeEndpointFactory(options: IframeEndpointOptions): SandboxEndpointFactory {
+  let frame: Promise<Frame> | undefined;
+  let nextId = 1;
+  const loadFrame = () => {
+    frame ??= createFrame(options).catch((error: unknown) => {
+      frame = undefined;
+      throw error;
+    });
+    return frame;
+  };
+  return () => createEndpoint(nextId++, loadFrame);
+}
+
+function createFrame(options: IframeEndpointOptions): Promise<Frame> {
+  return new Promise<Frame>((resolve, reject) => {
+    const element = document.createElement("iframe");
+    element.setAttribute("sandbox", "allow-scripts");
+    element.title = "Program sandbox";
+    element.setAttribute("aria-hidden", "true");
+    element.tabIndex = -1;
+    element.style.display = "none";
+    const crashListeners = new Map<number, (message: string) => void>();
+    const post = (message: unknown, transfer: Transferable[] = []) => element.contentWindow?.postMessage(message, "*", transfer);
+    window.addEventListener("message", (event: MessageEvent) => {
+      if (event.source !== element.contentWindow) return;
+      const data = event.data as { type?: string; id?: unknown; message?: unknown } | undefined;
+      if (data?.type === "sandbox-ready") {
+        options.workerSource().then(
+          (source) => {
+            post({ type: "boot", source });
+            resolve({
+              post,
+              onCrash(id, listener) {
+                crashListeners.set(id, listener);
+                return () => crashListeners.delete(id);
+              },
+            });
+          },
+          (error: unknown) => {
+            element.remove();
+            reject(new Error(`The program runtime could not be loaded: ${error instanceof Error ? error.message : String(error)}`));
+          },
+        );
+      } else if (data?.type === "crash" && typeof data.id === "number") {
+        crashListeners.get(data.id)?.(typeof data.message === "string" ? data.message : "The program's worker stopped.");
+      }
+    });
+    element.src = options.sandboxUrl;
+    (options.container?.() ?? document.body).appendChild(element);
+  });
+}
+
+function createEndpoint(id: number, loadFrame: () => Promise<Frame>): SandboxEndpoint {
   const channel = new MessageChannel();
   const eventListeners: Array<(event: SandboxEvent) => void> = [];
   const crashListeners: Array<(message: string) => void> = [];
   let ended = false;
+  let stopListening = () => undefined as unknown;
   const crash = (message: string) => {
     if (ended) return;
     for (const listener of crashListeners) listener(message);
   };
-  const frame = document.createElement("iframe");
-  frame.setAttribute("sandbox", "allow-scripts");
-  frame.title = "Program sandbox";
-  frame.setAttribute("aria-hidden", "true");
-  frame.tabIndex = -1;
-  frame.style.display = "none";
-  const onWindowMessage = (event: MessageEvent) => {
-    if (event.source !== frame.contentWindow || ended) return;
-    const data = event.data as { type?: string; message?: unknown } | undefined;
-    if (data?.type === "sandbox-ready") {
-      loadSource().then(
-        (text) => {
-          if (!ended) frame.contentWindow?.postMessage({ type: "boot", source: text }, "*", [channel.port2]);
-        },
-        (error: unknown) => crash(`The program runtime could not be loaded: ${error instanceof Error ? error.message : String(error)}`),
-      );
-    } else if (data?.type === "crash") {
-      crash(typeof data.message === "string" ? data.message : "The program's worker stopped.");
-    }
-  };
-  window.addEventListener("message", onWindowMessage);
   channel.port1.onmessage = (event: MessageEvent) => {
     if (ended) return;
     for (const listener of eventListeners) listener(event.data as SandboxEvent);
   };
-  frame.src = options.sandboxUrl;
-  (options.container?.() ?? document.body).appendChild(frame);
+  const ready = loadFrame().then((frame) => {
+    if (ended) return frame;
+    stopListening = frame.onCrash(id, crash);
+    frame.post({ type: "spawn", id }, [channel.port2]);
+    return frame;
+  });
+  ready.catch((error: unknown) => crash(error instanceof Error ? error.message : String(error)));
   return {
     send: (message: HostMessage) => channel.port1.postMessage(message),
     onEvent: (listener) => void eventListeners.push(listener),
@@ -69,9 +100,9 @@ function createIframeEndpoint(options: IframeEndpointOptions, loadSource: () => 
     terminate() {
       if (ended) return;
       ended = true;
-      window.removeEventListener("message", onWindowMessage);
       channel.port1.close();
-      frame.remove();
+      stopListening();
+      void ready.then((frame) => frame.post({ type: "kill", id }), () => undefined);
     },
   };
 }
