@@ -29,6 +29,9 @@ const MUST_BE_LAZY = [
   // node in the browser runtime: its runtime, the sandbox host and sucrase load with the first program.
   /runtime\/(node|sandbox)\//i,
   /sucrase/i,
+  // npm in the browser runtime: the registry client, resolver, tarball reader and semver load with the first npm or npx.
+  /runtime\/npm\//i,
+  /node_modules\/semver\//i,
   /code-intel\/(index|worker|monaco-service|code-service|workspace-code-intelligence|protocol)/i,
 ];
 const EDITOR_READY_MARK = "webcode:editor-ready";

@@ -32,7 +32,7 @@ function runtime(kind: RuntimeKind, capabilities: RuntimeCapabilities): Runtime 
 }
 
 const WEBCONTAINER = { node: true, npm: true, servers: true };
-const BROWSER = { node: false, npm: false, servers: false };
+const BROWSER = { node: false, npm: true, servers: false };
 const date = new Date(2026, 10, 21, 12, 0, 0);
 
 function build(overrides: Partial<Parameters<typeof buildSystemPrompt>[0]> = {}) {
@@ -68,7 +68,11 @@ describe("buildSystemPrompt", () => {
     expect(text).toContain("Workspace root:");
     expect(text).toContain("Git repository: no");
     expect(text).toContain("Runtime: browser fallback");
-    expect(text).toContain("Not available: node, npm, dev servers, git, network access from bash");
+    expect(text).toContain("Can run: npm and npx (pure-JavaScript packages)");
+    expect(text).toContain("Not available: node, dev servers, git, network access from bash");
+    // What the browser runtime's npm leaves to WebContainer is said, so the model does not claim it ran.
+    expect(text).toMatch(/Install scripts are not run; packages with native code .* needing WebContainer and do not run here/);
+    expect(text).toContain("node_modules/.bin on PATH");
     expect(text).toContain(`Today's date: ${date.toDateString()}`);
     await fs.mkdir(".git");
     expect(await build()).toContain("Git repository: yes");

@@ -24,7 +24,8 @@ export const BROWSER_NODE_NOTE =
 /** What the runtime can run, in words the model can act on. */
 export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">): string {
   const { node, npm, servers } = runtime.capabilities;
-  const can = [node && "node", npm && "npm", servers && "dev servers (their preview URLs open in the preview panel)"].filter(Boolean);
+  const browser = runtime.kind === "browser";
+  const can = [node && "node", npm && (browser ? "npm and npx (pure-JavaScript packages)" : "npm"), servers && "dev servers (their preview URLs open in the preview panel)"].filter(Boolean);
   const cannot = [!node && "node", !npm && "npm", !servers && "dev servers"].filter(Boolean);
   const name =
     runtime.kind === "webcontainer"
@@ -33,13 +34,20 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
   const lines = [`Runtime: ${name}`];
   if (can.length) lines.push(`Can run: ${can.join(", ")}`);
   lines.push(`Not available: ${[...cannot, "git", runtime.kind === "browser" && "network access from bash"].filter(Boolean).join(", ")}`);
-  if (runtime.kind === "browser" && node) lines.push(BROWSER_NODE_NOTE);
+  if (browser && node) lines.push(BROWSER_NODE_NOTE);
+  if (browser && npm) lines.push(BROWSER_NPM_NOTE);
   if (runtime.kind === "webcontainer") {
     lines.push(JSH_NOTE);
     if (servers) lines.push("Dev servers: end the command with \" &\" (npm run dev &): it returns when the server is ready and the server keeps running.");
   }
   return lines.join("\n");
 }
+
+/** What the browser runtime's npm does and does not (src/runtime/npm). */
+const BROWSER_NPM_NOTE =
+  "npm here: install (NAME[@range], -D), ci, uninstall, ls, run, test, start and npx BIN, from the registry in .npmrc (default the npm registry). " +
+  "Install scripts are not run; packages with native code (node-gyp, .node files) are installed but named as needing WebContainer and do not run here. " +
+  "npm run scripts run in this simulated bash with node_modules/.bin on PATH, so a script works only if its commands do.";
 
 /**
  * WebContainer's shell is jsh, not bash: the commands it has (as StackBlitz's own bolt.new lists

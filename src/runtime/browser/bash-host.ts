@@ -49,6 +49,8 @@ export class BashHost {
   private readonly mounts = new Map<ChangeSource, MountableFs>();
   private readonly workspaces = new Map<ChangeSource, WorkspaceBashFs>();
   private readonly modes = new Map<string, number>();
+  /** Each run's file system → who its writes are attributed to (for commands writing directly, like npm). */
+  private readonly runSources = new WeakMap<IFileSystem, ChangeSource>();
 
   constructor(
     private readonly files: WorkspaceFiles,
@@ -180,7 +182,13 @@ export class BashHost {
     const fs = new MountableFs({ base: this.root });
     fs.mount(WORKSPACE_MOUNT, this.workspaceFs(source));
     fs.mount(OUTPUT_SINK_DIR, sink);
+    this.runSources.set(fs, source);
     return fs;
+  }
+
+  /** Who a command's writes are attributed to, from the file system it was given ("runtime" if unknown). */
+  sourceOf(fs: IFileSystem): ChangeSource {
+    return this.runSources.get(fs) ?? "runtime";
   }
 }
 

@@ -1,5 +1,5 @@
-// The browser runtime: just-bash over the workspace file service. Always available; no node, npm
-// or servers (capabilities all false), which commands like `node` say plainly when typed.
+// The browser runtime: just-bash over the workspace file service. Always available; npm for
+// pure-JavaScript packages (src/runtime/npm); no node or servers, which commands like `node` say plainly when typed.
 import { toDisposable, type Disposable } from "../../base";
 import { fallbackCause } from "../fallback";
 import type { ExecOptions, ExecResult, FallbackReason, Runtime, Shell } from "../types";
@@ -10,6 +10,7 @@ import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
+import { npmCommands } from "./npm-commands";
 import { nodeCommand } from "../node";
 import type { SandboxHost } from "../sandbox";
 
@@ -26,7 +27,7 @@ export interface BrowserRuntimeOptions {
   node?: SandboxHost;
 }
 
-const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help) and node for JavaScript and TypeScript. npm needs WebContainer.";
+const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help), node for JavaScript and TypeScript, and npm for pure-JavaScript packages.";
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
@@ -42,10 +43,11 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
-    this.capabilities = { node: options.node !== undefined, npm: false, servers: false };
+    this.capabilities = { node: options.node !== undefined, npm: true, servers: false };
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const npm = npmCommands({ files: fs, fetch: fetchImpl, sourceOf: (shellFs) => this.host.sourceOf(shellFs) });
     const node = options.node ? [nodeCommand(options.node, fs)] : [];
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
+    this.host = new BashHost(fs, [...missingCommands(reasonText), ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), ...npm], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",

@@ -1,9 +1,9 @@
 // Commands people type that the browser runtime cannot run (node, npm, ...): they answer with exit
 // code 127 and a message saying what is missing and why, instead of "command not found".
-import { defineCommand, type CustomCommand } from "just-bash";
+import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 
-/** Need Node.js, which only the WebContainer runtime has (node itself runs in both: src/runtime/node). */
-export const WEBCONTAINER_COMMANDS = ["npm", "npx", "pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
+/** Need Node.js, which only the WebContainer runtime has (node, npm and npx run in both: src/runtime/node, src/runtime/npm). */
+export const WEBCONTAINER_COMMANDS = ["pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
 
 /** Not available in either runtime of this page. */
 export const UNAVAILABLE_COMMANDS: Record<string, string> = {
@@ -37,8 +37,26 @@ export function missingCommandMessage(name: string, reasonText: string = DEFAULT
 export function missingCommands(reasonText?: string | (() => string)): CustomCommand[] {
   const reason = () => (typeof reasonText === "function" ? reasonText() : reasonText);
   return missingCommandNames().map((name) =>
-    defineCommand(name, async () => ({ stdout: "", stderr: `${missingCommandMessage(name, reason())}\n`, exitCode: 127 })),
+    defineCommand(name, async (_args, ctx) => {
+      // A package installed with npm (typescript's tsc, vite…) runs through npx or an npm script.
+      const installed = WEBCONTAINER_COMMANDS.includes(name) ? await installedBin(ctx.fs, ctx.cwd, name) : undefined;
+      if (installed) {
+        return { stdout: "", stderr: `${name} is installed in this project (${installed}) but not on PATH: run it with npx ${name} or from an npm script.\n`, exitCode: 127 };
+      }
+      return { stdout: "", stderr: `${missingCommandMessage(name, reason())}\n`, exitCode: 127 };
+    }),
   );
+}
+
+/** node_modules/.bin/NAME in the working folder or a folder above it, inside the workspace. */
+async function installedBin(fs: IFileSystem, cwd: string, name: string): Promise<string | undefined> {
+  let dir = cwd;
+  while (dir === "/workspace" || dir.startsWith("/workspace/")) {
+    const candidate = `${dir}/node_modules/.bin/${name}`;
+    if (await fs.exists(candidate).catch(() => false)) return candidate;
+    dir = dir.slice(0, dir.lastIndexOf("/"));
+  }
+  return undefined;
 }
 
 export function missingCommandNames(): string[] {

@@ -105,7 +105,8 @@ function commandNode(command: CommandNode, routing: Routing): CommandNode {
       // carry a redirection, so they are left as they are (that stderr comes at the end instead).
       if (command.type === "SimpleCommand" && command.name === null) return command;
       const own = sinkRedirections(routing, command.line);
-      return own.length === 0 ? command : { ...command, redirections: [...own, ...command.redirections] };
+      const routed = own.length === 0 ? command : { ...command, redirections: [...own, ...command.redirections] };
+      return routed.type === "SimpleCommand" ? withTerminalMarker(routed, routing, command.redirections) : routed;
     }
     // A function body runs wherever it is called (perhaps inside $(...)): its calls are routed instead.
     case "FunctionDef":
@@ -133,6 +134,25 @@ function commandNode(command: CommandNode, routing: Routing): CommandNode {
       return { ...command, items: command.items.map((item) => ({ ...item, body: statements(item.body, inner) })) };
     }
   }
+}
+
+/** Commands that run scripts of their own through the shell and need to know where their output goes. */
+export const TERMINAL_AWARE_COMMANDS = new Set(["npm", "npx"]);
+/** Set for those commands: "1" when their stdout reaches the terminal, "2" for stderr, "12" both, "" neither. */
+export const TERMINAL_ENV = "WEBCODE_TERMINAL";
+
+/**
+ * A script run by such a command (npm run) is parsed anew and routed to the sinks as if at the top;
+ * the command uses this marker, like isatty(), to capture that script's output itself when its own
+ * output is captured (`npm test > log`, `$(npm ls)`), and to show progress only on a terminal.
+ */
+function withTerminalMarker(command: SimpleCommandNode, routing: Routing, own: Redirection[]): SimpleCommandNode {
+  const name = literal(command.name);
+  if (name === undefined || !TERMINAL_AWARE_COMMANDS.has(name)) return command;
+  const effective = redirected(routing, own);
+  const value = `${effective[1] !== "other" ? "1" : ""}${effective[2] !== "other" ? "2" : ""}`;
+  const assignment = { type: "Assignment" as const, name: TERMINAL_ENV, value: { type: "Word" as const, parts: [{ type: "Literal" as const, value }] }, append: false, array: null };
+  return { ...command, assignments: [...command.assignments, assignment] };
 }
 
 /** The routing inside a block after its own redirections (`{ ...; } 2>&1 >log`), in bash's order. */

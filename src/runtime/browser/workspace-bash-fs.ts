@@ -25,6 +25,12 @@ interface DirentEntry {
 }
 
 const FILE_MODE = 0o644;
+/** npm's node_modules/.bin entries run from PATH: executable, as npm links them (modes are not stored). */
+const BIN_MODE = 0o755;
+
+function isBinShim(path: string): boolean {
+  return /(^|\/)node_modules\/\.bin\/[^/]+$/.test(path);
+}
 const DIR_MODE = 0o755;
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -166,7 +172,7 @@ export class WorkspaceBashFs implements IFileSystem {
       isFile: !dir,
       isDirectory: dir,
       isSymbolicLink: false,
-      mode: this.modes.get(stat.path) ?? (dir ? DIR_MODE : FILE_MODE),
+      mode: this.modes.get(stat.path) ?? (dir ? DIR_MODE : isBinShim(stat.path) ? BIN_MODE : FILE_MODE),
       size: stat.size,
       mtime: new Date(stat.mtime || Date.now()),
       // A stable identity lets mv/cp tell "same file" from "different file" without inodes.

@@ -1,0 +1,65 @@
+// `npm` and `npx` in the browser runtime's shell. The implementation (src/runtime/npm) is loaded on
+// first use. Where the command's output reaches the terminal (the routing marker, see
+// output-routing.ts), progress and the scripts it runs stream there as they are written; where it
+// is captured (`npm test > log`, `$(npm ls)`, a pipe), the scripts' output is captured with it.
+import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
+import type { ChangeSource } from "../types";
+import type { WorkspaceFiles } from "../workspace-files";
+import { OUTPUT_SINK_DIR, TERMINAL_ENV } from "./output-routing";
+import type { NpmContext, RegistryFetch } from "../npm";
+
+export interface NpmCommandOptions {
+  files: WorkspaceFiles;
+  fetch: RegistryFetch;
+  /** Who the shell running the command writes as (terminal, agent, runtime). */
+  sourceOf: (fs: IFileSystem) => ChangeSource;
+}
+
+type Ctx = Parameters<Parameters<typeof defineCommand>[1]>[1];
+let captures = 0;
+
+export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
+  const load = () => import("../npm");
+  const context = (ctx: Ctx): NpmContext => {
+    const terminal = ctx.env.get(TERMINAL_ENV) ?? "";
+    const toOut = terminal.includes("1");
+    const toErr = terminal.includes("2");
+    const sink = (stream: 1 | 2) => (text: string) => void ctx.fs.appendFile(`${OUTPUT_SINK_DIR}/${stream}`, text).catch(() => undefined);
+    return {
+      files: options.files,
+      source: options.sourceOf(ctx.fs),
+      cwd: ctx.cwd,
+      env: ctx.env,
+      fetch: options.fetch,
+      signal: ctx.signal,
+      live: { out: toOut ? sink(1) : undefined, err: toErr ? sink(2) : undefined },
+      exec: ctx.exec ? (script, run) => execScript(ctx, script, { ...run, env: { ...run.env, [TERMINAL_ENV]: "" } }, toOut, toErr) : undefined,
+    };
+  };
+  return [
+    defineCommand("npm", async (args, ctx) => (await load()).runNpm(args, context(ctx))),
+    defineCommand("npx", async (args, ctx) => (await load()).runNpx(args, context(ctx))),
+  ];
+}
+
+/** Runs a script; the streams that do not reach the terminal are captured through files in /tmp. */
+async function execScript(
+  ctx: Ctx,
+  script: string,
+  run: { cwd: string; env: Record<string, string>; signal?: AbortSignal },
+  toOut: boolean,
+  toErr: boolean,
+): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const id = `${Date.now().toString(36)}-${captures++}`;
+  const outFile = `/tmp/.webcode-npm-${id}.out`;
+  const errFile = `/tmp/.webcode-npm-${id}.err`;
+  const wrapped = toOut && toErr ? script : `{ ${script}\n}${toOut ? "" : ` >${outFile}`}${toErr ? "" : ` 2>${errFile}`}`;
+  const result = await ctx.exec!(wrapped, { cwd: run.cwd, env: run.env, signal: run.signal ?? ctx.signal });
+  const take = async (file: string, skip: boolean) => {
+    if (skip) return "";
+    const text = await ctx.fs.readFile(file).catch(() => "");
+    await ctx.fs.rm(file, { force: true }).catch(() => undefined);
+    return text;
+  };
+  return { stdout: result.stdout + (await take(outFile, toOut)), stderr: result.stderr + (await take(errFile, toErr)), exitCode: result.exitCode };
+}
