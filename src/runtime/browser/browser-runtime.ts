@@ -1,5 +1,6 @@
 // The browser runtime: just-bash over the workspace file service. Always available; no node, npm
 // or servers (capabilities all false), which commands like `node` say plainly when typed.
+import type { CustomCommand } from "just-bash";
 import { toDisposable, type Disposable } from "../../base";
 import { fallbackCause } from "../fallback";
 import type { ExecOptions, ExecResult, FallbackReason, Runtime, Shell } from "../types";
@@ -10,6 +11,10 @@ import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
+import type { PreviewHub } from "../preview";
+import type { PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import { BuiltinPreview } from "./builtin-preview";
+import { devServerCommands } from "./dev-server-commands";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -20,6 +25,8 @@ export interface BrowserRuntimeOptions {
   env?: Record<string, string>;
   /** What `curl` fetches with (the page's fetch unless given). */
   fetch?: PageFetch;
+  /** The page's built-in previews; absent: no preview, and dev-server commands say they need WebContainer. */
+  preview?: PreviewHub;
 }
 
 const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help). node and npm need WebContainer.";
@@ -28,6 +35,7 @@ export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
   readonly capabilities = { node: false, npm: false, servers: false };
   private readonly host: BashHost;
+  private readonly preview: BuiltinPreview | undefined;
   private readonly running = new Set<AbortController>();
   private readonly shells = new Set<Shell>();
   private disposed = false;
@@ -39,7 +47,16 @@ export class BrowserRuntime implements Runtime {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
+    this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
+    let missing = missingCommands(reasonText);
+    const serving: CustomCommand[] = [];
+    if (this.preview) {
+      const preview = this.preview;
+      const byName = new Map(missing.map((c) => [c.name, c]));
+      serving.push(...devServerCommands((start) => preview.start(start), (name) => byName.get(name)));
+      missing = missing.filter((c) => !serving.some((s) => s.name === c.name));
+    }
+    this.host = new BashHost(fs, [...serving, ...missing, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
@@ -94,9 +111,18 @@ export class BrowserRuntime implements Runtime {
     return shell;
   }
 
-  /** The browser runtime runs no servers, so this never fires. */
-  onServerReady(_listener: (port: number, url: string) => void): Disposable {
-    return toDisposable(() => undefined);
+  /** The browser runtime runs no server processes; its built-in previews are reported here. */
+  onServerReady(listener: (port: number, url: string) => void): Disposable {
+    return this.preview ? this.preview.onServerReady(listener) : toDisposable(() => undefined);
+  }
+
+  startPreview(options?: PreviewStartOptions): Promise<PreviewStart> {
+    if (!this.preview) return Promise.reject(new Error("The built-in preview is not available in this page."));
+    return this.preview.start(options);
+  }
+
+  async previewRequest(url: string): Promise<PreviewReply | undefined> {
+    return this.preview?.request(url);
   }
 
   /** Stops running commands and shells; the workspace files stay open (their owner disposes them). */
@@ -106,6 +132,7 @@ export class BrowserRuntime implements Runtime {
     for (const controller of this.running) controller.abort();
     this.running.clear();
     for (const shell of [...this.shells]) shell.dispose();
+    this.preview?.dispose();
   }
 }
 
