@@ -34,21 +34,25 @@ export function serviceWorkerPlugin(): Plugin {
       if (config.command !== "build") return;
       this.emitFile({ type: "chunk", id: path.resolve(config.root, ENTRY), fileName: OUTPUT });
     },
-    generateBundle(_options, bundle) {
-      const worker = bundle[OUTPUT];
-      if (!worker || worker.type !== "chunk") return;
-      const files = [...Object.keys(bundle).filter((name) => name !== OUTPUT && !name.endsWith(".map") && !name.startsWith(".vite/")), ...publicFiles(config.publicDir)].sort();
-      const hash = createHash("sha256");
-      for (const name of files) {
-        const item = bundle[name];
-        if (!item) {
-          hash.update(name).update(readFileSync(path.join(config.publicDir, name)));
-        } else {
-          hash.update(name).update(item.type === "chunk" ? item.code : typeof item.source === "string" ? item.source : Buffer.from(item.source));
+    // After Vite's HTML plugin has added index.html to the bundle.
+    generateBundle: {
+      order: "post",
+      handler(_options, bundle) {
+        const worker = bundle[OUTPUT];
+        if (!worker || worker.type !== "chunk") return;
+        const files = [...Object.keys(bundle).filter((name) => name !== OUTPUT && !name.endsWith(".map") && !name.startsWith(".vite/")), ...publicFiles(config.publicDir)].sort();
+        const hash = createHash("sha256");
+        for (const name of files) {
+          const item = bundle[name];
+          if (!item) {
+            hash.update(name).update(readFileSync(path.join(config.publicDir, name)));
+          } else {
+            hash.update(name).update(item.type === "chunk" ? item.code : typeof item.source === "string" ? item.source : Buffer.from(item.source));
+          }
         }
-      }
-      const manifest = { version: hash.digest("hex").slice(0, 16), files };
-      worker.code = `self.__WEBCODE_PRECACHE__ = ${JSON.stringify(manifest)};\n${worker.code}`;
+        const manifest = { version: hash.digest("hex").slice(0, 16), files };
+        worker.code = `self.__WEBCODE_PRECACHE__ = ${JSON.stringify(manifest)};\n${worker.code}`;
+      },
     },
     configureServer(server) {
       server.middlewares.use(async (req, res, next) => {

@@ -4,7 +4,7 @@
 import type { Frame, FrameLocator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
-import { DEFAULT_APP, importZip, reactStarter, staticSite } from "../support/preview-sites";
+import { DEFAULT_APP, brokenApp, hostileSite, importZip, reactStarter, staticSite } from "../support/preview-sites";
 
 const browser = useBrowser();
 
@@ -83,5 +83,68 @@ describe("built-in preview", () => {
     await expect.poll(() => site.getByRole("button").textContent().catch(() => ""), { timeout: 10_000 }).toBe("clicks: 0");
     expect(errors).toEqual([]);
     void DEFAULT_APP;
+  });
+
+  it("shows errors of the previewed app in an overlay with file and line: syntax, module not found, runtime", async () => {
+    const { page } = await browser.open("?runtime=browser");
+    await waitForWorkbench(page);
+    // Line 4 has the syntax error.
+    await importZip(page, "broken.zip", brokenApp(`import { useState } from "react";\n\nexport default function App() {\n  const [n, setN] = useState(0;\n  return <p>{n}</p>;\n}\n`));
+    await openPreviewTab(page);
+    await page.getByRole("button", { name: "Open preview" }).click();
+    const overlay = preview(page).getByRole("alert");
+    await expect.poll(() => overlay.textContent({ timeout: 20_000 }).catch(() => ""), { timeout: 30_000 }).toContain("src/App.tsx:4");
+    expect(await overlay.textContent()).toMatch(/Syntax error/);
+
+    // A module that is not there (line 2), after a save: the overlay follows.
+    await waitForTerminal(page);
+    await runInTerminal(page, `printf 'import { useState } from "react";\\nimport missing from "./missing";\\nexport default function App() { return <p>{missing}</p>; }\\n' > src/App.tsx`);
+    await expect.poll(() => overlay.textContent().catch(() => ""), { timeout: 10_000 }).toMatch(/Module not found[\s\S]*\.\/missing/);
+    expect(await overlay.textContent()).toContain("src/App.tsx:2");
+
+    // A runtime error thrown while rendering (line 3).
+    await runInTerminal(page, `printf 'export default function App() {\\n  const items: string[] | undefined = undefined;\\n  throw new Error("boom at render " + items);\\n}\\n' > src/App.tsx`);
+    await expect.poll(() => overlay.textContent().catch(() => ""), { timeout: 10_000 }).toContain("boom at render");
+    expect(await overlay.textContent()).toContain("src/App.tsx:3");
+  });
+
+  it("isolates the previewed code: no webcode storage, DOM or top navigation, and a hang leaves the IDE responsive", async () => {
+    const { page } = await browser.open("?runtime=browser");
+    await waitForWorkbench(page);
+    await importZip(page, "evil.zip", hostileSite());
+    await openPreviewTab(page);
+    await page.getByRole("button", { name: "Open preview" }).click();
+    const site = preview(page);
+    await expect.poll(() => site.locator("#out").textContent({ timeout: 20_000 }).catch(() => ""), { timeout: 30_000 }).toContain("origin");
+    const results = JSON.parse((await site.locator("#out").textContent())!) as Record<string, string>;
+    expect(results).toEqual({ origin: "null", indexedDB: "SecurityError", parentDocument: "SecurityError", localStorage: "SecurityError", cookie: "SecurityError" });
+
+    const appUrl = page.url();
+    await site.getByRole("button", { name: "Take over" }).click();
+    await expect.poll(() => site.locator("#nav").textContent(), { timeout: 5000 }).not.toBe("");
+    expect(page.url()).toBe(appUrl);
+    expect(await page.getByRole("tree", { name: "Files" }).count()).toBe(1);
+
+    // An endless loop in the preview: the IDE still answers and its terminal still runs commands.
+    await site.getByRole("button", { name: "Hang" }).click();
+    await page.waitForTimeout(500);
+    const started = Date.now();
+    expect(await page.evaluate(() => document.title)).toBe("webcode");
+    expect(Date.now() - started).toBeLessThan(2000);
+    await waitForTerminal(page);
+    await runInTerminal(page, "echo still-$((40 + 2))");
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toContain("still-42");
+  });
+
+  it("keeps the app's cross-origin isolation with the service worker in place", async () => {
+    const { page } = await browser.open("?runtime=browser");
+    await waitForWorkbench(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.reload();
+    await waitForWorkbench(page);
+    expect(await page.evaluate(() => ({ isolated: self.crossOriginIsolated, controlled: navigator.serviceWorker.controller !== null }))).toEqual({
+      isolated: true,
+      controlled: true,
+    });
   });
 });

@@ -76,3 +76,28 @@ export async function importZip(page: Page, name: string, entries: BuildEntry[])
   await dialog.getByRole("button", { name: "Import" }).click();
   await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
 }
+
+/** A page that probes what it can reach of webcode, and buttons that try to take over or hang. */
+export function hostileSite(): BuildEntry[] {
+  const probe = `const results = { origin: self.origin };
+try { indexedDB.open("webcode"); results.indexedDB = "opened"; } catch (e) { results.indexedDB = e.name; }
+try { results.parentDocument = String(parent.document.title); } catch (e) { results.parentDocument = e.name; }
+try { localStorage.setItem("x", "1"); results.localStorage = "ok"; } catch (e) { results.localStorage = e.name; }
+try { results.cookie = document.cookie; } catch (e) { results.cookie = e.name; }
+document.getElementById("out").textContent = JSON.stringify(results);
+document.getElementById("top").onclick = () => {
+  try { top.location.href = "https://example.invalid/"; document.getElementById("nav").textContent = "navigated"; }
+  catch (e) { document.getElementById("nav").textContent = e.name; }
+};
+document.getElementById("hang").onclick = () => { setTimeout(() => { for (;;) {} }, 50); document.getElementById("nav").textContent = "hanging"; };
+`;
+  return [
+    { name: "evil/index.html", data: `<!doctype html><html><body><pre id="out"></pre><p id="nav"></p><button id="top">Take over</button><button id="hang">Hang</button><script src="probe.js"></script></body></html>` },
+    { name: "evil/probe.js", data: probe },
+  ];
+}
+
+/** The starter with `App.tsx` replaced (errors at known lines). */
+export function brokenApp(app: string): BuildEntry[] {
+  return reactStarter(app);
+}

@@ -32,8 +32,9 @@ function preludeMain(config: PreludeConfig): void {
   };
   const frameOf = (stack: string | undefined): { file?: string; line?: number; column?: number } => {
     for (const match of (stack ?? "").matchAll(/(https?:\/\/[^\s)]+?):(\d+):(\d+)/g)) {
+      // The first frame in the site's own code, not in a package that rethrew the error (react-dom).
       const file = workspacePath(match[1]);
-      if (file) return { file, line: Number(match[2]), column: Number(match[3]) };
+      if (file && !/(^|\/)node_modules\//.test(file)) return { file, line: Number(match[2]), column: Number(match[3]) };
     }
     return {};
   };
@@ -83,8 +84,8 @@ function preludeMain(config: PreludeConfig): void {
   window.addEventListener("error", (event) => {
     const error = event.error as { message?: string; stack?: string } | undefined;
     const fromStack = frameOf(error?.stack);
-    const file = workspacePath(event.filename) ?? fromStack.file;
-    show({ message: error?.message ?? event.message, file, line: event.lineno || fromStack.line, column: event.colno || fromStack.column, stack: error?.stack });
+    const where = fromStack.file ? fromStack : { file: workspacePath(event.filename), line: event.lineno, column: event.colno };
+    show({ message: error?.message ?? event.message, ...where, stack: error?.stack });
   });
   window.addEventListener("unhandledrejection", (event) => {
     const reason = event.reason as { message?: string; stack?: string } | undefined;
