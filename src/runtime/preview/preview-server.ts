@@ -47,8 +47,10 @@ export class PreviewServer {
 
   /** The URL a workspace path is served at: under the root by its path, elsewhere under "@fs/". */
   urlOf(path: string): string {
-    const inside = withinRoot(this.options.root, path);
-    return `${this.options.base}${inside === undefined ? `@fs/${encodeUrlPath(path)}` : encodeUrlPath(inside)}`;
+    const query = /\?[a-z0-9]+$/.exec(path)?.[0] ?? "";
+    const file = query ? path.slice(0, -query.length) : path;
+    const inside = withinRoot(this.options.root, file);
+    return `${this.options.base}${inside === undefined ? `@fs/${encodeUrlPath(file)}` : encodeUrlPath(inside)}${query}`;
   }
 
   /**
@@ -58,8 +60,10 @@ export class PreviewServer {
   async respond(urlPath: string, mode: "page" | "raw" = "page"): Promise<PreviewResponse> {
     const decoded = decodeUrlPath(urlPath.split(/[?#]/, 1)[0] ?? "/");
     if (decoded === undefined) return this.text(400, "Bad request: the address does not decode.");
-    const relative = decoded.startsWith("/@fs/") ? joinPath(decoded.slice(5)) : joinPath(this.options.root, decoded);
-    if (relative === undefined) return this.notFound(decoded, mode);
+    // Normalised on its own first: ".." may not climb out of the served folder.
+    const inSite = joinPath(decoded.startsWith("/@fs/") ? decoded.slice(5) : decoded);
+    if (inSite === undefined) return this.notFound(decoded, mode);
+    const relative = decoded.startsWith("/@fs/") ? inSite : underRoot(this.options.root, inSite);
     let path = relative;
     const stat = await this.files.stat(path);
     if (stat?.kind === "dir") {
