@@ -65,8 +65,3 @@ export function moduleKindOf(path: string): ModuleKind {
   if (["js", "mjs", "cjs", ...COMPILED_EXTENSIONS].includes(ext)) return "script";
   return "asset";
 }
-
-/** Text files (served and inlined as UTF-8); everything else is bytes. */
-export function isTextType(type: string): boolean {
-  return /^text\/|json|xml|svg|javascript/.test(type);
-}

@@ -6,7 +6,7 @@
 import { init as initEsLexer, parse as parseEsm } from "es-module-lexer";
 import { init as initCjsLexer, parse as parseCjs } from "cjs-module-lexer";
 import { transform, type Transform } from "sucrase";
-import { contentTypeOf, extensionOf, isTextType, moduleKindOf } from "./content-types";
+import { contentTypeOf, extensionOf, moduleKindOf } from "./content-types";
 import { ModuleResolver, ResolveError, type PreviewFiles } from "./module-resolution";
 import { dirnameOf, joinPath } from "./preview-paths";
 
@@ -342,4 +342,3 @@ export function textToBase64(text: string): string {
   return bytesToBase64(new TextEncoder().encode(text));
 }
 
-export { isTextType };

@@ -69,7 +69,9 @@ function preludeMain(config: PreludeConfig): void {
       box.append(title, where, message);
       if (error.stack) {
         const stack = document.createElement("pre");
-        stack.textContent = error.stack;
+        // Workspace paths instead of the preview's long module URLs.
+        const site = config.root === "" ? "/" : `/${config.root}/`;
+        stack.textContent = error.stack.split(`${config.base}@fs/`).join("/").split(config.base).join(site).replace(/\?cjs\b/g, "");
         stack.setAttribute("style", "margin:0 0 12px;opacity:.8;font-size:12px");
         box.append(stack);
       }

@@ -1,7 +1,7 @@
 // One preview of a workspace folder: answers the requests of the previewed site (page navigations
 // through the service worker, fetch() calls through the panel) from the workspace files, and says
 // when a change to them should reload the page.
-import { contentTypeOf, extensionOf, isTextType } from "./content-types";
+import { contentTypeOf, extensionOf } from "./content-types";
 import { buildPage, errorPage } from "./html-document";
 import { ModuleCompiler, PreviewBuildError } from "./module-compiler";
 import type { PreviewFiles } from "./module-resolution";
@@ -86,7 +86,7 @@ export class PreviewServer {
       return { status: 200, contentType: type, body: await buildPage(html, path, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: this.prelude() }) };
     }
     const bytes = await this.files.readFile(path);
-    return { status: 200, contentType: isTextType(type) || type.startsWith("image/") ? type : type, body: bytes };
+    return { status: 200, contentType: type, body: bytes };
   }
 
   private prelude() {
