@@ -2,7 +2,8 @@
 // python3 -m http.server start the built-in preview (reported like a server) instead of failing;
 // other npm uses still say that they need WebContainer.
 import { describe, expect, it } from "vitest";
-import { PreviewHub, WorkspaceFiles } from "../../src/runtime";
+import { Emitter } from "../../src/base";
+import { PreviewHub, WebContainerBoot, WorkspaceFiles, WorkspaceRuntime, type Runtime } from "../../src/runtime";
 import { createBrowserRuntime, matchDevServerCommand } from "../../src/runtime/browser";
 import { openStorage } from "../../src/storage";
 
@@ -81,5 +82,46 @@ describe("dev-server commands in the browser runtime", () => {
     const { runtime } = await open({ "README.md": "x", "web/index.html": "<p>w</p>", "web/sub/index.html": "<p>s</p>" });
     const started = await runtime.startPreview!();
     expect(started.root).toBe("web");
+  });
+
+  it("once WebContainer runs, its real dev servers take the commands; the built-in preview stays reported", async () => {
+    const storage = await openStorage({ name: `preview-commands-wc-${counter++}-${Date.now()}` });
+    const files = await WorkspaceFiles.open(storage, "ws");
+    await files.writeFile("package.json", JSON.stringify({ scripts: { dev: "vite" } }));
+    await files.writeFile("index.html", "<p>x</p>");
+    const hub = new PreviewHub("http://app.test", () => "builtin");
+    const servers = new Emitter<{ port: number; url: string }>();
+    const commands: string[] = [];
+    const container = {
+      kind: "webcontainer",
+      capabilities: { node: true, npm: true, servers: true },
+      fs: files,
+      exec: async (command: string) => {
+        commands.push(command);
+        servers.fire({ port: 5173, url: "https://wc--5173.example" });
+        return { output: "VITE ready", exitCode: 0 };
+      },
+      openShell: () => {
+        throw new Error("no shell in this test");
+      },
+      onServerReady: (listener: (port: number, url: string) => void) => servers.event(({ port, url }) => listener(port, url)),
+      dispose: () => undefined,
+    } as unknown as Runtime;
+    const boot = new WebContainerBoot<object>({ boot: async () => ({}), teardown: () => undefined, timeoutMs: 5000 });
+    const runtime = new WorkspaceRuntime<object>({ files, browser: createBrowserRuntime(files, { preview: hub }), webcontainer: boot, attach: async () => container });
+    try {
+      expect((await runtime.exec("npm run dev")).output).toContain("built-in preview");
+      boot.start();
+      for (let i = 0; i < 50 && runtime.kind !== "webcontainer"; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(runtime.kind).toBe("webcontainer");
+      const seen: string[] = [];
+      const subscription = runtime.onServerReady((_port, url) => seen.push(url));
+      expect((await runtime.exec("npm run dev")).output).toBe("VITE ready");
+      expect(commands).toEqual(["npm run dev"]);
+      expect(seen).toEqual(["http://app.test/__preview/builtin/", "https://wc--5173.example"]);
+      subscription.dispose();
+    } finally {
+      runtime.dispose();
+    }
   });
 });
