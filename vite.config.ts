@@ -8,6 +8,7 @@ import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 // The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers.
 import { RESPONSE_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
+import { serviceWorkerPlugin } from "./scripts/service-worker-plugin";
 
 /**
  * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
@@ -65,7 +66,7 @@ const processShim: Plugin = {
 };
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), devCsp, headersOnEveryResponse],
+  plugins: [react(), devCsp, headersOnEveryResponse, serviceWorkerPlugin()],
   resolve:
     mode === E2E_MODE
       ? { alias: { "@webcontainer/api": fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) } }

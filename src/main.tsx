@@ -7,6 +7,7 @@ import { errorMessage } from "./base";
 import {
   clampBootTimeout,
   parseRuntimeOverride,
+  PreviewHub,
   restoreRuntimeSettings,
   RUNTIME_SETTINGS_KEY,
   webContainerBlocked,
@@ -24,6 +25,7 @@ import { createAgentWiring } from "./ui/agent-wiring";
 import { searchPanelContribution } from "./ui/search";
 import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
 import { createTransferUi } from "./ui/transfer";
+import { registerAppServiceWorker, updateTopBarItem } from "./ui/preview";
 
 /** `?bootTimeout=<ms>` overrides Settings → Runtime's boot timeout for this page (bounded). */
 function bootTimeout(search: string, settings: RuntimeSettings): number {
@@ -63,13 +65,13 @@ function createWebContainerBoot(settings: RuntimeSettings): WebContainerBoot<Web
  */
 const runtimeModules = () => Promise.all([import("./runtime/browser"), import("./runtime/webcontainer"), import("./runtime/node/page-host")]);
 
-function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>) {
+function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>, preview: PreviewHub) {
   return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
     const [{ createBrowserRuntime }, { attachWebContainer }, { pageNodeHost }] = await modules;
     const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
       files,
       // node runs in the page's one isolated execution host, whose worker loads with the first program.
-      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage), node: pageNodeHost() }),
+      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage), node: pageNodeHost(), preview }),
       webcontainer,
       attach: attachWebContainer,
     });
@@ -88,11 +90,14 @@ async function main(): Promise<void> {
     origin: location.origin,
     codeIntelligence: (fs) => lazyCodeIntelligence(async () => (await import("./runtime/code-intel")).createWorkerCodeIntelligence(fs)),
   });
+  // The built-in preview's sessions; the service worker (offline cache, preview pages) asks them.
+  const preview = new PreviewHub(location.origin);
+  const serviceWorker = registerAppServiceWorker(preview);
   const share = createShareUi({ activeSessionId: (services) => agent.activeSessionId(services) });
   const transfer = createTransferUi({ openShareFile: share.openShareFile });
   const app = mountApp(document.getElementById("root")!, {
     panels: [...agent.panels, searchPanelContribution, ...share.panels],
-    topBar: [...transfer.topBar, ...share.topBar, ...agent.topBar],
+    topBar: [updateTopBarItem(serviceWorker), ...transfer.topBar, ...share.topBar, ...agent.topBar],
   });
   let storage: Storage;
   let temporaryStorage: AppServices["temporaryStorage"];
@@ -133,7 +138,7 @@ async function main(): Promise<void> {
         onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored file", error),
       }),
     // A shared workspace runs nothing (terminal, preview, agent) until "Continue".
-    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules)),
+    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules, preview)),
   });
 }
 

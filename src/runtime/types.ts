@@ -109,6 +109,32 @@ export interface Runtime extends Disposable {
   onServerClosed?(listener: (port: number) => void): Disposable;
   /** Errors outside any command (the container's, file sync's), for the user to see. */
   onDidReportProblem?(listener: (problem: RuntimeProblem) => void): Disposable;
+  /**
+   * The built-in preview (the browser runtime's; kept after a move to WebContainer): serves a folder
+   * of the workspace as a website from this page and reports it through onServerReady.
+   */
+  startPreview?(options?: PreviewStartOptions): Promise<PreviewStart>;
+  /** Answers a request of a built-in preview (its fetch() calls); undefined when no preview of this runtime serves `url`. */
+  previewRequest?(url: string): Promise<PreviewReply | undefined>;
+}
+
+export interface PreviewStartOptions {
+  /** The folder to serve (workspace path; default: where the site's index.html is). */
+  root?: string;
+  /** The port the command asked for (shown only: nothing listens on it). */
+  port?: number;
+}
+
+export interface PreviewStart {
+  url: string;
+  root: string;
+  port: number;
+}
+
+export interface PreviewReply {
+  status: number;
+  contentType: string;
+  body: string | Uint8Array;
 }
 
 /** Why the browser runtime is in use instead of WebContainer (shown in the notice). */

@@ -5,7 +5,18 @@
 import { Emitter, errorMessage, toDisposable, type Disposable } from "../base";
 import { fallbackCause } from "./fallback";
 import type { WebContainerBoot, WebContainerStatus } from "./webcontainer-boot";
-import type { ExecOptions, ExecResult, Runtime, RuntimeProblem, RuntimeStage, RuntimeUpgrade, Shell } from "./types";
+import type {
+  ExecOptions,
+  ExecResult,
+  PreviewReply,
+  PreviewStart,
+  PreviewStartOptions,
+  Runtime,
+  RuntimeProblem,
+  RuntimeStage,
+  RuntimeUpgrade,
+  Shell,
+} from "./types";
 import type { WorkspaceFiles } from "./workspace-files";
 
 export interface WorkspaceRuntimeOptions<C> {
@@ -82,12 +93,30 @@ export class WorkspaceRuntime<C = unknown> implements Runtime, RuntimeUpgrade {
     return new SwitchingShell(this.active, size, (listener) => this.switched.event(listener));
   }
 
+  /** The built-in preview (the browser runtime's) is reported in every stage; WebContainer's servers once it runs. */
   onServerReady(listener: (port: number, url: string) => void): Disposable {
-    return this.followActive((runtime) => runtime.onServerReady(listener));
+    const browser = this.options.browser;
+    const builtin = browser.onServerReady(listener);
+    const others = this.followActive((runtime) => (runtime === browser ? undefined : runtime.onServerReady(listener)));
+    return toDisposable(() => {
+      builtin.dispose();
+      others.dispose();
+    });
   }
 
   onServerClosed(listener: (port: number) => void): Disposable {
     return this.followActive((runtime) => runtime.onServerClosed?.(listener));
+  }
+
+  /** The built-in preview is the browser runtime's in every stage: it serves from the workspace files. */
+  startPreview(options?: PreviewStartOptions): Promise<PreviewStart> {
+    const browser = this.options.browser;
+    if (!browser.startPreview) return Promise.reject(new Error("The built-in preview is not available in this page."));
+    return browser.startPreview(options);
+  }
+
+  previewRequest(url: string): Promise<PreviewReply | undefined> {
+    return this.options.browser.previewRequest?.(url) ?? Promise.resolve(undefined);
   }
 
   onDidReportProblem(listener: (problem: RuntimeProblem) => void): Disposable {

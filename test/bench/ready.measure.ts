@@ -20,10 +20,14 @@ async function holdForeignRequests(context: BrowserContext): Promise<void> {
   );
 }
 
-/** Clears the HTTP cache: the next load downloads every script again (a cold load). */
-async function clearCache(page: Page): Promise<void> {
+/**
+ * Clears the HTTP cache and the service worker with its offline cache: the next load downloads
+ * every script again (a cold load).
+ */
+async function clearCache(page: Page, appUrl: string): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.clearBrowserCache");
+  await cdp.send("Storage.clearDataForOrigin", { origin: new URL(appUrl).origin, storageTypes: "service_workers,cache_storage" });
   await cdp.detach();
 }
 
@@ -134,7 +138,7 @@ describe("ready to work (plain URL, WebContainer boot hanging)", () => {
         await dialog.getByRole("button", { name: /^Edit / }).waitFor();
         await setup.close();
         const page = await context.newPage();
-        await clearCache(page);
+        await clearCache(page, app.url());
         const before = server.requests.length;
         await page.goto(app.url());
         const box = page.locator("#panel-chat").getByRole("textbox", { name: "Message" });

@@ -1,5 +1,7 @@
-// The browser runtime: just-bash over the workspace file service. Always available; npm for
-// pure-JavaScript packages (src/runtime/npm); no node or servers, which commands like `node` say plainly when typed.
+// The browser runtime: just-bash over the workspace file service. Always available; node programs
+// in the isolated execution host (src/runtime/node), npm for pure-JavaScript packages
+// (src/runtime/npm), and a built-in preview in place of dev servers (src/runtime/preview).
+import type { CustomCommand } from "just-bash";
 import { toDisposable, type Disposable } from "../../base";
 import { fallbackCause } from "../fallback";
 import type { ExecOptions, ExecResult, FallbackReason, Runtime, Shell } from "../types";
@@ -13,6 +15,10 @@ import { htmlToMarkdownCommand } from "./user-facing-wording";
 import { npmCommands } from "./npm-commands";
 import { nodeCommand } from "../node";
 import type { SandboxHost } from "../sandbox";
+import type { PreviewHub } from "../preview";
+import type { PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import { BuiltinPreview } from "./builtin-preview";
+import { devServerCommands } from "./dev-server-commands";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -25,6 +31,8 @@ export interface BrowserRuntimeOptions {
   fetch?: PageFetch;
   /** Where `node` runs programs (the isolated execution host); without it `node` is not a command. */
   node?: SandboxHost;
+  /** The page's built-in previews; absent: no preview, and dev-server commands say they need WebContainer. */
+  preview?: PreviewHub;
 }
 
 const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help), node for JavaScript and TypeScript, and npm for pure-JavaScript packages.";
@@ -33,6 +41,7 @@ export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
   readonly capabilities: { node: boolean; npm: boolean; servers: boolean };
   private readonly host: BashHost;
+  private readonly preview: BuiltinPreview | undefined;
   private readonly running = new Set<AbortController>();
   private readonly shells = new Set<Shell>();
   private disposed = false;
@@ -47,7 +56,18 @@ export class BrowserRuntime implements Runtime {
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const npm = npmCommands({ files: fs, fetch: fetchImpl, sourceOf: (shellFs) => this.host.sourceOf(shellFs) });
     const node = options.node ? [nodeCommand(options.node, fs)] : [];
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), ...npm], {
+    this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
+    // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in
+    // preview; every other use of those commands goes to their own command.
+    let commands: CustomCommand[] = [...missingCommands(reasonText), ...npm];
+    const serving: CustomCommand[] = [];
+    if (this.preview) {
+      const preview = this.preview;
+      const byName = new Map(commands.map((c) => [c.name, c]));
+      serving.push(...devServerCommands((start) => preview.start(start), (name) => byName.get(name)));
+      commands = commands.filter((c) => !serving.some((s) => s.name === c.name));
+    }
+    this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
@@ -102,9 +122,18 @@ export class BrowserRuntime implements Runtime {
     return shell;
   }
 
-  /** The browser runtime runs no servers, so this never fires. */
-  onServerReady(_listener: (port: number, url: string) => void): Disposable {
-    return toDisposable(() => undefined);
+  /** The browser runtime runs no server processes; its built-in previews are reported here. */
+  onServerReady(listener: (port: number, url: string) => void): Disposable {
+    return this.preview ? this.preview.onServerReady(listener) : toDisposable(() => undefined);
+  }
+
+  startPreview(options?: PreviewStartOptions): Promise<PreviewStart> {
+    if (!this.preview) return Promise.reject(new Error("The built-in preview is not available in this page."));
+    return this.preview.start(options);
+  }
+
+  async previewRequest(url: string): Promise<PreviewReply | undefined> {
+    return this.preview?.request(url);
   }
 
   /** Stops running commands and shells; the workspace files stay open (their owner disposes them). */
@@ -114,6 +143,7 @@ export class BrowserRuntime implements Runtime {
     for (const controller of this.running) controller.abort();
     this.running.clear();
     for (const shell of [...this.shells]) shell.dispose();
+    this.preview?.dispose();
   }
 }
 

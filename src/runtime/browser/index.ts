@@ -11,3 +11,4 @@ export { missingCommandMessage, WEBCONTAINER_COMMANDS } from "./missing-commands
 export function createBrowserRuntime(files: WorkspaceFiles, options?: BrowserRuntimeOptions): Runtime {
   return new BrowserRuntime(files, options);
 }
+export { matchDevServerCommand, startDevServerPreview, devServerCommands, type DevServerRequest, type PreviewStarter } from "./dev-server-commands";

@@ -1,10 +1,17 @@
 // The preview panel: shows a dev server started in the runtime (it opens on the runtime's
 // server-ready event) in a frame with a URL bar and reload, and says so when that server stops.
-// The browser runtime cannot run servers, and the panel says so instead of showing an empty frame.
+// The built-in preview (the browser runtime serving the workspace's files, "Open preview" or
+// npm run dev there) opens the same way and is shown by builtin-preview-frame.tsx.
 import { useEffect, useId, useRef, useState } from "react";
-import type { Runtime } from "../../runtime";
+import { PREVIEW_PREFIX, type Runtime } from "../../runtime";
 import "./preview.css";
 import { Icon, IconButton } from "../common";
+import { BuiltinPreviewFrame } from "./builtin-preview-frame";
+
+/** Is `url` one of this page's built-in previews (served by its service worker)? */
+export function isBuiltinPreview(url: string, appOrigin: string): boolean {
+  return url.startsWith(`${appOrigin}${PREVIEW_PREFIX}`);
+}
 
 export interface PreviewPanelProps {
   runtime: Runtime | undefined;
@@ -134,14 +141,52 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
 
   if (!runtime) return <div className="preview-message" role="status">Starting the runtime…</div>;
 
-  if (!runtime.capabilities.servers) {
+  const openPreview = runtime.startPreview
+    ? () => {
+        setUrlError(undefined);
+        runtime.startPreview!().catch((error: unknown) => setUrlError(`The preview could not start: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    : undefined;
+  const openButton = openPreview && (
+    <button type="button" className="button" onClick={openPreview}>
+      Open preview
+    </button>
+  );
+  const serverPicker = servers.length > 1 && (
+    <select
+      aria-label="Server"
+      value={url}
+      onChange={(event) => {
+        setUrl(event.target.value);
+        setTyped(event.target.value);
+      }}
+    >
+      {servers.map((s) => (
+        <option key={s.port} value={s.url}>
+          {isBuiltinPreview(s.url, window.location.origin) ? `preview (port ${s.port})` : `port ${s.port}`}
+        </option>
+      ))}
+    </select>
+  );
+
+  if (url && isBuiltinPreview(url, window.location.origin)) {
+    return <BuiltinPreviewFrame key={url} runtime={runtime} base={url} actions={serverPicker} />;
+  }
+
+  if (!runtime.capabilities.servers && !url) {
     return (
       <div className="preview-message">
         <Icon name="globe" size={32} />
         <p>
-          The browser runtime cannot run dev servers, so there is nothing to preview here. Servers need the WebContainer runtime, which
-          requires a cross-origin-isolated page in a Chromium-based browser with network access.
+          See the workspace as a website: the browser runtime serves its files (HTML, CSS, TypeScript, JSX, node_modules packages) right
+          here. Press Open preview, or run <code>npm run dev</code> in the terminal.
         </p>
+        {openButton}
+        {urlError && (
+          <p className="input-error" role="alert">
+            {urlError}
+          </p>
+        )}
       </div>
     );
   }
@@ -168,18 +213,7 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
           aria-invalid={urlError ? true : undefined}
           onChange={(event) => setTyped(event.target.value)}
         />
-        {servers.length > 1 && (
-          <select aria-label="Server" value={url} onChange={(event) => {
-            setUrl(event.target.value);
-            setTyped(event.target.value);
-          }}>
-            {servers.map((s) => (
-              <option key={s.port} value={s.url}>
-                port {s.port}
-              </option>
-            ))}
-          </select>
-        )}
+        {serverPicker}
       </form>
       {urlError && (
         <p className="input-error" role="alert">
@@ -205,7 +239,8 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
       ) : (
         <div className="preview-message" role="status">
           <Icon name="globe" size={32} />
-          <p>No server is running yet. Start one in the terminal (for example <code>npm run dev</code>) and it opens here.</p>
+          <p>No server is running yet. Start one in the terminal (for example <code>npm run dev</code>) and it opens here, or serve the workspace's files with Open preview.</p>
+          {openButton}
         </div>
       )}
       {url && (

@@ -1,0 +1,69 @@
+// The browser runtime's side of the built-in preview: one preview session per served folder, the
+// server-ready events the Preview panel listens to, and the start request the terminal's dev-server
+// commands (dev-server-commands.ts) and the panel's "Open preview" make.
+import { Emitter, toDisposable, type Disposable } from "../../base";
+import type { PreviewHub, PreviewSession } from "../preview";
+import type { PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import type { WorkspaceFiles } from "../workspace-files";
+
+/** The port a preview reports when its command named none (Vite's default). */
+export const DEFAULT_PREVIEW_PORT = 5173;
+
+export class BuiltinPreview implements Disposable {
+  private readonly sessions = new Map<string, { session: PreviewSession; port: number }>();
+  private readonly ready = new Emitter<{ port: number; url: string }>();
+  private readonly watch: Disposable;
+
+  constructor(
+    private readonly files: WorkspaceFiles,
+    private readonly hub: PreviewHub,
+  ) {
+    this.watch = files.onDidChange((changes) => {
+      // New or removed files change what imports resolve to; package.json what packages export.
+      if (changes.some((c) => c.type !== "changed" || c.path.endsWith("package.json"))) {
+        for (const { session } of this.sessions.values()) session.forgetResolutions();
+      }
+    });
+  }
+
+  async start(options: PreviewStartOptions = {}): Promise<PreviewStart> {
+    const root = options.root ?? (await siteRoot(this.files));
+    let entry = this.sessions.get(root);
+    if (!entry) {
+      entry = { session: this.hub.open(this.files, root), port: options.port ?? DEFAULT_PREVIEW_PORT + this.sessions.size };
+      this.sessions.set(root, entry);
+    }
+    this.ready.fire({ port: entry.port, url: entry.session.url });
+    return { url: entry.session.url, root, port: entry.port };
+  }
+
+  async request(url: string): Promise<PreviewReply | undefined> {
+    const route = this.hub.route(url);
+    if (!route || ![...this.sessions.values()].some((e) => e.session === route.session)) return undefined;
+    return this.hub.handle(url, "raw");
+  }
+
+  /** Previews already started are reported during the call (as runtimes replay their servers). */
+  onServerReady(listener: (port: number, url: string) => void): Disposable {
+    for (const { session, port } of this.sessions.values()) listener(port, session.url);
+    const subscription = this.ready.event(({ port, url }) => listener(port, url));
+    return toDisposable(() => subscription.dispose());
+  }
+
+  dispose(): void {
+    this.watch.dispose();
+    for (const { session } of this.sessions.values()) session.dispose();
+    this.sessions.clear();
+    this.ready.dispose();
+  }
+}
+
+/** Where the site is: the workspace when it has an index.html, else the shallowest folder with one. */
+export async function siteRoot(files: WorkspaceFiles): Promise<string> {
+  if ((await files.stat("index.html"))?.kind === "file") return "";
+  const candidates = (await files.listAll())
+    .filter((f) => f.kind === "file" && /(^|\/)index\.html$/.test(f.path) && !/(^|\/)(node_modules|dist|build|\.[^/]+)\//.test(f.path))
+    .map((f) => f.path.slice(0, -"/index.html".length))
+    .sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b));
+  return candidates[0] ?? "";
+}

@@ -1,0 +1,344 @@
+// Turns the workspace files a previewed page imports into ES modules the browser can run without a
+// bundler step: TypeScript and JSX through sucrase (JSX with the automatic runtime; lines kept, so
+// errors point at the right line), imports rewritten to the preview's module URLs, CommonJS files
+// (react, react-dom) wrapped as lazily evaluated factories behind an ESM facade with named exports,
+// and CSS, JSON and assets as small modules. docs/architecture.md "Preview" describes the whole.
+import { init as initEsLexer, parse as parseEsm } from "es-module-lexer";
+import { init as initCjsLexer, parse as parseCjs } from "cjs-module-lexer";
+import { transform, type Transform } from "sucrase";
+import { contentTypeOf, extensionOf, moduleKindOf } from "./content-types";
+import { ModuleResolver, ResolveError, type PreviewFiles } from "./module-resolution";
+import { dirnameOf, joinPath } from "./preview-paths";
+
+/** A problem in the previewed code, with where it is (shown in the preview's error overlay). */
+export class PreviewBuildError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(message);
+    this.name = "PreviewBuildError";
+  }
+}
+
+export interface CompilerOptions {
+  /** The module URL of a workspace path (what the import map maps to the module's code). */
+  moduleUrl(path: string): string;
+  /** `import.meta.env` of the previewed code. */
+  env: Record<string, string | boolean>;
+}
+
+export interface CompiledModule {
+  /** The module URL the page imports it by. */
+  url: string;
+  code: string;
+  /** The code as a data: URL (kept with the compiled code: a save re-encodes only what changed). */
+  dataUrl: string;
+}
+
+interface ScriptImport {
+  specifier: string;
+  start: number;
+  end: number;
+  quoted: boolean;
+}
+
+let lexers: Promise<unknown> | undefined;
+export function initLexers(): Promise<unknown> {
+  lexers ??= Promise.all([initEsLexer, initCjsLexer()]);
+  return lexers;
+}
+
+const CJS_SUFFIX = "?cjs";
+const FACTORY = "__webcodeFactory";
+
+/** One compiled module per source text: a save recompiles only the file it changed. */
+interface CacheEntry {
+  source: string;
+  code: string;
+  dataUrl: string;
+  deps: string[];
+}
+
+export class ModuleCompiler {
+  private readonly cache = new Map<string, CacheEntry>();
+  private resolver: ModuleResolver;
+
+  constructor(
+    private readonly files: PreviewFiles,
+    private readonly root: string,
+    private readonly options: CompilerOptions,
+  ) {
+    this.resolver = new ModuleResolver(files, root);
+  }
+
+  /** Files were added or removed: resolutions and package.json files are read again. */
+  forgetResolutions(): void {
+    this.resolver = new ModuleResolver(this.files, this.root);
+  }
+
+  /**
+   * Compiles `entries` (workspace paths, or inline scripts of the page given as source) and every
+   * module they import, statically or by `import("literal")`. Throws PreviewBuildError.
+   */
+  async compileGraph(entries: Array<{ path: string; source?: string }>): Promise<Map<string, CompiledModule>> {
+    await initLexers();
+    const out = new Map<string, CompiledModule>();
+    const queue: Array<{ id: string; source?: string }> = entries.map((e) => ({ id: e.path, source: e.source }));
+    while (queue.length > 0) {
+      const batch = queue.splice(0);
+      const results = await Promise.all(
+        batch.filter((item) => !out.has(item.id)).map(async (item) => ({ id: item.id, entry: await this.compile(item.id, item.source) })),
+      );
+      for (const { id, entry } of results) {
+        if (out.has(id)) continue;
+        out.set(id, { url: this.urlOf(id), code: entry.code, dataUrl: entry.dataUrl });
+        for (const dep of entry.deps) if (!out.has(dep)) queue.push({ id: dep });
+      }
+    }
+    return out;
+  }
+
+  /** The URL of a module id ("src/a.ts", or "node_modules/react/index.js?cjs" for a CommonJS factory). */
+  urlOf(id: string): string {
+    return id.endsWith(CJS_SUFFIX) ? `${this.options.moduleUrl(id.slice(0, -CJS_SUFFIX.length))}${CJS_SUFFIX}` : this.options.moduleUrl(id);
+  }
+
+  private async compile(id: string, inlineSource?: string): Promise<CacheEntry> {
+    const factory = id.endsWith(CJS_SUFFIX);
+    const path = factory ? id.slice(0, -CJS_SUFFIX.length) : id;
+    const query = /\?(raw|url)$/.exec(path)?.[1];
+    const file = query ? path.slice(0, -query.length - 1) : path;
+    const kind = inlineSource === undefined ? moduleKindOf(file) : "script";
+    const text = inlineSource ?? (kind === "asset" && !query ? undefined : await this.files.readText(file));
+    const cacheKey = id;
+    const cached = this.cache.get(cacheKey);
+    if (cached && text !== undefined && cached.source === text) return cached;
+    let entry: { code: string; deps: string[] };
+    if (query === "raw") entry = { code: `export default ${JSON.stringify(text)};`, deps: [] };
+    else if (query === "url" || kind === "asset") entry = { code: `export default ${JSON.stringify(await this.dataUrl(file))};`, deps: [] };
+    else if (kind === "json") entry = { code: `export default ${jsonModule(text!, file)};`, deps: [] };
+    else if (kind === "css") entry = { code: cssModule(await this.inlineCssUrls(text!, file), file), deps: [] };
+    else if (factory) entry = await this.cjsFactory(file, text!);
+    else if (inlineSource === undefined && (await this.isCommonJs(file, text!))) entry = await this.cjsFacade(file, text!);
+    else entry = await this.esm(path, text!);
+    const code = `${entry.code}\n//# sourceURL=${this.urlOf(id)}`;
+    const result = { source: text ?? "", code, dataUrl: `data:text/javascript;base64,${textToBase64(code)}`, deps: entry.deps };
+    if (text !== undefined) this.cache.set(cacheKey, result);
+    return result;
+  }
+
+  private async isCommonJs(path: string, source: string): Promise<boolean> {
+    const ext = extensionOf(path);
+    if (ext === "cjs") return true;
+    if (ext !== "js") return false;
+    if ((await this.resolver.packageType(path)) === "module") return false;
+    let hasModuleSyntax: boolean;
+    try {
+      hasModuleSyntax = parseEsm(source)[3];
+    } catch {
+      return false; // the ESM path reports the syntax error with its line
+    }
+    return !hasModuleSyntax && /\b(module\.exports|exports\.[\w$]+\s*=|require\s*\()/.test(source);
+  }
+
+  private async esm(path: string, source: string): Promise<{ code: string; deps: string[] }> {
+    const code = replaceDefines(compileSyntax(path, source), this.options.env);
+    let imports: ScriptImport[];
+    try {
+      imports = parseEsm(code)[0]
+        .filter((i) => i.type !== "import-meta" && typeof i.specifier === "string")
+        .map((i) => ({ specifier: i.specifier!, start: i.start, end: i.end, quoted: i.type === "dynamic" }));
+    } catch (error) {
+      const index = (error as { idx?: number }).idx ?? 0;
+      throw new PreviewBuildError(`Syntax error in ${path}`, path, lineOf(code, index));
+    }
+    const from = path.replace(/\?inline\d+$/, "");
+    const deps: string[] = [];
+    let out = "";
+    let last = 0;
+    for (const item of imports) {
+      const dep = await this.resolveImport(item.specifier, from, code, item.start);
+      deps.push(dep);
+      out += code.slice(last, item.start) + (item.quoted ? JSON.stringify(this.urlOf(dep)) : this.urlOf(dep));
+      last = item.end;
+    }
+    return { code: out + code.slice(last), deps };
+  }
+
+  private async resolveImport(specifier: string, from: string, code: string, index: number): Promise<string> {
+    try {
+      const query = /\?(raw|url)$/.exec(specifier)?.[0] ?? "";
+      return (await this.resolver.resolve(specifier, from)) + query;
+    } catch (error) {
+      if (error instanceof ResolveError) throw new PreviewBuildError(`Module not found: ${error.message}`, from, lineOf(code, index));
+      throw error;
+    }
+  }
+
+  /** What ES modules import from a CommonJS file: its module.exports as default, and its named exports. */
+  private async cjsFacade(path: string, source: string): Promise<{ code: string; deps: string[] }> {
+    const names = [...(await this.cjsExportNames(path, source, 0))].filter((n) => n !== "default" && n !== "__esModule");
+    const exports = names.map((name, i) => `const __e${i} = __m == null ? undefined : __m[${JSON.stringify(name)}]; export { __e${i} as ${JSON.stringify(name)} };`);
+    const code = [
+      `import { ${FACTORY} } from ${JSON.stringify(this.urlOf(path + CJS_SUFFIX))};`,
+      `const __m = ${FACTORY}();`,
+      `export default __m && __m.__esModule && "default" in __m ? __m.default : __m;`,
+      ...exports,
+    ].join("\n");
+    return { code, deps: [path + CJS_SUFFIX] };
+  }
+
+  private async cjsExportNames(path: string, source: string, depth: number): Promise<Set<string>> {
+    const names = new Set<string>();
+    let parsed: { exports: string[]; reexports: string[] };
+    try {
+      parsed = parseCjs(source);
+    } catch {
+      return names;
+    }
+    for (const name of parsed.exports) names.add(name);
+    if (depth > 8) return names;
+    for (const specifier of parsed.reexports) {
+      try {
+        const target = await this.resolver.resolve(specifier, path);
+        if (moduleKindOf(target) !== "script") continue;
+        for (const name of await this.cjsExportNames(target, await this.files.readText(target), depth + 1)) names.add(name);
+      } catch {
+        // A re-export that does not resolve adds no names; require() says so when it runs.
+      }
+    }
+    return names;
+  }
+
+  /**
+   * The CommonJS file itself, as a factory run on first require(), so a require() in a branch not
+   * taken (react's production build) is never evaluated. Its source starts on line 1.
+   */
+  private async cjsFactory(path: string, source: string): Promise<{ code: string; deps: string[] }> {
+    const specifiers = new Set<string>();
+    // Packages pick their build by process.env.NODE_ENV (react: "./cjs/react.production.js" or
+    // ".development.js"); the build of the other mode is never required, so it is not sent either.
+    const otherMode = this.options.env.MODE === "production" ? /\.development(\.min)?\.js$/ : /\.production(\.min)?\.js$/;
+    for (const match of source.matchAll(/\brequire\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g)) if (!otherMode.test(match[2]!)) specifiers.add(match[2]!);
+    const imports: string[] = [];
+    const table: string[] = [];
+    const deps: string[] = [];
+    let i = 0;
+    for (const specifier of specifiers) {
+      let target: string;
+      try {
+        target = await this.resolver.resolve(specifier, path);
+      } catch {
+        continue; // require() throws "Cannot find module" if that line runs
+      }
+      const local = `__r${i++}`;
+      if (moduleKindOf(target) === "script" && (await this.isCommonJs(target, await this.files.readText(target)))) {
+        imports.push(`import { ${FACTORY} as ${local} } from ${JSON.stringify(this.urlOf(target + CJS_SUFFIX))};`);
+        table.push(`${JSON.stringify(specifier)}: ${local}`);
+        deps.push(target + CJS_SUFFIX);
+      } else {
+        imports.push(`import * as ${local} from ${JSON.stringify(this.urlOf(target))};`);
+        const json = moduleKindOf(target) === "json" || moduleKindOf(target) === "asset";
+        table.push(`${JSON.stringify(specifier)}: () => ${json ? `${local}.default` : local}`);
+        deps.push(target);
+      }
+    }
+    const header =
+      `${imports.join(" ")} const __req = {${table.join(", ")}}; let __module; ` +
+      `export function ${FACTORY}() { if (__module) return __module.exports; __module = { exports: {} }; ` +
+      `const __require = (s) => { const r = __req[s]; if (!r) throw new Error("Cannot find module '" + s + "' from ${jsString(path)}"); return r(); }; ` +
+      `const __process = globalThis.process || { env: { NODE_ENV: "development" } }; ` +
+      `(function (module, exports, require, process, global, __filename, __dirname) {`;
+    const footer = `\n}).call(__module.exports, __module, __module.exports, __require, __process, globalThis, ${JSON.stringify(`/${path}`)}, ${JSON.stringify(`/${dirnameOf(path)}`)});\nreturn __module.exports; }`;
+    return { code: header + replaceDefines(source, this.options.env) + footer, deps };
+  }
+
+  /** CSS with its url(...) references to workspace files replaced by data: URLs. */
+  async inlineCssUrls(css: string, path: string): Promise<string> {
+    const matches = [...css.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)/g)];
+    let out = "";
+    let last = 0;
+    for (const match of matches) {
+      const ref = match[2]!.trim();
+      const target = localReference(ref) ? joinPath(ref.startsWith("/") ? this.root : dirnameOf(path), ref.replace(/[?#].*$/, "")) : undefined;
+      const data = target !== undefined && (await this.files.stat(target))?.kind === "file" ? await this.dataUrl(target) : undefined;
+      out += css.slice(last, match.index) + (data ? `url(${JSON.stringify(data)})` : match[0]);
+      last = match.index! + match[0].length;
+    }
+    return out + css.slice(last);
+  }
+
+  async dataUrl(path: string): Promise<string> {
+    const type = contentTypeOf(path);
+    return `data:${type.replace(/; charset=utf-8$/, "")};base64,${bytesToBase64(await this.files.readFile(path))}`;
+  }
+}
+
+/** A reference in HTML or CSS that names a file of the site (not another site, not data:). */
+export function localReference(ref: string): boolean {
+  return ref !== "" && !/^([a-z][a-z0-9+.-]*:|\/\/|#)/i.test(ref);
+}
+
+function compileSyntax(path: string, source: string): string {
+  const ext = extensionOf(path.replace(/\?inline\d+$/, ""));
+  const transforms: Transform[] | undefined =
+    ext === "tsx" ? ["typescript", "jsx"] : ext === "ts" || ext === "mts" || ext === "cts" ? ["typescript"] : ext === "jsx" ? ["jsx"] : undefined;
+  if (!transforms) return source;
+  try {
+    return transform(source, { transforms, jsxRuntime: "automatic", production: true, disableESTransforms: true, filePath: path }).code;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /\((\d+):(\d+)\)/.exec(message);
+    const clean = message.replace(/^Error transforming [^:]+: /, "");
+    throw new PreviewBuildError(`Syntax error: ${clean}`, path, at ? Number(at[1]) : undefined, at ? Number(at[2]) + 1 : undefined);
+  }
+}
+
+/** import.meta.env and process.env.NODE_ENV, as Vite defines them (same lines: no newline is added). */
+function replaceDefines(code: string, env: Record<string, string | boolean>): string {
+  return code.replace(/\bimport\.meta\.env\b/g, `(${JSON.stringify(env)})`).replace(/\bprocess\.env\.NODE_ENV\b/g, JSON.stringify(String(env.MODE ?? "development")));
+}
+
+function jsonModule(text: string, path: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch (error) {
+    const position = /position (\d+)/.exec(String(error))?.[1];
+    throw new PreviewBuildError(`Invalid JSON in ${path}: ${error instanceof Error ? error.message : String(error)}`, path, position ? lineOf(text, Number(position)) : undefined);
+  }
+}
+
+function cssModule(css: string, path: string): string {
+  return [
+    `const style = document.createElement("style");`,
+    `style.dataset.file = ${JSON.stringify(path)};`,
+    `style.textContent = ${JSON.stringify(css)};`,
+    `document.head.append(style);`,
+    `export default ${JSON.stringify(css)};`,
+  ].join("\n");
+}
+
+function jsString(text: string): string {
+  return JSON.stringify(text).slice(1, -1).replace(/'/g, "\\'");
+}
+
+export function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(binary);
+}
+
+export function textToBase64(text: string): string {
+  return bytesToBase64(new TextEncoder().encode(text));
+}
+

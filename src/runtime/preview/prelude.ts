@@ -1,0 +1,132 @@
+// The script put first in every page the built-in preview serves. It runs inside the previewed
+// page (an opaque origin: no access to webcode) and talks to the Preview panel by postMessage only:
+// it reports the page's path and its errors, shows errors in an overlay with file and line, and
+// answers the page's fetch() of its own files through the panel (the service worker does not see
+// requests from opaque-origin pages). It is one self-contained function, serialised into the page.
+
+export interface PreludeConfig {
+  /** The preview's URL prefix ("http://host/__preview/<session>/"). */
+  base: string;
+  /** The served folder's workspace path ("" for the workspace), to show workspace paths in errors. */
+  root: string;
+  /** An error found while building the page (syntax, module not found), shown at once. */
+  buildError?: { message: string; file?: string; line?: number; column?: number };
+}
+
+/** Serialised into the page: it must not use anything from outside its own body. */
+function preludeMain(config: PreludeConfig): void {
+  const post = (message: Record<string, unknown>, transfer: Transferable[] = []) => {
+    try {
+      window.parent.postMessage({ source: "webcode-preview", ...message }, "*", transfer);
+    } catch {
+      // A page opened on its own (no parent frame) has nobody to tell.
+    }
+  };
+  const workspacePath = (url: string | undefined): string | undefined => {
+    if (!url) return undefined;
+    let path = url.split(/[?#]/)[0]!;
+    if (!path.startsWith(config.base)) return undefined;
+    path = decodeURIComponent(path.slice(config.base.length));
+    if (path.startsWith("@fs/")) return path.slice(4);
+    return config.root === "" ? path : `${config.root}/${path}`;
+  };
+  const frameOf = (stack: string | undefined): { file?: string; line?: number; column?: number } => {
+    for (const match of (stack ?? "").matchAll(/(https?:\/\/[^\s)]+?):(\d+):(\d+)/g)) {
+      // The first frame in the site's own code, not in a package that rethrew the error (react-dom).
+      const file = workspacePath(match[1]);
+      if (file && !/(^|\/)node_modules\//.test(file)) return { file, line: Number(match[2]), column: Number(match[3]) };
+    }
+    return {};
+  };
+  let overlay: HTMLElement | undefined;
+  const show = (error: { message: string; file?: string; line?: number; column?: number; stack?: string }) => {
+    post({ kind: "error", message: error.message, file: error.file, line: error.line });
+    const render = () => {
+      overlay?.remove();
+      const host = document.createElement("webcode-error-overlay");
+      const shadow = host.attachShadow({ mode: "open" });
+      const box = document.createElement("div");
+      box.setAttribute("role", "alert");
+      box.setAttribute(
+        "style",
+        "position:fixed;inset:0;z-index:2147483647;overflow:auto;padding:24px;background:rgba(24,0,0,.94);color:#fdd;font:14px/1.5 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap",
+      );
+      const title = document.createElement("h2");
+      title.textContent = "Error in the previewed app";
+      title.setAttribute("style", "margin:0 0 8px;font-size:16px;color:#ff8a8a");
+      const where = document.createElement("p");
+      where.className = "location";
+      where.textContent = error.file ? `${error.file}${error.line ? `:${error.line}${error.column ? `:${error.column}` : ""}` : ""}` : "";
+      where.setAttribute("style", "margin:0 0 8px;color:#ffb3b3");
+      const message = document.createElement("p");
+      message.textContent = error.message;
+      message.setAttribute("style", "margin:0 0 12px");
+      const close = document.createElement("button");
+      close.type = "button";
+      close.textContent = "Dismiss";
+      close.setAttribute("aria-label", "Dismiss the error");
+      close.addEventListener("click", () => host.remove());
+      box.append(title, where, message);
+      if (error.stack) {
+        const stack = document.createElement("pre");
+        // Workspace paths instead of the preview's long module URLs.
+        const site = config.root === "" ? "/" : `/${config.root}/`;
+        stack.textContent = error.stack.split(`${config.base}@fs/`).join("/").split(config.base).join(site).replace(/\?cjs\b/g, "");
+        stack.setAttribute("style", "margin:0 0 12px;opacity:.8;font-size:12px");
+        box.append(stack);
+      }
+      box.append(close);
+      shadow.append(box);
+      (document.body ?? document.documentElement).append(host);
+      overlay = host;
+    };
+    if (document.body) render();
+    else document.addEventListener("DOMContentLoaded", render, { once: true });
+  };
+  window.addEventListener("error", (event) => {
+    const error = event.error as { message?: string; stack?: string } | undefined;
+    const fromStack = frameOf(error?.stack);
+    const where = fromStack.file ? fromStack : { file: workspacePath(event.filename), line: event.lineno, column: event.colno };
+    show({ message: error?.message ?? event.message, ...where, stack: error?.stack });
+  });
+  window.addEventListener("unhandledrejection", (event) => {
+    const reason = event.reason as { message?: string; stack?: string } | undefined;
+    show({ message: `Unhandled rejection: ${reason?.message ?? String(event.reason)}`, ...frameOf(reason?.stack), stack: reason?.stack });
+  });
+  const reportLocation = () => {
+    const path = location.href.startsWith(config.base) ? `/${location.href.slice(config.base.length)}` : location.pathname;
+    post({ kind: "location", path });
+  };
+  for (const name of ["pushState", "replaceState"] as const) {
+    const original = history[name];
+    history[name] = function (this: History, ...args: Parameters<History["pushState"]>) {
+      original.apply(this, args);
+      reportLocation();
+    };
+  }
+  window.addEventListener("popstate", reportLocation);
+  window.addEventListener("hashchange", reportLocation);
+  reportLocation();
+  const pageFetch = window.fetch.bind(window);
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (!url.href.startsWith(config.base) || (method !== "GET" && method !== "HEAD")) return pageFetch(input, init);
+    return new Promise<Response>((resolve, reject) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (event: MessageEvent<{ status: number; contentType: string; body: ArrayBuffer }>) => {
+        channel.port1.close();
+        const { status, contentType, body } = event.data;
+        resolve(new Response(method === "HEAD" || status === 304 ? null : body, { status, headers: { "Content-Type": contentType } }));
+      };
+      setTimeout(() => reject(new TypeError(`The preview did not answer for ${url.pathname}`)), 15000);
+      post({ kind: "fetch", path: `/${url.href.slice(config.base.length).split("#")[0]}` }, [channel.port2]);
+    });
+  };
+  if (config.buildError) show(config.buildError);
+}
+
+/** The inline script that runs preludeMain with `config` (safe inside a <script> element). */
+export function preludeScript(config: PreludeConfig): string {
+  return `(${preludeMain.toString()})(${JSON.stringify(config).replace(/</g, "\\u003c")});`;
+}

@@ -1,0 +1,72 @@
+// The page's built-in previews: one PreviewServer per served folder of an open workspace, each
+// under its own unguessable URL prefix of this origin (/__preview/<session>/). The service worker
+// asks the page for a URL under that prefix (ui/preview connects it); whoever holds the session answers.
+import { toDisposable, type Disposable } from "../../base";
+import type { PreviewFiles } from "./module-resolution";
+import type { PreviewResponse, PreviewServer } from "./preview-server";
+
+export const PREVIEW_PREFIX = "/__preview/";
+
+export interface PreviewSession extends Disposable {
+  readonly id: string;
+  /** The site's address ("http://host/__preview/<session>/"). */
+  readonly url: string;
+  /** The server, loaded with the first request (the compiler is a chunk of its own, not in the app's first one). */
+  server(): Promise<PreviewServer>;
+  /** Files were added or removed, or a package.json changed: imports are resolved again. */
+  forgetResolutions(): void;
+}
+
+export class PreviewHub {
+  private readonly sessions = new Map<string, PreviewSession>();
+
+  constructor(
+    /** This page's origin ("http://127.0.0.1:4173"). */
+    readonly origin: string,
+    private readonly newId: () => string = () => crypto.randomUUID(),
+  ) {}
+
+  /** Starts serving `root` of `files`; dispose the session to stop. */
+  open(files: PreviewFiles, root: string): PreviewSession {
+    const id = this.newId().replace(/[^A-Za-z0-9_-]/g, "");
+    const url = `${this.origin}${PREVIEW_PREFIX}${id}/`;
+    let loaded: Promise<PreviewServer> | undefined;
+    const server = () => (loaded ??= import("./preview-server").then(({ PreviewServer }) => new PreviewServer(files, { base: url, root })));
+    const dispose = toDisposable(() => this.sessions.delete(id));
+    const session: PreviewSession = {
+      id,
+      url,
+      server,
+      forgetResolutions: () => void loaded?.then((s) => s.compiler.forgetResolutions()),
+      dispose: () => dispose.dispose(),
+    };
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** The session a URL belongs to and the site path it names ("/about.html"). */
+  route(url: string): { session: PreviewSession; path: string } | undefined {
+    let parsed: URL;
+    try {
+      parsed = new URL(url, this.origin);
+    } catch {
+      return undefined;
+    }
+    if (parsed.origin !== this.origin || !parsed.pathname.startsWith(PREVIEW_PREFIX)) return undefined;
+    const rest = parsed.pathname.slice(PREVIEW_PREFIX.length);
+    const slash = rest.indexOf("/");
+    const id = slash < 0 ? rest : rest.slice(0, slash);
+    const session = this.sessions.get(id);
+    if (!session) return undefined;
+    return { session, path: slash < 0 ? "/" : rest.slice(slash) };
+  }
+
+  /** The answer for a preview URL, or undefined when no session of this page serves it. */
+  async handle(url: string, mode: "page" | "raw" = "page"): Promise<PreviewResponse | undefined> {
+    const route = this.route(url);
+    if (!route) return undefined;
+    const response = await (await route.session.server()).respond(route.path, mode);
+    if (response.location) response.location = new URL(response.location.replace(/^\//, ""), route.session.url).toString();
+    return response;
+  }
+}

@@ -1,0 +1,105 @@
+// One preview of a workspace folder: answers the requests of the previewed site (page navigations
+// through the service worker, fetch() calls through the panel) from the workspace files, and says
+// when a change to them should reload the page.
+import { contentTypeOf, extensionOf } from "./content-types";
+import { buildPage, errorPage } from "./html-document";
+import { ModuleCompiler, PreviewBuildError } from "./module-compiler";
+import type { PreviewFiles } from "./module-resolution";
+import { decodeUrlPath, encodeUrlPath, joinPath, underRoot, withinRoot } from "./preview-paths";
+
+export interface PreviewResponse {
+  status: number;
+  contentType: string;
+  body: string | Uint8Array;
+  /** For a redirect (a folder without its trailing slash). */
+  location?: string;
+}
+
+export interface PreviewServerOptions {
+  /** This preview's URL prefix, ending in "/" ("http://host/__preview/<session>/"). */
+  base: string;
+  /** The served folder ("" for the workspace). */
+  root: string;
+  /** import.meta.env.MODE (default "development"). */
+  mode?: string;
+}
+
+export class PreviewServer {
+  readonly compiler: ModuleCompiler;
+
+  constructor(
+    private readonly files: PreviewFiles,
+    private readonly options: PreviewServerOptions,
+  ) {
+    this.compiler = new ModuleCompiler(files, options.root, {
+      moduleUrl: (path) => this.urlOf(path),
+      env: { MODE: options.mode ?? "development", DEV: (options.mode ?? "development") !== "production", PROD: options.mode === "production", SSR: false, BASE_URL: "/" },
+    });
+  }
+
+  get root(): string {
+    return this.options.root;
+  }
+
+  get base(): string {
+    return this.options.base;
+  }
+
+  /** The URL a workspace path is served at: under the root by its path, elsewhere under "@fs/". */
+  urlOf(path: string): string {
+    const query = /\?[a-z0-9]+$/.exec(path)?.[0] ?? "";
+    const file = query ? path.slice(0, -query.length) : path;
+    const inside = withinRoot(this.options.root, file);
+    return `${this.options.base}${inside === undefined ? `@fs/${encodeUrlPath(file)}` : encodeUrlPath(inside)}${query}`;
+  }
+
+  /**
+   * The answer for `urlPath` ("/", "/about.html", "/src/"), as a page (`page`: HTML with everything
+   * inlined) or as the file's bytes (a fetch() of the page).
+   */
+  async respond(urlPath: string, mode: "page" | "raw" = "page"): Promise<PreviewResponse> {
+    const decoded = decodeUrlPath(urlPath.split(/[?#]/, 1)[0] ?? "/");
+    if (decoded === undefined) return this.text(400, "Bad request: the address does not decode.");
+    // Normalised on its own first: ".." may not climb out of the served folder.
+    const inSite = joinPath(decoded.startsWith("/@fs/") ? decoded.slice(5) : decoded);
+    if (inSite === undefined) return this.notFound(decoded, mode);
+    const relative = decoded.startsWith("/@fs/") ? inSite : underRoot(this.options.root, inSite);
+    let path = relative;
+    const stat = await this.files.stat(path);
+    if (stat?.kind === "dir") {
+      if (!decoded.endsWith("/") && decoded !== "") return { status: 308, contentType: "text/plain", body: "", location: `${decoded}/` };
+      path = path === "" ? "index.html" : `${path}/index.html`;
+    } else if (!stat) {
+      // Vite serves public/ at the root of the site.
+      const fromPublic = joinPath(this.options.root, "public", decoded);
+      if (fromPublic !== undefined && (await this.files.stat(fromPublic))?.kind === "file") path = fromPublic;
+    }
+    if ((await this.files.stat(path))?.kind !== "file") {
+      // A single-page app's own routes ("/settings") get its index.html, as Vite's dev server does.
+      const index = underRoot(this.options.root, "index.html");
+      if (mode === "page" && extensionOf(decoded) === "" && (await this.files.stat(index))?.kind === "file") path = index;
+      else return this.notFound(decoded, mode);
+    }
+    const type = contentTypeOf(path);
+    if (mode === "page" && (extensionOf(path) === "html" || extensionOf(path) === "htm")) {
+      const html = await this.files.readText(path);
+      return { status: 200, contentType: type, body: await buildPage(html, path, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: this.prelude() }) };
+    }
+    const bytes = await this.files.readFile(path);
+    return { status: 200, contentType: type, body: bytes };
+  }
+
+  private prelude() {
+    return { base: this.options.base, root: this.options.root };
+  }
+
+  private notFound(path: string, mode: "page" | "raw"): PreviewResponse {
+    if (mode === "raw") return this.text(404, `Not found: ${path}`);
+    const error = new PreviewBuildError(`404 Not found: ${path} is not in the previewed folder.`, underRoot(this.options.root, path.replace(/^\//, "")));
+    return { status: 404, contentType: "text/html; charset=utf-8", body: errorPage(error, this.prelude()) };
+  }
+
+  private text(status: number, text: string): PreviewResponse {
+    return { status, contentType: "text/plain; charset=utf-8", body: text };
+  }
+}

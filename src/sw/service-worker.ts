@@ -1,0 +1,150 @@
+// webcode's service worker (built to /sw.js by scripts/service-worker-plugin.ts). Two jobs:
+// 1. Offline: it caches the app shell (every file of the build, listed by the build) when it
+//    installs, serves it from that cache, and keeps a new build's files in a cache of their own
+//    until the page accepts the update (no mix of old and new chunks).
+// 2. The built-in preview: it answers navigations under /__preview/<session>/ by asking the page
+//    that holds that session (src/ui/preview/preview-service-worker.ts), and marks what it serves
+//    as a sandboxed, opaque-origin document (CSP sandbox without allow-same-origin).
+// Hand-written rather than generated (Workbox): the preview routing and the headers must live in
+// the same worker, and the precache part is a few dozen lines. It imports nothing.
+
+interface PrecacheManifest {
+  version: string;
+  files: string[];
+}
+
+interface ExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+interface FetchEvent extends ExtendableEvent {
+  readonly request: Request;
+  respondWith(response: Promise<Response> | Response): void;
+}
+
+interface WindowClient {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+}
+
+interface WorkerScope {
+  __WEBCODE_PRECACHE__?: PrecacheManifest;
+  location: Location;
+  clients: { matchAll(options: { type: "window"; includeUncontrolled: boolean }): Promise<WindowClient[]>; claim(): Promise<void> };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: "install" | "activate", listener: (event: ExtendableEvent) => void): void;
+  addEventListener(type: "fetch", listener: (event: FetchEvent) => void): void;
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+}
+
+const scope = self as unknown as WorkerScope;
+const manifest: PrecacheManifest = scope.__WEBCODE_PRECACHE__ ?? { version: "dev", files: [] };
+const CACHE_PREFIX = "webcode-shell-";
+const CACHE = `${CACHE_PREFIX}${manifest.version}`;
+const PREVIEW_PREFIX = "/__preview/";
+const PREVIEW_TIMEOUT_MS = 15_000;
+/** The earlier build's cache is kept, so a tab still running it can load its lazy chunks. */
+const KEEP_CACHES = 2;
+
+/**
+ * What the preview's documents run under: an opaque origin (no allow-same-origin: no access to
+ * webcode's storage, keys or DOM), no top-level navigation, framed by webcode only; embeddable in
+ * the cross-origin-isolated app (COEP).
+ */
+const PREVIEW_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": "sandbox allow-scripts allow-forms allow-modals allow-popups allow-downloads; frame-ancestors 'self'",
+  "Cross-Origin-Embedder-Policy": "credentialless",
+  "Cross-Origin-Resource-Policy": "same-origin",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+const shellUrl = (file: string) => new URL(file, scope.location.origin).toString();
+
+scope.addEventListener("install", (event) => {
+  if (manifest.files.length === 0) return;
+  event.waitUntil(
+    caches.open(CACHE).then((cache) => cache.addAll(manifest.files.map((file) => new Request(shellUrl(file), { cache: "reload" })))),
+  );
+});
+
+scope.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const ours = (await caches.keys()).filter((key) => key.startsWith(CACHE_PREFIX) && key !== CACHE);
+      for (const key of ours.slice(0, Math.max(0, ours.length - (KEEP_CACHES - 1)))) await caches.delete(key);
+      await scope.clients.claim();
+    })(),
+  );
+});
+
+scope.addEventListener("message", (event) => {
+  if ((event.data as { type?: string } | null)?.type === "skip-waiting") void scope.skipWaiting();
+});
+
+scope.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== scope.location.origin || request.method !== "GET") return;
+  if (url.pathname.startsWith(PREVIEW_PREFIX)) {
+    event.respondWith(previewResponse(request));
+    return;
+  }
+  if (manifest.files.length === 0) return;
+  // The app is one page: every navigation to a path without a file extension gets index.html.
+  const navigation = request.mode === "navigate" && !/\.[a-z0-9]+$/i.test(url.pathname);
+  event.respondWith(fromShell(navigation ? shellUrl("index.html") : request.url, request));
+});
+
+async function fromShell(key: string, request: Request): Promise<Response> {
+  const cache = await caches.open(CACHE);
+  const cached = (await cache.match(key)) ?? (await caches.match(key));
+  return cached ?? fetch(request);
+}
+
+interface PreviewAnswer {
+  status: number;
+  contentType: string;
+  body: string | ArrayBuffer;
+  location?: string;
+}
+
+/** Asks every webcode tab; the one that holds the session answers, the others say "unknown". */
+async function previewResponse(request: Request): Promise<Response> {
+  const mode = request.mode === "navigate" ? "page" : "raw";
+  const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const answers = windows.map(
+    (client) =>
+      new Promise<PreviewAnswer | undefined>((resolve) => {
+        const channel = new MessageChannel();
+        const timer = setTimeout(() => resolve(undefined), PREVIEW_TIMEOUT_MS);
+        channel.port1.onmessage = (event: MessageEvent<PreviewAnswer | { unknown: true }>) => {
+          clearTimeout(timer);
+          resolve("unknown" in event.data ? undefined : event.data);
+        };
+        client.postMessage({ type: "webcode-preview-request", url: request.url, mode }, [channel.port2]);
+      }),
+  );
+  const answer = await firstDefined(answers);
+  if (!answer) {
+    const body =
+      "<!doctype html><meta charset=utf-8><title>Preview closed</title><p style=\"font:14px system-ui;padding:16px\">This preview is not open any more: the webcode tab that served it was closed, reloaded or switched workspace. Open it again from webcode's Preview panel.</p>";
+    return new Response(body, { status: 404, headers: { ...PREVIEW_HEADERS, "Content-Type": "text/html; charset=utf-8" } });
+  }
+  if (answer.location) return new Response(null, { status: answer.status, headers: { ...PREVIEW_HEADERS, Location: answer.location } });
+  return new Response(answer.body, { status: answer.status, headers: { ...PREVIEW_HEADERS, "Content-Type": answer.contentType } });
+}
+
+function firstDefined<T>(promises: Array<Promise<T | undefined>>): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    let pending = promises.length;
+    if (pending === 0) resolve(undefined);
+    for (const promise of promises) {
+      void promise.then((value) => {
+        pending--;
+        if (value !== undefined) resolve(value);
+        else if (pending === 0) resolve(undefined);
+      });
+    }
+  });
+}

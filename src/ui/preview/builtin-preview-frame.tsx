@@ -1,0 +1,153 @@
+// The built-in preview in the Preview panel: the site the browser runtime serves from the workspace
+// (src/runtime/preview) in a frame, with the site's path in the address bar. The frame's document is
+// an opaque origin (the service worker's CSP sandbox): it talks to this panel by postMessage only,
+// to report its path and errors and to fetch() the site's files. A file change reloads it on the
+// same path.
+import { useEffect, useId, useRef, useState } from "react";
+import type { Runtime } from "../../runtime";
+import { IconButton, Icon } from "../common";
+
+/** Frames reload this long after the last change of a burst (an agent writing several files). */
+export const PREVIEW_RELOAD_DEBOUNCE_MS = 40;
+const WORKER_WAIT_MS = 30_000;
+
+interface PreviewMessage {
+  source: "webcode-preview";
+  kind: "location" | "error" | "fetch";
+  path?: string;
+}
+
+function isPreviewMessage(data: unknown): data is PreviewMessage {
+  return typeof data === "object" && data !== null && (data as { source?: unknown }).source === "webcode-preview";
+}
+
+/** The site path typed in the address bar, as a path of the site ("about.html" → "/about.html"). */
+export function sitePath(typed: string, base: string): string {
+  let text = typed.trim();
+  if (text.startsWith(base)) text = text.slice(base.length - 1);
+  return text.startsWith("/") ? text : `/${text}`;
+}
+
+export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runtime; base: string; actions?: React.ReactNode }) {
+  const [worker, setWorker] = useState<"waiting" | "ready" | "unavailable">("waiting");
+  const [src, setSrc] = useState(base);
+  const [reloads, setReloads] = useState(0);
+  const [typed, setTyped] = useState("/");
+  const current = useRef("/");
+  const frame = useRef<HTMLIFrameElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+
+  useEffect(() => {
+    let live = true;
+    const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
+    if (!container) {
+      setWorker("unavailable");
+      return;
+    }
+    const timer = setTimeout(() => live && setWorker((state) => (state === "waiting" ? "unavailable" : state)), WORKER_WAIT_MS);
+    void container.ready.then(() => {
+      clearTimeout(timer);
+      if (live) setWorker("ready");
+    });
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, []);
+
+  /**
+   * Shows `path`. `fresh` replaces the frame (the Reload button: it also recovers from a page that
+   * hangs); otherwise the frame navigates in place, which keeps its process and is faster.
+   */
+  const navigate = (path: string, fresh = true) => {
+    current.current = path;
+    setTyped(path);
+    const next = base + path.replace(/^\//, "");
+    const view = frame.current?.contentWindow;
+    if (!fresh && view) {
+      view.location.replace(next);
+      return;
+    }
+    setSrc(next);
+    setReloads((n) => n + 1);
+  };
+
+  // Messages from the previewed page: only from this frame's window, whatever it claims to be.
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (!frame.current || event.source !== frame.current.contentWindow || !isPreviewMessage(event.data)) return;
+      const data = event.data;
+      if (data.kind === "location" && typeof data.path === "string") {
+        current.current = data.path;
+        if (document.activeElement !== input.current) setTyped(data.path);
+      } else if (data.kind === "fetch" && typeof data.path === "string" && event.ports[0]) {
+        const port = event.ports[0];
+        void (runtime.previewRequest?.(base + data.path.replace(/^\//, "")) ?? Promise.resolve(undefined)).then(
+          (reply) => {
+            const body = reply ? (typeof reply.body === "string" ? new TextEncoder().encode(reply.body) : reply.body.slice()).buffer : new ArrayBuffer(0);
+            port.postMessage({ status: reply?.status ?? 404, contentType: reply?.contentType ?? "text/plain", body }, [body]);
+          },
+          () => port.postMessage({ status: 500, contentType: "text/plain", body: new ArrayBuffer(0) }),
+        );
+      }
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [runtime, base]);
+
+  // A save (or any change of the workspace) reloads the page, on the path it is showing.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const subscription = runtime.fs.onDidChange(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => navigate(current.current, false), PREVIEW_RELOAD_DEBOUNCE_MS);
+    });
+    return () => {
+      clearTimeout(timer);
+      subscription.dispose();
+    };
+    // navigate only reads refs and state setters, so it need not be a dependency.
+  }, [runtime, base]);
+
+  return (
+    <div className="preview-panel">
+      <form
+        className="preview-bar"
+        onSubmit={(event) => {
+          event.preventDefault();
+          navigate(sitePath(typed, base));
+        }}
+      >
+        <IconButton icon="refresh" label="Reload preview" onClick={() => navigate(current.current)} />
+        <label htmlFor={inputId} className="visually-hidden">
+          Preview path
+        </label>
+        <input
+          id={inputId}
+          ref={input}
+          className="text-input"
+          value={typed}
+          spellCheck={false}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+        {actions}
+      </form>
+      {worker === "ready" ? (
+        <iframe key={`${src}#${reloads}`} ref={frame} className="preview-frame" title="Preview" src={src} allow="clipboard-write" data-preview-src={src} />
+      ) : worker === "waiting" ? (
+        <div className="preview-message" role="status">
+          Starting the preview…
+        </div>
+      ) : (
+        <div className="preview-message" role="alert">
+          <Icon name="globe" size={32} />
+          <p>The preview needs a service worker, which this browser does not allow for this page (a private window can block it). Open webcode in a normal window.</p>
+        </div>
+      )}
+      <p className="preview-note">
+        Served by the browser runtime from the workspace files; it reloads when they change. The site runs sandboxed, with no access to webcode.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+// Sites for the built-in preview's tests and benchmark: a static site, a Vite React + TypeScript
+// starter whose react, react-dom and scheduler are copied from this repository's node_modules (as
+// `npm install` would put them), and small pages that misbehave. Each is a list of zip entries.
+import { readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { buildZip, type BuildEntry } from "./zip-builder";
+
+/** A 2×3 red PNG. */
+export const PNG_2X3 = Uint8Array.from(
+  Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAIAAAA2iEnWAAAAEklEQVR4nGP4z8DAwMDAxAADABcwAv+Y3lU0AAAAAElFTkSuQmCC", "base64"),
+);
+
+export function staticSite(): BuildEntry[] {
+  return [
+    { name: "site/index.html", data: `<!doctype html>\n<html><head><meta charset="utf-8"><title>Home</title><link rel="stylesheet" href="css/style.css"></head>\n<body><h1>Home page</h1><img id="logo" src="img/logo.png" alt="logo"><a id="about" href="about.html">About</a><p id="data">loading</p>\n<script src="js/app.js"></script></body></html>\n` },
+    { name: "site/about.html", data: `<!doctype html><html><head><link rel="stylesheet" href="/css/style.css"></head><body><h1>About us</h1><a href="./">Home</a></body></html>\n` },
+    { name: "site/css/style.css", data: `h1 { color: rgb(10, 20, 30); }\nbody { background: url("../img/logo.png"); }\n` },
+    { name: "site/js/app.js", data: `fetch("data/info.json").then((r) => r.json()).then((d) => { document.getElementById("data").textContent = d.message; });\n` },
+    { name: "site/data/info.json", data: `{ "message": "hello from json" }\n` },
+    { name: "site/img/logo.png", data: PNG_2X3 },
+  ];
+}
+
+function packageFiles(name: string, files: string[]): BuildEntry[] {
+  return files.map((file) => ({ name: `app/node_modules/${name}/${file}`, data: readFileSync(`node_modules/${name}/${file}`) }));
+}
+
+/** `npm create vite` (react-ts), trimmed, with its packages installed. */
+export function reactStarter(app = DEFAULT_APP): BuildEntry[] {
+  return [
+    {
+      name: "app/package.json",
+      data: JSON.stringify({ name: "app", private: true, type: "module", scripts: { dev: "vite", build: "tsc -b && vite build" }, dependencies: { react: "^19", "react-dom": "^19" } }, null, 2),
+    },
+    { name: "app/index.html", data: `<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <title>Vite + React + TS</title>\n  </head>\n  <body>\n    <div id="root"></div>\n    <script type="module" src="/src/main.tsx"></script>\n  </body>\n</html>\n` },
+    { name: "app/src/main.tsx", data: `import { StrictMode } from "react";\nimport { createRoot } from "react-dom/client";\nimport "./index.css";\nimport App from "./App.tsx";\n\ncreateRoot(document.getElementById("root")!).render(\n  <StrictMode>\n    <App />\n  </StrictMode>,\n);\n` },
+    { name: "app/src/App.tsx", data: app },
+    { name: "app/src/index.css", data: `#root { font-family: sans-serif; }\nbutton { color: rgb(200, 0, 0); }\n` },
+    { name: "app/src/config.json", data: `{ "title": "Vite + React" }\n` },
+    { name: "app/src/vite-env.d.ts", data: `/// <reference types="vite/client" />\n` },
+    ...packageFiles("react", ["package.json", "index.js", "jsx-runtime.js", "jsx-dev-runtime.js", "cjs/react.development.js", "cjs/react.production.js", "cjs/react-jsx-runtime.development.js", "cjs/react-jsx-runtime.production.js"]),
+    ...packageFiles("react-dom", ["package.json", "index.js", "client.js", "cjs/react-dom.development.js", "cjs/react-dom.production.js", "cjs/react-dom-client.development.js", "cjs/react-dom-client.production.js"]),
+    ...packageFiles("scheduler", ["package.json", "index.js", "cjs/scheduler.development.js", "cjs/scheduler.production.js"]),
+  ];
+}
+
+export const DEFAULT_APP = `import { useState } from "react";
+import config from "./config.json";
+
+interface Props {
+  start?: number;
+}
+
+function App({ start = 0 }: Props) {
+  const [count, setCount] = useState<number>(start);
+  return (
+    <>
+      <h1>{config.title}</h1>
+      <p id="mode">{import.meta.env.MODE} {String(import.meta.env.DEV)}</p>
+      <button onClick={() => setCount((c) => c + 1)}>count is {count}</button>
+    </>
+  );
+}
+
+export default App;
+`;
+
+export async function importZip(page: Page, name: string, entries: BuildEntry[]): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Import zip" }).click()]);
+  await chooser.setFiles({ name, mimeType: "application/zip", buffer: Buffer.from(buildZip(entries)) });
+  const dialog = page.getByRole("dialog", { name: "Import" });
+  await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(1);
+  const keep = dialog.getByRole("checkbox", { name: "Keep node_modules" });
+  if ((await keep.count()) > 0 && !(await keep.isChecked())) await keep.check();
+  await dialog.getByRole("button", { name: "Import" }).click();
+  await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
+}
+
+/** A page that probes what it can reach of webcode, and buttons that try to take over or hang. */
+export function hostileSite(): BuildEntry[] {
+  const probe = `const results = { origin: self.origin };
+try { indexedDB.open("webcode"); results.indexedDB = "opened"; } catch (e) { results.indexedDB = e.name; }
+try { results.parentDocument = String(parent.document.title); } catch (e) { results.parentDocument = e.name; }
+try { localStorage.setItem("x", "1"); results.localStorage = "ok"; } catch (e) { results.localStorage = e.name; }
+try { results.cookie = document.cookie; } catch (e) { results.cookie = e.name; }
+document.getElementById("out").textContent = JSON.stringify(results);
+document.getElementById("top").onclick = () => {
+  try { top.location.href = "https://example.invalid/"; document.getElementById("nav").textContent = "navigated"; }
+  catch (e) { document.getElementById("nav").textContent = e.name; }
+};
+document.getElementById("hang").onclick = () => { setTimeout(() => { for (;;) {} }, 50); document.getElementById("nav").textContent = "hanging"; };
+`;
+  return [
+    { name: "evil/index.html", data: `<!doctype html><html><body><pre id="out"></pre><p id="nav"></p><button id="top">Take over</button><button id="hang">Hang</button><script src="probe.js"></script></body></html>` },
+    { name: "evil/probe.js", data: probe },
+  ];
+}
+
+/** The starter with `App.tsx` replaced (errors at known lines). */
+export function brokenApp(app: string): BuildEntry[] {
+  return reactStarter(app);
+}
