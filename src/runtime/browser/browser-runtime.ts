@@ -59,7 +59,7 @@ export class BrowserRuntime implements Runtime {
     this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
     // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in
     // preview; every other use of those commands goes to their own command.
-    let commands: CustomCommand[] = [...missingCommands(reasonText), ...npm];
+    let commands: CustomCommand[] = [...missingCommands(reasonText, options.node ? [] : ["node"]), ...npm];
     const serving: CustomCommand[] = [];
     if (this.preview) {
       const preview = this.preview;

@@ -33,10 +33,13 @@ export function missingCommandMessage(name: string, reasonText: string = DEFAULT
   return `${name} is not available in the browser runtime. It needs the WebContainer runtime (Node.js running in the page); ${reasonText}.`;
 }
 
-/** `reasonText` may change while the page runs (WebContainer starting, then unavailable): read per call. */
-export function missingCommands(reasonText?: string | (() => string)): CustomCommand[] {
+/**
+ * `reasonText` may change while the page runs (WebContainer starting, then unavailable): read per
+ * call. `also` names commands this runtime was built without (node when it has no program host).
+ */
+export function missingCommands(reasonText?: string | (() => string), also: readonly string[] = []): CustomCommand[] {
   const reason = () => (typeof reasonText === "function" ? reasonText() : reasonText);
-  return missingCommandNames().map((name) =>
+  return [...missingCommandNames(), ...also].map((name) =>
     defineCommand(name, async (_args, ctx) => {
       // A package installed with npm (typescript's tsc, vite…) runs through npx or an npm script.
       const installed = WEBCONTAINER_COMMANDS.includes(name) ? await installedBin(ctx.fs, ctx.cwd, name) : undefined;
