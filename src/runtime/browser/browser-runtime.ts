@@ -10,6 +10,7 @@ import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
+import { gitCommand, memoryGlobalConfig, NO_REMOTE_SETTINGS, type GitRemoteSettings, type GlobalConfigStore } from "./git/git-command";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -20,9 +21,11 @@ export interface BrowserRuntimeOptions {
   env?: Record<string, string>;
   /** What `curl` fetches with (the page's fetch unless given). */
   fetch?: PageFetch;
+  /** git's remote settings (CORS proxy, token; read per command) and where `git config --global` is kept. */
+  git?: { remoteSettings?: () => Promise<GitRemoteSettings>; globalConfig?: GlobalConfigStore; now?: () => number };
 }
 
-const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help). node and npm need WebContainer.";
+const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands and git (type help). node and npm need WebContainer.";
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
@@ -39,7 +42,15 @@ export class BrowserRuntime implements Runtime {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
+    const git = gitCommand({
+      files: fs,
+      mount: WORKSPACE_MOUNT,
+      fetch: fetchImpl,
+      remoteSettings: options.git?.remoteSettings ?? (async () => NO_REMOTE_SETTINGS),
+      globalConfig: options.git?.globalConfig ?? memoryGlobalConfig(),
+      now: options.git?.now,
+    });
+    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",

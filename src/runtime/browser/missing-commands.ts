@@ -7,7 +7,6 @@ export const WEBCONTAINER_COMMANDS = ["node", "npm", "npx", "pnpm", "yarn", "cor
 
 /** Not available in either runtime of this page. */
 export const UNAVAILABLE_COMMANDS: Record<string, string> = {
-  git: "git is not available in this page (neither the browser runtime nor WebContainer includes it). To bring code in or out, import or export a zip of the workspace.",
   python: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
   python3: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
   pip: "pip is not available in this page (neither the browser runtime nor WebContainer runs Python).",
