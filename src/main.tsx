@@ -63,12 +63,31 @@ function createWebContainerBoot(settings: RuntimeSettings): WebContainerBoot<Web
  */
 const runtimeModules = () => Promise.all([import("./runtime/browser"), import("./runtime/webcontainer")]);
 
-function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>) {
+/** git's remote settings (read per command, so Settings changes apply at once) and `git config --global`, kept with the settings. */
+function gitOptions(storage: Storage) {
+  return {
+    remoteSettings: async () => {
+      const settings = restoreRuntimeSettings(await storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY).catch(() => undefined));
+      return { corsProxy: settings.gitCorsProxy, token: settings.gitAccessToken, tokenHost: settings.gitTokenHost };
+    },
+    globalConfig: {
+      read: async () => {
+        const text = await storage.settings.get<unknown>(GIT_GLOBAL_CONFIG_KEY).catch(() => undefined);
+        return typeof text === "string" ? text : "";
+      },
+      write: (text: string) => storage.settings.put(GIT_GLOBAL_CONFIG_KEY, text),
+    },
+  };
+}
+
+const GIT_GLOBAL_CONFIG_KEY = "git-global-config";
+
+function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>, storage: Storage) {
   return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
     const [{ createBrowserRuntime }, { attachWebContainer }] = await modules;
     const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
       files,
-      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage) }),
+      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage), git: gitOptions(storage) }),
       webcontainer,
       attach: attachWebContainer,
     });
@@ -114,7 +133,7 @@ async function main(): Promise<void> {
         onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored file", error),
       }),
     // A shared workspace runs nothing (terminal, preview, agent) until "Continue".
-    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules)),
+    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules, storage)),
   });
 }
 

@@ -88,6 +88,11 @@ export class GitFs {
     this.guard(from, () => this.files.renameSync(this.path(from), this.path(to), { source: this.source }));
   }
 
+  removeTree(path: string): void {
+    const p = this.path(path);
+    if (p !== "") this.guard(path, () => this.files.removeSync(p, { source: this.source }));
+  }
+
   /** After files were deleted, removes the folders they leave empty (git does not keep empty folders), up to `stop`. */
   removeEmptyFolders(deleted: string[], stop: string): void {
     const top = this.path(stop);

@@ -47,6 +47,8 @@ function httpClient(ctx: GitContext): HttpClient {
 }
 
 interface RemoteAccess {
+  /** What to tell the user when the server asks for credentials (401/403). */
+  authProblem: string;
   http: HttpClient;
   corsProxy: string;
   onAuth: (url: string) => GitAuth | void;
@@ -61,16 +63,16 @@ async function access(ctx: GitContext, url: string): Promise<RemoteAccess> {
   if (settings.corsProxy === "") throw new GitFatal(NO_PROXY.replace(/^fatal: /, ""));
   const host = new URL(url).hostname.toLowerCase();
   const tokenFits = settings.token !== "" && settings.tokenHost !== "" && host === settings.tokenHost.toLowerCase();
+  const authProblem = tokenFits
+    ? `Authentication failed for '${url}': the server refused the access token set in Settings → Runtime → Git.`
+    : `Authentication failed for '${url}': this remote needs an access token. Set one for ${host} in Settings → Runtime → Git.`;
   return {
+    authProblem,
     http: httpClient(ctx),
     corsProxy: settings.corsProxy.replace(/\/+$/, ""),
     onAuth: () => (tokenFits ? { username: "x-access-token", password: settings.token } : undefined),
     onAuthFailure: () => {
-      throw new GitFatal(
-        tokenFits
-          ? `Authentication failed for '${url}': the server refused the access token set in Settings → Runtime → Git.`
-          : `Authentication failed for '${url}': this remote needs an access token. Set one for ${host} in Settings → Runtime → Git.`,
-      );
+      throw new GitFatal(authProblem);
     },
   };
 }
@@ -90,9 +92,10 @@ async function remoteUrl(ctx: GitContext, remote: string): Promise<string> {
   return url;
 }
 
-function networkError(error: unknown, url: string): never {
+function networkError(error: unknown, url: string, remote?: RemoteAccess): never {
   if (error instanceof GitFatal) throw error;
   const e = error as { code?: string; message?: string; data?: { statusCode?: number } };
+  if (e.code === "HttpError" && (e.data?.statusCode === 401 || e.data?.statusCode === 403) && remote) throw new GitFatal(remote.authProblem);
   if (e.code === "HttpError") throw new GitFatal(`unable to access '${url}': The requested URL returned error: ${e.data?.statusCode ?? ""}`.trim());
   if (e.code === "PushRejectedError") throw new GitFatal(`failed to push some refs to '${url}'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally. Integrate the remote changes (git pull) before pushing again.`, 1);
   if (e.code === "NotFoundError" || e.code === "SmartHttpError") throw new GitFatal(`repository '${url}' not found (${e.message ?? ""})`);
@@ -120,11 +123,15 @@ export async function clone(ctx: GitContext, args: string[], cwd: string): Promi
   }
   const remote = await access(ctx, url);
   ctx.err(`Cloning into '${name}'...\n`);
+  const created = !ctx.fs.existsSync(dir);
   ctx.fs.ensureFolder(dir);
   try {
-    await git.clone({ fs: ctx.fs, dir, url, ref: branch, singleBranch: branch !== undefined, depth, onProgress: progress(ctx), ...remote });
+    const { authProblem: _unused, ...options } = remote;
+    await git.clone({ fs: ctx.fs, dir, url, ref: branch, singleBranch: branch !== undefined, depth, onProgress: progress(ctx), ...options });
   } catch (error) {
-    networkError(error, url);
+    // Like git, a failed clone leaves nothing behind.
+    if (created && ctx.fs.existsSync(dir)) ctx.fs.removeTree(dir);
+    networkError(error, url, remote);
   }
   return 0;
 }
@@ -137,7 +144,7 @@ export async function fetch(ctx: GitContext, args: string[]): Promise<number> {
     const result = await git.fetch({ fs: ctx.fs, dir: ctx.dir, remote, tags: true, onProgress: progress(ctx), ...access_ });
     if (result.fetchHead) ctx.err(`From ${url}\n`);
   } catch (error) {
-    networkError(error, url);
+    networkError(error, url, access_);
   }
   return 0;
 }
@@ -170,7 +177,7 @@ export async function pull(ctx: GitContext, args: string[]): Promise<number> {
     if (code === "MergeConflictError" || code === "MergeNotSupportedError") {
       throw new GitFatal(`Not possible to merge automatically: ${(error as Error).message}\nResolve by hand: git fetch, then compare with git diff HEAD ${remote}/${branch}.`, 1);
     }
-    networkError(error, url);
+    networkError(error, url, access_);
   }
   const after = await ctx.headOid();
   ctx.err(`From ${url}\n`);
@@ -192,7 +199,7 @@ export async function push(ctx: GitContext, args: string[]): Promise<number> {
   try {
     result = await git.push({ fs: ctx.fs, dir: ctx.dir, remote, ref: branch, force, onProgress: progress(ctx), ...access_ });
   } catch (error) {
-    networkError(error, url);
+    networkError(error, url, access_);
   }
   if (result && !result.ok) throw new GitFatal(`failed to push some refs to '${url}': ${result.error ?? "rejected"}`, 1);
   if (setUpstream) {
