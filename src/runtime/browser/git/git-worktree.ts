@@ -297,7 +297,7 @@ export async function restorePaths(
   for (let i = 0; i < paths.length; i++) {
     const p = paths[i]!;
     const known = [...from.keys(), ...current.keys()].some((f) => p === "" || f === p || f.startsWith(`${p}/`));
-    if (!known) throw new GitFatal(`pathspec '${operands[i]}' did not match any file(s) known to git`, 1);
+    if (!known) throw new GitFatal(`error: pathspec '${operands[i]}' did not match any file(s) known to git`, 1);
   }
   const all = new Set([...from.keys(), ...(options.staged || commit ? current.keys() : [])]);
   for (const path of [...all].sort()) {
