@@ -68,7 +68,8 @@ describe("buildSystemPrompt", () => {
     expect(text).toContain("Workspace root:");
     expect(text).toContain("Git repository: no");
     expect(text).toContain("Runtime: browser fallback");
-    expect(text).toContain("Not available: node, npm, dev servers, git, network access from bash");
+    expect(text).toMatch(/Can run: git \(init, status, add, rm, mv, commit, log, diff, show, branch, switch, checkout, restore, reset, stash, tag; no merge or rebase\)/);
+    expect(text).toContain("Not available: node, npm, dev servers, network access from bash except git remotes through the user's CORS proxy");
     expect(text).toContain(`Today's date: ${date.toDateString()}`);
     await fs.mkdir(".git");
     expect(await build()).toContain("Git repository: yes");

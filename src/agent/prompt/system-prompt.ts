@@ -27,8 +27,11 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
       ? "WebContainer (Node.js running in the browser tab)"
       : "browser fallback (simulated bash with file and text commands such as ls, cat, grep, sed, find, wc)";
   const lines = [`Runtime: ${name}`];
+  const browser = runtime.kind === "browser";
+  // git is isomorphic-git in the browser runtime (src/runtime/browser/git); WebContainer has none.
+  if (browser) can.push("git (init, status, add, rm, mv, commit, log, diff, show, branch, switch, checkout, restore, reset, stash, tag; no merge or rebase)");
   if (can.length) lines.push(`Can run: ${can.join(", ")}`);
-  lines.push(`Not available: ${[...cannot, "git", runtime.kind === "browser" && "network access from bash"].filter(Boolean).join(", ")}`);
+  lines.push(`Not available: ${[...cannot, !browser && "git", browser && "network access from bash except git remotes through the user's CORS proxy"].filter(Boolean).join(", ")}`);
   if (runtime.kind === "webcontainer") {
     lines.push(JSH_NOTE);
     if (servers) lines.push("Dev servers: end the command with \" &\" (npm run dev &): it returns when the server is ready and the server keeps running.");
