@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime, type BrowserRuntimeOptions } from "../../src/runtime/browser";
 import { openStorage, type Storage } from "../../src/storage";
+import { exportWorkspaceZip, readZip } from "../../src/transfer";
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Ada", GIT_AUTHOR_EMAIL: "ada@example.com", GIT_COMMITTER_NAME: "Ada", GIT_COMMITTER_EMAIL: "ada@example.com" };
 
@@ -217,6 +218,19 @@ describe("git in the browser runtime", () => {
     const log = await again.sh("git log --oneline && git status");
     expect(log.exitCode, log.output).toBe(0);
     expect(log.output).toMatch(/^[0-9a-f]{7} Initial commit\nOn branch main\nnothing to commit, working tree clean\n$/);
+  });
+
+  it("an exported zip carries .git; imported with .git kept, the history works in the new workspace", async () => {
+    const first = await repository();
+    const zip = await exportWorkspaceZip(first.files, { rootName: "proj" });
+    const skipped = readZip(zip);
+    expect(skipped.entries.some((e) => e.path.startsWith(".git/"))).toBe(false);
+    const kept = readZip(zip, { keepGit: true });
+    const second = await open();
+    for (const entry of kept.entries) if (entry.kind === "file") await second.files.writeFile(entry.path, entry.data);
+    const log = await second.sh("git log --oneline && git status -s");
+    expect(log.exitCode, log.output).toBe(0);
+    expect(log.output).toMatch(/^[0-9a-f]{7} Initial commit\n$/);
   });
 
   it("commands git has that the browser runtime does not say so; an unknown one is named", async () => {
