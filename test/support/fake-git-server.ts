@@ -21,6 +21,12 @@ export async function startFakeGitServer(projectRoot: string): Promise<FakeGitSe
     const [, host = "", ...rest] = url.pathname.split("/");
     state.requests.push({ host, path: `/${rest.join("/")}`, authorization: req.headers.authorization });
     res.setHeader("Access-Control-Allow-Origin", "*");
+    if (req.method === "OPTIONS") {
+      // A page's POST with git's content types and Authorization is preflighted.
+      res.writeHead(204, { "Access-Control-Allow-Methods": "GET, POST", "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*" });
+      res.end();
+      return;
+    }
     if (state.requirePassword !== undefined) {
       const auth = req.headers.authorization ?? "";
       const password = auth.startsWith("Basic ") ? Buffer.from(auth.slice(6), "base64").toString().split(":").slice(1).join(":") : "";

@@ -1,6 +1,7 @@
 // git init, branch, checkout, switch, tag, stash and config.
 import { git, GitFatal, GitUsageError, type GitContext } from "./git-context";
-import { restorePaths } from "./git-worktree";
+import { longStatus, restorePaths } from "./git-worktree";
+import { statusRows } from "./git-trees";
 
 export async function init(ctx: GitContext, args: string[], cwd: string): Promise<number> {
   let branch = "main";
@@ -334,8 +335,6 @@ async function stashOidAt(ctx: GitContext, index: number): Promise<string> {
 }
 
 async function statusAfterApply(ctx: GitContext): Promise<string> {
-  const { longStatus } = await import("./git-worktree");
-  const { statusRows } = await import("./git-trees");
   return longStatus(ctx, await statusRows(ctx));
 }
 
