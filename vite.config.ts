@@ -7,7 +7,7 @@ import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 // The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers.
-import { RESPONSE_HEADERS } from "./scripts/response-headers.mjs";
+import { RESPONSE_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
 
 /**
  * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
@@ -32,7 +32,8 @@ const headersOnEveryResponse: Plugin = {
 
 function addHeaders(middlewares: { use(fn: (req: IncomingMessage, res: ServerResponse, next: () => void) => void): unknown }): void {
   middlewares.use((req, res, next) => {
-    for (const [name, value] of Object.entries(RESPONSE_HEADERS)) res.setHeader(name, value);
+    const urlPath = (req.url ?? "/").split(/[?#]/, 1)[0] ?? "/";
+    for (const [name, value] of Object.entries(responseHeadersFor(urlPath))) res.setHeader(name, value);
     try {
       decodeURIComponent((req.url ?? "/").split(/[?#]/, 1)[0] ?? "/");
     } catch {

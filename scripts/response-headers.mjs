@@ -26,3 +26,16 @@ export const SECURITY_HEADERS = {
 
 /** Both sets: what every response sends. */
 export const RESPONSE_HEADERS = { ...ISOLATION_HEADERS, ...SECURITY_HEADERS };
+
+/**
+ * The program sandbox page (public/sandbox.html, docs/architecture.md "Isolated execution host")
+ * is the one page the app itself frames, in a sandboxed iframe without allow-same-origin: it may be
+ * framed by this origin only. Everything else keeps `frame-ancestors 'none'`.
+ */
+export const SANDBOX_PAGE_PATH = "/sandbox.html";
+
+/** The headers of the response for a URL path. */
+export function responseHeadersFor(urlPath) {
+  if (urlPath !== SANDBOX_PAGE_PATH) return RESPONSE_HEADERS;
+  return { ...RESPONSE_HEADERS, "Content-Security-Policy": "frame-ancestors 'self'", "X-Frame-Options": "SAMEORIGIN" };
+}

@@ -5,7 +5,7 @@ import http from "node:http";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { RESPONSE_HEADERS } from "./response-headers.mjs";
+import { RESPONSE_HEADERS, responseHeadersFor } from "./response-headers.mjs";
 
 export { ISOLATION_HEADERS, SECURITY_HEADERS, RESPONSE_HEADERS } from "./response-headers.mjs";
 
@@ -81,7 +81,7 @@ export function createStaticServer(root) {
       res.writeHead(200, {
         "Content-Type": type,
         "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
-        ...RESPONSE_HEADERS,
+        ...responseHeadersFor(rawPath),
       });
       if (req.method === "HEAD") return res.end();
       const stream = createReadStream(file);

@@ -48,6 +48,7 @@ describe("scripts/serve.mjs", () => {
     mkdirSync(path.join(dist, "assets"), { recursive: true });
     writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>app</title>");
     writeFileSync(path.join(dist, "assets", "app.js"), "console.log('app')");
+    writeFileSync(path.join(dist, "sandbox.html"), "<!doctype html><title>sandbox</title>");
     // Siblings whose names share the served folder's prefix, and a file beside it.
     mkdirSync(path.join(folder, "dist-evil"));
     writeFileSync(path.join(folder, "dist-evil", "secret.txt"), "EVIL-SIBLING");
@@ -117,6 +118,17 @@ describe("scripts/serve.mjs", () => {
     const reply = await request(port, "/some/route");
     expect(reply.status).toBe(200);
     expect(reply.body).toContain("<title>app</title>");
+  });
+
+  it("lets only the program sandbox page be framed, and only by this origin", async () => {
+    const sandbox = await request(port, "/sandbox.html");
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.headers["content-security-policy"]).toBe("frame-ancestors 'self'");
+    expect(sandbox.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(sandbox.headers["cross-origin-embedder-policy"]).toBe("credentialless");
+    const page = await request(port, "/");
+    expect(page.headers["content-security-policy"]).toBe("frame-ancestors 'none'");
+    expect(page.headers["x-frame-options"]).toBe("DENY");
   });
 
   it("exports the headers it sends", () => {

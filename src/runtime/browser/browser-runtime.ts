@@ -11,6 +11,8 @@ import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
 import { gitCommand, memoryGlobalConfig, NO_REMOTE_SETTINGS, type GitRemoteSettings, type GlobalConfigStore } from "./git/git-command";
+import { nodeCommand } from "../node";
+import type { SandboxHost } from "../sandbox";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -23,13 +25,15 @@ export interface BrowserRuntimeOptions {
   fetch?: PageFetch;
   /** git's remote settings (CORS proxy, token; read per command) and where `git config --global` is kept. */
   git?: { remoteSettings?: () => Promise<GitRemoteSettings>; globalConfig?: GlobalConfigStore; now?: () => number };
+  /** Where `node` runs programs (the isolated execution host); without it `node` is not a command. */
+  node?: SandboxHost;
 }
 
-const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands and git (type help). node and npm need WebContainer.";
+const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands and git (type help), and node for JavaScript and TypeScript. npm needs WebContainer.";
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
-  readonly capabilities = { node: false, npm: false, servers: false };
+  readonly capabilities: { node: boolean; npm: boolean; servers: boolean };
   private readonly host: BashHost;
   private readonly running = new Set<AbortController>();
   private readonly shells = new Set<Shell>();
@@ -41,6 +45,7 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
+    this.capabilities = { node: options.node !== undefined, npm: false, servers: false };
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const git = gitCommand({
       files: fs,
@@ -50,7 +55,8 @@ export class BrowserRuntime implements Runtime {
       globalConfig: options.git?.globalConfig ?? memoryGlobalConfig(),
       now: options.git?.now,
     });
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), git], {
+    const node = options.node ? [nodeCommand(options.node, fs)] : [];
+    this.host = new BashHost(fs, [...missingCommands(reasonText), ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",

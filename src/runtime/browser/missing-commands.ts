@@ -2,8 +2,8 @@
 // code 127 and a message saying what is missing and why, instead of "command not found".
 import { defineCommand, type CustomCommand } from "just-bash";
 
-/** Need Node.js, which only the WebContainer runtime has. */
-export const WEBCONTAINER_COMMANDS = ["node", "npm", "npx", "pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
+/** Need Node.js, which only the WebContainer runtime has (node itself runs in both: src/runtime/node). */
+export const WEBCONTAINER_COMMANDS = ["npm", "npx", "pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
 
 /** Not available in either runtime of this page. */
 export const UNAVAILABLE_COMMANDS: Record<string, string> = {

@@ -1,0 +1,182 @@
+// What keeps a node program alive, as Node counts it: referenced timers, immediates, stdin being
+// read, fs watchers. When nothing is left, the program ends (after 'beforeExit'). Also Node's timer
+// objects (ref/unref/refresh, usable as numbers) over the worker's own timers. A worker has no
+// notion of "nothing left to do", hence this count.
+
+export const realSetTimeout = globalThis.setTimeout.bind(globalThis);
+const realClearTimeout = globalThis.clearTimeout.bind(globalThis);
+
+export class EventLoop {
+  private refs = 0;
+  private idleScheduled = false;
+  private stopped = false;
+
+  constructor(
+    private readonly onIdle: () => void,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Grows with every ref(): tells whether work was scheduled since a moment (beforeExit). */
+  generation = 0;
+
+  ref(): void {
+    this.refs += 1;
+    this.generation += 1;
+  }
+
+  unref(): void {
+    this.refs -= 1;
+    if (this.refs <= 0) this.checkIdle();
+  }
+
+  get active(): number {
+    return this.refs;
+  }
+
+  /** Runs a callback the program scheduled; a throw is an uncaught exception. */
+  guard<A extends unknown[]>(fn: (...args: A) => unknown, ...args: A): void {
+    if (this.stopped) return;
+    try {
+      fn(...args);
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /** Checks after pending microtasks whether anything keeps the program alive. */
+  checkIdle(): void {
+    if (this.idleScheduled || this.stopped) return;
+    this.idleScheduled = true;
+    realSetTimeout(() => {
+      this.idleScheduled = false;
+      if (this.refs <= 0 && !this.stopped) this.onIdle();
+    }, 0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+}
+
+let nextTimerId = 1;
+
+export class Timeout {
+  private handle: ReturnType<typeof setTimeout> | undefined;
+  private referenced = true;
+  private active = false;
+  readonly id = nextTimerId++;
+
+  constructor(
+    private readonly loop: EventLoop,
+    private readonly callback: (...args: unknown[]) => unknown,
+    private readonly ms: number,
+    private readonly args: unknown[],
+    private readonly repeat: boolean,
+    private readonly registry: Map<number, Timeout>,
+  ) {
+    this.start();
+  }
+
+  private start(): void {
+    this.active = true;
+    this.registry.set(this.id, this);
+    if (this.referenced) this.loop.ref();
+    this.handle = realSetTimeout(() => this.fire(), this.ms);
+  }
+
+  private fire(): void {
+    if (!this.repeat) this.release();
+    this.loop.guard(this.callback, ...this.args);
+    if (this.repeat && this.active) this.handle = realSetTimeout(() => this.fire(), this.ms);
+  }
+
+  private release(): void {
+    if (!this.active) return;
+    this.active = false;
+    this.registry.delete(this.id);
+    if (this.referenced) this.loop.unref();
+  }
+
+  close(): this {
+    if (this.handle !== undefined) realClearTimeout(this.handle);
+    this.release();
+    return this;
+  }
+
+  ref(): this {
+    if (!this.referenced && this.active) this.loop.ref();
+    this.referenced = true;
+    return this;
+  }
+
+  unref(): this {
+    if (this.referenced && this.active) this.loop.unref();
+    this.referenced = false;
+    return this;
+  }
+
+  hasRef(): boolean {
+    return this.referenced;
+  }
+
+  refresh(): this {
+    if (this.active) {
+      if (this.handle !== undefined) realClearTimeout(this.handle);
+      this.handle = realSetTimeout(() => this.fire(), this.ms);
+    }
+    return this;
+  }
+
+  [Symbol.toPrimitive](): number {
+    return this.id;
+  }
+}
+
+export interface NodeTimers {
+  setTimeout(callback: (...args: unknown[]) => unknown, ms?: number, ...args: unknown[]): Timeout;
+  setInterval(callback: (...args: unknown[]) => unknown, ms?: number, ...args: unknown[]): Timeout;
+  setImmediate(callback: (...args: unknown[]) => unknown, ...args: unknown[]): Timeout;
+  clearTimeout(timer: unknown): void;
+  clearInterval(timer: unknown): void;
+  clearImmediate(timer: unknown): void;
+}
+
+export function nodeTimers(loop: EventLoop): NodeTimers {
+  const registry = new Map<number, Timeout>();
+  const delay = (ms: unknown) => {
+    const n = Number(ms);
+    return Number.isFinite(n) && n >= 1 ? Math.min(n, 2_147_483_647) : 1;
+  };
+  const check = (callback: unknown) => {
+    if (typeof callback !== "function") {
+      const error = new TypeError(`The "callback" argument must be of type function. Received ${typeof callback}`);
+      (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+      throw error;
+    }
+  };
+  const clear = (timer: unknown) => {
+    if (timer instanceof Timeout) timer.close();
+    else if (typeof timer === "number" || typeof timer === "string") registry.get(Number(timer))?.close();
+  };
+  return {
+    setTimeout(callback, ms, ...args) {
+      check(callback);
+      return new Timeout(loop, callback, delay(ms), args, false, registry);
+    },
+    setInterval(callback, ms, ...args) {
+      check(callback);
+      return new Timeout(loop, callback, delay(ms), args, true, registry);
+    },
+    setImmediate(callback, ...args) {
+      check(callback);
+      return new Timeout(loop, callback, 0, args, false, registry);
+    },
+    clearTimeout: clear,
+    clearInterval: clear,
+    clearImmediate: clear,
+  };
+}

@@ -1,0 +1,344 @@
+// Node's module system for a program in the sandboxed worker: CommonJS (require, module.exports,
+// require.cache, require.resolve) and ES modules (static and dynamic import, top-level await,
+// import.meta) over the sandbox's files, with Node's interop both ways: an ES module importing
+// CommonJS gets module.exports as its default export plus its properties by name; require() of an
+// ES module returns its namespace. Every module runs in a wrapper on its first line, so stack
+// traces name the workspace file and the right line. Hand-written: no library runs Node's module
+// semantics on a synchronous in-worker file system; resolution is in module-resolve.ts.
+import { parse as parseForError } from "./syntax-error";
+import { ModuleResolver, dirOf, type ResolveMode } from "./module-resolve";
+import { DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT, looksLikeModule, transformModule, type ModuleFormat } from "./transform";
+import type { SandboxFs } from "../sandbox/sandbox-fs";
+
+export interface LoaderOptions {
+  fs: SandboxFs;
+  /** A built-in module by name (without "node:"), or undefined when it is not one. Throws for built-ins the runtime cannot provide. */
+  builtin(name: string): unknown;
+  isBuiltin(name: string): boolean;
+  /** Values every module sees as free names (process, Buffer, console, timers, global). */
+  globals: Record<string, unknown>;
+}
+
+export class NodeModule {
+  exports: unknown = {};
+  loaded = false;
+  readonly children: NodeModule[] = [];
+  readonly paths: string[];
+  require!: NodeRequire;
+  /** Set while an ES module (or its imports) is still evaluating. */
+  evaluation: Promise<void> | undefined;
+  format: ModuleFormat = "commonjs";
+  constructor(
+    readonly id: string,
+    readonly filename: string,
+    readonly parent: NodeModule | null | undefined,
+  ) {
+    this.paths = nodeModulePaths(dirOf(filename));
+  }
+  get path(): string {
+    return dirOf(this.filename);
+  }
+}
+
+export type NodeRequire = ((id: string) => unknown) & {
+  resolve: ((id: string, options?: { paths?: string[] }) => string) & { paths(id: string): string[] | null };
+  cache: Record<string, NodeModule>;
+  main: NodeModule | undefined;
+  extensions: Record<string, unknown>;
+};
+
+const PARAMS = ["exports", "require", "module", "__filename", "__dirname", DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT];
+const BODY_DONE = "__webcode_module_done";
+
+function nodeModulePaths(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; ; d = dirOf(d)) {
+    if (!d.endsWith("/node_modules")) out.push(`${d === "/" ? "" : d}/node_modules`);
+    if (d === "/") return out;
+  }
+}
+
+function text(data: string | Uint8Array): string {
+  return typeof data === "string" ? data : new TextDecoder().decode(data);
+}
+
+export class ModuleLoader {
+  readonly cache: Record<string, NodeModule> = Object.create(null) as Record<string, NodeModule>;
+  readonly resolver: ModuleResolver;
+  main: NodeModule | undefined;
+  private readonly globalNames: string[];
+  private readonly globalValues: unknown[];
+  /** The source of every file the program ran, for error headers. */
+  readonly sources = new Map<string, string>();
+  /** How many characters the wrapper adds in front of a file's first line (stack columns on line 1 are shifted by it). */
+  readonly firstLineOffsets = new Map<string, number>();
+
+  constructor(private readonly options: LoaderOptions) {
+    this.resolver = new ModuleResolver(options.fs);
+    this.globalNames = Object.keys(options.globals);
+    this.globalValues = Object.values(options.globals);
+  }
+
+  /** Runs the program's entry file: CommonJS at once, an ES module with its imports awaited. */
+  async runMain(filename: string): Promise<void> {
+    const module = this.moduleFor(filename, null);
+    this.main = module;
+    if (module.format === "module") await this.evaluateAsync(module);
+    else this.evaluateSync(module);
+  }
+
+  makeRequire(module: NodeModule): NodeRequire {
+    const require = ((id: string) => {
+      if (typeof id !== "string") {
+        throw Object.assign(new TypeError(`The "id" argument must be of type string. Received ${id === null ? "null" : typeof id}`), { code: "ERR_INVALID_ARG_TYPE" });
+      }
+      if (id === "") throw Object.assign(new TypeError("The argument 'id' must be a non-empty string. Received ''"), { code: "ERR_INVALID_ARG_VALUE" });
+      return this.requireFrom(id, module, "require");
+    }) as NodeRequire;
+    const resolve = ((id: string, opts?: { paths?: string[] }) => {
+      if (this.isBuiltinSpecifier(id)) return id;
+      if (opts?.paths) {
+        for (const base of opts.paths) {
+          try {
+            return this.resolver.resolve(id, `${base}/_`, "require");
+          } catch {
+            // next base
+          }
+        }
+      }
+      return this.resolver.resolve(id, module.filename, "require");
+    }) as NodeRequire["resolve"];
+    resolve.paths = (id: string) => (this.isBuiltinSpecifier(id) ? null : module.paths);
+    require.resolve = resolve;
+    require.cache = this.cache;
+    require.extensions = { ".js": null, ".json": null, ".node": null };
+    Object.defineProperty(require, "main", { get: () => this.main, enumerable: true });
+    return require;
+  }
+
+  isBuiltinSpecifier(id: string): boolean {
+    return id.startsWith("node:") || this.options.isBuiltin(id);
+  }
+
+  private builtin(id: string): unknown {
+    return this.options.builtin(id.startsWith("node:") ? id.slice(5) : id);
+  }
+
+  /** require() from a module, or a static import (mode "import") of an ES module. */
+  requireFrom(id: string, parent: NodeModule, mode: ResolveMode): unknown {
+    if (this.isBuiltinSpecifier(id)) return this.builtin(id);
+    const filename = this.resolver.resolve(id, parent.filename, mode);
+    const cached = this.cache[filename];
+    if (cached) return cached.exports;
+    const module = this.moduleFor(filename, parent);
+    if (module.format === "module") {
+      // require(esm) as Node 22: the namespace once its body ran; one that awaits at top level is refused.
+      const pending = this.evaluateModule(module);
+      if (pending) {
+        pending.catch(() => undefined);
+        throw Object.assign(new Error(`require() cannot be used on an ESM graph with top-level await. Use import() instead. To see where the top-level await comes from, use --experimental-print-required-tla.\n  From ${parent.filename}\n  Requiring ${filename}`), { code: "ERR_REQUIRE_ASYNC_MODULE" });
+      }
+    } else this.evaluateSync(module);
+    return module.exports;
+  }
+
+  /** import(): resolves, evaluates (awaiting top-level await) and returns the namespace. */
+  async importFrom(id: string, parentFilename: string): Promise<unknown> {
+    if (this.isBuiltinSpecifier(id)) return namespaceOf(this.builtin(id), "commonjs");
+    const filename = this.resolver.resolve(id, parentFilename, "import");
+    const module = this.cache[filename] ?? this.moduleFor(filename, this.cache[parentFilename]);
+    if (!module.loaded && module.evaluation === undefined) {
+      if (module.format === "module") await this.evaluateAsync(module);
+      else this.evaluateSync(module);
+    } else if (module.evaluation) await module.evaluation;
+    return namespaceOf(module.exports, module.format);
+  }
+
+  /** A module record for a file, registered in the cache (not evaluated yet). */
+  private moduleFor(filename: string, parent: NodeModule | null | undefined): NodeModule {
+    const module = new NodeModule(filename, filename, parent);
+    module.require = this.makeRequire(module);
+    let source: string | undefined;
+    const read = () => (source ??= text(this.options.fs.readFile(filename)));
+    module.format = this.resolver.formatOf(filename, read, looksLikeModule);
+    this.cache[filename] = module;
+    parent?.children.push(module);
+    return module;
+  }
+
+  private source(module: NodeModule): string {
+    const source = text(this.options.fs.readFile(module.filename));
+    this.sources.set(module.filename, source);
+    return source;
+  }
+
+  private evaluateSync(module: NodeModule): void {
+    try {
+      if (module.format === "json") {
+        const source = this.source(module);
+        try {
+          module.exports = JSON.parse(source);
+        } catch (error) {
+          throw Object.assign(new SyntaxError(`${module.filename}: ${(error as Error).message}`), {});
+        }
+      } else {
+        const run = this.compile(module, "commonjs");
+        run();
+      }
+      module.loaded = true;
+    } catch (error) {
+      delete this.cache[module.filename];
+      throw error;
+    }
+  }
+
+  /** Evaluates an ES module after its static imports; undefined when all of it finished synchronously (no top-level await on the way). */
+  private evaluateModule(module: NodeModule): Promise<void> | undefined {
+    if (module.loaded) return undefined;
+    if (module.evaluation) return module.evaluation;
+    let compiled: { run: () => { done: boolean; promise: Promise<unknown> }; imports: string[] };
+    try {
+      compiled = this.compileModule(module);
+    } catch (error) {
+      delete this.cache[module.filename];
+      throw error;
+    }
+    const { run, imports } = compiled;
+    let index = 0;
+    module.evaluation = Promise.resolve();
+    // Static imports are evaluated before the body, in order, each awaited (top-level await).
+    const step = (): Promise<void> | undefined => {
+      for (; index < imports.length; index++) {
+        const specifier = imports[index]!;
+        if (this.isBuiltinSpecifier(specifier)) continue;
+        const filename = this.resolver.resolve(specifier, module.filename, "import");
+        const dependency = this.cache[filename] ?? this.moduleFor(filename, module);
+        // Already done, or part of a cycle that is evaluating now.
+        if (dependency.loaded || dependency.evaluation) continue;
+        if (dependency.format === "module") {
+          const pending = this.evaluateModule(dependency);
+          if (pending) {
+            index += 1;
+            return pending.then(step);
+          }
+        } else this.evaluateSync(dependency);
+      }
+      const { done, promise } = run();
+      if (done) {
+        module.loaded = true;
+        return undefined;
+      }
+      return promise.then(() => void (module.loaded = true));
+    };
+    let pending: Promise<void> | undefined;
+    try {
+      pending = step();
+    } catch (error) {
+      module.evaluation = undefined;
+      delete this.cache[module.filename];
+      throw error;
+    }
+    if (!pending) {
+      module.evaluation = undefined;
+      return undefined;
+    }
+    module.evaluation = pending;
+    pending.then(
+      () => (module.evaluation = undefined),
+      () => undefined,
+    );
+    return pending;
+  }
+
+  private evaluateAsync(module: NodeModule): Promise<void> {
+    try {
+      return this.evaluateModule(module) ?? Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private compileModule(module: NodeModule): { run: () => { done: boolean; promise: Promise<unknown> }; imports: string[] } {
+    const source = this.source(module);
+    const { code, imports } = transformModule(source, module.filename, "module");
+    let done = false;
+    let failure: { error: unknown } | undefined;
+    const body = this.wrap(module, code, true, (...error: unknown[]) => {
+      done = true;
+      if (error.length > 0) failure = { error: error[0] };
+    });
+    return {
+      imports,
+      run: () => {
+        const promise = body() as Promise<unknown>;
+        if (failure) {
+          promise.catch(() => undefined);
+          throw failure.error;
+        }
+        return { done, promise };
+      },
+    };
+  }
+
+  private compile(module: NodeModule, format: "commonjs"): () => unknown {
+    const source = this.source(module);
+    const { code } = transformModule(source, module.filename, format);
+    return this.wrap(module, code, false);
+  }
+
+  private wrap(module: NodeModule, code: string, esm: boolean, onBodyDone?: (...error: unknown[]) => void): () => unknown {
+    const url = esm ? `file://${module.filename}` : module.filename;
+    // An ES module's body ends by calling BODY_DONE: when that happened before the wrapper returned,
+    // the module finished synchronously (require(esm) and cycles need to know).
+    const body = esm ? `"use strict";try {${code}\n;${BODY_DONE}();} catch (error) { ${BODY_DONE}(error); throw error; }` : code;
+    const prefix = `(${esm ? "async " : ""}function (${[...PARAMS, BODY_DONE, ...this.globalNames].join(", ")}) {${esm ? '"use strict";try {' : ""}`;
+    const wrapper = `${prefix}${body.slice(esm ? '"use strict";try {'.length : 0)}\n})\n//# sourceURL=${url}`;
+    this.firstLineOffsets.set(module.filename, prefix.length);
+    let fn: (...args: unknown[]) => unknown;
+    try {
+      fn = (0, eval)(wrapper) as (...args: unknown[]) => unknown;
+    } catch (error) {
+      throw this.locateSyntaxError(error, module.filename);
+    }
+    const requireForModule = esm
+      ? (id: string) => {
+          const exports = this.requireFrom(id, module, "import");
+          if (this.isBuiltinSpecifier(id)) return namespaceOf(exports, "commonjs");
+          const target = this.cache[this.resolver.resolve(id, module.filename, "import")];
+          return namespaceOf(exports, target?.format ?? "commonjs");
+        }
+      : undefined;
+    const dynamicImport = (id: unknown) => this.importFrom(String(id), module.filename);
+    const meta = {
+      url: `file://${module.filename}`,
+      filename: module.filename,
+      dirname: dirOf(module.filename),
+      resolve: (id: string) => (this.isBuiltinSpecifier(id) ? (id.startsWith("node:") ? id : `node:${id}`) : `file://${this.resolver.resolve(id, module.filename, "import")}`),
+    };
+    return () =>
+      esm
+        ? fn.call(undefined, module.exports, undefined, undefined, undefined, undefined, dynamicImport, meta, requireForModule, onBodyDone, ...this.globalValues)
+        : fn.call(module.exports, module.exports, module.require, module, module.filename, dirOf(module.filename), dynamicImport, meta, undefined, undefined, ...this.globalValues);
+  }
+
+  private locateSyntaxError(error: unknown, filename: string): unknown {
+    if (!(error instanceof SyntaxError)) return error;
+    const where = parseForError(this.sources.get(filename) ?? "", filename);
+    if (where) Object.defineProperty(error, "webcodeLocation", { value: { file: filename, line: where.line, column: where.column }, enumerable: false });
+    return error;
+  }
+}
+
+/** What an ES module sees when it imports a module: an ES module's own exports, or CommonJS's module.exports as default plus its properties by name. */
+export function namespaceOf(exports: unknown, format: ModuleFormat): unknown {
+  if (format === "module") return exports;
+  const namespace: Record<string, unknown> = {};
+  if (exports !== null && (typeof exports === "object" || typeof exports === "function")) {
+    for (const key of Object.keys(exports)) {
+      if (key !== "default" && key !== "__esModule") namespace[key] = (exports as Record<string, unknown>)[key];
+    }
+  }
+  namespace.default = exports;
+  Object.defineProperty(namespace, "__esModule", { value: true });
+  return namespace;
+}

@@ -1,0 +1,274 @@
+// `node` inside the sandboxed worker: reads the command line (FILE, -e, -p, --test, --version),
+// builds the program's process, built-ins and module loader, runs it, and ends it as Node would:
+// when nothing keeps it alive, on process.exit(), or on an uncaught error printed as Node prints it.
+import { Buffer } from "buffer/";
+import type { ProgramContext } from "../sandbox/worker-kit";
+import { resolvePath } from "../sandbox/sandbox-fs";
+import { createBuiltins } from "./builtins";
+import { createTestModule, type TestModule } from "./builtins/test-runner";
+import { formatUncaught, programStack, unhandledRejectionError } from "./error-print";
+import { EventLoop, nodeTimers } from "./event-loop";
+import { ModuleLoader, NodeModule } from "./module-loader";
+import { ExitSignal, createConsole, createProcess } from "./node-process";
+import { NODE_VERSION } from "./node-version";
+import { findTestFiles } from "./test-files";
+
+export interface NodeHostHooks {
+  /** Make process, Buffer, timers … real globals (the worker: libraries look there). Off in tests run in-process. */
+  installGlobals: boolean;
+  /** Calls back for promise rejections nobody handled. */
+  onUnhandledRejection(listener: (reason: unknown) => void): void;
+  /** Calls back for errors thrown where the runtime did not catch them (callbacks of the worker's own APIs). */
+  onUncaughtException?(listener: (error: unknown) => void): void;
+}
+
+const EXEC_PATH = "/usr/local/bin/node";
+const IGNORED_FLAG = /^--(?:experimental-[\w-]+|no-[\w-]+|enable-source-maps|trace-[\w-]+|max-old-space-size=\d+|stack-trace-limit=\d+|strip-types|test-reporter=[\w-]+|disable-warning=.*)$/;
+
+const USAGE = `Usage: node [options] [ script.js ] [arguments]
+       node --test [files...]
+
+Options:
+  -e, --eval script       evaluate script
+  -p, --print script      evaluate script and print result
+  --test                  run tests (node:test) in the given files, or in the test files found
+  -v, --version           print Node.js version
+  -h, --help              print this help
+
+The browser runtime runs JavaScript and TypeScript (.js .mjs .cjs .ts .mts .cts) with Node's module
+system and built-ins; child_process, http, net and native addons need the WebContainer runtime.
+`;
+
+type Mode = { kind: "version" | "help" | "repl" } | { kind: "eval"; code: string; print: boolean; args: string[] } | { kind: "file"; file: string; args: string[] } | { kind: "test"; files: string[] } | { kind: "bad"; message: string; code: number };
+
+export function parseArgs(args: string[]): Mode {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return args[i + 1] ? { kind: "file", file: args[i + 1]!, args: args.slice(i + 2) } : { kind: "repl" };
+    if (arg === "-v" || arg === "--version") return { kind: "version" };
+    if (arg === "-h" || arg === "--help") return { kind: "help" };
+    if (arg === "-e" || arg === "--eval" || arg === "-p" || arg === "--print" || arg === "-pe") {
+      const code = args[i + 1];
+      if (code === undefined) return { kind: "bad", message: `node: ${arg} requires an argument\n`, code: 9 };
+      return { kind: "eval", code, print: arg !== "-e" && arg !== "--eval", args: args.slice(i + 2) };
+    }
+    if (arg.startsWith("--eval=") || arg.startsWith("--print=")) {
+      return { kind: "eval", code: arg.slice(arg.indexOf("=") + 1), print: arg.startsWith("--print="), args: args.slice(i + 1) };
+    }
+    if (arg === "--test") return { kind: "test", files: args.slice(i + 1).filter((value) => !value.startsWith("-")) };
+    if (IGNORED_FLAG.test(arg)) continue;
+    if (arg.startsWith("-")) return { kind: "bad", message: `node: bad option: ${arg}\n`, code: 9 };
+    return { kind: "file", file: arg, args: args.slice(i + 1) };
+  }
+  return { kind: "repl" };
+}
+
+export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Promise<void> {
+  const { request, fs } = context;
+  const mode = parseArgs(request.args);
+  const out = (text: string) => context.write("stdout", text);
+  const err = (text: string) => context.write("stderr", text);
+  switch (mode.kind) {
+    case "version":
+      out(`${NODE_VERSION}\n`);
+      return context.exit(0);
+    case "help":
+      out(USAGE);
+      return context.exit(0);
+    case "bad":
+      err(mode.message);
+      return context.exit(mode.code);
+    case "repl":
+      if (request.stdin === null) {
+        err("node: the interactive REPL is not available in the browser runtime. Run a file (node app.js), or code with node -e \"…\" (-p prints the result).\n");
+        return context.exit(1);
+      }
+  }
+
+  let exited = false;
+  let beforeExitGeneration = -1;
+  const loop: EventLoop = new EventLoop(
+    () => {
+      if (exited) return;
+      if (process.listenerCount("beforeExit") > 0 && beforeExitGeneration !== loop.generation) {
+        beforeExitGeneration = loop.generation;
+        loop.guard(() => process.emit("beforeExit", process.exitCode ?? 0));
+        loop.checkIdle();
+        return;
+      }
+      loop.guard(() => process.exit());
+    },
+    (error) => uncaught(error),
+  );
+  const process = createProcess({
+    argv: [EXEC_PATH],
+    env: request.env,
+    cwd: request.cwd,
+    stdin: request.stdin,
+    loop,
+    write: context.write,
+    end: (code) => {
+      exited = true;
+      context.exit(code);
+    },
+    isDirectory: (path) => fs.stat(path)?.kind === "dir",
+    resolve: resolvePath,
+  });
+  const console = createConsole(process);
+  const timers = nodeTimers(loop);
+  let tests: TestModule | undefined;
+  const testModule = () =>
+    (tests ??= createTestModule((text) => process.stdout.write(text), builtins.get("assert"), () => process.cwd(), (stack) => programStack(stack, sources)));
+  const builtins = createBuiltins({
+    fs,
+    loop,
+    cwd: () => process.cwd(),
+    resolve: resolvePath,
+    process,
+    console,
+    timers,
+    tests: testModule,
+    moduleModule: () => moduleModule(loader, builtins.names()),
+  });
+  const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers };
+  if (hooks.installGlobals) Object.assign(globalThis, globals);
+  const loader = new ModuleLoader({
+    fs,
+    isBuiltin: (name) => builtins.has(name),
+    builtin: (name) => {
+      const value = builtins.get(name);
+      if (value === undefined) throw Object.assign(new Error(`No such built-in module: node:${name}`), { code: "ERR_UNKNOWN_BUILTIN_MODULE" });
+      return value;
+    },
+    globals,
+  });
+  const evalSource: { code?: string } = {};
+  const sources = {
+    source: (file: string) => (file === "[eval]" || file === "[stdin]" ? evalSource.code : loader.sources.get(file)),
+    firstLineOffset: (file: string) => loader.firstLineOffsets.get(file) ?? 0,
+  };
+
+  function uncaught(error: unknown): void {
+    if (error instanceof ExitSignal || exited) return;
+    if (error instanceof RangeError && /allocation failed|out of memory/i.test(error.message)) {
+      exited = true;
+      loop.stop();
+      return context.outOfMemory();
+    }
+    if (process.listenerCount("uncaughtException") > 0) {
+      try {
+        process.emit("uncaughtException", error, "uncaughtException");
+        return;
+      } catch (again) {
+        error = again;
+      }
+    }
+    err(formatUncaught(error, sources));
+    try {
+      process.exitCode = 1;
+      process.exit(1);
+    } catch {
+      // ExitSignal
+    }
+  }
+  hooks.onUncaughtException?.((error) => uncaught(error));
+  hooks.onUnhandledRejection((reason) => {
+    if (exited) return;
+    if (reason instanceof ExitSignal) return;
+    if (process.listenerCount("unhandledRejection") > 0) return void loop.guard(() => process.emit("unhandledRejection", reason));
+    uncaught(unhandledRejectionError(reason));
+  });
+
+  loop.ref();
+  try {
+    if (mode.kind === "eval" || mode.kind === "repl") {
+      const code = mode.kind === "eval" ? mode.code : Buffer.from(request.stdin ?? "").toString();
+      const name = mode.kind === "eval" ? "[eval]" : "[stdin]";
+      evalSource.code = code;
+      process.argv.push(...(mode.kind === "eval" ? mode.args : []));
+      const result = evaluateScript(loader, code, name, process.cwd(), globals);
+      if (mode.kind === "eval" && mode.print) console.log(result);
+    } else if (mode.kind === "file") {
+      const file = resolvePath(process.cwd(), mode.file);
+      process.argv.push(file, ...mode.args);
+      if (fs.stat(file)?.kind !== "file") {
+        const found = safeResolve(loader, file);
+        if (!found) {
+          err(missingEntry(file));
+          process.exitCode = 1;
+          return process.exit(1);
+        }
+      }
+      await loader.runMain(safeResolve(loader, file) ?? file);
+      if (tests?.hasTests()) {
+        await tests.runDeclared();
+        if (!tests.report()) process.exitCode = 1;
+      }
+    } else if (mode.kind === "test") {
+      const files = findTestFiles(fs, process.cwd(), mode.files);
+      if (files.length === 0 && mode.files.length > 0) {
+        err(`Could not find '${mode.files.map((file) => resolvePath(process.cwd(), file)).join("', '")}'\n`);
+        return process.exit(1);
+      }
+      process.argv.push("--test");
+      const runner = testModule();
+      for (const file of files) {
+        try {
+          await loader.runMain(file);
+        } catch (error) {
+          if (error instanceof ExitSignal) throw error;
+          err(formatUncaught(error, sources));
+          process.exitCode = 1;
+        }
+        await runner.runDeclared();
+      }
+      if (!runner.report()) process.exitCode = 1;
+    }
+  } catch (error) {
+    uncaught(error);
+  } finally {
+    loop.unref();
+  }
+}
+
+function safeResolve(loader: ModuleLoader, file: string): string | undefined {
+  try {
+    return loader.resolver.resolve(file, "/", "require");
+  } catch {
+    return undefined;
+  }
+}
+
+function missingEntry(file: string): string {
+  return `node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\nError: Cannot find module '${file}'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15) {\n  code: 'MODULE_NOT_FOUND',\n  requireStack: []\n}\n\nNode.js ${NODE_VERSION}\n`;
+}
+
+/** -e / -p / piped stdin: CommonJS-like code evaluated at the working folder, its last value returned. */
+function evaluateScript(loader: ModuleLoader, code: string, name: string, cwd: string, globals: Record<string, unknown>): unknown {
+  const module = new NodeModule(name, `${cwd}/${name}`, null);
+  module.require = loader.makeRequire(module);
+  const names = Object.keys(globals);
+  const wrapper = (0, eval)(
+    `(function (exports, require, module, __filename, __dirname, ${names.join(", ")}) { return eval(arguments[arguments.length - 1]); })`,
+  ) as (...args: unknown[]) => unknown;
+  return wrapper.call(globalThis, module.exports, module.require, module, name, ".", ...Object.values(globals), `${code}\n//# sourceURL=${name}`);
+}
+
+function moduleModule(loader: ModuleLoader, builtinModules: string[]) {
+  const createRequire = (from: string | URL) => {
+    const filename = typeof from === "string" ? from.replace(/^file:\/\//, "") : decodeURIComponent(from.pathname);
+    const module = new NodeModule(filename, filename, null);
+    return loader.makeRequire(module);
+  };
+  return {
+    createRequire,
+    builtinModules,
+    isBuiltin: (name: string) => loader.isBuiltinSpecifier(name),
+    Module: NodeModule,
+    _cache: loader.cache,
+    _resolveFilename: (request: string, parent: { filename: string }) => loader.resolver.resolve(request, parent.filename, "require"),
+    wrap: (script: string) => `(function (exports, require, module, __filename, __dirname) { ${script}\n});`,
+    register: () => undefined,
+    syncBuiltinESMExports: () => undefined,
+  };
+}

@@ -1,0 +1,6 @@
+// The isolated execution host (docs/architecture.md "Isolated execution host"): page side.
+export { SandboxHost, EXIT_CODES, OOM_MESSAGE } from "./sandbox-host";
+export type { SandboxEndpoint, SandboxEndpointFactory, SandboxRunOptions, SandboxRunResult, SandboxEnd } from "./sandbox-host";
+export { iframeEndpointFactory } from "./iframe-endpoint";
+export type { IframeEndpointOptions } from "./iframe-endpoint";
+export type { FileData, FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";

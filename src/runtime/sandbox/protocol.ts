@@ -1,0 +1,40 @@
+// The messages between the page and a program running in the isolated execution host (the sandboxed
+// worker of docs/architecture.md "Isolated execution host"). Shared by both sides; plain data only.
+
+/** A file's content as the workspace keeps it: text as a string, other bytes as Uint8Array. */
+export type FileData = string | Uint8Array;
+
+/** A change a program made to its file system, replayed on the page through the workspace file service. */
+export type FsOp =
+  | { kind: "write"; path: string; data: FileData }
+  | { kind: "mkdir"; path: string }
+  | { kind: "remove"; path: string }
+  | { kind: "rename"; from: string; to: string };
+
+/** Page → worker: start one program. Paths are absolute (the shell's view: /workspace/...). */
+export interface RunMessage {
+  type: "run";
+  /** Every file the program may read, with its content (the synchronous file system's start). */
+  files: Array<[path: string, data: FileData]>;
+  /** Folders, empty ones included. */
+  dirs: string[];
+  /** What the program is asked to do; its meaning belongs to the program's runtime (node's argv). */
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Piped standard input, or null when there is none (reads see the end at once). */
+  stdin: FileData | null;
+}
+
+export type HostMessage = RunMessage;
+
+/** Worker → page. */
+export type SandboxEvent =
+  | { type: "ready" }
+  | { type: "stdout" | "stderr"; data: string }
+  | { type: "fs"; op: FsOp }
+  | { type: "exit"; code: number }
+  /** The program's runtime itself failed (not the program): shown to the user, exit code 1. */
+  | { type: "fatal"; message: string }
+  /** The program ran out of memory; the runtime caught it before the worker died. */
+  | { type: "oom" };

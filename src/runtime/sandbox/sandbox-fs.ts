@@ -1,0 +1,184 @@
+// The program's file system inside the sandboxed worker: synchronous (a program's readFileSync
+// returns at once), started from the files the page hands in, and every change reported as an FsOp
+// so the page replays it through the one workspace file service. Errors carry Node's codes.
+// Hand-written: libraries such as memfs bring a whole Node fs API on their own tree, while this
+// needs a small tree whose every change is reported in order to the page.
+import type { FileData, FsOp, RunMessage } from "./protocol";
+
+export interface FsFile {
+  kind: "file";
+  data: FileData;
+  mtime: number;
+}
+export interface FsDir {
+  kind: "dir";
+  mtime: number;
+}
+export type FsNode = FsFile | FsDir;
+
+const ERRNO: Record<string, [number, string]> = {
+  ENOENT: [-2, "no such file or directory"],
+  EEXIST: [-17, "file already exists"],
+  ENOTDIR: [-20, "not a directory"],
+  EISDIR: [-21, "illegal operation on a directory"],
+  ENOTEMPTY: [-39, "directory not empty"],
+  EINVAL: [-22, "invalid argument"],
+  EACCES: [-13, "permission denied"],
+};
+
+/** An error as Node's fs throws it: `ENOENT: no such file or directory, open '/x'` with code, errno, syscall, path. */
+export class SandboxFsError extends Error {
+  readonly errno: number;
+  constructor(
+    readonly code: string,
+    readonly syscall: string,
+    readonly path: string,
+    dest?: string,
+  ) {
+    const [errno, text] = ERRNO[code] ?? [-1, code.toLowerCase()];
+    super(`${code}: ${text}, ${syscall} '${path}'${dest !== undefined ? ` -> '${dest}'` : ""}`);
+    this.errno = errno;
+    this.name = "Error";
+  }
+}
+
+/** "/a/./b/../c/" → "/a/c"; relative paths are taken from `cwd`. */
+export function resolvePath(cwd: string, path: string): string {
+  const parts: string[] = [];
+  for (const part of (path.startsWith("/") ? path : `${cwd}/${path}`).split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
+function parentOf(path: string): string {
+  const index = path.lastIndexOf("/");
+  return index <= 0 ? "/" : path.slice(0, index);
+}
+
+export class SandboxFs {
+  private readonly nodes = new Map<string, FsNode>([["/", { kind: "dir", mtime: Date.now() }]]);
+  private readonly children = new Map<string, Set<string>>([["/", new Set()]]);
+
+  constructor(
+    private readonly report: (op: FsOp) => void = () => undefined,
+    start?: Pick<RunMessage, "files" | "dirs">,
+  ) {
+    if (!start) return;
+    const now = Date.now();
+    for (const dir of start.dirs) this.ensureDir(resolvePath("/", dir), now);
+    for (const [path, data] of start.files) {
+      const p = resolvePath("/", path);
+      this.ensureDir(parentOf(p), now);
+      this.attach(p, { kind: "file", data, mtime: now });
+    }
+  }
+
+  stat(path: string): FsNode | undefined {
+    return this.nodes.get(path);
+  }
+
+  readFile(path: string, syscall = "open"): FileData {
+    const node = this.nodes.get(path);
+    if (!node) throw new SandboxFsError("ENOENT", syscall, path);
+    if (node.kind === "dir") throw new SandboxFsError("EISDIR", "read", path);
+    return node.data;
+  }
+
+  writeFile(path: string, data: FileData, syscall = "open"): void {
+    const existing = this.nodes.get(path);
+    if (existing?.kind === "dir") throw new SandboxFsError("EISDIR", syscall, path);
+    this.requireParent(path, syscall);
+    this.attach(path, { kind: "file", data, mtime: Date.now() });
+    this.report({ kind: "write", path, data });
+  }
+
+  mkdir(path: string, recursive: boolean): string | undefined {
+    const existing = this.nodes.get(path);
+    if (existing) {
+      if (recursive && existing.kind === "dir") return undefined;
+      throw new SandboxFsError("EEXIST", "mkdir", path);
+    }
+    if (!recursive) this.requireParent(path, "mkdir");
+    let first: string | undefined;
+    const missing: string[] = [];
+    for (let p = path; !this.nodes.has(p); p = parentOf(p)) missing.unshift(p);
+    for (const p of missing) {
+      if (this.nodes.get(parentOf(p))?.kind === "file") throw new SandboxFsError("ENOTDIR", "mkdir", path);
+      this.attach(p, { kind: "dir", mtime: Date.now() });
+      first ??= p;
+    }
+    this.report({ kind: "mkdir", path });
+    return first;
+  }
+
+  readdir(path: string): string[] {
+    const node = this.nodes.get(path);
+    if (!node) throw new SandboxFsError("ENOENT", "scandir", path);
+    if (node.kind !== "dir") throw new SandboxFsError("ENOTDIR", "scandir", path);
+    return [...(this.children.get(path) ?? [])].sort();
+  }
+
+  /** rm / unlink / rmdir: `recursive` removes a folder with its content. */
+  remove(path: string, options: { recursive?: boolean; dirOnly?: boolean; fileOnly?: boolean; syscall: string }): void {
+    const node = this.nodes.get(path);
+    if (!node) throw new SandboxFsError("ENOENT", options.syscall, path);
+    if (options.fileOnly && node.kind === "dir") throw new SandboxFsError(path === "/" ? "EISDIR" : "EISDIR", options.syscall, path);
+    if (options.dirOnly && node.kind !== "dir") throw new SandboxFsError("ENOTDIR", options.syscall, path);
+    if (node.kind === "dir" && !options.recursive && (this.children.get(path)?.size ?? 0) > 0) {
+      throw new SandboxFsError("ENOTEMPTY", options.syscall, path);
+    }
+    if (path === "/") throw new SandboxFsError("EACCES", options.syscall, path);
+    this.detach(path);
+    this.report({ kind: "remove", path });
+  }
+
+  rename(from: string, to: string): void {
+    const node = this.nodes.get(from);
+    if (!node) throw new SandboxFsError("ENOENT", "rename", from, to);
+    if (from === to) return;
+    if (to.startsWith(`${from}/`)) throw new SandboxFsError("EINVAL", "rename", from, to);
+    const target = this.nodes.get(to);
+    if (target?.kind === "dir" && node.kind !== "dir") throw new SandboxFsError("EISDIR", "rename", from, to);
+    if (target?.kind === "dir" && (this.children.get(to)?.size ?? 0) > 0) throw new SandboxFsError("ENOTEMPTY", "rename", from, to);
+    if (this.nodes.get(parentOf(to))?.kind !== "dir") throw new SandboxFsError("ENOENT", "rename", from, to);
+    const moved: Array<[string, FsNode]> = [];
+    for (const [p, n] of this.nodes) if (p === from || p.startsWith(`${from}/`)) moved.push([p, n]);
+    if (target) this.detach(to);
+    this.detach(from);
+    for (const [p, n] of moved.sort(([a], [b]) => a.length - b.length)) this.attach(to + p.slice(from.length), n);
+    this.report({ kind: "rename", from, to });
+  }
+
+  private requireParent(path: string, syscall: string): void {
+    const parent = this.nodes.get(parentOf(path));
+    if (!parent) throw new SandboxFsError("ENOENT", syscall, path);
+    if (parent.kind !== "dir") throw new SandboxFsError("ENOTDIR", syscall, path);
+  }
+
+  private ensureDir(path: string, mtime: number): void {
+    if (this.nodes.has(path)) return;
+    this.ensureDir(parentOf(path), mtime);
+    this.attach(path, { kind: "dir", mtime });
+  }
+
+  private attach(path: string, node: FsNode): void {
+    this.nodes.set(path, node);
+    if (node.kind === "dir" && !this.children.has(path)) this.children.set(path, new Set());
+    if (path !== "/") this.children.get(parentOf(path))?.add(path.slice(path.lastIndexOf("/") + 1));
+  }
+
+  private detach(path: string): void {
+    for (const p of [...this.nodes.keys()]) {
+      if (p.startsWith(`${path}/`)) {
+        this.nodes.delete(p);
+        this.children.delete(p);
+      }
+    }
+    this.nodes.delete(path);
+    this.children.delete(path);
+    this.children.get(parentOf(path))?.delete(path.slice(path.lastIndexOf("/") + 1));
+  }
+}

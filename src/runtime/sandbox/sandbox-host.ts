@@ -1,0 +1,138 @@
+// The isolated execution host, page side: runs one program at a time in a worker that cannot reach
+// the page (the endpoint decides how: a sandboxed iframe's worker in the page, a Node worker in
+// tests), streams its output, replays its file changes and ends it at once on Ctrl-C, Stop or a
+// timeout by terminating the worker. A fresh worker per run (nothing a program leaves behind reaches
+// the next), with one spare started in the background so the next run does not wait for it.
+// See docs/architecture.md "Isolated execution host".
+import type { FsOp, RunMessage, SandboxEvent } from "./protocol";
+
+/** One worker in its isolated origin. Messages sent before it has started are queued by it. */
+export interface SandboxEndpoint {
+  send(message: RunMessage): void;
+  /** Every event of the program, in the order it sent them. */
+  onEvent(listener: (event: SandboxEvent) => void): void;
+  /** The worker died without saying so (crashed, killed by the browser for its memory). */
+  onCrash(listener: (message: string) => void): void;
+  /** Ends the worker at once, whatever it is doing (an endless loop included). */
+  terminate(): void;
+}
+
+export type SandboxEndpointFactory = () => SandboxEndpoint;
+
+export interface SandboxRunOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onStdout?: (text: string) => void;
+  onStderr?: (text: string) => void;
+  /** Replays one file change on the page; runs in order, awaited before the run's result. */
+  onFsOp?: (op: FsOp) => Promise<void> | void;
+}
+
+export type SandboxEnd = "exit" | "timeout" | "aborted" | "oom" | "crashed" | "fatal";
+
+export interface SandboxRunResult {
+  exitCode: number;
+  end: SandboxEnd;
+  /** For "crashed" and "fatal": what went wrong, in words for the user. */
+  message?: string;
+}
+
+/** Exit codes as a shell reports a program ended from outside. */
+export const EXIT_CODES = { timeout: 124, aborted: 130, oom: 134, crashed: 1, fatal: 1 } as const;
+
+export const OOM_MESSAGE =
+  "FATAL ERROR: the program ran out of memory (JavaScript heap out of memory) and was stopped. The page is unaffected.";
+
+export class SandboxHost {
+  private spare: SandboxEndpoint | undefined;
+  private disposed = false;
+
+  constructor(
+    private readonly createEndpoint: SandboxEndpointFactory,
+    private readonly options: { keepSpare?: boolean } = {},
+  ) {}
+
+  /** Starts a worker now, so the first run does not wait for it. */
+  warm(): void {
+    if (!this.disposed && !this.spare) this.spare = this.createEndpoint();
+  }
+
+  async run(message: RunMessage, options: SandboxRunOptions = {}): Promise<SandboxRunResult> {
+    if (this.disposed) return { exitCode: 1, end: "fatal", message: "The program runner was shut down." };
+    if (options.signal?.aborted) return { exitCode: EXIT_CODES.aborted, end: "aborted" };
+    const endpoint = this.spare ?? this.createEndpoint();
+    this.spare = undefined;
+    let fsChain: Promise<void> = Promise.resolve();
+    let fsError: unknown;
+    const result = await new Promise<SandboxRunResult>((resolve) => {
+      let settled = false;
+      const finish = (value: SandboxRunResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        resolve(value);
+      };
+      const stop = (value: SandboxRunResult) => {
+        endpoint.terminate();
+        finish(value);
+      };
+      const onAbort = () => stop({ exitCode: EXIT_CODES.aborted, end: "aborted" });
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const timer =
+        options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs)
+          ? setTimeout(() => stop({ exitCode: EXIT_CODES.timeout, end: "timeout" }), options.timeoutMs)
+          : undefined;
+      endpoint.onEvent((event) => {
+        if (settled) return;
+        switch (event.type) {
+          case "ready":
+            return;
+          case "stdout":
+            options.onStdout?.(event.data);
+            return;
+          case "stderr":
+            options.onStderr?.(event.data);
+            return;
+          case "fs": {
+            const apply = options.onFsOp;
+            if (apply) fsChain = fsChain.then(() => apply(event.op)).catch((error: unknown) => void (fsError ??= error));
+            return;
+          }
+          case "exit":
+            return stop({ exitCode: event.code, end: "exit" });
+          case "oom":
+            return stop({ exitCode: EXIT_CODES.oom, end: "oom", message: OOM_MESSAGE });
+          case "fatal":
+            return stop({ exitCode: EXIT_CODES.fatal, end: "fatal", message: event.message });
+        }
+      });
+      endpoint.onCrash((message) =>
+        finish(
+          /memory/i.test(message)
+            ? { exitCode: EXIT_CODES.oom, end: "oom", message: OOM_MESSAGE }
+            : { exitCode: EXIT_CODES.crashed, end: "crashed", message },
+        ),
+      );
+      endpoint.send(message);
+    });
+    if (this.options.keepSpare !== false) this.warm();
+    // Changes the program made before it ended are kept, also when it was stopped.
+    await fsChain;
+    if (fsError !== undefined && result.end === "exit") {
+      return { exitCode: result.exitCode === 0 ? 1 : result.exitCode, end: "fatal", message: `A file change could not be saved: ${describe(fsError)}` };
+    }
+    return result;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.spare?.terminate();
+    this.spare = undefined;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

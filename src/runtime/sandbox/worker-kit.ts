@@ -1,0 +1,81 @@
+// The isolated execution host, worker side: what every language runtime in the sandboxed worker
+// (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
+// system whose changes flow back to the workspace, output streams and the exit.
+import type { FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
+import { SandboxFs } from "./sandbox-fs";
+
+export interface ProgramContext {
+  readonly request: RunMessage;
+  readonly fs: SandboxFs;
+  write(stream: "stdout" | "stderr", text: string): void;
+  /** Ends the program: the page terminates this worker when it hears it. */
+  exit(code: number): void;
+  /** Reports running out of memory (the page prints a clear message and ends the worker). */
+  outOfMemory(): void;
+  /** The runtime itself failed. */
+  fatal(message: string): void;
+}
+
+export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
+
+export interface WorkerConnection {
+  send(event: SandboxEvent): void;
+  onMessage(listener: (message: HostMessage) => void): void;
+}
+
+/** Waits for the run request, then runs the program once (a worker serves one run). */
+export function serveProgram(connection: WorkerConnection, program: SandboxProgram): void {
+  let started = false;
+  connection.onMessage((message) => {
+    if (message.type !== "run" || started) return;
+    started = true;
+    let ended = false;
+    const send = (event: SandboxEvent) => {
+      if (!ended) connection.send(event);
+    };
+    const fs = new SandboxFs((op: FsOp) => send({ type: "fs", op }), message);
+    const context: ProgramContext = {
+      request: message,
+      fs,
+      write: (stream, text) => {
+        if (text !== "") send({ type: stream, data: text });
+      },
+      exit: (code) => {
+        send({ type: "exit", code });
+        ended = true;
+      },
+      outOfMemory: () => {
+        send({ type: "oom" });
+        ended = true;
+      },
+      fatal: (text) => {
+        send({ type: "fatal", message: text });
+        ended = true;
+      },
+    };
+    Promise.resolve()
+      .then(() => program(context))
+      .catch((error: unknown) => context.fatal(error instanceof Error ? error.message : String(error)));
+  });
+  connection.send({ type: "ready" });
+}
+
+/** The connection of a browser worker: the page's MessagePort arrives in the first message. */
+export function browserWorkerConnection(scope: { addEventListener(type: "message", listener: (event: MessageEvent) => void): void }): WorkerConnection {
+  let port: MessagePort | undefined;
+  const queue: SandboxEvent[] = [];
+  const listeners: Array<(message: HostMessage) => void> = [];
+  scope.addEventListener("message", (event: MessageEvent) => {
+    const data = event.data as { type?: string } | undefined;
+    if (data?.type !== "connect" || port || !event.ports[0]) return;
+    port = event.ports[0];
+    port.onmessage = (portEvent: MessageEvent) => {
+      for (const listener of listeners) listener(portEvent.data as HostMessage);
+    };
+    for (const queued of queue.splice(0)) port.postMessage(queued);
+  });
+  return {
+    send: (event) => (port ? port.postMessage(event) : queue.push(event)),
+    onMessage: (listener) => listeners.push(listener),
+  };
+}

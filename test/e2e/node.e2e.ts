@@ -1,0 +1,79 @@
+// node in the browser runtime, in a real browser: a TypeScript file and node:test files written
+// from the terminal, exit codes as Node's, a program that cannot open the app's database, reach
+// the page or the network, and Ctrl-C ending an endless loop at once.
+import { describe, expect, it } from "vitest";
+import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
+
+const browser = useBrowser();
+
+/** The terminal's text with its line wraps undone. */
+async function unwrapped(page: Parameters<typeof terminalText>[0]): Promise<string> {
+  return (await terminalText(page)).replace(/\n/g, "");
+}
+
+async function openBrowserRuntime() {
+  const { page } = await browser.open("?runtime=browser");
+  await waitForWorkbench(page);
+  await waitForTerminal(page);
+  return page;
+}
+
+describe("node in the browser runtime", () => {
+  it("runs a TypeScript file written from the terminal, with Node's exit codes", async () => {
+    const page = await openBrowserRuntime();
+    await runInTerminal(page, `echo 'const answer: number = 41; console.log("answer", answer + 1); process.exitCode = 3;' > answer.ts`);
+    await runInTerminal(page, `node answer.ts; echo "exit=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^answer 42$/m);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^exit=3$/m);
+    await runInTerminal(page, `node -p "require('path').join('a', 'b') + ' ' + process.version"; node --version`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^a\/b v22\.\d+\.\d+$/m);
+  });
+
+  it("runs node --test: passing files exit 0, a failing test exits 1 with the spec report", async () => {
+    const page = await openBrowserRuntime();
+    await runInTerminal(page, `mkdir -p test && echo "const test = require('node:test'); const assert = require('node:assert'); test('adds', () => assert.strictEqual(1 + 1, 2));" > test/math.test.js`);
+    await runInTerminal(page, `node --test; echo "first=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^first=0$/m);
+    const first = await terminalText(page);
+    expect(first).toMatch(/✔ adds/);
+    expect(first).toMatch(/ℹ pass 1/);
+    await runInTerminal(page, `echo "import test from 'node:test'; import assert from 'node:assert/strict'; test('breaks', () => assert.equal(2 * 2, 5));" > test/broken.test.mjs`);
+    await runInTerminal(page, `node --test; echo "second=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^second=1$/m);
+    const second = await unwrapped(page);
+    expect(second).toContain("✖ breaks");
+    expect(second).toContain("ℹ fail 1");
+  });
+
+  it("keeps programs away from the app's database, the page and the network", async () => {
+    const page = await openBrowserRuntime();
+    const probe = [
+      "const out = [];",
+      "out.push('document=' + typeof document, 'window=' + typeof window, 'parent=' + typeof parent);",
+      "try { const r = indexedDB.open('webcode'); r.onsuccess = () => { out.push('idb=opened'); done(); }; r.onerror = () => { out.push('idb=' + r.error.name); done(); }; } catch (e) { out.push('idb=' + e.name); done(); }",
+      "function done() { fetch(location.origin + '/').then(() => out.push('fetch=ok'), (e) => out.push('fetch=' + e.name)).finally(() => console.log(out.join(' '))); }",
+      "setTimeout(() => {}, 300);",
+    ].join("\n");
+    await page.evaluate((text) => navigator.clipboard?.writeText(text).catch(() => undefined), probe).catch(() => undefined);
+    await runInTerminal(page, `echo ${JSON.stringify(probe).replace(/\$/g, "\\$")} > probe.js && node probe.js`);
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/document=undefined window=undefined parent=undefined idb=\w+ fetch=\w+/);
+    const text = await terminalText(page);
+    expect(text).not.toContain("idb=opened");
+    expect(text).not.toContain("fetch=ok");
+    // The app itself still has its database.
+    expect(await page.evaluate(async () => (await indexedDB.databases()).some((db) => db.name === "webcode"))).toBe(true);
+  });
+
+  it("ends an endless loop at once on Ctrl-C, and the shell goes on", async () => {
+    const page = await openBrowserRuntime();
+    await runInTerminal(page, `node -e "console.log('spinning'); for (;;) {}"`);
+    await page.waitForTimeout(1500);
+    const before = Date.now();
+    await page.keyboard.press("Control+C");
+    await runInTerminal(page, `echo "after=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^after=130$/m);
+    expect(Date.now() - before).toBeLessThan(5000);
+    await runInTerminal(page, `node -e "console.log('next', 1 + 1)"`);
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^next 2$/m);
+  });
+});

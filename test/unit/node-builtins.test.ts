@@ -1,0 +1,121 @@
+// The browser runtime's node: built-in modules behave as Node's (fs in its three forms, path, os,
+// util, events, assert, buffer, url, querystring, string_decoder, timers, crypto, stream, readline,
+// module.createRequire), modules that need an operating system fail with one line naming
+// WebContainer, and file writes come back as changes for the workspace.
+import { createHash, createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { runNodeInProcess } from "../support/run-node";
+
+describe("node built-ins", () => {
+  it("fs: sync, callback and promise forms read and write the same files, with Node's errors", async () => {
+    const run = await runNodeInProcess(["fs.js"], {
+      "fs.js": [
+        "const fs = require('fs'); const fsp = require('fs/promises'); const path = require('path');",
+        "fs.mkdirSync('out/deep', { recursive: true });",
+        "fs.writeFileSync('out/deep/a.txt', 'one');",
+        "fs.appendFileSync('out/deep/a.txt', '+two');",
+        "console.log(fs.readFileSync('out/deep/a.txt', 'utf8'), fs.existsSync('out/deep/a.txt'), fs.statSync('out').isDirectory(), fs.statSync('out/deep/a.txt').size);",
+        "console.log(fs.readdirSync('out', { withFileTypes: true }).map((d) => d.name + ':' + d.isDirectory()).join(','));",
+        "try { fs.readFileSync('missing.txt'); } catch (e) { console.log(e.code, e.message); }",
+        "fs.readFile('out/deep/a.txt', 'utf8', (err, text) => {",
+        "  console.log('callback', err, text);",
+        "  fsp.rename('out/deep/a.txt', 'out/b.txt').then(async () => {",
+        "    await fsp.copyFile('out/b.txt', 'out/c.txt');",
+        "    await fsp.rm('out/deep', { recursive: true });",
+        "    console.log('promises', (await fsp.readdir('out')).join(','), path.resolve('x'));",
+        "  });",
+        "});",
+      ].join("\n"),
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      [
+        "one+two true true 7",
+        "deep:true",
+        "ENOENT ENOENT: no such file or directory, open '/workspace/missing.txt'",
+        "callback null one+two",
+        "promises b.txt,c.txt /workspace/x",
+        "",
+      ].join("\n"),
+    );
+    expect(run.ops.map((op) => op.kind)).toEqual(["mkdir", "write", "write", "rename", "write", "remove"]);
+    expect(run.ops[2]).toEqual({ kind: "write", path: "/workspace/out/deep/a.txt", data: "one+two" });
+  });
+
+  it("crypto hashes and HMACs match Node's; random values and UUIDs have Node's shape", async () => {
+    const run = await runNodeInProcess([
+      "-e",
+      "const c = require('crypto'); for (const a of ['md5', 'sha1', 'sha256', 'sha512']) console.log(c.createHash(a).update('webcode').digest('hex')); console.log(c.createHmac('sha256', 'key').update('data').digest('base64')); console.log(c.randomBytes(8).length, /^[0-9a-f-]{36}$/.test(c.randomUUID()));",
+    ]);
+    const expected = ["md5", "sha1", "sha256", "sha512"].map((a) => createHash(a).update("webcode").digest("hex"));
+    expect(run.stdout).toBe(`${[...expected, createHmac("sha256", "key").update("data").digest("base64"), "8 true"].join("\n")}\n`);
+  });
+
+  it("util, events, assert, buffer, url, querystring, string_decoder and os answer as Node's", async () => {
+    const run = await runNodeInProcess([
+      "-e",
+      [
+        "const util = require('util'); const { EventEmitter, once } = require('events'); const assert = require('assert/strict');",
+        "console.log(util.format('%s=%d %j', 'n', 42, { a: 1 }), util.inspect({ deep: { map: new Map([['k', [1, 2]]]) } }), util.types.isPromise(Promise.resolve()));",
+        "const e = new EventEmitter(); e.on('x', (v) => console.log('event', v)); e.emit('x', 7);",
+        "try { assert.deepEqual({ a: 1 }, { a: 2 }); } catch (err) { console.log(err.name, err.code); }",
+        "console.log(Buffer.from('hé').toString('base64'), Buffer.concat([Buffer.from('a'), Buffer.from('b')]).toString());",
+        "const url = require('url'); console.log(url.fileURLToPath('file:///workspace/a%20b.js'), url.pathToFileURL('/workspace/x.js').href);",
+        "console.log(require('querystring').stringify({ a: 1, b: 'x y' }), require('os').EOL === '\\n', require('os').platform());",
+        "const { StringDecoder } = require('string_decoder'); const d = new StringDecoder('utf8'); console.log(d.write(Buffer.from([0xc3])) + d.write(Buffer.from([0xa9])));",
+        "util.promisify(setTimeout)(5).then(() => console.log('promisified'));",
+        "require('timers/promises').setTimeout(10, 'late').then(console.log);",
+      ].join("\n"),
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      [
+        `n=42 {"a":1} { deep: { map: Map(1) { 'k' => [Array] } } } true`,
+        "event 7",
+        "AssertionError ERR_ASSERTION",
+        "aMOp ab",
+        "/workspace/a b.js file:///workspace/x.js",
+        "a=1&b=x%20y true linux",
+        "é",
+        "promisified",
+        "late",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("stream pipeline and readline over piped stdin", async () => {
+    const run = await runNodeInProcess(
+      [
+        "-e",
+        [
+          "const { Transform, pipeline, Writable } = require('stream'); const readline = require('readline');",
+          "const rl = readline.createInterface({ input: process.stdin });",
+          "const lines = []; rl.on('line', (line) => lines.push(line)); rl.on('close', () => {",
+          "  const upper = new Transform({ transform(chunk, _enc, cb) { cb(null, String(chunk).toUpperCase()); } });",
+          "  let out = ''; const sink = new Writable({ write(chunk, _enc, cb) { out += chunk; cb(); } });",
+          "  pipeline(require('stream').Readable.from([lines.join('|')]), upper, sink, (err) => console.log(err ?? out));",
+          "});",
+        ].join("\n"),
+      ],
+      {},
+      { stdin: "first\nsecond\n" },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("FIRST|SECOND\n");
+  });
+
+  it("module.createRequire works from an ES module, and OS modules fail with one line naming WebContainer", async () => {
+    const run = await runNodeInProcess(["main.mjs"], {
+      "main.mjs": "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nconsole.log(require('./lib.cjs'));\nrequire('child_process');",
+      "lib.cjs": "module.exports = 'required';",
+    });
+    expect(run.stdout).toBe("required\n");
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('Error: The module "node:child_process" is not available in the browser runtime: it needs Node.js, which the WebContainer runtime runs.');
+    for (const name of ["http", "net", "worker_threads"]) {
+      const other = await runNodeInProcess(["-e", `require('${name}')`]);
+      expect(other.stderr).toContain(`"node:${name}" is not available in the browser runtime`);
+    }
+  });
+});
