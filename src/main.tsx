@@ -61,7 +61,8 @@ function createWebContainerBoot(settings: RuntimeSettings): WebContainerBoot<Web
  * just-bash and the WebContainer adapter are lazy chunks, requested as soon as the page starts (in
  * parallel with storage and Monaco), so the first workspace's terminal never waits on them in turn.
  */
-const runtimeModules = () => Promise.all([import("./runtime/browser"), import("./runtime/webcontainer"), import("./runtime/node/page-host")]);
+const runtimeModules = () =>
+  Promise.all([import("./runtime/browser"), import("./runtime/webcontainer"), import("./runtime/node/page-host"), import("./runtime/python/page-host")]);
 
 /** git's remote settings (read per command, so Settings changes apply at once) and `git config --global`, kept with the settings. */
 function gitOptions(storage: Storage) {
@@ -84,11 +85,11 @@ const GIT_GLOBAL_CONFIG_KEY = "git-global-config";
 
 function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>, storage: Storage) {
   return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
-    const [{ createBrowserRuntime }, { attachWebContainer }, { pageNodeHost }] = await modules;
+    const [{ createBrowserRuntime }, { attachWebContainer }, { pageNodeHost }, { pagePython }] = await modules;
     const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
       files,
       // node runs in the page's one isolated execution host, whose worker loads with the first program.
-      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage), node: pageNodeHost(), git: gitOptions(storage) }),
+      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage), node: pageNodeHost(), python: pagePython(), git: gitOptions(storage) }),
       webcontainer,
       attach: attachWebContainer,
     });

@@ -12,6 +12,7 @@ import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
 import { gitCommand, memoryGlobalConfig, NO_REMOTE_SETTINGS, type GitRemoteSettings, type GlobalConfigStore } from "./git/git-command";
 import { nodeCommand } from "../node";
+import { pythonCommands, type PythonCommandOptions } from "../python";
 import type { SandboxHost } from "../sandbox";
 
 export interface BrowserRuntimeOptions {
@@ -27,6 +28,8 @@ export interface BrowserRuntimeOptions {
   git?: { remoteSettings?: () => Promise<GitRemoteSettings>; globalConfig?: GlobalConfigStore; now?: () => number };
   /** Where `node` runs programs (the isolated execution host); without it `node` is not a command. */
   node?: SandboxHost;
+  /** Where python3 runs (the isolated execution host) and how its Pyodide files load; without it python3 says it is not available. */
+  python?: PythonCommandOptions;
 }
 
 const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands and git (type help), and node for JavaScript and TypeScript. npm needs WebContainer.";
@@ -56,7 +59,9 @@ export class BrowserRuntime implements Runtime {
       now: options.git?.now,
     });
     const node = options.node ? [nodeCommand(options.node, fs)] : [];
-    this.host = new BashHost(fs, [...missingCommands(reasonText), ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), git], {
+    const python = options.python ? pythonCommands(fs, options.python) : [];
+    const provided = new Set(python.map((command) => command.name));
+    this.host = new BashHost(fs, [...missingCommands(reasonText).filter((command) => !provided.has(command.name)), ...node, ...python, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
