@@ -12,6 +12,17 @@ export interface PythonRun {
   ops: FsOp[];
 }
 
+let shared: Promise<PythonRuntime> | undefined;
+
+/**
+ * Loading Pyodide takes seconds; tests share one interpreter (the page's worker loads a fresh one per
+ * run, so nothing of one program reaches the next there).
+ */
+function sharedPyodide(): Promise<PythonRuntime> {
+  shared ??= loadPyodide().then((py) => py as unknown as PythonRuntime);
+  return shared;
+}
+
 export async function runPythonInProcess(
   args: string[],
   files: Record<string, FileData> = {},
@@ -37,7 +48,7 @@ export async function runPythonInProcess(
         },
         onMessage: (listener) => (deliver = listener),
       },
-      (context) => runPython(context, async () => (await loadPyodide()) as unknown as PythonRuntime),
+      (context) => runPython(context, sharedPyodide),
     );
   });
   const cwd = options.cwd ?? "/workspace";
