@@ -14,6 +14,9 @@ export interface PythonRuntime {
     readdir(path: string): string[];
     stat(path: string): { mode: number };
     isDir(mode: number): boolean;
+    unlink(path: string): void;
+    rmdir(path: string): void;
+    analyzePath(path: string): { exists: boolean };
   };
   setStdout(options: { write: (buffer: Uint8Array) => number }): void;
   setStderr(options: { write: (buffer: Uint8Array) => number }): void;
@@ -35,6 +38,13 @@ def __webcode_main(argv, cwd, env):
     import os, sys, runpy, traceback
     argv = argv.to_py() if hasattr(argv, "to_py") else argv
     env = env.to_py() if hasattr(env, "to_py") else env
+    # A program may close the standard streams (json.tool does); a shared interpreter reopens them.
+    if sys.stdin.closed:
+        sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
+    if sys.stdout.closed:
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)
+    if sys.stderr.closed:
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
@@ -142,6 +152,18 @@ function writer(context: ProgramContext, stream: "stdout" | "stderr") {
 export async function runPython(context: ProgramContext, load: LoadPython): Promise<void> {
   const { request, fs } = context;
   const py = await load();
+  // An interpreter that ran a program before (tests share one) starts from the sandbox's files only.
+  const clear = (dir: string) => {
+    for (const name of py.FS.readdir(dir)) {
+      if (name === "." || name === "..") continue;
+      const path = `${dir}/${name}`;
+      if (py.FS.isDir(py.FS.stat(path).mode)) {
+        clear(path);
+        py.FS.rmdir(path);
+      } else py.FS.unlink(path);
+    }
+  };
+  for (const root of ROOTS) if (py.FS.analyzePath(root).exists) clear(root);
   // The program's files: every file and folder of the sandbox under the roots.
   const before = new Map<string, Uint8Array>();
   const copyIn = (dir: string) => {
