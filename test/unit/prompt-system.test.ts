@@ -75,6 +75,12 @@ describe("buildSystemPrompt", () => {
     expect(await build()).toContain("Git repository: yes");
   });
 
+  it("tells the model python3 runs in the browser runtime when it is there, and what it lacks", () => {
+    const text = describeRuntime({ kind: "browser", capabilities: { node: false, npm: false, servers: false, python: true } });
+    expect(text).toMatch(/Can run: .*python3 \(CPython 3\.14 via Pyodide: FILE, -c, -m unittest\/doctest\/json\.tool; standard library only, no pip; stdin from a pipe, not typed\)/);
+    expect(describeRuntime({ kind: "browser", capabilities: { node: false, npm: false, servers: false } })).not.toContain("python3");
+  });
+
   it("describes what a WebContainer can run", () => {
     const text = describeRuntime({ kind: "webcontainer", capabilities: WEBCONTAINER });
     expect(text).toContain("Runtime: WebContainer");

@@ -32,11 +32,11 @@ export interface BrowserRuntimeOptions {
   python?: PythonCommandOptions;
 }
 
-const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands and git (type help), and node for JavaScript and TypeScript. npm needs WebContainer.";
+const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands and git (type help), node for JavaScript and TypeScript, and python3. npm needs WebContainer.";
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
-  readonly capabilities: { node: boolean; npm: boolean; servers: boolean };
+  readonly capabilities: { node: boolean; npm: boolean; servers: boolean; python: boolean };
   private readonly host: BashHost;
   private readonly running = new Set<AbortController>();
   private readonly shells = new Set<Shell>();
@@ -48,7 +48,7 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
-    this.capabilities = { node: options.node !== undefined, npm: false, servers: false };
+    this.capabilities = { node: options.node !== undefined, npm: false, servers: false, python: options.python !== undefined };
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const git = gitCommand({
       files: fs,
