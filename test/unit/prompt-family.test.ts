@@ -59,7 +59,7 @@ describe("family prompts", () => {
     expect(text).toMatch(/IndexedDB/);
     expect(text).toMatch(/WebContainer/);
     expect(text).toMatch(/fallback/);
-    expect(text).toMatch(/no node, npm, git or network/);
+    expect(text).toMatch(/no node, npm or network, but git and python3 work/);
     expect(text).toMatch(/editor/);
     expect(text).toMatch(/terminal/);
     // Files through the tools, not bash.
