@@ -307,11 +307,11 @@ describe("interactive shell", () => {
     expect(changes).toContainEqual(expect.objectContaining({ path: "made.txt", source: "terminal" }));
   });
 
-  it("says node needs WebContainer", async () => {
+  it("says npm needs WebContainer", async () => {
     const t = await openTestShell();
     const before = t.mark();
-    await t.type("node -v", KEYS.enter);
-    expect(t.text(before)).toMatch(/node is not available in the browser runtime\. It needs the WebContainer runtime/);
+    await t.type("npm -v", KEYS.enter);
+    expect(t.text(before)).toMatch(/npm is not available in the browser runtime\. It needs the WebContainer runtime/);
   });
 
   it("wraps long lines and keeps the cursor where the editor says", async () => {
