@@ -48,6 +48,20 @@ function addHeaders(middlewares: { use(fn: (req: IncomingMessage, res: ServerRes
 }
 
 /**
+ * python3's worker runs as a classic script in the sandbox (docs/architecture.md "Isolated execution
+ * host"), where `import.meta` is a syntax error. Pyodide's Emscripten module uses it only to find
+ * its own files, which the worker hands it from memory (src/runtime/python/worker.ts).
+ */
+const pyodideWithoutImportMeta: Plugin = {
+  name: "webcode:pyodide-without-import-meta",
+  enforce: "pre",
+  transform(code, id) {
+    if (!/node_modules\/pyodide\/pyodide(\.asm)?\.mjs$/.test(id)) return undefined;
+    return { code: code.replaceAll("import.meta.url", JSON.stringify("https://webcode.invalid/pyodide/pyodide.asm.mjs")), map: null };
+  },
+};
+
+/**
  * `vite build --mode e2e` (npm run build:e2e) is the app the browser tests drive: identical except
  * that "@webcontainer/api", which boots from StackBlitz's servers, is a fake whose boot a test can
  * make hang, fail or succeed (test/support/fake-webcontainer-api.ts). It goes to dist-e2e/, so
@@ -73,7 +87,8 @@ export default defineConfig(({ mode }) => ({
       : undefined,
   server: { headers: RESPONSE_HEADERS },
   preview: { headers: RESPONSE_HEADERS },
-  worker: { format: "es", plugins: () => [processShim] },
+  // Workers are one file each: the sandbox starts them as classic scripts from text (no chunks to import).
+  worker: { format: "es", plugins: () => [processShim, pyodideWithoutImportMeta], rolldownOptions: { output: { codeSplitting: false } } },
   build: {
     outDir: mode === E2E_MODE ? "dist-e2e" : "dist",
     target: "es2022",

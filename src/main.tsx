@@ -63,15 +63,41 @@ function createWebContainerBoot(settings: RuntimeSettings): WebContainerBoot<Web
  * just-bash and the WebContainer adapter are lazy chunks, requested as soon as the page starts (in
  * parallel with storage and Monaco), so the first workspace's terminal never waits on them in turn.
  */
-const runtimeModules = () => Promise.all([import("./runtime/browser"), import("./runtime/webcontainer"), import("./runtime/node/page-host")]);
+const runtimeModules = () =>
+  Promise.all([import("./runtime/browser"), import("./runtime/webcontainer"), import("./runtime/node/page-host"), import("./runtime/python/page-host")]);
 
-function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>, preview: PreviewHub) {
+/** git's remote settings (read per command, so Settings changes apply at once) and `git config --global`, kept with the settings. */
+function gitOptions(storage: Storage) {
+  return {
+    remoteSettings: async () => {
+      const settings = restoreRuntimeSettings(await storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY).catch(() => undefined));
+      return { corsProxy: settings.gitCorsProxy, token: settings.gitAccessToken, tokenHost: settings.gitTokenHost };
+    },
+    globalConfig: {
+      read: async () => {
+        const text = await storage.settings.get<unknown>(GIT_GLOBAL_CONFIG_KEY).catch(() => undefined);
+        return typeof text === "string" ? text : "";
+      },
+      write: (text: string) => storage.settings.put(GIT_GLOBAL_CONFIG_KEY, text),
+    },
+  };
+}
+
+const GIT_GLOBAL_CONFIG_KEY = "git-global-config";
+
+function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>, preview: PreviewHub, storage: Storage) {
   return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
-    const [{ createBrowserRuntime }, { attachWebContainer }, { pageNodeHost }] = await modules;
+    const [{ createBrowserRuntime }, { attachWebContainer }, { pageNodeHost }, { pagePython }] = await modules;
     const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
       files,
       // node runs in the page's one isolated execution host, whose worker loads with the first program.
-      browser: createBrowserRuntime(files, { reasonText: () => stageReason(runtime.stage), node: pageNodeHost(), preview }),
+      browser: createBrowserRuntime(files, {
+        reasonText: () => stageReason(runtime.stage),
+        node: pageNodeHost(),
+        python: pagePython(),
+        git: gitOptions(storage),
+        preview,
+      }),
       webcontainer,
       attach: attachWebContainer,
     });
@@ -138,7 +164,7 @@ async function main(): Promise<void> {
         onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored file", error),
       }),
     // A shared workspace runs nothing (terminal, preview, agent) until "Continue".
-    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules, preview)),
+    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules, preview, storage)),
   });
 }
 

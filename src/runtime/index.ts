@@ -23,6 +23,8 @@ export {
   MIN_BOOT_TIMEOUT_MS,
   MAX_BOOT_TIMEOUT_MS,
   clampBootTimeout,
+  cleanHost,
+  cleanProxyUrl,
   restoreRuntimeSettings,
   type RuntimeSettings,
 } from "./runtime-settings";

@@ -1,7 +1,8 @@
 // Settings → Runtime: whether to use WebContainer where it can run, the StackBlitz API key a
-// deployment on a domain other than localhost needs, and how long to wait for its boot. Stored in
-// this origin's settings store like provider keys (never exported or shared); read once per page
-// load by the composition root, since WebContainer boots at most once per page.
+// deployment on a domain other than localhost needs, how long to wait for its boot, and how git
+// reaches remotes (CORS proxy, access token). Stored in this origin's settings store like provider
+// keys (never exported or shared). The WebContainer fields are read once per page load by the
+// composition root (WebContainer boots at most once per page); the git fields per git command.
 import { DEFAULT_BOOT_TIMEOUT_MS } from "./boot-timeout";
 
 export const RUNTIME_SETTINGS_KEY = "runtime";
@@ -14,13 +15,39 @@ export interface RuntimeSettings {
   /** StackBlitz WebContainer API key, applied with configureAPIKey before boot ("" = none). */
   webContainerApiKey: string;
   bootTimeoutMs: number;
+  /** git clone/fetch/pull/push go through this CORS proxy URL prefix ("" = none, they say so). Read per command. */
+  gitCorsProxy: string;
+  /** Access token git sends (as the password over HTTPS) to `gitTokenHost` only ("" = none). Never exported. */
+  gitAccessToken: string;
+  gitTokenHost: string;
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   useWebContainer: true,
   webContainerApiKey: "",
   bootTimeoutMs: DEFAULT_BOOT_TIMEOUT_MS,
+  gitCorsProxy: "",
+  gitAccessToken: "",
+  gitTokenHost: "github.com",
 };
+
+/** An http(s) URL, without a trailing slash; anything else is "" (a stored value is untrusted). */
+export function cleanProxyUrl(value: string): string {
+  const trimmed = value.trim().replace(/\/+$/, "");
+  if (trimmed === "") return "";
+  try {
+    const url = new URL(trimmed);
+    return url.protocol === "https:" || url.protocol === "http:" ? trimmed : "";
+  } catch {
+    return "";
+  }
+}
+
+/** A host name ("github.com"), lower case; "" when it is not one. */
+export function cleanHost(value: string): string {
+  const host = value.trim().toLowerCase();
+  return /^[a-z0-9.-]+(:\d+)?$/.test(host) ? host : "";
+}
 
 export function clampBootTimeout(ms: number): number {
   if (!Number.isFinite(ms)) return DEFAULT_BOOT_TIMEOUT_MS;
@@ -35,5 +62,8 @@ export function restoreRuntimeSettings(value: unknown): RuntimeSettings {
   if (typeof record.useWebContainer === "boolean") out.useWebContainer = record.useWebContainer;
   if (typeof record.webContainerApiKey === "string") out.webContainerApiKey = record.webContainerApiKey.trim();
   if (typeof record.bootTimeoutMs === "number") out.bootTimeoutMs = clampBootTimeout(record.bootTimeoutMs);
+  if (typeof record.gitCorsProxy === "string") out.gitCorsProxy = cleanProxyUrl(record.gitCorsProxy);
+  if (typeof record.gitAccessToken === "string") out.gitAccessToken = record.gitAccessToken.trim();
+  if (typeof record.gitTokenHost === "string") out.gitTokenHost = cleanHost(record.gitTokenHost);
   return out;
 }

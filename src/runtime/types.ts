@@ -8,6 +8,8 @@ export interface RuntimeCapabilities {
   node: boolean;
   npm: boolean;
   servers: boolean;
+  /** python3 (Pyodide in the isolated execution host); absent means no. */
+  python?: boolean;
 }
 
 /** Who made a change; the editor uses it to tell its own saves from changes underneath it. */

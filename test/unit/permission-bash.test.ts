@@ -16,6 +16,18 @@ describe("bashPermission", () => {
     expect(bashPermission("cat a.txt").always).toEqual(["cat *"]);
   });
 
+  it("covers the browser runtime's git and python commands (issue 15)", () => {
+    expect(bashPermission("git commit -m 'Fix the parser'").always).toEqual(["git commit *"]);
+    expect(bashPermission("git stash pop").always).toEqual(["git stash pop *"]);
+    expect(bashPermission("git push origin main").always).toEqual(["git push *"]);
+    expect(bashPermission("pip install requests==2.32.0").always).toEqual(["pip install *"]);
+    expect(bashPermission("pip3 install -r requirements.txt").always).toEqual(["pip3 install *"]);
+    // A module run is granted per module: allowing tests does not allow a server.
+    expect(bashPermission("python3 -m pytest -q").always).toEqual(["python3 -m pytest *"]);
+    expect(bashPermission("python3 -m http.server 8000").always).toEqual(["python3 -m http.server *"]);
+    expect(bashPermission("python3 script.py").always).toEqual(["python3 *"]);
+  });
+
   it("counts one word for commands not in the table", () => {
     expect(bashPermission("frobnicate --all now").always).toEqual(["frobnicate *"]);
   });

@@ -67,11 +67,13 @@ describe("webContainerBlocked", () => {
 
 describe("restoreRuntimeSettings", () => {
   it("defaults, keeps valid fields, clamps the timeout and ignores junk", () => {
-    expect(restoreRuntimeSettings(undefined)).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000 });
+    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com" };
+    expect(restoreRuntimeSettings(undefined)).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000, ...git });
     expect(restoreRuntimeSettings({ useWebContainer: false, webContainerApiKey: " wc_api_x ", bootTimeoutMs: 30_000 })).toEqual({
       useWebContainer: false,
       webContainerApiKey: "wc_api_x",
       bootTimeoutMs: 30_000,
+      ...git,
     });
     expect(restoreRuntimeSettings({ bootTimeoutMs: 5 }).bootTimeoutMs).toBe(2_000);
     expect(restoreRuntimeSettings({ bootTimeoutMs: 10 ** 9 }).bootTimeoutMs).toBe(120_000);

@@ -13,12 +13,13 @@ describe("RuntimeSettingsStore", () => {
     const storage = await openStorage({ name: `runtime-settings-${counter++}` });
     const store = new RuntimeSettingsStore(storage);
     await store.load();
-    expect(store.settings).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000 });
+    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com" };
+    expect(store.settings).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000, ...git });
     await store.update({ useWebContainer: false, bootTimeoutMs: 500 });
     await store.update({ webContainerApiKey: "wc_api_example_0123456789" });
     const again = new RuntimeSettingsStore(storage);
     await again.load();
-    expect(again.settings).toEqual({ useWebContainer: false, webContainerApiKey: "wc_api_example_0123456789", bootTimeoutMs: 2_000 });
+    expect(again.settings).toEqual({ useWebContainer: false, webContainerApiKey: "wc_api_example_0123456789", bootTimeoutMs: 2_000, ...git });
     storage.close();
   });
 
@@ -36,6 +37,24 @@ describe("RuntimeSettingsStore", () => {
     await store.load();
     await expect(store.update({ useWebContainer: false })).rejects.toThrow(/runtime settings could not be saved/);
     expect(store.settings.useWebContainer).toBe(true);
+  });
+
+  it("git's proxy and token host are cleaned when stored; a proxy that is not http(s) is dropped", async () => {
+    const storage = await openStorage({ name: `runtime-settings-${counter++}` });
+    const store = new RuntimeSettingsStore(storage);
+    await store.load();
+    await store.update({ gitCorsProxy: " https://proxy.example.org/ ", gitTokenHost: " GitLab.com ", gitAccessToken: " glpat-x " });
+    expect(store.settings).toMatchObject({ gitCorsProxy: "https://proxy.example.org", gitTokenHost: "gitlab.com", gitAccessToken: "glpat-x" });
+    await store.update({ gitCorsProxy: "javascript:alert(1)" });
+    expect(store.settings.gitCorsProxy).toBe("");
+    storage.close();
+  });
+
+  it("the git access token is a known secret for the share and export scan", async () => {
+    const storage = await openStorage({ name: `runtime-settings-${counter++}` });
+    await storage.settings.put(RUNTIME_SETTINGS_KEY, { gitAccessToken: "ghp_exampletoken0123456789" });
+    expect(await loadKnownSecrets(storage)).toContain("ghp_exampletoken0123456789");
+    storage.close();
   });
 
   it("the WebContainer API key is a known secret for the share and export scan", async () => {

@@ -143,6 +143,21 @@ describe("ImportFlow: into a new workspace", () => {
     expect(h.infos[0]).toMatch(/^Imported 3 files .* "proj-main 2"\. Left out 1 entry in \.git\.$/);
   });
 
+  it("keeps .git when asked: the repository's files are imported with the rest", async () => {
+    const h = await harness();
+    const flow = new ImportFlow();
+    flow.open(zipFileSource(fileLike("proj-main.zip", projectZip()), unzip), h.context);
+    await flow.whenOpened();
+    expect(flow.state).toMatchObject({ keepGit: false });
+    flow.setOptions({ keepGit: true });
+    await flow.start();
+    const created = (await h.storage.workspaces.list()).find((w) => w.name === "proj-main")!;
+    const paths = (await h.storage.files.list(created.id)).map((f) => f.path);
+    expect(paths.some((p) => p.startsWith(".git/"))).toBe(true);
+    expect(paths).not.toContain("node_modules/x/index.js");
+    expect(h.infos[0]).toMatch(/Left out 1 entry in node_modules\.$/);
+  });
+
   it("refuses an empty name without starting", async () => {
     const h = await harness();
     const flow = new ImportFlow();
@@ -325,7 +340,8 @@ describe("ImportDialog", () => {
     const nameInput = dialog.querySelector<HTMLInputElement>("input.text-input")!;
     expect(dialog.querySelector(`label[for="${nameInput.id}"]`)?.textContent).toBe("Workspace name");
     expect(nameInput.value).toBe("proj-main");
-    expect(dialog.querySelector<HTMLInputElement>('input[type="checkbox"]')!.closest("label")!.textContent).toBe("Keep node_modules");
+    const checkboxes = [...dialog.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')].map((box) => box.closest("label")!.textContent);
+    expect(checkboxes).toEqual(["Keep node_modules", "Keep .git (the repository's history, for git in the terminal)"]);
 
     await click(radios[1]);
     await click(button(dialog, "Import"));

@@ -32,15 +32,26 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
       ? "WebContainer (Node.js running in the browser tab)"
       : "browser fallback (simulated bash with file and text commands such as ls, cat, grep, sed, find, wc)";
   const lines = [`Runtime: ${name}`];
+  // git is isomorphic-git in the browser runtime (src/runtime/browser/git); WebContainer has none.
+  if (browser) can.push("git (init, status, add, rm, mv, commit, log, diff, show, branch, switch, checkout, restore, reset, stash, tag; no merge or rebase)");
+  if (browser && runtime.capabilities.python) {
+    can.push("python3 (CPython 3.14 via Pyodide: FILE, -c, -m unittest/doctest/json.tool; standard library only, no pip; stdin from a pipe, not typed)");
+  }
   if (can.length) lines.push(`Can run: ${can.join(", ")}`);
-  lines.push(`Not available: ${[...cannot, "git", runtime.kind === "browser" && "network access from bash"].filter(Boolean).join(", ")}`);
+  lines.push(`Not available: ${[...cannot, !browser && "git", browser && "network access from bash except git remotes through the user's CORS proxy"].filter(Boolean).join(", ")}`);
   if (browser && node) lines.push(BROWSER_NODE_NOTE);
   if (browser && npm) lines.push(BROWSER_NPM_NOTE);
+  if (browser) lines.push(browserPreviewNote(runtime.capabilities.python === true));
   if (runtime.kind === "webcontainer") {
     lines.push(JSH_NOTE);
     if (servers) lines.push("Dev servers: end the command with \" &\" (npm run dev &): it returns when the server is ready and the server keeps running.");
   }
   return lines.join("\n");
+}
+
+/** What dev-server commands do in the browser runtime (src/runtime/preview). */
+function browserPreviewNote(python: boolean): string {
+  return `Front-end dev servers: npm run dev / npm start (when the script runs vite, serve and the like), npx vite, npx serve${python ? " and python3 -m http.server" : ""} open the built-in preview of the folder (static files, TS/JSX compiled, node_modules imports) in the Preview panel; backend servers do not run here.`;
 }
 
 /** What the browser runtime's npm does and does not (src/runtime/npm). */

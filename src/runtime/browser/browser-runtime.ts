@@ -13,7 +13,9 @@ import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
 import { npmCommands } from "./npm-commands";
+import { gitCommand, memoryGlobalConfig, NO_REMOTE_SETTINGS, type GitRemoteSettings, type GlobalConfigStore } from "./git/git-command";
 import { nodeCommand } from "../node";
+import { pythonCommands, type PythonCommandOptions } from "../python";
 import type { SandboxHost } from "../sandbox";
 import type { PreviewHub } from "../preview";
 import type { PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
@@ -29,17 +31,22 @@ export interface BrowserRuntimeOptions {
   env?: Record<string, string>;
   /** What `curl` fetches with (the page's fetch unless given). */
   fetch?: PageFetch;
+  /** git's remote settings (CORS proxy, token; read per command) and where `git config --global` is kept. */
+  git?: { remoteSettings?: () => Promise<GitRemoteSettings>; globalConfig?: GlobalConfigStore; now?: () => number };
   /** Where `node` runs programs (the isolated execution host); without it `node` is not a command. */
   node?: SandboxHost;
   /** The page's built-in previews; absent: no preview, and dev-server commands say they need WebContainer. */
   preview?: PreviewHub;
+  /** Where python3 runs (the isolated execution host) and how its Pyodide files load; without it python3 says it is not available. */
+  python?: PythonCommandOptions;
 }
 
-const SHELL_BANNER = "Browser runtime: a simulated bash with file and text commands (type help), node for JavaScript and TypeScript, and npm for pure-JavaScript packages.";
+const SHELL_BANNER =
+  "Browser runtime: a simulated bash with file and text commands and git (type help), node for JavaScript and TypeScript, npm for pure-JavaScript packages, and python3.";
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
-  readonly capabilities: { node: boolean; npm: boolean; servers: boolean };
+  readonly capabilities: { node: boolean; npm: boolean; servers: boolean; python: boolean };
   private readonly host: BashHost;
   private readonly preview: BuiltinPreview | undefined;
   private readonly running = new Set<AbortController>();
@@ -52,14 +59,28 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
-    this.capabilities = { node: options.node !== undefined, npm: true, servers: false };
+    this.capabilities = { node: options.node !== undefined, npm: true, servers: false, python: options.python !== undefined };
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const npm = npmCommands({ files: fs, fetch: fetchImpl, sourceOf: (shellFs) => this.host.sourceOf(shellFs) });
+    const git = gitCommand({
+      files: fs,
+      mount: WORKSPACE_MOUNT,
+      fetch: fetchImpl,
+      remoteSettings: options.git?.remoteSettings ?? (async () => NO_REMOTE_SETTINGS),
+      globalConfig: options.git?.globalConfig ?? memoryGlobalConfig(),
+      now: options.git?.now,
+    });
     const node = options.node ? [nodeCommand(options.node, fs)] : [];
+    const python = options.python ? pythonCommands(fs, options.python) : [];
+    const provided = new Set([...npm, ...python].map((command) => command.name));
     this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
     // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in
     // preview; every other use of those commands goes to their own command.
-    let commands: CustomCommand[] = [...missingCommands(reasonText, options.node ? [] : ["node"]), ...npm];
+    let commands: CustomCommand[] = [
+      ...missingCommands(reasonText, options.node ? [] : ["node"]).filter((command) => !provided.has(command.name)),
+      ...npm,
+      ...python,
+    ];
     const serving: CustomCommand[] = [];
     if (this.preview) {
       const preview = this.preview;
@@ -67,7 +88,7 @@ export class BrowserRuntime implements Runtime {
       serving.push(...devServerCommands((start) => preview.start(start), (name) => byName.get(name)));
       commands = commands.filter((c) => !serving.some((s) => s.name === c.name));
     }
-    this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand()], {
+    this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",

@@ -7,11 +7,10 @@ export const WEBCONTAINER_COMMANDS = ["pnpm", "yarn", "corepack", "tsc", "tsx", 
 
 /** Not available in either runtime of this page. */
 export const UNAVAILABLE_COMMANDS: Record<string, string> = {
-  git: "git is not available in this page (neither the browser runtime nor WebContainer includes it). To bring code in or out, import or export a zip of the workspace.",
   python: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
   python3: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
-  pip: "pip is not available in this page (neither the browser runtime nor WebContainer runs Python).",
-  pip3: "pip is not available in this page (neither the browser runtime nor WebContainer runs Python).",
+  pip: "pip is not available yet: python3 in the browser runtime has the standard library only. Copy a pure-Python package's files into the workspace to import it.",
+  pip3: "pip is not available yet: python3 in the browser runtime has the standard library only. Copy a pure-Python package's files into the workspace to import it.",
 };
 
 /**

@@ -134,6 +134,11 @@ export class WorkspaceBashFs implements IFileSystem {
     private readonly modes: Map<string, number> = new Map(),
   ) {}
 
+  /** Who this mount's changes are attributed to (commands that write the workspace directly use it). */
+  get changeSource(): ChangeSource {
+    return this.source;
+  }
+
   /** "/src/a.ts" (path inside the mount) -> "src/a.ts"; "/" -> "". */
   private toWorkspace(path: string, op: string): string {
     try {

@@ -5,6 +5,7 @@ import { useStore } from "zustand";
 import { maskKey } from "../../providers";
 import { MAX_BOOT_TIMEOUT_MS, MIN_BOOT_TIMEOUT_MS } from "../../runtime";
 import type { RuntimeSettingsStore } from "./runtime-settings-store";
+import { GitSettingsSection } from "./git-settings-section";
 
 export function RuntimeSection({ runtime, onProblem }: { runtime: RuntimeSettingsStore; onProblem(action: () => Promise<void>): void }) {
   const settings = useStore(runtime.store);
@@ -23,7 +24,8 @@ export function RuntimeSection({ runtime, onProblem }: { runtime: RuntimeSetting
       <h3 id={`${baseId}-title`}>Runtime</h3>
       <p className="form-hint">
         Files, the terminal and the agent always run in the browser runtime at once. Where it can, webcode also starts WebContainer (Node.js with npm and dev
-        servers, from StackBlitz) in the background and moves the workspace to it when it is ready. Changes here apply the next time webcode opens.
+        servers, from StackBlitz) in the background and moves the workspace to it when it is ready. WebContainer changes here apply the next time webcode
+        opens.
       </p>
       <div className="form-row form-row-inline">
         <input
@@ -91,6 +93,7 @@ export function RuntimeSection({ runtime, onProblem }: { runtime: RuntimeSetting
           }}
         />
       </div>
+      <GitSettingsSection runtime={runtime} onProblem={onProblem} />
     </section>
   );
 }

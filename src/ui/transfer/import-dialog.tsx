@@ -97,7 +97,11 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
             <input type="checkbox" checked={state.keepNodeModules} onChange={(event) => flow.setOptions({ keepNodeModules: event.target.checked })} />
             Keep node_modules
           </label>
-          <p className="form-hint">node_modules and .git folders are left out unless kept: npm install rebuilds them.</p>
+          <label className="transfer-checkbox">
+            <input type="checkbox" checked={state.keepGit} onChange={(event) => flow.setOptions({ keepGit: event.target.checked })} />
+            Keep .git (the repository's history, for git in the terminal)
+          </label>
+          <p className="form-hint">node_modules and .git folders are left out unless kept: npm install rebuilds node_modules; without .git, git starts with no history.</p>
           <div className="modal-buttons">
             <button type="button" className="button" onClick={() => flow.cancel()}>
               Cancel

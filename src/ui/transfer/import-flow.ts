@@ -30,6 +30,8 @@ export interface ImportOptionsState {
   /** The new workspace's name. */
   name: string;
   keepNodeModules: boolean;
+  /** Keep the .git folder: its history then works with git in the browser runtime. */
+  keepGit: boolean;
 }
 
 export type ImportState =
@@ -98,7 +100,7 @@ export class ImportFlow {
 
   private showOptions(source: ImportSource, context: ImportContext): void {
     this.store.setState(
-      { step: "options", source, currentName: context.workspace.name, currentReadOnly: context.workspace.readOnly === true, target: "new", name: source.name, keepNodeModules: false },
+      { step: "options", source, currentName: context.workspace.name, currentReadOnly: context.workspace.readOnly === true, target: "new", name: source.name, keepNodeModules: false, keepGit: false },
       true,
     );
   }
@@ -167,7 +169,7 @@ export class ImportFlow {
     const state = this.state;
     const context = this.context;
     if (state.step !== "options" || !context) return;
-    const { source, target, keepNodeModules } = state;
+    const { source, target, keepNodeModules, keepGit } = state;
     const name = state.name.trim();
     if (target === "new") {
       const problem = validateWorkspaceName(name);
@@ -182,7 +184,7 @@ export class ImportFlow {
       this.store.setState({ step: "running", source, phase, progress, cancellable }, true);
     running("read", NO_PROGRESS);
     try {
-      const result = await source.read({ keepNodeModules }, (phase, progress) => running(phase, progress), abort.signal);
+      const result = await source.read({ keepNodeModules, keepGit }, (phase, progress) => running(phase, progress), abort.signal);
       if (abort.signal.aborted) throw new DOMException("The import was cancelled.", "AbortError");
       if (target === "new") await this.writeNew(context, name, result, abort.signal, running);
       else await this.writeCurrent(context, result, running);

@@ -50,14 +50,14 @@ export function configuredSecrets(configs: readonly ProviderConfig[]): string[] 
   return secrets.map((s) => s.trim()).filter((s) => s !== "");
 }
 
-/** The configured secrets from storage (provider keys, the WebContainer API key); unreadable settings give none (the built-in patterns still apply). */
+/** The configured secrets from storage (provider keys, the WebContainer API key, the git access token); unreadable settings give none (the built-in patterns still apply). */
 export async function loadKnownSecrets(storage: Pick<Storage, "settings">): Promise<string[]> {
   try {
     // Loaded on demand: the providers module brings the AI SDK clients, which stay out of the first chunk.
     const { loadProviderConfigs } = await import("../../providers");
     const [configs, runtime] = await Promise.all([loadProviderConfigs(storage), storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY)]);
-    const webContainerKey = restoreRuntimeSettings(runtime).webContainerApiKey;
-    return [...configuredSecrets(configs), ...(webContainerKey ? [webContainerKey] : [])];
+    const { webContainerApiKey, gitAccessToken } = restoreRuntimeSettings(runtime);
+    return [...configuredSecrets(configs), ...[webContainerApiKey, gitAccessToken].filter((key) => key !== "")];
   } catch {
     return [];
   }

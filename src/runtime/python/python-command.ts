@@ -1,0 +1,91 @@
+// `python3` and `python` in the browser runtime's shell: the command line, environment, working
+// folder, piped input and the workspace's files go to the isolated execution host, where Pyodide
+// runs the program (worker.ts); its file changes come back through the shell's file system. The
+// first use loads Pyodide's files (about 12 MB) from webcode's own origin; later runs reuse them.
+import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
+import type { FsOp, RunMessage, SandboxHost } from "../sandbox";
+import type { WorkspaceFiles } from "../workspace-files";
+import { snapshot } from "../node";
+import { ASSET_DIR } from "./assets";
+
+/** Pyodide's start files by name (see assets.ts); loaded once per page, kept in memory. */
+export type PythonAssets = () => Promise<Map<string, Uint8Array>>;
+
+export interface PythonCommandOptions {
+  host: SandboxHost;
+  assets: PythonAssets;
+}
+
+export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOptions): CustomCommand[] {
+  let loaded: Promise<Map<string, Uint8Array>> | undefined;
+  const assets = () => {
+    loaded ??= options.assets().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  };
+  const run = defineCommand("python3", async (args, ctx) => {
+    const first = loaded === undefined;
+    let start: Map<string, Uint8Array>;
+    try {
+      start = await assets();
+    } catch (error) {
+      return {
+        stdout: "",
+        stderr: `python3: Python could not be loaded (${error instanceof Error ? error.message : String(error)}). Check the connection and try again; after one load it works offline.\n`,
+        exitCode: 1,
+      };
+    }
+    const workspace = snapshot(files);
+    const message: RunMessage = {
+      type: "run",
+      files: [...workspace.files, ...[...start].map(([name, bytes]): [string, Uint8Array] => [`${ASSET_DIR}/${name}`, bytes])],
+      dirs: workspace.dirs,
+      args,
+      env: ctx.exportedEnv ?? Object.fromEntries(ctx.env),
+      cwd: ctx.cwd,
+      stdin: pipedInput(ctx.stdin as unknown as string),
+    };
+    let stdout = "";
+    let stderr = first ? `Loading Python (Pyodide, ${megabytes(start)} MB, once per page)…\n` : "";
+    const result = await options.host.run(message, {
+      signal: ctx.signal,
+      onStdout: (text) => (stdout += text),
+      onStderr: (text) => (stderr += text),
+      onFsOp: (op) => applyOp(ctx.fs, op),
+    });
+    if (result.end === "aborted") stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}KeyboardInterrupt\n`;
+    else if (result.message) stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}${result.message}\n`;
+    return { stdout, stderr, exitCode: result.exitCode };
+  });
+  const alias = defineCommand("python", (args, ctx) => run.execute(args, ctx));
+  return [run, alias];
+}
+
+function megabytes(assets: Map<string, Uint8Array>): string {
+  let total = 0;
+  for (const bytes of assets.values()) total += bytes.length;
+  return (total / 1_000_000).toFixed(1);
+}
+
+/** just-bash hands piped input as a latin1 string of bytes ("" when nothing is piped). */
+function pipedInput(bytes: string): Uint8Array | null {
+  if (!bytes) return null;
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
+  return out;
+}
+
+async function applyOp(fs: IFileSystem, op: FsOp): Promise<void> {
+  switch (op.kind) {
+    case "write":
+      return fs.writeFile(op.path, op.data);
+    case "mkdir":
+      return fs.mkdir(op.path, { recursive: true });
+    case "remove":
+      return fs.rm(op.path, { recursive: true, force: true });
+    case "rename":
+      return fs.mv(op.from, op.to);
+  }
+}

@@ -1,0 +1,227 @@
+// Runs one python3 command line in the isolated execution host's worker with Pyodide (CPython
+// compiled to WebAssembly). The program's files are the sandbox's synchronous file system, copied
+// into Pyodide's in-memory file system before the run and compared after it: what the program
+// created, changed or removed flows back to the workspace as the sandbox's file changes.
+import type { ProgramContext } from "../sandbox/worker-kit";
+import type { FileData } from "../sandbox";
+
+/** The part of Pyodide's interface this runner uses. */
+export interface PythonRuntime {
+  FS: {
+    mkdirTree(path: string): void;
+    writeFile(path: string, data: Uint8Array | string): void;
+    readFile(path: string): Uint8Array;
+    readdir(path: string): string[];
+    stat(path: string): { mode: number };
+    isDir(mode: number): boolean;
+    unlink(path: string): void;
+    rmdir(path: string): void;
+    analyzePath(path: string): { exists: boolean };
+  };
+  setStdout(options: { write: (buffer: Uint8Array) => number }): void;
+  setStderr(options: { write: (buffer: Uint8Array) => number }): void;
+  setStdin(options: { stdin: () => Uint8Array | string | null | undefined; isatty?: boolean } | { error: true }): void;
+  globals: { get(name: string): unknown };
+  runPython(code: string): unknown;
+}
+
+export type LoadPython = () => Promise<PythonRuntime>;
+
+const ROOTS = ["/workspace", "/tmp"];
+
+/**
+ * The driver: runs FILE, -c CODE or -m MODULE as CPython's main does, returns the exit code, and
+ * prints an uncaught exception's traceback without the driver's own frames.
+ */
+const DRIVER = String.raw`
+def __webcode_main(argv, cwd, env):
+    import os, sys, runpy, traceback
+    argv = argv.to_py() if hasattr(argv, "to_py") else argv
+    env = env.to_py() if hasattr(env, "to_py") else env
+    # A program may close the standard streams (json.tool does); a shared interpreter reopens them.
+    if sys.stdin.closed:
+        sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
+    if sys.stdout.closed:
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)
+    if sys.stderr.closed:
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)
+    os.chdir(cwd)
+    os.environ.clear()
+    os.environ.update(env)
+    usage = "usage: python3 [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
+    args = list(argv)
+    mode = None
+    target = None
+    while args:
+        a = args.pop(0)
+        if a == "-c":
+            if not args:
+                sys.stderr.write("Argument expected for the -c option\n" + usage)
+                return 2
+            mode, target = "c", args.pop(0)
+            sys.argv = ["-c"] + args
+            break
+        if a == "-m":
+            if not args:
+                sys.stderr.write("Argument expected for the -m option\n" + usage)
+                return 2
+            mode, target = "m", args.pop(0)
+            sys.argv = [target] + args
+            break
+        if a in ("-u", "-B", "-E", "-s", "-S", "-I", "-q"):
+            continue
+        if a in ("-V", "--version"):
+            print("Python " + sys.version.split()[0])
+            return 0
+        if a in ("-h", "--help"):
+            sys.stdout.write(usage)
+            return 0
+        if a.startswith("-") and a != "-":
+            sys.stderr.write("Unknown option: " + a + "\n" + usage)
+            return 2
+        mode, target = "file", a
+        sys.argv = [a] + args
+        break
+    if mode is None:
+        mode, target = "file", "-"
+        sys.argv = [""]
+    own = {__webcode_main.__code__.co_filename}
+    try:
+        if mode == "c":
+            sys.path.insert(0, "")
+            code = compile(target, "<string>", "exec")
+            exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
+        elif mode == "m":
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(target, run_name="__main__", alter_sys=True)
+        elif target == "-":
+            source = sys.stdin.read()
+            exec(compile(source, "<stdin>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
+        else:
+            path = os.path.abspath(target)
+            if not os.path.exists(path):
+                sys.stderr.write("python3: can't open file '%s': [Errno 2] No such file or directory\n" % path)
+                return 2
+            sys.path.insert(0, os.path.dirname(path))
+            own.add(runpy.__file__)
+            runpy.run_path(path, run_name="__main__")
+    except SystemExit as e:
+        code = e.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code
+        sys.stderr.write(str(code) + "\n")
+        return 1
+    except BaseException as e:
+        tb = e.__traceback__
+        while tb is not None and (tb.tb_frame.f_code.co_filename in own or tb.tb_frame.f_code.co_filename.startswith("<frozen runpy")):
+            tb = tb.tb_next
+        if isinstance(e, SyntaxError) and mode == "file":
+            tb = None
+        traceback.print_exception(type(e), e, tb)
+        return 130 if isinstance(e, KeyboardInterrupt) else 1
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:
+            pass
+    return 0
+`;
+
+function toBytes(data: FileData): Uint8Array {
+  return typeof data === "string" ? new TextEncoder().encode(data) : data;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Writes `buffer` to the program's output, decoding UTF-8 across chunk boundaries. */
+function writer(context: ProgramContext, stream: "stdout" | "stderr") {
+  const decoder = new TextDecoder();
+  return (buffer: Uint8Array) => {
+    context.write(stream, decoder.decode(buffer, { stream: true }));
+    return buffer.length;
+  };
+}
+
+export async function runPython(context: ProgramContext, load: LoadPython): Promise<void> {
+  const { request, fs } = context;
+  const py = await load();
+  // An interpreter that ran a program before (tests share one) starts from the sandbox's files only.
+  const clear = (dir: string) => {
+    for (const name of py.FS.readdir(dir)) {
+      if (name === "." || name === "..") continue;
+      const path = `${dir}/${name}`;
+      if (py.FS.isDir(py.FS.stat(path).mode)) {
+        clear(path);
+        py.FS.rmdir(path);
+      } else py.FS.unlink(path);
+    }
+  };
+  for (const root of ROOTS) if (py.FS.analyzePath(root).exists) clear(root);
+  // The program's files: every file and folder of the sandbox under the roots.
+  const before = new Map<string, Uint8Array>();
+  const copyIn = (dir: string) => {
+    py.FS.mkdirTree(dir);
+    for (const name of fs.readdir(dir)) {
+      const path = `${dir}/${name}`;
+      const node = fs.stat(path);
+      if (node?.kind === "dir") copyIn(path);
+      else if (node) {
+        const bytes = toBytes(node.data);
+        before.set(path, bytes);
+        py.FS.writeFile(path, bytes);
+      }
+    }
+  };
+  for (const root of ROOTS) if (fs.stat(root)?.kind === "dir") copyIn(root);
+  const beforeDirs = new Set<string>();
+  const listDirs = (dir: string) => {
+    beforeDirs.add(dir);
+    for (const name of py.FS.readdir(dir)) if (name !== "." && name !== ".." && py.FS.isDir(py.FS.stat(`${dir}/${name}`).mode)) listDirs(`${dir}/${name}`);
+  };
+  for (const root of ROOTS) listDirs(root);
+
+  py.setStdout({ write: writer(context, "stdout") });
+  py.setStderr({ write: writer(context, "stderr") });
+  const stdin = request.stdin === null ? new Uint8Array() : toBytes(request.stdin);
+  let given = false;
+  py.setStdin({ stdin: () => (given ? null : ((given = true), stdin)), isatty: false });
+
+  py.runPython(DRIVER);
+  const main = py.globals.get("__webcode_main") as ((argv: string[], cwd: string, env: Record<string, string>) => number) & { destroy?(): void };
+  let code: number;
+  try {
+    code = Number(main(request.args, request.cwd, request.env)) | 0;
+  } catch (error) {
+    context.write("stderr", `${error instanceof Error ? error.message : String(error)}\n`);
+    code = 1;
+  }
+
+  // What the program changed flows back, folders first, removals last.
+  const after = new Map<string, Uint8Array>();
+  const afterDirs = new Set<string>();
+  const walk = (dir: string) => {
+    afterDirs.add(dir);
+    for (const name of py.FS.readdir(dir)) {
+      if (name === "." || name === "..") continue;
+      const path = `${dir}/${name}`;
+      if (py.FS.isDir(py.FS.stat(path).mode)) walk(path);
+      else after.set(path, py.FS.readFile(path));
+    }
+  };
+  for (const root of ROOTS) walk(root);
+  for (const dir of afterDirs) if (!beforeDirs.has(dir)) fs.mkdir(dir, true);
+  for (const [path, bytes] of after) {
+    const old = before.get(path);
+    if (!old || !sameBytes(old, bytes)) fs.writeFile(path, bytes);
+  }
+  for (const path of before.keys()) if (!after.has(path)) fs.remove(path, { fileOnly: true, syscall: "unlink" });
+  for (const dir of [...beforeDirs].sort().reverse()) if (!afterDirs.has(dir)) fs.remove(dir, { recursive: true, syscall: "rmdir" });
+  context.exit(code);
+}

@@ -1,0 +1,32 @@
+// python3 in a real browser: Pyodide from webcode's own origin in the sandboxed worker; output,
+// files flowing back to the workspace, a traceback, and Ctrl-C ending an endless loop.
+import { describe, expect, it } from "vitest";
+import { runInTerminal, terminalText, treeItem, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
+
+const browser = useBrowser();
+
+describe("python3 in the browser runtime", () => {
+  it("runs a script that writes a file, prints a traceback, and stops an endless loop on Ctrl-C", async () => {
+    const { page } = await browser.open();
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    await waitForWorkbench(page);
+    await waitForTerminal(page);
+    await runInTerminal(page, `printf 'import sys\\nopen("made.txt", "w").write("from python")\\nprint("sum", sum(range(10)), sys.version_info[0])\\n' > app.py && python3 app.py`);
+    await expect.poll(() => terminalText(page), { timeout: 60_000 }).toMatch(/^sum 45 3$/m);
+    expect(await terminalText(page)).toContain("Loading Python (Pyodide");
+    await expect.poll(() => treeItem(page, "made.txt").count(), { timeout: 10_000 }).toBe(1);
+    // Every file came from this origin (no CDN).
+    const origin = new URL(page.url()).origin;
+    expect(requests.filter((url) => /pyodide|python_stdlib/.test(url)).every((url) => url.startsWith(origin))).toBe(true);
+
+    await runInTerminal(page, `clear; python3 -c "1/0"; echo "exit=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 60_000 }).toMatch(/ZeroDivisionError: division by zero\n\s*exit=1$/m);
+
+    await runInTerminal(page, "clear; python3 -c 'while True: pass'");
+    await page.waitForTimeout(3000);
+    await page.keyboard.press("Control+c");
+    await runInTerminal(page, "echo after=$?");
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^after=130$/m);
+  });
+});
