@@ -1,11 +1,12 @@
 // The agent facade: the one object the UI talks to. It owns the session store, the event bus, the
 // permission and question managers and the workspace snapshots, runs turns (one at a time per
 // session) and exposes sessions, messages, revert/fork and replies to asks.
-import { DisposableStore, EventBus, UserFacingError, newId, type Disposable } from "../base";
+import { newPartHeader, newSession, newUserMessage } from "../storage";
+import { DisposableStore, EventBus, UserFacingError, type Disposable } from "../base";
 import type { ProviderRegistry, ReasoningEffort } from "../providers";
 import type { Runtime } from "../runtime";
 import {
-  emptyUsage,
+  
   type FileAttachment,
   type ModelRef,
   type PartRecord,
@@ -301,25 +302,19 @@ export function createAgent(deps: AgentDeps): Agent {
     const model = await resolveModel(session, input.model);
     const agentName = input.agent ?? session.agent;
     const time = now();
-    const message: UserMessageRecord = {
-      v: 1,
-      id: newId("msg", time),
-      sessionId,
-      role: "user",
-      createdAt: time,
-      agent: agentName,
-      model,
-      ...(input.system !== undefined && { system: input.system }),
-      ...(input.tools && { tools: input.tools }),
-      ...(input.reasoning && { reasoning: input.reasoning }),
-    };
+    const message: UserMessageRecord = newUserMessage(
+      {
+        sessionId,
+        agent: agentName,
+        model,
+        ...(input.system !== undefined && { system: input.system }),
+        ...(input.tools && { tools: input.tools }),
+        ...(input.reasoning && { reasoning: input.reasoning }),
+      },
+      time,
+    );
     store.updateMessage(message);
-    const part = (): { v: number; id: string; sessionId: string; messageId: string } => ({
-      v: 1,
-      id: newId("prt", now()),
-      sessionId,
-      messageId: message.id,
-    });
+    const part = () => newPartHeader({ sessionId, messageId: message.id }, now());
     const parts: PartRecord[] = [];
     if (session.userEdits && session.userEdits.length > 0) {
       parts.push({ ...part(), type: "text", text: userEditsReminder(session.userEdits), synthetic: true });
@@ -370,20 +365,15 @@ export function createAgent(deps: AgentDeps): Agent {
       const time = now();
       // opencode.json's "model" is a hint: used only when the user has chosen no default model.
       const model = input.model ?? deps.defaultModel?.() ?? (await loadOpencodeConfig(deps.runtime.fs).catch(() => undefined))?.config.model;
-      const session: SessionRecord = {
-        v: 1,
-        id: newId("ses", time),
-        workspaceId: deps.runtime.fs.workspaceId,
-        title: input.title ?? DEFAULT_SESSION_TITLE,
-        createdAt: time,
-        updatedAt: time,
-        agent: input.agent ?? DEFAULT_AGENT,
-        ...(model && { model }),
-        permission: [],
-        tokens: emptyUsage(),
-        cost: 0,
-        todos: [],
-      };
+      const session: SessionRecord = newSession(
+        {
+          workspaceId: deps.runtime.fs.workspaceId,
+          title: input.title ?? DEFAULT_SESSION_TITLE,
+          agent: input.agent ?? DEFAULT_AGENT,
+          ...(model && { model }),
+        },
+        time,
+      );
       await store.createSession(session);
       return session;
     },

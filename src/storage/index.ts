@@ -19,6 +19,8 @@ import {
 } from "./repositories";
 
 export * from "./records";
+export * from "./factories";
+export { recordSchemas, type RecordSchemas } from "./schemas";
 export { StorageQuotaError, type RecordBatch } from "./repositories";
 export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";

@@ -162,9 +162,13 @@ function sharePart(p: PartRecord, id: string, messageId: string, redact: Redact,
         ...(p.mediaType !== undefined && { mediaType: fit(p.mediaType, 255) }),
         ...(p.filename !== undefined && { filename: fit(redact(p.filename), 255) }),
       };
-    default:
-      // Patch parts point at snapshots that are not shared; anything else is not shareable.
+    // Patch parts point at snapshots that are not shared; provider tools carry provider metadata.
+    case "patch":
+    case "provider-tool":
       return undefined;
+    default:
+      // A part type added to the records without a decision here fails the type check.
+      return ((unhandled: never) => unhandled)(p);
   }
 }
 

@@ -23,9 +23,8 @@ import {
   SHARE_PART_TYPES,
   SHARE_TOOL_OUTPUT_CHARS,
   SHARE_VERSION,
-  envelopeSchema,
   shareableAttachmentUrl,
-  sharePartSchema,
+  shareSchemas,
   type DecodedSharePart,
   type ShareEnvelope,
   type SharePart,
@@ -168,7 +167,7 @@ export function restoreShareEnvelope(raw: unknown): RestoredShare {
   const version = (raw as { version?: unknown }).version;
   if (typeof version === "number" && Number.isInteger(version) && version > SHARE_VERSION) throw newerVersionError(version);
   checkShareCaps(raw as { messages?: unknown; parts?: unknown });
-  const parsed = envelopeSchema.safeParse(raw);
+  const parsed = shareSchemas().envelope.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw damagedShare(`${issue?.path.join(".") || "envelope"}: ${issue?.message ?? "invalid"}`);
@@ -194,7 +193,7 @@ export function restoreShareEnvelope(raw: unknown): RestoredShare {
       droppedParts++;
       continue;
     }
-    const part = sharePartSchema.safeParse(value);
+    const part = shareSchemas().part.safeParse(value);
     if (!part.success) throw damagedShare(`a ${type} part: ${part.error.issues[0]?.message ?? "invalid"}`);
     if (!messageIds.has(part.data.messageId)) throw damagedShare(`part ${part.data.id} belongs to an unknown message`);
     if (partIds.has(part.data.id)) throw damagedShare(`part ${part.data.id} appears twice`);

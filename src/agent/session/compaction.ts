@@ -1,8 +1,8 @@
 // Compaction (docs/agent.md, "Context"): the hidden compaction agent summarises everything before the last turns
 // into one assistant message marked `summary: true`; loading skips what it summarised. After an
 // automatic compaction a synthetic "continue" message resumes the turn.
-import { emptyUsage, type AssistantMessageRecord, type ModelRef, type SessionRecord, type UserMessageRecord } from "../../storage";
-import { newId } from "../../base";
+import { newAssistantMessage, newPart, newUserMessage } from "../../storage";
+import { type AssistantMessageRecord, type ModelRef, type SessionRecord, type UserMessageRecord } from "../../storage";
 import type { SessionEnv } from "./env";
 import { compactionPart, isTurnStart, lastAssistant } from "./history";
 import { toModelMessages } from "./model-messages";
@@ -79,25 +79,9 @@ export async function queueCompaction(
   session: SessionRecord,
   input: { auto: boolean; agent: string; model: ModelRef },
 ): Promise<UserMessageRecord> {
-  const message: UserMessageRecord = {
-    v: 1,
-    id: newId("msg", env.now()),
-    sessionId: session.id,
-    role: "user",
-    createdAt: env.now(),
-    agent: input.agent,
-    model: input.model,
-    synthetic: true,
-  };
+  const message: UserMessageRecord = newUserMessage({ sessionId: session.id, agent: input.agent, model: input.model, synthetic: true }, env.now());
   env.store.updateMessage(message);
-  env.store.updatePart({
-    v: 1,
-    id: newId("prt", env.now()),
-    sessionId: session.id,
-    messageId: message.id,
-    type: "compaction",
-    auto: input.auto,
-  });
+  env.store.updatePart(newPart({ sessionId: session.id, messageId: message.id }, { type: "compaction", auto: input.auto }, env.now()));
   await env.store.flush(session.id);
   return message;
 }
@@ -144,19 +128,10 @@ export async function runCompaction(
   const { summarise, tail } = splitForCompaction(before, budget);
   env.store.updatePart({ ...part, ...(tail[0] && { tailStartId: tail[0].info.id }) });
 
-  const summary: AssistantMessageRecord = {
-    v: 1,
-    id: newId("msg", env.now()),
-    sessionId: session.id,
-    role: "assistant",
-    createdAt: env.now(),
-    parentId: request.info.id,
-    agent: agent.name,
-    model: modelRef,
-    tokens: emptyUsage(),
-    cost: 0,
-    summary: true,
-  };
+  const summary: AssistantMessageRecord = newAssistantMessage(
+    { sessionId: session.id, parentId: request.info.id, agent: agent.name, model: modelRef, summary: true },
+    env.now(),
+  );
   env.store.updateMessage(summary);
   const supportsImages = modelInfo?.capabilities.images ?? false;
   const messages = toModelMessages(summarise, { supportsImages, maxToolOutputChars: COMPACTION_TOOL_OUTPUT_CHARS, toolsAsText: true });
@@ -184,26 +159,14 @@ export async function runCompaction(
   if (result.error || result.outcome === "compact") return "failed";
 
   if (part.auto) {
-    const resume: UserMessageRecord = {
-      v: 1,
-      id: newId("msg", env.now()),
-      sessionId: session.id,
-      role: "user",
-      createdAt: env.now(),
-      agent: request.info.agent,
-      ...(request.info.model && { model: request.info.model }),
-      synthetic: true,
-    };
+    const resume: UserMessageRecord = newUserMessage(
+      { sessionId: session.id, agent: request.info.agent, ...(request.info.model && { model: request.info.model }), synthetic: true },
+      env.now(),
+    );
     env.store.updateMessage(resume);
-    env.store.updatePart({
-      v: 1,
-      id: newId("prt", env.now()),
-      sessionId: session.id,
-      messageId: resume.id,
-      type: "text",
-      text: env.services.prompts.continueAfterCompaction,
-      synthetic: true,
-    });
+    env.store.updatePart(
+      newPart({ sessionId: session.id, messageId: resume.id }, { type: "text", text: env.services.prompts.continueAfterCompaction, synthetic: true }, env.now()),
+    );
   }
   await env.store.flush(session.id);
   return "done";

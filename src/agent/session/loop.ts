@@ -1,9 +1,10 @@
 // The agent loop (docs/agent.md, "The loop"): one user turn runs model calls until the model stops, the user stops
 // it, a permission is rejected, an error ends it or the agent's step limit is reached; queued
 // compactions and subtasks run in between, and overflowing context is compacted automatically.
+import { newAssistantMessage, newPart } from "../../storage";
 import { newId } from "../../base";
 import {
-  emptyUsage,
+  
   type AssistantMessageRecord,
   type MessageError,
   type ModelRef,
@@ -230,21 +231,10 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     // costs roll up into its parent, whose own next call is checked.)
     const overBudget = session.parentId === undefined ? budgetExceeded(session, nextTokens, modelInfo, env.budget()) : undefined;
     if (overBudget) {
-      const stopped: AssistantMessageRecord = {
-        v: 1,
-        id: newId("msg", env.now()),
-        sessionId,
-        role: "assistant",
-        createdAt: env.now(),
-        completedAt: env.now(),
-        parentId: userInfo.id,
-        agent: agent.name,
-        model: modelRef,
-        tokens: emptyUsage(),
-        cost: 0,
-        finish: "error",
-        error: overBudget,
-      };
+      const stopped: AssistantMessageRecord = newAssistantMessage(
+        { sessionId, completedAt: env.now(), parentId: userInfo.id, agent: agent.name, model: modelRef, finish: "error", error: overBudget },
+        env.now(),
+      );
       env.store.updateMessage(stopped);
       result.assistant = stopped;
       result.error = overBudget;
@@ -253,18 +243,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     // Resolved before the reply exists: a provider that cannot be built (no key, no URL) fails the
     // prompt with its message instead of leaving an empty reply behind.
     const languageModel = env.providers.languageModel(modelRef);
-    const assistant: AssistantMessageRecord = {
-      v: 1,
-      id: newId("msg", env.now()),
-      sessionId,
-      role: "assistant",
-      createdAt: env.now(),
-      parentId: userInfo.id,
-      agent: agent.name,
-      model: modelRef,
-      tokens: emptyUsage(),
-      cost: 0,
-    };
+    const assistant: AssistantMessageRecord = newAssistantMessage({ sessionId, parentId: userInfo.id, agent: agent.name, model: modelRef }, env.now());
     env.store.updateMessage(assistant);
 
     if (steps === 1 && session.parentId === undefined && hasDefaultTitle(session) && all.filter(isTurnStart).length === 1) {
@@ -377,32 +356,16 @@ async function runSubtask(
   const { session, user, subtask, abort } = input;
   const agent = findAgent(input.agents, user.agent);
   const model = modelOf(user, session, agent);
-  let assistant: AssistantMessageRecord = {
-    v: 1,
-    id: newId("msg", env.now()),
-    sessionId: session.id,
-    role: "assistant",
-    createdAt: env.now(),
-    parentId: user.id,
-    agent: agent.name,
-    model,
-    tokens: emptyUsage(),
-    cost: 0,
-  };
+  let assistant: AssistantMessageRecord = newAssistantMessage({ sessionId: session.id, parentId: user.id, agent: agent.name, model }, env.now());
   env.store.updateMessage(assistant);
   const callId = newId("call", env.now());
   const start = env.now();
   const toolInput = { description: subtask.description, prompt: subtask.prompt, subagent_type: subtask.agent };
-  let part: Extract<PartRecord, { type: "tool" }> = {
-    v: 1,
-    id: newId("prt", env.now()),
-    sessionId: session.id,
-    messageId: assistant.id,
-    type: "tool",
-    callId,
-    tool: "task",
-    state: { status: "running", input: toolInput, start },
-  };
+  let part: Extract<PartRecord, { type: "tool" }> = newPart(
+    { sessionId: session.id, messageId: assistant.id },
+    { type: "tool", callId, tool: "task", state: { status: "running", input: toolInput, start } },
+    env.now(),
+  );
   env.store.updatePart(part);
   try {
     const result = await env.runSubagent(

@@ -1,8 +1,9 @@
 // One model call of the loop (docs/agent.md, "The loop", steps 6-7): streams it with the AI SDK, turns every stream
 // event into parts, retries what is retryable, records usage, cost and the step's file changes,
 // and says what the loop does next: continue (tools were called), stop, or compact.
+import { newPartHeader } from "../../storage";
 import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
-import { errorMessage, newId } from "../../base";
+import { errorMessage } from "../../base";
 import type { CallOptions, ModelInfo } from "../../providers";
 import type { AssistantMessageRecord, MessageError, PartRecord, SessionRecord, TokenUsage } from "../../storage";
 import type { Rule } from "../permission";
@@ -75,12 +76,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     earlierCalls: input.earlierCalls,
     subagents: input.subagents ?? [],
   });
-  const newPart = (): { v: number; id: string; sessionId: string; messageId: string } => ({
-    v: 1,
-    id: newId("prt", env.now()),
-    sessionId: session.id,
-    messageId: assistant.id,
-  });
+  const newPart = () => newPartHeader({ sessionId: session.id, messageId: assistant.id }, env.now());
 
   const startSnapshot = input.snapshots ? await takeSnapshot(env, { reuseIfQuiet: true }) : undefined;
   env.store.updatePart({ ...newPart(), type: "step-start", ...(startSnapshot && { snapshot: startSnapshot }) });

@@ -1,7 +1,8 @@
 // Workspace snapshots (docs/agent.md, "Snapshots, revert, unrevert, fork"): at each step start the agent records a content hash per file;
 // contents go to content-addressed blobs, so an unchanged file costs nothing after its first
 // snapshot. Revert and unrevert restore files from a snapshot through the runtime's file service.
-import { newId, sha256Hex, tryDecodeText, type Disposable } from "../../base";
+import { newSnapshot } from "../../storage";
+import { sha256Hex, tryDecodeText, type Disposable } from "../../base";
 import type { FileStat, WorkspaceFs } from "../../runtime";
 import type { BlobRecord, SnapshotRecord, Storage } from "../../storage";
 
@@ -82,13 +83,7 @@ export class SnapshotService implements Disposable {
     );
     if (blobs.length > 0) await this.storage.blobs.putMany(blobs);
     if (this.last && sameFiles(this.last.files, files)) return this.last.id;
-    const record: SnapshotRecord = {
-      v: 1,
-      id: newId("snp", this.now()),
-      workspaceId: this.fs.workspaceId,
-      createdAt: this.now(),
-      files,
-    };
+    const record: SnapshotRecord = newSnapshot({ workspaceId: this.fs.workspaceId, files }, this.now());
     await this.storage.snapshots.put(record);
     this.last = record;
     return record.id;

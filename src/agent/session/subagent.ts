@@ -2,8 +2,9 @@
 // its own rules plus the caller's denies, and no task or todowrite inside (no nesting). The
 // child's tool progress shows live in the caller's task part; aborting the caller aborts the child;
 // `taskId` resumes an earlier child. Costs roll up as the child's steps finish (processor.ts).
-import { abortError, newId } from "../../base";
-import { emptyUsage, type PartRecord, type SessionRecord, type UserMessageRecord } from "../../storage";
+import { newPart, newSession, newUserMessage } from "../../storage";
+import { abortError } from "../../base";
+import { type PartRecord, type SessionRecord, type UserMessageRecord } from "../../storage";
 import type { Rule } from "../permission";
 import type { SubagentRequest, SubagentResult } from "../tools/tool";
 import type { SessionEnv, SubagentCaller } from "./env";
@@ -54,35 +55,23 @@ export async function runSubagent(
     child = existing;
   } else {
     const now = env.now();
-    child = {
-      v: 1,
-      id: newId("ses", now),
-      workspaceId: parent.workspaceId,
-      title: `${request.description} (@${agent.name} subagent)`,
-      parentId: parent.id,
-      createdAt: now,
-      updatedAt: now,
-      agent: agent.name,
-      ...(model && { model }),
-      permission: childRules([...caller.rules, ...(caller.limits ?? [])]),
-      tokens: emptyUsage(),
-      cost: 0,
-      todos: [],
-    };
+    child = newSession(
+      {
+        workspaceId: parent.workspaceId,
+        title: `${request.description} (@${agent.name} subagent)`,
+        parentId: parent.id,
+        agent: agent.name,
+        ...(model && { model }),
+        permission: childRules([...caller.rules, ...(caller.limits ?? [])]),
+      },
+      now,
+    );
     await env.store.createSession(child);
   }
 
-  const user: UserMessageRecord = {
-    v: 1,
-    id: newId("msg", env.now()),
-    sessionId: child.id,
-    role: "user",
-    createdAt: env.now(),
-    agent: agent.name,
-    ...(model && { model }),
-  };
+  const user: UserMessageRecord = newUserMessage({ sessionId: child.id, agent: agent.name, ...(model && { model }) }, env.now());
   env.store.updateMessage(user);
-  env.store.updatePart({ v: 1, id: newId("prt", env.now()), sessionId: child.id, messageId: user.id, type: "text", text: request.prompt });
+  env.store.updatePart(newPart({ sessionId: child.id, messageId: user.id }, { type: "text", text: request.prompt }, env.now()));
 
   // Live progress: a summary of the child's tool calls in the caller's task part.
   const progress = new Map<string, ChildProgress>();

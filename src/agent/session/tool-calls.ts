@@ -1,8 +1,9 @@
 // The tool calls of one model call: builds the AI SDK tool set whose execute runs each call through
 // the permission checks, the doom-loop guard and the shared tool wrapper, and moves each tool part
 // pending → running → completed | error with live updates.
+import { newPart } from "../../storage";
 import { jsonSchema, zodSchema, type JSONSchema7, type Tool, type ToolSet } from "ai";
-import { errorMessage, isAbortError, newId } from "../../base";
+import { errorMessage, isAbortError } from "../../base";
 import type { AssistantMessageRecord, PartRecord, ProviderMetadata, SessionRecord, ToolState } from "../../storage";
 import type { Rule } from "../permission";
 import {
@@ -298,16 +299,11 @@ export class ToolCalls {
   private ensure(callId: string, toolName: string): ToolPart {
     const existing = this.parts.get(callId);
     if (existing) return existing;
-    const part: ToolPart = {
-      v: 1,
-      id: newId("prt", this.env.now()),
-      sessionId: this.scope.session.id,
-      messageId: this.scope.assistant.id,
-      type: "tool",
-      callId,
-      tool: toolName,
-      state: { status: "pending", input: {}, raw: "" },
-    };
+    const part: ToolPart = newPart(
+      { sessionId: this.scope.session.id, messageId: this.scope.assistant.id },
+      { type: "tool", callId, tool: toolName, state: { status: "pending", input: {}, raw: "" } },
+      this.env.now(),
+    );
     return this.put(part);
   }
 

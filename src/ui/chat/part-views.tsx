@@ -95,6 +95,9 @@ export const PartView = memo(function PartView({ part, streaming, plainText, onO
           Attempt {part.attempt} failed: {part.error.message}
         </p>
       );
+    default:
+      // A part type added to the records without a view here fails the type check.
+      return ((unhandled: never) => unhandled)(part);
   }
 });
 

@@ -1,0 +1,55 @@
+// The factories of the records the agent writes: the only places that set `v` (the record version)
+// and new ids. Callers give the fields that mean something; the rest is filled the same way always.
+import { newId } from "../base";
+import {
+  RECORD_VERSION,
+  emptyUsage,
+  type AssistantMessageRecord,
+  type PartRecord,
+  type SessionRecord,
+  type SnapshotRecord,
+  type UserMessageRecord,
+} from "./records";
+
+type Distribute<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A part without what newPart fills in (version, id, session and message). */
+export type PartBody = Distribute<PartRecord, "v" | "id" | "sessionId" | "messageId">;
+export interface PartOwner {
+  sessionId: string;
+  messageId: string;
+}
+export interface PartHeader extends PartOwner {
+  v: number;
+  id: string;
+}
+
+type SessionDefaults = "permission" | "tokens" | "cost" | "todos";
+export type NewSession = Omit<SessionRecord, "v" | "id" | "createdAt" | "updatedAt" | SessionDefaults> & Partial<Pick<SessionRecord, SessionDefaults>>;
+
+export function newSession(fields: NewSession, now: number = Date.now()): SessionRecord {
+  return { v: RECORD_VERSION, id: newId("ses", now), createdAt: now, updatedAt: now, permission: [], tokens: emptyUsage(), cost: 0, todos: [], ...fields };
+}
+
+export function newUserMessage(fields: Omit<UserMessageRecord, "v" | "id" | "role" | "createdAt">, now: number = Date.now()): UserMessageRecord {
+  return { v: RECORD_VERSION, id: newId("msg", now), role: "user", createdAt: now, ...fields };
+}
+
+export function newAssistantMessage(
+  fields: Omit<AssistantMessageRecord, "v" | "id" | "role" | "createdAt" | "tokens" | "cost"> & Partial<Pick<AssistantMessageRecord, "tokens" | "cost">>,
+  now: number = Date.now(),
+): AssistantMessageRecord {
+  return { v: RECORD_VERSION, id: newId("msg", now), role: "assistant", createdAt: now, tokens: emptyUsage(), cost: 0, ...fields };
+}
+
+/** The fields every new part starts with (for code that builds a part's body in steps). */
+export function newPartHeader(owner: PartOwner, now: number = Date.now()): PartHeader {
+  return { v: RECORD_VERSION, id: newId("prt", now), sessionId: owner.sessionId, messageId: owner.messageId };
+}
+
+export function newPart<B extends PartBody>(owner: PartOwner, body: B, now: number = Date.now()): B & PartHeader {
+  return { ...body, ...newPartHeader(owner, now) };
+}
+
+export function newSnapshot(fields: Omit<SnapshotRecord, "v" | "id" | "createdAt">, now: number = Date.now()): SnapshotRecord {
+  return { v: RECORD_VERSION, id: newId("snp", now), createdAt: now, ...fields };
+}
