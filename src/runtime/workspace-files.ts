@@ -11,7 +11,7 @@ import {
   validatePath,
   type Disposable,
 } from "../base";
-import { RECORD_VERSION, type FileRecord, type Storage } from "../storage";
+import { fileRecord, type FileRecord, type Storage } from "../storage";
 import { WorkspaceFsError, alreadyExists, isAFolder, notAFolder, notFound, workspaceClosed, workspaceReadOnly } from "./fs-errors";
 import { StoredState, persistFailure } from "./workspace-persistence";
 import { sameContent, toStoredContent, utf8Length } from "./file-content";
@@ -496,7 +496,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   }
 
   private toRecord(path: string, node: Node): FileRecord {
-    const record: FileRecord = { v: RECORD_VERSION, workspaceId: this.workspaceId, path, kind: node.kind, mtime: node.mtime };
+    const record: FileRecord = fileRecord({ workspaceId: this.workspaceId, path, kind: node.kind, mtime: node.mtime });
     if (node.kind === "file") record.data = node.data;
     return record;
   }

@@ -1,7 +1,7 @@
 // Workspace records: create (with a starter README), rename, delete, list. Names are validated here
 // so every caller (sessions panel, share-link import, zip import) refuses the same things.
-import { UserFacingError, hasInvisibleChars, invisibleCharsProblem, newId } from "../base";
-import { RECORD_VERSION, type Storage, type WorkspaceRecord } from "../storage";
+import { UserFacingError, hasInvisibleChars, invisibleCharsProblem } from "../base";
+import { newWorkspace, type Storage, type WorkspaceRecord } from "../storage";
 import { WorkspaceFiles } from "./workspace-files";
 
 export const MAX_WORKSPACE_NAME_LENGTH = 80;
@@ -70,7 +70,7 @@ export async function createWorkspace(
 ): Promise<WorkspaceRecord> {
   const checked = await checkName(storage, name);
   const now = Date.now();
-  const record: WorkspaceRecord = { v: RECORD_VERSION, id: newId("ws", now), name: checked, createdAt: now, updatedAt: now };
+  const record: WorkspaceRecord = newWorkspace({ name: checked }, now);
   await storage.workspaces.put(record);
   if (options.seedReadme ?? true) {
     const files = await WorkspaceFiles.open(storage, record.id);

@@ -5,10 +5,12 @@ import {
   RECORD_VERSION,
   emptyUsage,
   type AssistantMessageRecord,
+  type FileRecord,
   type PartRecord,
   type SessionRecord,
   type SnapshotRecord,
   type UserMessageRecord,
+  type WorkspaceRecord,
 } from "./records";
 
 type Distribute<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -52,4 +54,13 @@ export function newPart<B extends PartBody>(owner: PartOwner, body: B, now: numb
 
 export function newSnapshot(fields: Omit<SnapshotRecord, "v" | "id" | "createdAt">, now: number = Date.now()): SnapshotRecord {
   return { v: RECORD_VERSION, id: newId("snp", now), createdAt: now, ...fields };
+}
+
+export function newWorkspace(fields: Omit<WorkspaceRecord, "v" | "id" | "createdAt" | "updatedAt">, now: number = Date.now()): WorkspaceRecord {
+  return { v: RECORD_VERSION, id: newId("ws", now), createdAt: now, updatedAt: now, ...fields };
+}
+
+/** A stored file or folder of a workspace (keyed by workspace and path: no id of its own). */
+export function fileRecord(fields: Omit<FileRecord, "v">): FileRecord {
+  return { v: RECORD_VERSION, ...fields };
 }

@@ -2,7 +2,7 @@
 // overwriting), or into a brand-new workspace straight through the file repository (fast path).
 import { UserFacingError, dirname, errorMessage, newId, revealInvisibleChars, validatePath } from "../base";
 import type { WorkspaceFs } from "../runtime";
-import { RECORD_VERSION, type FileRecord, type Storage, type WorkspaceRecord } from "../storage";
+import { fileRecord, newWorkspace, type FileRecord, type Storage, type WorkspaceRecord } from "../storage";
 import { finishEntries, pathProblem, quoteName, type ImportEntry, type ProgressListener } from "./import-entries";
 import { ImportError } from "./zip-limits";
 
@@ -144,15 +144,15 @@ export async function importAsNewWorkspace(storage: Storage, name: string, entri
     if (entry.kind === "dir") folders.add(entry.path);
   }
   // Every folder gets a record, as the workspace file service expects on open.
-  for (const path of [...folders].sort()) records.push({ v: RECORD_VERSION, workspaceId: id, path, kind: "dir", mtime: now });
+  for (const path of [...folders].sort()) records.push(fileRecord({ workspaceId: id, path, kind: "dir", mtime: now }));
   const totalFiles = list.filter((e) => e.kind === "file").length;
   let totalBytes = 0;
   for (const entry of list) {
     if (entry.kind !== "file") continue;
     totalBytes += typeof entry.data === "string" ? entry.data.length : entry.data.length;
-    records.push({ v: RECORD_VERSION, workspaceId: id, path: entry.path, kind: "file", data: entry.data, mtime: entry.mtime ?? now });
+    records.push(fileRecord({ workspaceId: id, path: entry.path, kind: "file", data: entry.data, mtime: entry.mtime ?? now }));
   }
-  const workspace: WorkspaceRecord = { v: RECORD_VERSION, id, name: await freeName(storage, name), createdAt: now, updatedAt: now, ...(options.readOnly ? { readOnly: true } : {}) };
+  const workspace: WorkspaceRecord = { ...newWorkspace({ name: await freeName(storage, name), ...(options.readOnly ? { readOnly: true } : {}) }, now), id };
   let files = 0;
   let bytes = 0;
   try {
