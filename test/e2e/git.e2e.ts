@@ -49,8 +49,8 @@ describe("git in the browser runtime", () => {
     await page.getByRole("button", { name: "Settings", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Settings" });
     await dialog.getByLabel("CORS proxy URL").fill(server.url);
-    await dialog.getByRole("button", { name: "Save proxy" }).click();
-    await expect.poll(() => dialog.getByRole("button", { name: "Save proxy" }).isDisabled(), { timeout: 10_000 }).toBe(true);
+    await dialog.getByRole("button", { name: "Set proxy" }).click();
+    await expect.poll(() => dialog.getByRole("button", { name: "Set proxy" }).isDisabled(), { timeout: 10_000 }).toBe(true);
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect.poll(() => page.getByRole("dialog", { name: "Settings" }).count()).toBe(0);
 

@@ -64,7 +64,7 @@ describe("the runtime that never waits (plain URL, fake WebContainer boot)", () 
 
     await runInTerminal(page, "echo terminal-ok");
     await expect.poll(() => terminalText(page)).toMatch(/terminal-ok[\s\S]*terminal-ok/);
-    await runInTerminal(page, "node -v");
+    await runInTerminal(page, "pnpm -v");
     await expect.poll(() => terminalText(page)).toMatch(/starting in the background: try again in a moment/);
 
     await agentTurn(page, "Run a command", "Answer 1 done.");

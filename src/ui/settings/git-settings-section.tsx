@@ -51,7 +51,7 @@ export function GitSettingsSection({ runtime, onProblem }: { runtime: RuntimeSet
               })
             }
           >
-            Save proxy
+            Set proxy
           </button>
         </div>
         {proxyProblem && (
