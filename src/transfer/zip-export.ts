@@ -1,7 +1,7 @@
 // Exports a workspace (or one folder of it) as zip bytes. Everything sits under one top folder, so
 // importing the zip again (which strips a single top folder) reproduces the workspace exactly.
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
-import { abortError, basename, encodeText, extname, isInside, normalizePath, validateName } from "../base";
+import { abortError, basename, concatBytes, encodeText, extname, isInside, normalizePath, validateName } from "../base";
 import type { WorkspaceFs } from "../runtime";
 import type { ImportEntry, ProgressListener } from "./import-entries";
 
@@ -74,13 +74,7 @@ export async function zipEntries(entries: ImportEntry[], rootName: string, optio
   }
   zip.end();
   if (failure) throw failure;
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** Reads a workspace (or a folder of it) through its WorkspaceFs and zips it. */

@@ -2,8 +2,8 @@
 // environment, working folder and piped input to the isolated execution host, and replays the
 // program's file changes through the shell's file system (so the workspace file service, the tree,
 // open editors and IndexedDB see them, attributed to whoever ran the command).
-import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
-import type { FsOp, RunMessage, SandboxHost } from "../sandbox";
+import { defineCommand, type CustomCommand } from "just-bash";
+import { applyFsOp, type RunMessage, type SandboxHost } from "../sandbox";
 import type { WorkspaceFiles } from "../workspace-files";
 
 /** Where the workspace is mounted in the shell (bash-host.ts WORKSPACE_MOUNT). */
@@ -25,7 +25,7 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles): CustomCom
       signal: ctx.signal,
       onStdout: (text) => (stdout += text),
       onStderr: (text) => (stderr += text),
-      onFsOp: (op) => applyOp(ctx.fs, op),
+      onFsOp: (op) => applyFsOp(ctx.fs, op),
     });
     if (result.message) stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}${result.message}\n`;
     return { stdout, stderr, exitCode: result.exitCode };
@@ -47,17 +47,4 @@ export function snapshot(files: WorkspaceFiles): Pick<RunMessage, "files" | "dir
   const dirs = [MOUNT, "/tmp"];
   for (const path of files.snapshotPaths()) if (files.statSync(path)?.kind === "dir") dirs.push(`${MOUNT}/${path}`);
   return { files: out, dirs };
-}
-
-async function applyOp(fs: IFileSystem, op: FsOp): Promise<void> {
-  switch (op.kind) {
-    case "write":
-      return fs.writeFile(op.path, op.data);
-    case "mkdir":
-      return fs.mkdir(op.path, { recursive: true });
-    case "remove":
-      return fs.rm(op.path, { recursive: true, force: true });
-    case "rename":
-      return fs.mv(op.from, op.to);
-  }
 }

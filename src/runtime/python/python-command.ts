@@ -2,8 +2,8 @@
 // folder, piped input and the workspace's files go to the isolated execution host, where Pyodide
 // runs the program (worker.ts); its file changes come back through the shell's file system. The
 // first use loads Pyodide's files (about 12 MB) from webcode's own origin; later runs reuse them.
-import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
-import type { FsOp, RunMessage, SandboxHost } from "../sandbox";
+import { defineCommand, type CustomCommand } from "just-bash";
+import { applyFsOp, type RunMessage, type SandboxHost } from "../sandbox";
 import type { WorkspaceFiles } from "../workspace-files";
 import { snapshot } from "../node";
 import { ASSET_DIR } from "./assets";
@@ -53,7 +53,7 @@ export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOpti
       signal: ctx.signal,
       onStdout: (text) => (stdout += text),
       onStderr: (text) => (stderr += text),
-      onFsOp: (op) => applyOp(ctx.fs, op),
+      onFsOp: (op) => applyFsOp(ctx.fs, op),
     });
     if (result.end === "aborted") stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}KeyboardInterrupt\n`;
     else if (result.message) stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}${result.message}\n`;
@@ -75,17 +75,4 @@ function pipedInput(bytes: string): Uint8Array | null {
   const out = new Uint8Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
   return out;
-}
-
-async function applyOp(fs: IFileSystem, op: FsOp): Promise<void> {
-  switch (op.kind) {
-    case "write":
-      return fs.writeFile(op.path, op.data);
-    case "mkdir":
-      return fs.mkdir(op.path, { recursive: true });
-    case "remove":
-      return fs.rm(op.path, { recursive: true, force: true });
-    case "rename":
-      return fs.mv(op.from, op.to);
-  }
 }

@@ -4,3 +4,4 @@ export type { SandboxEndpoint, SandboxEndpointFactory, SandboxRunOptions, Sandbo
 export { iframeEndpointFactory } from "./iframe-endpoint";
 export type { IframeEndpointOptions } from "./iframe-endpoint";
 export type { FileData, FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
+export { applyFsOp, type ReplayFs } from "./apply-fs-op";
