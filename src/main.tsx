@@ -27,6 +27,9 @@ import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
 import { createTransferUi } from "./ui/transfer";
 import { registerAppServiceWorker, updateTopBarItem } from "./ui/preview";
 
+/** How long after the start-up work the offline cache starts downloading the app. */
+const SERVICE_WORKER_DELAY_MS = 3000;
+
 /** `?bootTimeout=<ms>` overrides Settings → Runtime's boot timeout for this page (bounded). */
 function bootTimeout(search: string, settings: RuntimeSettings): number {
   const value = Number(new URLSearchParams(search).get("bootTimeout"));
@@ -118,7 +121,11 @@ async function main(): Promise<void> {
   });
   // The built-in preview's sessions; the service worker (offline cache, preview pages) asks them.
   const preview = new PreviewHub(location.origin);
-  const serviceWorker = registerAppServiceWorker(preview);
+  // The offline cache downloads the whole app: it waits until the terminal, chat and editor have
+  // started (ui/common/startup-order.ts), plus a moment for the editor to settle.
+  const serviceWorker = registerAppServiceWorker(preview, undefined, {
+    after: startupOrder.whenClear().then(() => new Promise((resolve) => setTimeout(resolve, SERVICE_WORKER_DELAY_MS))),
+  });
   const share = createShareUi({ activeSessionId: (services) => agent.activeSessionId(services) });
   const transfer = createTransferUi({ openShareFile: share.openShareFile });
   const app = mountApp(document.getElementById("root")!, {

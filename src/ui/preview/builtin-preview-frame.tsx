@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { Runtime } from "../../runtime";
 import { IconButton, Icon } from "../common";
+import { startAppServiceWorker } from "./service-worker";
 
 /** Frames reload this long after the last change of a burst (an agent writing several files). */
 export const PREVIEW_RELOAD_DEBOUNCE_MS = 40;
@@ -45,6 +46,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
       setWorker("unavailable");
       return;
     }
+    startAppServiceWorker();
     const timer = setTimeout(() => live && setWorker((state) => (state === "waiting" ? "unavailable" : state)), WORKER_WAIT_MS);
     void container.ready.then(() => {
       clearTimeout(timer);

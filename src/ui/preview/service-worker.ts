@@ -23,7 +23,22 @@ export interface AppServiceWorker {
 const READY_TIMEOUT_MS = 30_000;
 
 /** Registers /sw.js and answers its preview requests from `hub`. */
-export function registerAppServiceWorker(hub: PreviewHub, container: ServiceWorkerContainer | undefined = navigator.serviceWorker): AppServiceWorker {
+/** Registers the page's service worker now if it is waiting for the start-up work (a preview needs it). */
+let startNow: () => void = () => {};
+export function startAppServiceWorker(): void {
+  startNow();
+}
+
+/**
+ * @param options.after when to register (and so start caching the whole app for offline use, some
+ * 25 MB): after the page's start-up work, so the first visit does not share its network and threads
+ * with that download. A preview asked for earlier registers at once.
+ */
+export function registerAppServiceWorker(
+  hub: PreviewHub,
+  container: ServiceWorkerContainer | undefined = navigator.serviceWorker,
+  options: { after?: Promise<unknown> } = {},
+): AppServiceWorker {
   const store = createStore<ServiceWorkerState>(() => ({ status: container ? "registering" : "unsupported", updateReady: false }));
   if (!container) {
     return { store, ready: () => Promise.resolve(false), applyUpdate: () => undefined };
@@ -45,7 +60,14 @@ export function registerAppServiceWorker(hub: PreviewHub, container: ServiceWork
   });
   container.startMessages?.();
   let reloading = false;
-  const registration = container.register("/sw.js", { scope: "/" }).then(
+  let begin!: () => void;
+  const started = new Promise<void>((resolve) => (begin = resolve));
+  startNow = () => begin();
+  void (options.after ?? Promise.resolve()).then(
+    () => begin(),
+    () => begin(),
+  );
+  const registration = started.then(() => container.register("/sw.js", { scope: "/" })).then(
     (reg) => {
       const watch = (worker: ServiceWorker | null) => {
         if (!worker) return;
@@ -72,7 +94,8 @@ export function registerAppServiceWorker(hub: PreviewHub, container: ServiceWork
       return undefined;
     },
   );
-  const ready = new Promise<boolean>((resolve) => {
+  let ready: Promise<boolean> | undefined;
+  const whenReady = () => new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS);
     void registration.then((reg) => {
       if (!reg) {
@@ -89,7 +112,10 @@ export function registerAppServiceWorker(hub: PreviewHub, container: ServiceWork
   });
   return {
     store,
-    ready: () => ready,
+    ready: () => {
+      begin();
+      return (ready ??= whenReady());
+    },
     applyUpdate() {
       void registration.then((reg) => reg?.waiting?.postMessage({ type: "skip-waiting" }));
     },
