@@ -10,3 +10,4 @@ export { tabFocusMode, toggleTabFocusMode, isTabFocusToggle, focusNextRegion, fo
 export { announce, LiveAnnouncer, useTakeFocus, userIsTyping, type Politeness } from "./announcer";
 export { screenReaderMode, loadScreenReaderMode, setScreenReaderSetting, screenReaderModeOn, SCREEN_READER_KEY, type ScreenReaderSetting, type ScreenReaderModeState } from "./screen-reader-mode";
 export { StartupOrder, startupOrder, type StartupHold } from "./startup-order";
+export { useAttempt } from "./use-attempt";

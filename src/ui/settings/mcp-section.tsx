@@ -4,7 +4,8 @@
 import { useId, useState, type FormEvent } from "react";
 import { useStore } from "zustand";
 import type { StoreApi } from "zustand/vanilla";
-import { errorMessage, newId } from "../../base";
+import { newId } from "../../base";
+import { useAttempt } from "../common";
 import { DEFAULT_MCP_TIMEOUT_MS, mcpNameProblem, mcpUrlProblem, type McpHubState, type McpProbeResult, type McpServerConfig } from "../../agent";
 import { isCredentialHeader, maskKey } from "../../providers";
 import type { McpSettings } from "./mcp-settings";
@@ -129,9 +130,8 @@ function McpServerForm({ existing, actions, onDone, onRemove }: { existing?: Mcp
   const [headersText, setHeadersText] = useState(shownHeaders);
   const [timeout, setTimeoutText] = useState(String((existing?.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS) / 1000));
   const [clientId, setClientId] = useState(existing?.oauthClientId ?? "");
-  const [problem, setProblem] = useState<string | undefined>();
+  const { busy, problem, attempt } = useAttempt();
   const [test, setTest] = useState<{ status: "idle" } | { status: "testing" } | { status: "done"; result: McpProbeResult }>({ status: "idle" });
-  const [busy, setBusy] = useState(false);
 
   /** The config as typed; throws what is wrong. */
   const build = (): McpServerConfig => {
@@ -161,18 +161,6 @@ function McpServerForm({ existing, actions, onDone, onRemove }: { existing?: Mcp
       ...(clientId.trim() && { oauthClientId: clientId.trim() }),
       ...(Object.keys(secret).length > 0 && { secret }),
     };
-  };
-
-  const attempt = async (action: () => Promise<void>) => {
-    setProblem(undefined);
-    setBusy(true);
-    try {
-      await action();
-    } catch (error) {
-      setProblem(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
   };
 
   const submit = (event: FormEvent) => {

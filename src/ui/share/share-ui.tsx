@@ -2,7 +2,8 @@
 // read-only banner with "Continue"), a "Shared" panel that shows a shared session's transcript or
 // opens a share, and the start-up handling of `#share=` links.
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
-import { errorMessage, revealInvisibleChars } from "../../base";
+import { revealInvisibleChars } from "../../base";
+import { useAttempt } from "../common";
 import type { SessionRecord } from "../../storage";
 import { decodeShareInWorker, findShareFragment, withoutTransferFragment, type RestoredShare } from "../../transfer";
 import type { PanelContribution, TopBarContribution, WorkbenchServices } from "../app";
@@ -204,19 +205,7 @@ function OpenShareForm({ services, openFile, openLink }: { services: WorkbenchSe
   const fileInput = useRef<HTMLInputElement>(null);
   const linkId = useId();
   const [link, setLink] = useState("");
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<void>) => {
-    setProblem(undefined);
-    setBusy(true);
-    try {
-      await action();
-    } catch (error) {
-      setProblem(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem, attempt: run } = useAttempt();
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = "";
