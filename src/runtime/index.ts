@@ -30,5 +30,6 @@ export {
 } from "./runtime-settings";
 export { describeFallback, fallbackCause, UNAVAILABLE_IN_BROWSER_RUNTIME, type FallbackNotice } from "./fallback";
 export { BootTimeoutError, DEFAULT_BOOT_TIMEOUT_MS, raceWithTimeout } from "./boot-timeout";
+export { sharedCompilerOptions } from "./code-intel/compiler-options";
 export type { CodeDiagnostic, CodeLocation, CodeQuery, CodeQueryResult, EditedFile, FileDiagnostics } from "./code-intel/types";
 export { PreviewHub, PREVIEW_PREFIX, type PreviewResponse } from "./preview";

@@ -5,45 +5,10 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { waitForWorkbench } from "../support/browser";
-import type { FakeTurn } from "../support/fake-model-server";
+import { SEARCHED_URL, openAiSearchedTurn } from "../support/web-search-turns";
 import { FAKE_KEY, agentRequests, chat, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
 const browser = useAgentBrowser();
-const URL = "https://vite.dev/blog/announcing-vite8";
-
-/** An OpenAI Responses stream in which the provider searched the web and cited what it found. */
-function searchedTurn(): FakeTurn {
-  let sequence = 0;
-  const ev = (data: Record<string, unknown>) => ({ event: String(data.type), data: { ...data, sequence_number: sequence++ } });
-  const base = { id: "resp_1", object: "response", created_at: 1_700_000_000, model: "gpt-5", output: [] };
-  const search = { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "vite 8 release" } };
-  const annotation = { type: "url_citation", start_index: 0, end_index: 14, url: URL, title: "Announcing Vite 8" };
-  const message = { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Vite 8 is out.", annotations: [annotation] }] };
-  return {
-    events: [
-      ev({ type: "response.created", response: { ...base, status: "in_progress" } }),
-      ev({ type: "response.output_item.added", output_index: 0, item: { type: "web_search_call", id: "ws_1", status: "in_progress" } }),
-      ev({ type: "response.web_search_call.completed", output_index: 0, item_id: "ws_1" }),
-      ev({ type: "response.output_item.done", output_index: 0, item: search }),
-      ev({ type: "response.output_item.added", output_index: 1, item: { ...message, status: "in_progress", content: [] } }),
-      ev({ type: "response.content_part.added", item_id: "msg_1", output_index: 1, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }),
-      ev({ type: "response.output_text.delta", item_id: "msg_1", output_index: 1, content_index: 0, delta: "Vite 8 is out.", logprobs: [] }),
-      ev({ type: "response.output_text.annotation.added", item_id: "msg_1", output_index: 1, content_index: 0, annotation_index: 0, annotation }),
-      ev({ type: "response.output_text.done", item_id: "msg_1", output_index: 1, content_index: 0, text: "Vite 8 is out.", logprobs: [] }),
-      ev({ type: "response.output_item.done", output_index: 1, item: message }),
-      ev({
-        type: "response.completed",
-        response: {
-          ...base,
-          status: "completed",
-          output: [search, message],
-          usage: { input_tokens: 300, input_tokens_details: { cached_tokens: 0 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 340 },
-        },
-      }),
-    ],
-  };
-}
-
 /** Settings → add OpenAI pointed at the fake server, with web search on. */
 async function addOpenAiWithSearch(page: Page, baseUrl: string): Promise<void> {
   await page.getByRole("button", { name: "Settings", exact: true }).click();
@@ -66,7 +31,7 @@ async function addOpenAiWithSearch(page: Page, baseUrl: string): Promise<void> {
 
 describe("provider web search", () => {
   it("asks before the turn, offers OpenAI's web_search in the request and shows the search and its source", async () => {
-    const server = await browser.startServer(scripted([searchedTurn()], "Vite 8"));
+    const server = await browser.startServer(scripted([openAiSearchedTurn()], "Vite 8"));
     const app = await browser.open();
     const { page } = app;
     await waitForWorkbench(page);
@@ -88,7 +53,7 @@ describe("provider web search", () => {
     expect(await transcript(page)).toContain("vite 8 release");
     const source = chat(page).getByRole("navigation", { name: "Sources" }).getByRole("link", { name: "Announcing Vite 8" });
     await expect.poll(() => source.count(), { timeout: 10_000 }).toBe(1);
-    expect(await source.getAttribute("href")).toBe(URL);
+    expect(await source.getAttribute("href")).toBe(SEARCHED_URL);
     expect(app.errors).toEqual([]);
   });
 });

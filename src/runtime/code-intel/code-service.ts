@@ -4,6 +4,7 @@
 // Monaco ships, unit tests and the benchmark run it in Node.
 import type * as TS from "typescript";
 import type { CodeDiagnostic, CodeLocation, CodeQuery, CodeQueryResult, EditedFile, FileDiagnostics } from "./types";
+import { sharedCompilerOptions } from "./compiler-options";
 
 /** Validates one file's text; returns its errors (warnings left out). */
 export type TextValidator = (path: string, text: string) => Promise<CodeDiagnostic[]>;
@@ -49,23 +50,7 @@ export class CodeService {
   constructor(private readonly config: CodeServiceOptions) {
     const ts = (this.ts = config.ts);
     // The editor's settings (src/ui/editor/monaco-setup.ts), so the agent sees what the squiggles say.
-    this.options = {
-      target: ts.ScriptTarget.ESNext,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      jsx: ts.JsxEmit.ReactJSX,
-      allowJs: true,
-      checkJs: false,
-      allowNonTsExtensions: true,
-      esModuleInterop: true,
-      allowSyntheticDefaultImports: true,
-      resolveJsonModule: true,
-      isolatedModules: true,
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: [],
-    };
+    this.options = { ...sharedCompilerOptions(ts), moduleResolution: ts.ModuleResolutionKind.Node10, types: [] };
     this.moduleCache = ts.createModuleResolutionCache("/", (name) => name, this.options);
     const host: TS.LanguageServiceHost = {
       getProjectVersion: () => String(this.projectVersion),

@@ -8,6 +8,7 @@ import CssWorker from "monaco-editor/language/css/css.worker.js?worker";
 import HtmlWorker from "monaco-editor/language/html/html.worker.js?worker";
 import type { BufferFactory, TextBuffer } from "./text-buffer";
 import { languageForPath } from "./languages";
+import { sharedCompilerOptions } from "../../runtime";
 
 export { monaco };
 
@@ -46,21 +47,9 @@ monaco.editor.defineTheme("webcode-dark", {
 
 const ts = monaco.typescript;
 const compilerOptions: monaco.typescript.CompilerOptions = {
-  target: ts.ScriptTarget.ESNext,
-  module: ts.ModuleKind.ESNext,
+  ...sharedCompilerOptions(ts),
   // NodeJs resolution finds "./b" as b.ts, b.tsx, b.d.ts or b/index.ts among the synced files.
   moduleResolution: ts.ModuleResolutionKind.NodeJs,
-  jsx: ts.JsxEmit.ReactJSX,
-  allowJs: true,
-  checkJs: false,
-  allowNonTsExtensions: true,
-  esModuleInterop: true,
-  allowSyntheticDefaultImports: true,
-  resolveJsonModule: true,
-  isolatedModules: true,
-  strict: true,
-  skipLibCheck: true,
-  noEmit: true,
   baseUrl: "file:///",
 };
 for (const defaults of [ts.typescriptDefaults, ts.javascriptDefaults]) {
