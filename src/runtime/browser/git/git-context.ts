@@ -4,6 +4,10 @@ import "./buffer-global";
 import git from "isomorphic-git";
 import type { GitFs } from "./git-fs";
 import type { PageFetch } from "../curl-command";
+import { normalizeAbsolute } from "../workspace-bash-fs";
+
+/** POSIX-style absolute path normalisation, as the shell's file system does it. */
+export const resolve = normalizeAbsolute;
 
 export { git };
 
@@ -200,16 +204,6 @@ export function parseGitDate(value: string | undefined): { timestamp: number; ti
   }
   const parsed = Date.parse(value);
   return Number.isNaN(parsed) ? undefined : { timestamp: Math.floor(parsed / 1000), timezoneOffset: 0 };
-}
-
-export function resolve(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return "/" + parts.join("/");
 }
 
 export function relative(from: string, to: string): string {
