@@ -94,15 +94,12 @@ describe("IncrementalMarkdown", () => {
     const renderer = new IncrementalMarkdown();
     const paragraph = "This sentence is about eight tokens long, more or less. ";
     let text = "";
-    const times: number[] = [];
     let maxLexed = 0;
     let maxRendered = 0;
     for (let i = 0; i < 2500; i++) {
       text += paragraph + (i % 10 === 9 ? "\n\n" : "");
       if (i % 25 === 24) text += "\n\n```ts\nconst x = " + i + ";\n```\n\n";
-      const start = performance.now();
       renderer.update(text);
-      times.push(performance.now() - start);
       if (i === 0) continue;
       maxLexed = Math.max(maxLexed, renderer.stats.lexedChars);
       maxRendered = Math.max(maxRendered, renderer.stats.renderedBlocks);
@@ -112,8 +109,7 @@ describe("IncrementalMarkdown", () => {
     // the two blocks at the end, however long the answer already is.
     expect(maxLexed).toBeLessThan(1000);
     expect(maxRendered).toBeLessThanOrEqual(2);
-    // And a loose timing sanity check (happy-dom is several times slower than a browser).
-    const mean = times.slice(-500).reduce((a, b) => a + b, 0) / 500;
-    expect(mean).toBeLessThan(10);
+    // The time per update is measured in a real browser by `npm run bench` (markdown.measure.ts),
+    // not here, where a loaded machine would make it flaky.
   });
 });
