@@ -102,6 +102,35 @@ describe("built-in preview", () => {
     void DEFAULT_APP;
   });
 
+  it("unmounts the old React tree on a hot update (its effects are cleaned up) and takes updates only from the panel", async () => {
+    const effectApp = `import { useEffect } from "react";\n\ntype Counted = { mounted?: number };\n\nexport default function App() {\n  useEffect(() => {\n    const w = window as unknown as Counted;\n    w.mounted = (w.mounted ?? 0) + 1;\n    return () => {\n      w.mounted = (w.mounted ?? 0) - 1;\n    };\n  }, []);\n  return <button>version one</button>;\n}\n`;
+    const { page, errors } = await browser.open("?runtime=browser");
+    await waitForWorkbench(page);
+    await importZip(page, "app.zip", reactStarter(effectApp));
+    await openPreviewTab(page);
+    await page.getByRole("button", { name: "Open preview" }).click();
+    const site = preview(page);
+    await expect.poll(() => site.getByRole("button").textContent({ timeout: 20_000 }).catch(() => ""), { timeout: 30_000 }).toBe("version one");
+    const frame = await previewFrame(page);
+    const mounted = () => frame.evaluate(() => (window as unknown as { mounted?: number }).mounted);
+    await expect.poll(mounted, { timeout: 5000 }).toBe(1);
+
+    // A message of the page's own making, in the shape of an update, is ignored.
+    await frame.evaluate(() =>
+      window.postMessage({ source: "webcode-preview-host", kind: "hot", id: 1, imports: {}, entries: [], removeStyles: [], shell: "<body><p id=taken>taken</p></body>" }, "*"),
+    );
+    await page.waitForTimeout(200);
+    expect(await site.locator("#taken").count()).toBe(0);
+
+    await waitForTerminal(page);
+    await runInTerminal(page, "sed -i 's/version one/version two/' src/App.tsx");
+    await expect.poll(() => site.getByRole("button").textContent().catch(() => ""), { timeout: 10_000 }).toBe("version two");
+    // The same window (no reload), one app mounted: the old one's effect was cleaned up.
+    expect(await mounted()).toBe(1);
+    expect(await site.getByRole("button").count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
   it("falls back to a full reload, on the same path, when a save changes what a hot update cannot carry (the HTML)", async () => {
     const { page } = await browser.open("?runtime=browser");
     await waitForWorkbench(page);

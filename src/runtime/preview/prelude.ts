@@ -139,6 +139,48 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
       post({ kind: "fetch", path: `/${url.href.slice(config.base.length).split("#")[0]}` }, [channel.port2]);
     });
   };
+  // React's roots, through the hook React DevTools use (react-dom reports each root it commits to it):
+  // a hot update unmounts them first, so the old app's effects are cleaned up (its intervals,
+  // listeners) instead of running on beside the new one. scheduleRoot is in react-dom's development
+  // build only; elsewhere the old tree is just dropped with the old body. Nothing is set when a
+  // real DevTools hook is there.
+  type Renderer = { scheduleRoot?: (root: unknown, element: null) => void };
+  const reactRoots = new Map<unknown, Renderer | undefined>();
+  const hookHost = window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__?: unknown };
+  if (hookHost.__REACT_DEVTOOLS_GLOBAL_HOOK__ === undefined) {
+    const renderers = new Map<number, Renderer>();
+    const noop = () => undefined;
+    hookHost.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      isDisabled: false,
+      renderers,
+      inject(internals: Renderer) {
+        renderers.set(renderers.size + 1, internals);
+        return renderers.size;
+      },
+      onCommitFiberRoot(id: number, root: unknown) {
+        reactRoots.set(root, renderers.get(id));
+      },
+      onCommitFiberUnmount: noop,
+      onPostCommitFiberRoot: noop,
+      onScheduleFiberRoot: noop,
+      setStrictMode: noop,
+      checkDCE: noop,
+    };
+  }
+  const unmountReactRoots = () => {
+    const roots = [...reactRoots];
+    for (const [root, renderer] of roots) {
+      try {
+        renderer?.scheduleRoot?.(root, null);
+      } catch {
+        // A root that will not unmount is dropped with the old body all the same.
+      }
+    }
+    // Unmounting commits the roots once more, which reported them again.
+    for (const [root] of roots) reactRoots.delete(root);
+  };
+
   // Hot updates, from the parent frame only (the Preview panel) and only in the expected shape.
   const isHot = (data: unknown): data is HotMessage => {
     const m = data as Partial<HotMessage> | null;
@@ -168,6 +210,7 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
         const fresh = new DOMParser().parseFromString(update.shell, "text/html").body;
         for (const script of fresh.querySelectorAll("script")) script.remove();
         overlay = undefined;
+        unmountReactRoots();
         document.body.replaceWith(document.adoptNode(fresh));
         for (const entry of update.entries) await load(entry);
         post({ kind: "hot-result", id: update.id, ok: true });
