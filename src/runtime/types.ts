@@ -118,6 +118,11 @@ export interface Runtime extends Disposable {
   startPreview?(options?: PreviewStartOptions): Promise<PreviewStart>;
   /** Answers a request of a built-in preview (its fetch() calls); undefined when no preview of this runtime serves `url`. */
   previewRequest?(url: string): Promise<PreviewReply | undefined>;
+  /**
+   * After a change of the files: the hot update for the built-in preview's page build `build` at
+   * `url` (the modules to evaluate again in the frame), or a reload (src/runtime/preview/hot-update.ts).
+   */
+  previewUpdate?(url: string, build: string): Promise<PreviewHotUpdate>;
 }
 
 export interface PreviewStartOptions {
@@ -138,6 +143,11 @@ export interface PreviewReply {
   contentType: string;
   body: string | Uint8Array;
 }
+
+/** The same shape as src/runtime/preview/hot-update.ts's HotUpdate. */
+export type PreviewHotUpdate =
+  | { kind: "reload"; reason: string }
+  | { kind: "hot"; imports: Record<string, string>; entries: string[]; removeStyles: string[]; shell: string; modules: string[] };
 
 /** Why the browser runtime is in use instead of WebContainer (shown in the notice). */
 export type FallbackReason =

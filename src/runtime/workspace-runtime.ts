@@ -8,6 +8,7 @@ import type { WebContainerBoot, WebContainerStatus } from "./webcontainer-boot";
 import type {
   ExecOptions,
   ExecResult,
+  PreviewHotUpdate,
   PreviewReply,
   PreviewStart,
   PreviewStartOptions,
@@ -117,6 +118,10 @@ export class WorkspaceRuntime<C = unknown> implements Runtime, RuntimeUpgrade {
 
   previewRequest(url: string): Promise<PreviewReply | undefined> {
     return this.options.browser.previewRequest?.(url) ?? Promise.resolve(undefined);
+  }
+
+  previewUpdate(url: string, build: string): Promise<PreviewHotUpdate> {
+    return this.options.browser.previewUpdate?.(url, build) ?? Promise.resolve({ kind: "reload", reason: "no built-in preview" });
   }
 
   onDidReportProblem(listener: (problem: RuntimeProblem) => void): Disposable {

@@ -79,10 +79,81 @@ describe("built-in preview", () => {
     const frame = await previewFrame(page);
     expect(await frame.evaluate(() => getComputedStyle(document.querySelector("button")!).color)).toBe("rgb(200, 0, 0)");
 
+    // A save updates the running page in place (a hot update): a value the first load set survives,
+    // React and react-dom are not evaluated again, and the app is rendered anew with the new text.
+    await frame.evaluate(() => ((window as unknown as { firstLoad: string }).firstLoad = "kept"));
+    await waitForTerminal(page);
     await runInTerminal(page, "sed -i 's/count is/clicks:/' src/App.tsx");
     await expect.poll(() => site.getByRole("button").textContent().catch(() => ""), { timeout: 10_000 }).toBe("clicks: 0");
+    expect(await frame.evaluate(() => (window as unknown as { firstLoad?: string }).firstLoad)).toBe("kept");
+    expect(await site.getByRole("button").count()).toBe(1);
+    expect(await frame.evaluate(() => getComputedStyle(document.querySelector("button")!).color)).toBe("rgb(200, 0, 0)");
+    await site.getByRole("button").click();
+    await expect.poll(() => site.getByRole("button").textContent(), { timeout: 5000 }).toBe("clicks: 1");
+
+    // A changed stylesheet module: its old style goes, the new one applies, still without a reload.
+    await runInTerminal(page, "sed -i 's/200, 0, 0/0, 0, 200/' src/index.css");
+    await expect
+      .poll(() => frame.evaluate(() => getComputedStyle(document.querySelector("button")!).color).catch(() => ""), { timeout: 10_000, interval: 25 })
+      .toBe("rgb(0, 0, 200)");
+    expect(await frame.evaluate(() => [...document.querySelectorAll("style[data-file]")].map((s) => (s as HTMLElement).dataset.file))).toEqual(["src/index.css"]);
+    expect(await frame.evaluate(() => (window as unknown as { firstLoad?: string }).firstLoad)).toBe("kept");
     expect(errors).toEqual([]);
     void DEFAULT_APP;
+  });
+
+  it("unmounts the old React tree on a hot update (its effects are cleaned up) and takes updates only from the panel", async () => {
+    const effectApp = `import { useEffect } from "react";\n\ntype Counted = { mounted?: number };\n\nexport default function App() {\n  useEffect(() => {\n    const w = window as unknown as Counted;\n    w.mounted = (w.mounted ?? 0) + 1;\n    return () => {\n      w.mounted = (w.mounted ?? 0) - 1;\n    };\n  }, []);\n  return <button>version one</button>;\n}\n`;
+    const { page, errors } = await browser.open("?runtime=browser");
+    await waitForWorkbench(page);
+    await importZip(page, "app.zip", reactStarter(effectApp));
+    await openPreviewTab(page);
+    await page.getByRole("button", { name: "Open preview" }).click();
+    const site = preview(page);
+    await expect.poll(() => site.getByRole("button").textContent({ timeout: 20_000 }).catch(() => ""), { timeout: 30_000 }).toBe("version one");
+    const frame = await previewFrame(page);
+    const mounted = () => frame.evaluate(() => (window as unknown as { mounted?: number }).mounted);
+    await expect.poll(mounted, { timeout: 5000 }).toBe(1);
+
+    // A message of the page's own making, in the shape of an update, is ignored.
+    await frame.evaluate(() =>
+      window.postMessage({ source: "webcode-preview-host", kind: "hot", id: 1, imports: {}, entries: [], removeStyles: [], shell: "<body><p id=taken>taken</p></body>" }, "*"),
+    );
+    await page.waitForTimeout(200);
+    expect(await site.locator("#taken").count()).toBe(0);
+
+    await waitForTerminal(page);
+    await runInTerminal(page, "sed -i 's/version one/version two/' src/App.tsx");
+    await expect.poll(() => site.getByRole("button").textContent().catch(() => ""), { timeout: 10_000 }).toBe("version two");
+    // The same window (no reload), one app mounted: the old one's effect was cleaned up.
+    expect(await mounted()).toBe(1);
+    expect(await site.getByRole("button").count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it("falls back to a full reload, on the same path, when a save changes what a hot update cannot carry (the HTML)", async () => {
+    const { page } = await browser.open("?runtime=browser");
+    await waitForWorkbench(page);
+    await importZip(page, "app.zip", reactStarter());
+    await openPreviewTab(page);
+    await page.getByRole("button", { name: "Open preview" }).click();
+    const site = preview(page);
+    await expect.poll(() => site.getByRole("button").textContent({ timeout: 20_000 }), { timeout: 30_000 }).toBe("count is 0");
+    // A route of the single-page app: served its index.html, and kept across the reload.
+    await page.getByRole("textbox", { name: "Preview path" }).fill("/settings");
+    await page.getByRole("textbox", { name: "Preview path" }).press("Enter");
+    await expect.poll(() => site.getByRole("button").textContent({ timeout: 20_000 }).catch(() => ""), { timeout: 30_000 }).toBe("count is 0");
+    const marked = await previewFrame(page);
+    await marked.evaluate(() => ((window as unknown as { firstLoad: string }).firstLoad = "kept"));
+
+    await waitForTerminal(page);
+    await runInTerminal(page, "sed -i 's/<title>Vite + React + TS/<title>Renamed/' index.html");
+    await expect.poll(async () => (await previewFrame(page)).evaluate(() => document.title).catch(() => ""), { timeout: 10_000, interval: 25 }).toBe("Renamed");
+    const reloaded = await previewFrame(page);
+    expect(await reloaded.evaluate(() => (window as unknown as { firstLoad?: string }).firstLoad)).toBeUndefined();
+    await expect.poll(() => site.getByRole("button").textContent().catch(() => ""), { timeout: 10_000 }).toBe("count is 0");
+    expect(await reloaded.evaluate(() => location.pathname.endsWith("/settings"))).toBe(true);
+    expect(await addressBar(page)).toBe("/settings");
   });
 
   it("shows errors of the previewed app in an overlay with file and line: syntax, module not found, runtime", async () => {

@@ -18,7 +18,7 @@ import { nodeCommand } from "../node";
 import { pythonCommands, type PythonCommandOptions } from "../python";
 import type { SandboxHost } from "../sandbox";
 import type { PreviewHub } from "../preview";
-import type { PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import type { PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
 import { BuiltinPreview } from "./builtin-preview";
 import { devServerCommands } from "./dev-server-commands";
 
@@ -155,6 +155,10 @@ export class BrowserRuntime implements Runtime {
 
   async previewRequest(url: string): Promise<PreviewReply | undefined> {
     return this.preview?.request(url);
+  }
+
+  async previewUpdate(url: string, build: string): Promise<PreviewHotUpdate> {
+    return this.preview ? this.preview.update(url, build) : { kind: "reload", reason: "no built-in preview" };
   }
 
   /** Stops running commands and shells; the workspace files stay open (their owner disposes them). */

@@ -3,7 +3,7 @@
 // commands (dev-server-commands.ts) and the panel's "Open preview" make.
 import { Emitter, toDisposable, type Disposable } from "../../base";
 import type { PreviewHub, PreviewSession } from "../preview";
-import type { PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import type { PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 
 /** The port a preview reports when its command named none (Vite's default). */
@@ -41,6 +41,12 @@ export class BuiltinPreview implements Disposable {
     const route = this.hub.route(url);
     if (!route || ![...this.sessions.values()].some((e) => e.session === route.session)) return undefined;
     return this.hub.handle(url, "raw");
+  }
+
+  async update(url: string, build: string): Promise<PreviewHotUpdate> {
+    const route = this.hub.route(url);
+    if (!route || ![...this.sessions.values()].some((e) => e.session === route.session)) return { kind: "reload", reason: "not a preview of this runtime" };
+    return this.hub.hotUpdate(url, build);
   }
 
   /** Previews already started are reported during the call (as runtimes replay their servers). */

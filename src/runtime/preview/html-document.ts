@@ -3,7 +3,7 @@
 // become imports through an import map whose entries are data: URLs of the compiled modules
 // (module-compiler.ts), and its images, stylesheets, icons and classic scripts become data: URLs.
 // Links to other pages stay as they are: a navigation does reach the service worker.
-import { localReference, PreviewBuildError, textToBase64, type ModuleCompiler } from "./module-compiler";
+import { localReference, PreviewBuildError, textToBase64, type CompiledModule, type ModuleCompiler } from "./module-compiler";
 import { preludeScript, type PreludeConfig } from "./prelude";
 import { dirnameOf, joinPath } from "./preview-paths";
 import type { PreviewFiles } from "./module-resolution";
@@ -44,23 +44,36 @@ export interface PageContext {
   prelude: Omit<PreludeConfig, "buildError">;
 }
 
-/** The page at workspace path `htmlPath` with everything it needs inlined; errors become the overlay. */
-export async function buildPage(html: string, htmlPath: string, context: PageContext): Promise<string> {
+/** A page as built: what a hot update (hot-update.ts) compares the next build with. */
+export interface BuiltPage {
+  /** The page's HTML with everything inlined but without the import map and the prelude. */
+  shell: string;
+  /** Every module of the page's graph by id. */
+  modules: Map<string, CompiledModule>;
+  /** The ids of the page's module scripts, in document order. */
+  entries: string[];
+}
+
+/** The page at workspace path `htmlPath` with everything it needs inlined; errors become the overlay (and no `page`). */
+export async function buildPage(html: string, htmlPath: string, context: PageContext): Promise<{ html: string; page?: BuiltPage }> {
   try {
     return await buildPageOrThrow(html, htmlPath, context);
   } catch (error) {
     if (!(error instanceof PreviewBuildError)) throw error;
-    return errorPage(error, context.prelude);
+    return { html: errorPage(error, context.prelude) };
   }
 }
 
 /** The page that shows a build error (syntax, module not found) in the overlay. */
 export function errorPage(error: PreviewBuildError, prelude: PageContext["prelude"]): string {
   const buildError = { message: error.message, file: error.file, line: error.line, column: error.column };
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Error</title><script>${preludeScript({ ...prelude, buildError })}</script></head><body></body></html>`;
+  // No build id: an error page has nothing to update in place; the next save reloads it.
+  const config = { base: prelude.base, root: prelude.root, buildError };
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Error</title><script>${preludeScript(config)}</script></head><body></body></html>`;
 }
 
-async function buildPageOrThrow(html: string, htmlPath: string, context: PageContext): Promise<string> {
+/** Throws PreviewBuildError. */
+export async function buildPageOrThrow(html: string, htmlPath: string, context: PageContext): Promise<{ html: string; page: BuiltPage }> {
   const dir = dirnameOf(htmlPath);
   const target = (ref: string): string | undefined =>
     localReference(ref) ? joinPath(ref.startsWith("/") ? context.root : dir, ref.replace(/[?#].*$/, "")) : undefined;
@@ -129,7 +142,7 @@ async function buildPageOrThrow(html: string, htmlPath: string, context: PageCon
   const head =
     `<script type="importmap">${JSON.stringify({ imports }).replace(/</g, "\\u003c")}</script>` +
     `<script>${preludeScript(context.prelude)}</script>`;
-  return insertAtHeadStart(out, head);
+  return { html: insertAtHeadStart(out, head), page: { shell: out, modules, entries: entries.map((e) => e.path) } };
 }
 
 /** After <head> (or <html>, or the doctype): before any script of the page, as an import map must be. */

@@ -36,6 +36,25 @@ export interface CompiledModule {
   code: string;
   /** The code as a data: URL (kept with the compiled code: a save re-encodes only what changed). */
   dataUrl: string;
+  /** The module ids it imports (statically or by a literal import()). */
+  deps: string[];
+  /**
+   * "esm": compiled workspace or package code whose imports can be pointed elsewhere (renderWith);
+   * "leaf": CSS, JSON, assets (no imports); "cjs": a CommonJS facade or factory.
+   */
+  kind: ModuleKind;
+  /** The code with each import naming `urlFor(dep)` instead of the dep's module URL (hot updates: hot-update.ts). */
+  renderWith(urlFor: (dep: string) => string): string;
+}
+
+export type ModuleKind = "esm" | "leaf" | "cjs";
+
+/** Where a compiled ES module names one of its imports (a module URL, quoted or not). */
+interface ImportSlot {
+  start: number;
+  end: number;
+  quoted: boolean;
+  dep: string;
 }
 
 interface ScriptImport {
@@ -60,6 +79,10 @@ interface CacheEntry {
   code: string;
   dataUrl: string;
   deps: string[];
+  kind: ModuleKind;
+  /** ES modules: the compiled code before its imports were rewritten, and where they are in it. */
+  compiled?: string;
+  slots?: ImportSlot[];
 }
 
 export class ModuleCompiler {
@@ -94,7 +117,14 @@ export class ModuleCompiler {
       );
       for (const { id, entry } of results) {
         if (out.has(id)) continue;
-        out.set(id, { url: this.urlOf(id), code: entry.code, dataUrl: entry.dataUrl });
+        out.set(id, {
+          url: this.urlOf(id),
+          code: entry.code,
+          dataUrl: entry.dataUrl,
+          deps: entry.deps,
+          kind: entry.kind,
+          renderWith: (urlFor) => (entry.compiled === undefined ? entry.code : `${renderImports(entry.compiled, entry.slots ?? [], urlFor)}\n//# sourceURL=${this.urlOf(id)}`),
+        });
         for (const dep of entry.deps) if (!out.has(dep)) queue.push({ id: dep });
       }
     }
@@ -116,16 +146,24 @@ export class ModuleCompiler {
     const cacheKey = id;
     const cached = this.cache.get(cacheKey);
     if (cached && text !== undefined && cached.source === text) return cached;
-    let entry: { code: string; deps: string[] };
-    if (query === "raw") entry = { code: `export default ${JSON.stringify(text)};`, deps: [] };
-    else if (query === "url" || kind === "asset") entry = { code: `export default ${JSON.stringify(await this.dataUrl(file))};`, deps: [] };
-    else if (kind === "json") entry = { code: `export default ${jsonModule(text!, file)};`, deps: [] };
-    else if (kind === "css") entry = { code: cssModule(await this.inlineCssUrls(text!, file), file), deps: [] };
-    else if (factory) entry = await this.cjsFactory(file, text!);
-    else if (inlineSource === undefined && (await this.isCommonJs(file, text!))) entry = await this.cjsFacade(file, text!);
-    else entry = await this.esm(path, text!);
+    let entry: { code: string; deps: string[]; kind: ModuleKind; compiled?: string; slots?: ImportSlot[] };
+    if (query === "raw") entry = { code: `export default ${JSON.stringify(text)};`, deps: [], kind: "leaf" };
+    else if (query === "url" || kind === "asset") entry = { code: `export default ${JSON.stringify(await this.dataUrl(file))};`, deps: [], kind: "leaf" };
+    else if (kind === "json") entry = { code: `export default ${jsonModule(text!, file)};`, deps: [], kind: "leaf" };
+    else if (kind === "css") entry = { code: cssModule(await this.inlineCssUrls(text!, file), file), deps: [], kind: "leaf" };
+    else if (factory) entry = { ...(await this.cjsFactory(file, text!)), kind: "cjs" };
+    else if (inlineSource === undefined && (await this.isCommonJs(file, text!))) entry = { ...(await this.cjsFacade(file, text!)), kind: "cjs" };
+    else entry = { ...(await this.esm(path, text!)), kind: "esm" };
     const code = `${entry.code}\n//# sourceURL=${this.urlOf(id)}`;
-    const result = { source: text ?? "", code, dataUrl: `data:text/javascript;base64,${textToBase64(code)}`, deps: entry.deps };
+    const result: CacheEntry = {
+      source: text ?? "",
+      code,
+      dataUrl: `data:text/javascript;base64,${textToBase64(code)}`,
+      deps: entry.deps,
+      kind: entry.kind,
+      compiled: entry.compiled,
+      slots: entry.slots,
+    };
     if (text !== undefined) this.cache.set(cacheKey, result);
     return result;
   }
@@ -144,7 +182,7 @@ export class ModuleCompiler {
     return !hasModuleSyntax && /\b(module\.exports|exports\.[\w$]+\s*=|require\s*\()/.test(source);
   }
 
-  private async esm(path: string, source: string): Promise<{ code: string; deps: string[] }> {
+  private async esm(path: string, source: string): Promise<{ code: string; deps: string[]; compiled: string; slots: ImportSlot[] }> {
     const code = replaceDefines(compileSyntax(path, source), this.options.env);
     let imports: ScriptImport[];
     try {
@@ -156,16 +194,9 @@ export class ModuleCompiler {
       throw new PreviewBuildError(`Syntax error in ${path}`, path, lineOf(code, index));
     }
     const from = path.replace(/\?inline\d+$/, "");
-    const deps: string[] = [];
-    let out = "";
-    let last = 0;
-    for (const item of imports) {
-      const dep = await this.resolveImport(item.specifier, from, code, item.start);
-      deps.push(dep);
-      out += code.slice(last, item.start) + (item.quoted ? JSON.stringify(this.urlOf(dep)) : this.urlOf(dep));
-      last = item.end;
-    }
-    return { code: out + code.slice(last), deps };
+    const slots: ImportSlot[] = [];
+    for (const item of imports) slots.push({ start: item.start, end: item.end, quoted: item.quoted, dep: await this.resolveImport(item.specifier, from, code, item.start) });
+    return { code: renderImports(code, slots, (dep) => this.urlOf(dep)), deps: slots.map((s) => s.dep), compiled: code, slots };
   }
 
   private async resolveImport(specifier: string, from: string, code: string, index: number): Promise<string> {
@@ -275,6 +306,16 @@ export class ModuleCompiler {
     const type = contentTypeOf(path);
     return `data:${type.replace(/; charset=utf-8$/, "")};base64,${bytesToBase64(await this.files.readFile(path))}`;
   }
+}
+
+function renderImports(code: string, slots: ImportSlot[], urlFor: (dep: string) => string): string {
+  let out = "";
+  let last = 0;
+  for (const slot of slots) {
+    out += code.slice(last, slot.start) + (slot.quoted ? JSON.stringify(urlFor(slot.dep)) : urlFor(slot.dep));
+    last = slot.end;
+  }
+  return out + code.slice(last);
 }
 
 /** A reference in HTML or CSS that names a file of the site (not another site, not data:). */

@@ -9,12 +9,28 @@ export interface PreludeConfig {
   base: string;
   /** The served folder's workspace path ("" for the workspace), to show workspace paths in errors. */
   root: string;
+  /** This page build's id, for hot updates (hot-update.ts); absent on error pages. */
+  build?: string;
   /** An error found while building the page (syntax, module not found), shown at once. */
   buildError?: { message: string; file?: string; line?: number; column?: number };
 }
 
-/** Serialised into the page: it must not use anything from outside its own body. */
-function preludeMain(config: PreludeConfig): void {
+/** A hot update from the Preview panel (src/runtime/preview/hot-update.ts says what each field is). */
+interface HotMessage {
+  source: "webcode-preview-host";
+  kind: "hot";
+  id: number;
+  imports: Record<string, string>;
+  entries: string[];
+  removeStyles: string[];
+  shell: string;
+}
+
+/**
+ * Serialised into the page: it must not use anything from outside its own body. `load` is
+ * `(url) => import(url)`, passed from the page's script text so that the app's bundler leaves it alone.
+ */
+function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeConfig): void {
   const post = (message: Record<string, unknown>, transfer: Transferable[] = []) => {
     try {
       window.parent.postMessage({ source: "webcode-preview", ...message }, "*", transfer);
@@ -95,7 +111,7 @@ function preludeMain(config: PreludeConfig): void {
   });
   const reportLocation = () => {
     const path = location.href.startsWith(config.base) ? `/${location.href.slice(config.base.length)}` : location.pathname;
-    post({ kind: "location", path });
+    post({ kind: "location", path, build: config.build });
   };
   for (const name of ["pushState", "replaceState"] as const) {
     const original = history[name];
@@ -123,10 +139,90 @@ function preludeMain(config: PreludeConfig): void {
       post({ kind: "fetch", path: `/${url.href.slice(config.base.length).split("#")[0]}` }, [channel.port2]);
     });
   };
+  // React's roots, through the hook React DevTools use (react-dom reports each root it commits to it):
+  // a hot update unmounts them first, so the old app's effects are cleaned up (its intervals,
+  // listeners) instead of running on beside the new one. scheduleRoot is in react-dom's development
+  // build only; elsewhere the old tree is just dropped with the old body. Nothing is set when a
+  // real DevTools hook is there.
+  type Renderer = { scheduleRoot?: (root: unknown, element: null) => void };
+  const reactRoots = new Map<unknown, Renderer | undefined>();
+  const hookHost = window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__?: unknown };
+  if (hookHost.__REACT_DEVTOOLS_GLOBAL_HOOK__ === undefined) {
+    const renderers = new Map<number, Renderer>();
+    const noop = () => undefined;
+    hookHost.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      isDisabled: false,
+      renderers,
+      inject(internals: Renderer) {
+        renderers.set(renderers.size + 1, internals);
+        return renderers.size;
+      },
+      onCommitFiberRoot(id: number, root: unknown) {
+        reactRoots.set(root, renderers.get(id));
+      },
+      onCommitFiberUnmount: noop,
+      onPostCommitFiberRoot: noop,
+      onScheduleFiberRoot: noop,
+      setStrictMode: noop,
+      checkDCE: noop,
+    };
+  }
+  const unmountReactRoots = () => {
+    const roots = [...reactRoots];
+    for (const [root, renderer] of roots) {
+      try {
+        renderer?.scheduleRoot?.(root, null);
+      } catch {
+        // A root that will not unmount is dropped with the old body all the same.
+      }
+    }
+    // Unmounting commits the roots once more, which reported them again.
+    for (const [root] of roots) reactRoots.delete(root);
+  };
+
+  // Hot updates, from the parent frame only (the Preview panel) and only in the expected shape.
+  const isHot = (data: unknown): data is HotMessage => {
+    const m = data as Partial<HotMessage> | null;
+    return (
+      typeof m === "object" && m !== null && m.source === "webcode-preview-host" && m.kind === "hot" && typeof m.id === "number" &&
+      typeof m.shell === "string" && Array.isArray(m.entries) && m.entries.every((e) => typeof e === "string" && e.startsWith(config.base)) &&
+      Array.isArray(m.removeStyles) && m.removeStyles.every((s) => typeof s === "string") &&
+      typeof m.imports === "object" && m.imports !== null && Object.entries(m.imports).every(([k, v]) => k.startsWith(config.base) && typeof v === "string" && v.startsWith("data:text/javascript;"))
+    );
+  };
+  let updating: Promise<unknown> = Promise.resolve();
+  window.addEventListener("message", (event) => {
+    if (event.source !== window.parent || window.parent === window || !isHot(event.data)) return;
+    const update = event.data;
+    updating = updating.then(async () => {
+      try {
+        // One more import map: Chromium merges it with the first (the URLs are new, so none is ignored).
+        const map = document.createElement("script");
+        map.type = "importmap";
+        map.textContent = JSON.stringify({ imports: update.imports });
+        document.head.append(map);
+        for (const style of document.querySelectorAll<HTMLStyleElement>("style[data-file]")) {
+          if (update.removeStyles.includes(style.dataset.file ?? "")) style.remove();
+        }
+        // The page's own body again: a fresh root container for the app (React's createRoot is not
+        // called twice on one element), without the old app's DOM or the error overlay.
+        const fresh = new DOMParser().parseFromString(update.shell, "text/html").body;
+        for (const script of fresh.querySelectorAll("script")) script.remove();
+        overlay = undefined;
+        unmountReactRoots();
+        document.body.replaceWith(document.adoptNode(fresh));
+        for (const entry of update.entries) await load(entry);
+        post({ kind: "hot-result", id: update.id, ok: true });
+      } catch (error) {
+        post({ kind: "hot-result", id: update.id, ok: false, message: error instanceof Error ? error.message : String(error) });
+      }
+    });
+  });
   if (config.buildError) show(config.buildError);
 }
 
 /** The inline script that runs preludeMain with `config` (safe inside a <script> element). */
 export function preludeScript(config: PreludeConfig): string {
-  return `(${preludeMain.toString()})(${JSON.stringify(config).replace(/</g, "\\u003c")});`;
+  return `(${preludeMain.toString()})((url) => import(url), ${JSON.stringify(config).replace(/</g, "\\u003c")});`;
 }

@@ -3,6 +3,7 @@
 // asks the page for a URL under that prefix (ui/preview connects it); whoever holds the session answers.
 import { toDisposable, type Disposable } from "../../base";
 import type { PreviewFiles } from "./module-resolution";
+import type { HotUpdate } from "./hot-update";
 import type { PreviewResponse, PreviewServer } from "./preview-server";
 
 export const PREVIEW_PREFIX = "/__preview/";
@@ -68,5 +69,12 @@ export class PreviewHub {
     const response = await (await route.session.server()).respond(route.path, mode);
     if (response.location) response.location = new URL(response.location.replace(/^\//, ""), route.session.url).toString();
     return response;
+  }
+
+  /** The hot update for the page build `build` of the preview at `url` (a reload when it is not ours). */
+  async hotUpdate(url: string, build: string): Promise<HotUpdate> {
+    const route = this.route(url);
+    if (!route) return { kind: "reload", reason: "no preview of this page serves that address" };
+    return (await route.session.server()).hotUpdate(build);
   }
 }

@@ -2,7 +2,8 @@
 // through the service worker, fetch() calls through the panel) from the workspace files, and says
 // when a change to them should reload the page.
 import { contentTypeOf, extensionOf } from "./content-types";
-import { buildPage, errorPage } from "./html-document";
+import { buildPage, buildPageOrThrow, errorPage } from "./html-document";
+import { planHotUpdate, type FramePage, type HotUpdate } from "./hot-update";
 import { ModuleCompiler, PreviewBuildError } from "./module-compiler";
 import type { PreviewFiles } from "./module-resolution";
 import { decodeUrlPath, encodeUrlPath, joinPath, underRoot, withinRoot } from "./preview-paths";
@@ -24,8 +25,12 @@ export interface PreviewServerOptions {
   mode?: string;
 }
 
+/** Pages served recently whose frames may ask for a hot update (older ones reload instead). */
+const KEPT_PAGES = 16;
+
 export class PreviewServer {
   readonly compiler: ModuleCompiler;
+  private readonly pages = new Map<string, FramePage>();
 
   constructor(
     private readonly files: PreviewFiles,
@@ -83,10 +88,35 @@ export class PreviewServer {
     const type = contentTypeOf(path);
     if (mode === "page" && (extensionOf(path) === "html" || extensionOf(path) === "htm")) {
       const html = await this.files.readText(path);
-      return { status: 200, contentType: type, body: await buildPage(html, path, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: this.prelude() }) };
+      const build = crypto.randomUUID();
+      const built = await buildPage(html, path, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: { ...this.prelude(), build } });
+      if (built.page) {
+        this.pages.set(build, { htmlPath: path, page: built.page, versions: new Map() });
+        for (const old of this.pages.keys()) if (this.pages.size > KEPT_PAGES) this.pages.delete(old);
+      }
+      return { status: 200, contentType: type, body: built.html };
     }
     const bytes = await this.files.readFile(path);
     return { status: 200, contentType: type, body: bytes };
+  }
+
+  /**
+   * What brings the frame showing page build `build` (its prelude reports the id) up to date with
+   * the files: the modules to evaluate again, or a reload (hot-update.ts says when).
+   */
+  async hotUpdate(build: string): Promise<HotUpdate> {
+    const current = this.pages.get(build);
+    if (!current) return { kind: "reload", reason: "the page is not one this preview can update" };
+    try {
+      if ((await this.files.stat(current.htmlPath))?.kind !== "file") return { kind: "reload", reason: `${current.htmlPath} is gone` };
+      const html = await this.files.readText(current.htmlPath);
+      const next = await buildPageOrThrow(html, current.htmlPath, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: this.prelude() });
+      return planHotUpdate(current, next.page);
+    } catch (error) {
+      // A build error is shown by the reload's page, with file and line.
+      if (error instanceof PreviewBuildError) return { kind: "reload", reason: error.message };
+      throw error;
+    }
   }
 
   private prelude() {

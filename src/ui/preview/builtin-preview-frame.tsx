@@ -1,7 +1,8 @@
 // The built-in preview in the Preview panel: the site the browser runtime serves from the workspace
 // (src/runtime/preview) in a frame, with the site's path in the address bar. The frame's document is
 // an opaque origin (the service worker's CSP sandbox): it talks to this panel by postMessage only,
-// to report its path and errors and to fetch() the site's files. A file change reloads it on the
+// to report its path and errors and to fetch() the site's files. A file change updates it in place
+// when only modules changed (a hot update: src/runtime/preview/hot-update.ts), else reloads it on the
 // same path.
 import { useEffect, useId, useRef, useState } from "react";
 import type { Runtime } from "../../runtime";
@@ -11,11 +12,19 @@ import { startAppServiceWorker } from "./service-worker";
 /** Frames reload this long after the last change of a burst (an agent writing several files). */
 export const PREVIEW_RELOAD_DEBOUNCE_MS = 40;
 const WORKER_WAIT_MS = 30_000;
+/** A hot update the frame has not confirmed in this time is replaced by a reload. */
+const HOT_UPDATE_TIMEOUT_MS = 5_000;
 
 interface PreviewMessage {
   source: "webcode-preview";
-  kind: "location" | "error" | "fetch";
+  kind: "location" | "error" | "fetch" | "hot-result";
   path?: string;
+  /** With "location": the page build's id, for hot updates. */
+  build?: string;
+  /** With "hot-result". */
+  id?: number;
+  ok?: boolean;
+  message?: string;
 }
 
 function isPreviewMessage(data: unknown): data is PreviewMessage {
@@ -35,6 +44,9 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
   const [reloads, setReloads] = useState(0);
   const [typed, setTyped] = useState("/");
   const current = useRef("/");
+  /** The page build the frame runs (from its prelude); undefined until it reports one. */
+  const build = useRef<string | undefined>(undefined);
+  const hotResults = useRef(new Map<number, (ok: boolean) => void>());
   const frame = useRef<HTMLIFrameElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const inputId = useId();
@@ -64,6 +76,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
    */
   const navigate = (path: string, fresh = true) => {
     current.current = path;
+    build.current = undefined;
     setTyped(path);
     const next = base + path.replace(/^\//, "");
     const view = frame.current?.contentWindow;
@@ -80,8 +93,11 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
     const onMessage = (event: MessageEvent) => {
       if (!frame.current || event.source !== frame.current.contentWindow || !isPreviewMessage(event.data)) return;
       const data = event.data;
-      if (data.kind === "location" && typeof data.path === "string") {
+      if (data.kind === "hot-result" && typeof data.id === "number") {
+        hotResults.current.get(data.id)?.(data.ok === true);
+      } else if (data.kind === "location" && typeof data.path === "string") {
         current.current = data.path;
+        build.current = typeof data.build === "string" ? data.build : undefined;
         if (document.activeElement !== input.current) setTyped(data.path);
       } else if (data.kind === "fetch" && typeof data.path === "string" && event.ports[0]) {
         const port = event.ports[0];
@@ -98,14 +114,44 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
     return () => window.removeEventListener("message", onMessage);
   }, [runtime, base]);
 
-  // A save (or any change of the workspace) reloads the page, on the path it is showing.
+  // A save (or any change of the workspace) updates the page in place when only its modules changed,
+  // else reloads it on the path it is showing. Updates run one after another.
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let queue = Promise.resolve();
+    let live = true;
+    let nextId = 0;
+    const hotUpdate = async (): Promise<boolean> => {
+      const view = frame.current?.contentWindow;
+      const page = build.current;
+      if (!view || page === undefined || !runtime.previewUpdate) return false;
+      const update = await runtime.previewUpdate(base, page).catch(() => undefined);
+      if (!live || update?.kind !== "hot" || frame.current?.contentWindow !== view || build.current !== page) return false;
+      const id = ++nextId;
+      const applied = new Promise<boolean>((resolve) => {
+        const timeout = setTimeout(() => resolve(false), HOT_UPDATE_TIMEOUT_MS);
+        hotResults.current.set(id, (ok) => {
+          clearTimeout(timeout);
+          resolve(ok);
+        });
+      });
+      const { imports, entries, removeStyles, shell } = update;
+      // The frame is an opaque origin: "*" is the only target origin that reaches it.
+      view.postMessage({ source: "webcode-preview-host", kind: "hot", id, imports, entries, removeStyles, shell }, "*");
+      const ok = await applied;
+      hotResults.current.delete(id);
+      return ok;
+    };
     const subscription = runtime.fs.onDidChange(() => {
       clearTimeout(timer);
-      timer = setTimeout(() => navigate(current.current, false), PREVIEW_RELOAD_DEBOUNCE_MS);
+      timer = setTimeout(() => {
+        queue = queue.then(async () => {
+          if (!(await hotUpdate()) && live) navigate(current.current, false);
+        });
+      }, PREVIEW_RELOAD_DEBOUNCE_MS);
     });
     return () => {
+      live = false;
       clearTimeout(timer);
       subscription.dispose();
     };
@@ -148,7 +194,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
         </div>
       )}
       <p className="preview-note">
-        Served by the browser runtime from the workspace files; it reloads when they change. The site runs sandboxed, with no access to webcode.
+        Served by the browser runtime from the workspace files; it updates when they change. The site runs sandboxed, with no access to webcode.
       </p>
     </div>
   );
