@@ -17,6 +17,8 @@ export interface LoaderOptions {
   isBuiltin(name: string): boolean;
   /** Values every module sees as free names (process, Buffer, console, timers, global). */
   globals: Record<string, unknown>;
+  /** Called when a CommonJS main module has run, before any promise callback (Node runs process.nextTick's queue there). */
+  afterScript?(): void;
 }
 
 export class NodeModule {
@@ -93,7 +95,10 @@ export class ModuleLoader {
     const module = this.moduleFor(filename, null);
     this.main = module;
     if (module.format === "module") await this.evaluateAsync(module);
-    else this.evaluateSync(module);
+    else {
+      this.evaluateSync(module);
+      this.options.afterScript?.();
+    }
   }
 
   makeRequire(module: NodeModule): NodeRequire {

@@ -141,6 +141,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
       return value;
     },
     globals,
+    afterScript: () => loop.runTicks(),
   });
   const evalSource: { code?: string } = {};
   const sources = {
@@ -189,6 +190,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
       const print = mode.kind === "eval" && mode.print;
       const result = evaluateScript(loader, code, name, process.cwd(), globals, print);
       if (print) console.log(result);
+      loop.runTicks();
     } else if (mode.kind === "file") {
       const file = resolvePath(process.cwd(), mode.file);
       process.argv.push(file, ...mode.args);
