@@ -4,25 +4,14 @@
 // once they are fixed, and `npx tsc` writes the JavaScript. TypeScript's lib/_tsc.js declares no
 // "type" and quotes import syntax in its messages: it must load as CommonJS, with its optional
 // require of source-map-support left to run time.
-import { readFileSync, readdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
 import { SandboxHost } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
-import { startFakeRegistry, type FakeRegistry, type FixtureVersion } from "../support/fake-registry";
+import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry";
 import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
-
-/** The compiler's files tsc needs (not the language service, tsserver or translations). */
-function typescriptFixture(): FixtureVersion {
-  const dir = path.dirname(createRequire(import.meta.url).resolve("typescript/package.json"));
-  const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as Record<string, unknown>;
-  const wanted = ["bin/tsc", "lib/tsc.js", "lib/_tsc.js", ...readdirSync(path.join(dir, "lib")).filter((f) => /^lib\..*\.d\.ts$/.test(f)).map((f) => `lib/${f}`)];
-  const files = Object.fromEntries(wanted.map((file) => [file, readFileSync(path.join(dir, file), "utf8")]));
-  return { name: "typescript", version: String(manifest.version), manifest: { main: "./lib/tsc.js", bin: { tsc: "./bin/tsc" }, engines: manifest.engines }, files };
-}
+import { typescriptFixture } from "../support/typescript-fixture";
 
 let registry: FakeRegistry;
 beforeAll(async () => {
