@@ -33,6 +33,9 @@ describe("tsc in the browser runtime", () => {
     await files.writeFile("src/c.ts", "export function c(x: string): number {\n  return x.length;\n}\n");
     const runtime = createBrowserRuntime(files, { node: new SandboxHost(inProcessNodeEndpoint, { keepSpare: false }) });
     try {
+      const missing = await runtime.exec("tsc --noEmit");
+      expect(missing.output).toBe("tsc is not installed in this project: install it with npm install -D typescript, then run npx tsc or an npm script.\n");
+      expect(missing.exitCode).toBe(127);
       const installed = await runtime.exec("npm install -D typescript");
       expect(installed.exitCode, installed.output).toBe(0);
 
