@@ -73,6 +73,20 @@ describe("node module format", () => {
     expect(run.stdout).toBe("b true\nc awaited\nd object\nmain 1 undefined\n");
   });
 
+  it("leaves import( and import.meta inside strings, templates and regular expressions as written, and still runs real import() calls", async () => {
+    const source = [
+      "const quoted = [\"use an 'import(\\\"x\\\")' call\", `import.meta is ${'ESM'} only`, /import\\(/.source];",
+      "console.log(quoted.join(' | '));",
+    ].join("\n");
+    const run = await runNodeInProcess(["main.cjs"], {
+      "main.cjs": `${source}\nimport('./esm.mjs').then((m) => console.log(m.where));`,
+      "esm.mjs": `${source}\nexport const where = import.meta.url.split('/').pop();`,
+    });
+    expect(run.stderr).toBe("");
+    const line = "use an 'import(\"x\")' call | import.meta is ESM only | import\\(";
+    expect(run.stdout).toBe(`${line}\n${line}\nesm.mjs\n`);
+  });
+
   it("reports ES syntax in a package that declares commonjs as Node does, and a plain syntax error with its file", async () => {
     const declared = await runNodeInProcess(["main.js"], { "package.json": JSON.stringify({ type: "commonjs" }), "main.js": "import fs from 'fs';\nconsole.log(fs);" });
     expect(declared.exitCode).toBe(1);
