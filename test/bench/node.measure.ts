@@ -14,6 +14,8 @@ import { median, report } from "./report";
 
 const CPU_SCRIPT = "function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nconst started = performance.now();\nlet sum = 0;\nfor (let i = 0; i < 5; i++) sum += fib(27);\nconsole.log('cpu-ms=' + Math.round(performance.now() - started) + ' sum=' + sum);\n";
 const WARM_RUNS = 5;
+/** The CPU-bound script runs this often on each side; the medians are compared (one ~10 ms run on a shared machine is mostly noise). */
+const CPU_RUNS = 5;
 
 describe("node in the browser runtime", () => {
   const app = useBuiltApp();
@@ -46,22 +48,33 @@ describe("node in the browser runtime", () => {
       report({ name: "node -e cold (first program of the page, terminal to output)", value: cold, unit: "ms", target: "<= 400" });
       report({ name: `node -e warm (median of ${WARM_RUNS})`, value: median(warm), unit: "ms", target: "<= 60", note: "from Enter in the terminal to the output on screen" });
 
-      await runInTerminal(page, "clear");
+      // The app's offline cache installs a few seconds after start-up and downloads the whole app:
+      // the CPU figure is the program's speed, so it is taken once that is done.
+      await page.evaluate(() => Promise.race([navigator.serviceWorker?.ready, new Promise((resolve) => setTimeout(resolve, 15_000))]));
       const script = JSON.stringify(CPU_SCRIPT).slice(1, -1).replace(/\\n/g, " ");
-      await runInTerminal(page, `node -e "${script.replace(/"/g, '\\"')}"`);
-      await page.waitForFunction(() => /cpu-ms=\d+/.test(document.querySelector(".terminal-host .xterm-rows")?.textContent ?? ""), undefined, { timeout: 60_000 });
-      const ours = Number(/cpu-ms=(\d+)/.exec((await terminalText(page)) ?? "")![1]);
       const dir = mkdtempSync(path.join(tmpdir(), "webcode-bench-node-"));
       writeFileSync(path.join(dir, "cpu.js"), CPU_SCRIPT);
-      const real = spawnSync(process.execPath, ["cpu.js"], { cwd: dir, encoding: "utf8" });
+      // Alternating, so both sides meet the same load of a shared machine.
+      const ours: number[] = [];
+      const native: number[] = [];
+      for (let i = 0; i < CPU_RUNS; i++) {
+        await runInTerminal(page, "clear");
+        await page.waitForFunction(() => !/cpu-ms=\d+/.test(document.querySelector(".terminal-host .xterm-rows")?.textContent ?? ""), undefined, { timeout: 10_000 });
+        await runInTerminal(page, `node -e "${script.replace(/"/g, '\\"')}"`);
+        // Polled rarely: reading the terminal on every frame would take a share of this machine's two
+        // cores from the program it measures (Node's run has no such watcher).
+        await page.waitForFunction(() => /cpu-ms=\d+/.test(document.querySelector(".terminal-host .xterm-rows")?.textContent ?? ""), undefined, { timeout: 60_000, polling: 250 });
+        ours.push(Number(/cpu-ms=(\d+)/.exec((await terminalText(page)) ?? "")![1]));
+        const real = spawnSync(process.execPath, ["cpu.js"], { cwd: dir, encoding: "utf8" });
+        native.push(Number(/cpu-ms=(\d+)/.exec(real.stdout)![1]));
+      }
       rmSync(dir, { recursive: true, force: true });
-      const native = Number(/cpu-ms=(\d+)/.exec(real.stdout)![1]);
       report({
-        name: "node CPU-bound script, browser runtime ÷ this machine's Node",
-        value: Math.round((ours / Math.max(1, native)) * 100) / 100,
+        name: `node CPU-bound script, browser runtime ÷ this machine's Node (medians of ${CPU_RUNS})`,
+        value: Math.round((median(ours) / Math.max(1, median(native))) * 100) / 100,
         unit: "×",
         target: "<= 1.5",
-        note: `fib(27) ×5: ${ours} ms in the browser runtime, ${native} ms in Node ${process.version}`,
+        note: `fib(27) ×5: ${ours.join(", ")} ms in the browser runtime, ${native.join(", ")} ms in Node ${process.version}`,
       });
     } finally {
       await context.close();

@@ -42,6 +42,40 @@ describe("node built-ins", () => {
     expect(run.ops[2]).toEqual({ kind: "write", path: "/workspace/out/deep/a.txt", data: "one+two" });
   });
 
+  it("fs descriptors: open, write at a position, read, fstat, close, append, and Node's errors (as real Node prints them)", async () => {
+    const run = await runNodeInProcess(["fd.js"], {
+      "fd.js": [
+        "const fs = require('fs');",
+        "const fd = fs.openSync('a.txt', 'w');",
+        "fs.writeSync(fd, 'hello ');",
+        "fs.writeSync(fd, Buffer.from('big world'), 4, 5);",
+        "fs.writeSync(fd, 'J', 0);",
+        "console.log(fs.fstatSync(fd).size, fs.readFileSync('a.txt', 'utf8'));",
+        "fs.closeSync(fd);",
+        "const r = fs.openSync('a.txt', 'r');",
+        "const buf = Buffer.alloc(4);",
+        "console.log(fs.readSync(r, buf, 0, 4, null), buf.toString(), fs.readSync(r, buf, 0, 4, null), buf.toString());",
+        "fs.closeSync(r);",
+        "try { fs.writeSync(r, 'x'); } catch (e) { console.log(e.code); }",
+        "try { fs.openSync('missing.txt', 'r'); } catch (e) { console.log(e.code); }",
+        "try { fs.openSync('a.txt', 'wx'); } catch (e) { console.log(e.code); }",
+        "const a = fs.openSync('a.txt', 'a');",
+        "fs.writeSync(a, '!', 0);",
+        "fs.closeSync(a);",
+        "fs.open('a.txt', 'r', (err, fd2) => {",
+        "  const b = Buffer.alloc(20);",
+        "  fs.read(fd2, b, 0, 20, 0, (err2, n, same) => {",
+        "    console.log(err, err2, n, same === b, b.subarray(0, n).toString());",
+        "    fs.close(fd2, (err3) => console.log('closed', err3));",
+        "  });",
+        "});",
+      ].join("\n"),
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(["11 Jello world", "4 Jell 4 o wo", "EBADF", "ENOENT", "EEXIST", "null null 12 true Jello world!", "closed null", ""].join("\n"));
+    expect(run.ops.at(-1)).toEqual({ kind: "write", path: "/workspace/a.txt", data: expect.anything() });
+  });
+
   it("crypto hashes and HMACs match Node's; random values and UUIDs have Node's shape", async () => {
     const run = await runNodeInProcess([
       "-e",

@@ -19,7 +19,7 @@ export interface SystemPromptInput {
 
 /** What the browser runtime's node runs (src/runtime/node), and what still needs WebContainer. */
 export const BROWSER_NODE_NOTE =
-  "node here runs JavaScript and TypeScript programs (.js .mjs .cjs .ts .mts .cts), node -e / -p and node --test, in an isolated worker: CommonJS and ES modules, packages already in node_modules, and Node's fs, path, os, util, events, assert, buffer, url, querystring, string_decoder, timers, crypto (hashes, HMAC, random), stream, readline and node:test. It cannot run child_process, http/https/net servers or clients, worker_threads, zlib or native addons, and programs have no network access: those need WebContainer.";
+  "node here runs JavaScript and TypeScript programs (.js .mjs .cjs .ts .mts .cts), node -e / -p and node --test, in an isolated worker: CommonJS and ES modules, packages already in node_modules, and Node's fs, path, os, util, events, assert, buffer, url, querystring, string_decoder, timers, crypto (hashes, HMAC, random), stream, readline and node:test. Installed pure-JavaScript tools run through npx or npm scripts, TypeScript's tsc among them (npm install -D typescript, then npx tsc --noEmit to type-check). It cannot run child_process, http/https/net servers or clients, worker_threads, zlib or native addons, and programs have no network access: those need WebContainer.";
 
 /** What the runtime can run, in words the model can act on. */
 export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">): string {

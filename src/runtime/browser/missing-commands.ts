@@ -5,6 +5,9 @@ import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 /** Need Node.js, which only the WebContainer runtime has (node, npm and npx run in both: src/runtime/node, src/runtime/npm). */
 export const WEBCONTAINER_COMMANDS = ["pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
 
+/** Commands a pure-JavaScript npm package provides: the browser runtime's node runs them once installed. */
+const FROM_PACKAGE: Record<string, string> = { tsc: "typescript" };
+
 /** Not available in either runtime of this page. */
 export const UNAVAILABLE_COMMANDS: Record<string, string> = {
   python: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
@@ -44,6 +47,10 @@ export function missingCommands(reasonText?: string | (() => string), also: read
       const installed = WEBCONTAINER_COMMANDS.includes(name) ? await installedBin(ctx.fs, ctx.cwd, name) : undefined;
       if (installed) {
         return { stdout: "", stderr: `${name} is installed in this project (${installed}) but not on PATH: run it with npx ${name} or from an npm script.\n`, exitCode: 127 };
+      }
+      const pkg = FROM_PACKAGE[name];
+      if (pkg && !also.includes("node")) {
+        return { stdout: "", stderr: `${name} is not installed in this project: install it with npm install -D ${pkg}, then run npx ${name} or an npm script.\n`, exitCode: 127 };
       }
       return { stdout: "", stderr: `${missingCommandMessage(name, reason())}\n`, exitCode: 127 };
     }),

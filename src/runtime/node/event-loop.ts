@@ -33,13 +33,50 @@ export class EventLoop {
     return this.refs;
   }
 
-  /** Runs a callback the program scheduled; a throw is an uncaught exception. */
+  private readonly ticks: Array<() => void> = [];
+  private ticksScheduled = false;
+  private depth = 0;
+
+  /** Runs a callback the program scheduled; a throw is an uncaught exception. Then, as Node does after each callback, the nextTick queue. */
   guard<A extends unknown[]>(fn: (...args: A) => unknown, ...args: A): void {
     if (this.stopped) return;
+    this.depth += 1;
     try {
       fn(...args);
     } catch (error) {
       this.onError(error);
+    } finally {
+      this.depth -= 1;
+    }
+    if (this.depth === 0) this.runTicks();
+  }
+
+  /**
+   * process.nextTick: Node runs these when the current callback (or the main script) returns, before
+   * promise callbacks. Here at the end of guard() and of the main script (runTicks); ticks scheduled
+   * from a promise callback run in a microtask of their own, as in Node after the ones queued before.
+   */
+  nextTick(fn: () => void): void {
+    this.ticks.push(fn);
+    this.ref();
+    if (this.ticksScheduled) return;
+    this.ticksScheduled = true;
+    queueMicrotask(() => this.runTicks());
+  }
+
+  runTicks(): void {
+    this.ticksScheduled = false;
+    while (this.ticks.length > 0 && !this.stopped) {
+      const tick = this.ticks.shift()!;
+      this.depth += 1;
+      try {
+        tick();
+      } catch (error) {
+        this.onError(error);
+      } finally {
+        this.depth -= 1;
+        this.unref();
+      }
     }
   }
 

@@ -7,7 +7,7 @@
 // semantics on a synchronous in-worker file system; resolution is in module-resolve.ts.
 import { parse as parseForError } from "./syntax-error";
 import { ModuleResolver, dirOf, type ResolveMode } from "./module-resolve";
-import { DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT, looksLikeModule, transformModule, type ModuleFormat } from "./transform";
+import { DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT, transformModule, type ModuleFormat } from "./transform";
 import type { SandboxFs } from "../sandbox/sandbox-fs";
 
 export interface LoaderOptions {
@@ -17,6 +17,8 @@ export interface LoaderOptions {
   isBuiltin(name: string): boolean;
   /** Values every module sees as free names (process, Buffer, console, timers, global). */
   globals: Record<string, unknown>;
+  /** Called when a CommonJS main module has run, before any promise callback (Node runs process.nextTick's queue there). */
+  afterScript?(): void;
 }
 
 export class NodeModule {
@@ -50,6 +52,13 @@ export type NodeRequire = ((id: string) => unknown) & {
 const PARAMS = ["exports", "require", "module", "__filename", "__dirname", DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT];
 const BODY_DONE = "__webcode_module_done";
 
+// Node 22's syntax detection for a file whose format nothing declares: it is compiled as CommonJS,
+// and these errors mean ES module syntax (import/export statements) ...
+const ESM_SYNTAX_ERROR = /^(?:Cannot use import statement outside a module|Unexpected token 'export'|Cannot use 'import\.meta' outside a module)/;
+// ... while these mean an ES module only if the file then compiles as one (top-level await, or
+// declaring a name the CommonJS wrapper provides).
+const MAYBE_ESM_SYNTAX_ERROR = /^(?:(?:for )?await is only valid in async functions and the top level bodies of modules|Identifier '(?:require|module|exports|__filename|__dirname)' has already been declared)/;
+
 function nodeModulePaths(dir: string): string[] {
   const out: string[] = [];
   for (let d = dir; ; d = dirOf(d)) {
@@ -72,6 +81,8 @@ export class ModuleLoader {
   readonly sources = new Map<string, string>();
   /** How many characters the wrapper adds in front of a file's first line (stack columns on line 1 are shifted by it). */
   readonly firstLineOffsets = new Map<string, number>();
+  /** CommonJS bodies compiled while detecting a file's format, run on evaluation (a large file is parsed once). */
+  private readonly precompiled = new WeakMap<NodeModule, () => unknown>();
 
   constructor(private readonly options: LoaderOptions) {
     this.resolver = new ModuleResolver(options.fs);
@@ -84,7 +95,10 @@ export class ModuleLoader {
     const module = this.moduleFor(filename, null);
     this.main = module;
     if (module.format === "module") await this.evaluateAsync(module);
-    else this.evaluateSync(module);
+    else {
+      this.evaluateSync(module);
+      this.options.afterScript?.();
+    }
   }
 
   makeRequire(module: NodeModule): NodeRequire {
@@ -158,12 +172,41 @@ export class ModuleLoader {
   private moduleFor(filename: string, parent: NodeModule | null | undefined): NodeModule {
     const module = new NodeModule(filename, filename, parent);
     module.require = this.makeRequire(module);
-    let source: string | undefined;
-    const read = () => (source ??= text(this.options.fs.readFile(filename)));
-    module.format = this.resolver.formatOf(filename, read, looksLikeModule);
+    module.format = this.resolver.formatOf(filename) ?? this.detectFormat(module);
     this.cache[filename] = module;
     parent?.children.push(module);
     return module;
+  }
+
+  /**
+   * Node 22's format detection for a .js/.ts file no package.json "type" declares: CommonJS unless it
+   * fails to compile as CommonJS for ES module syntax (so `import` inside a string or a comment, or
+   * an optional require() in a try block, leave a CommonJS file CommonJS).
+   */
+  private detectFormat(module: NodeModule): ModuleFormat {
+    const source = this.source(module);
+    try {
+      this.precompiled.set(module, this.compile(module, "commonjs", source));
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      if (ESM_SYNTAX_ERROR.test(error.message)) return "module";
+      if (MAYBE_ESM_SYNTAX_ERROR.test(error.message) && this.compilesAsModule(module, source)) return "module";
+      // A plain syntax error: CommonJS, and evaluating it reports the error.
+      this.precompiled.set(module, () => {
+        throw error;
+      });
+      return "commonjs";
+    }
+    return "commonjs";
+  }
+
+  private compilesAsModule(module: NodeModule, source: string): boolean {
+    try {
+      this.wrap(module, transformModule(source, module.filename, "module").code, true);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private source(module: NodeModule): string {
@@ -182,7 +225,8 @@ export class ModuleLoader {
           throw Object.assign(new SyntaxError(`${module.filename}: ${(error as Error).message}`), {});
         }
       } else {
-        const run = this.compile(module, "commonjs");
+        const run = this.precompiled.get(module) ?? this.compile(module, "commonjs");
+        this.precompiled.delete(module);
         run();
       }
       module.loaded = true;
@@ -280,8 +324,7 @@ export class ModuleLoader {
     };
   }
 
-  private compile(module: NodeModule, format: "commonjs"): () => unknown {
-    const source = this.source(module);
+  private compile(module: NodeModule, format: "commonjs", source = this.source(module)): () => unknown {
     const { code } = transformModule(source, module.filename, format);
     return this.wrap(module, code, false);
   }
@@ -291,12 +334,14 @@ export class ModuleLoader {
     // An ES module's body ends by calling BODY_DONE: when that happened before the wrapper returned,
     // the module finished synchronously (require(esm) and cycles need to know).
     const body = esm ? `"use strict";try {${code}\n;${BODY_DONE}();} catch (error) { ${BODY_DONE}(error); throw error; }` : code;
-    const prefix = `(${esm ? "async " : ""}function (${[...PARAMS, BODY_DONE, ...this.globalNames].join(", ")}) {${esm ? '"use strict";try {' : ""}`;
-    const wrapper = `${prefix}${body.slice(esm ? '"use strict";try {'.length : 0)}\n})\n//# sourceURL=${url}`;
+    // The globals (process, Buffer, console, timers) are bound by an outer function, so a module may
+    // declare its own `const process = require("process")` as it may in Node.
+    const prefix = `(function (${this.globalNames.join(", ")}) { return ${esm ? "async " : ""}function (${[...PARAMS, BODY_DONE].join(", ")}) {${esm ? '"use strict";try {' : ""}`;
+    const wrapper = `${prefix}${body.slice(esm ? '"use strict";try {'.length : 0)}\n} })\n//# sourceURL=${url}`;
     this.firstLineOffsets.set(module.filename, prefix.length);
     let fn: (...args: unknown[]) => unknown;
     try {
-      fn = (0, eval)(wrapper) as (...args: unknown[]) => unknown;
+      fn = ((0, eval)(wrapper) as (...globals: unknown[]) => (...args: unknown[]) => unknown)(...this.globalValues);
     } catch (error) {
       throw this.locateSyntaxError(error, module.filename);
     }
@@ -317,8 +362,8 @@ export class ModuleLoader {
     };
     return () =>
       esm
-        ? fn.call(undefined, module.exports, undefined, undefined, undefined, undefined, dynamicImport, meta, requireForModule, onBodyDone, ...this.globalValues)
-        : fn.call(module.exports, module.exports, module.require, module, module.filename, dirOf(module.filename), dynamicImport, meta, undefined, undefined, ...this.globalValues);
+        ? fn.call(undefined, module.exports, undefined, undefined, undefined, undefined, dynamicImport, meta, requireForModule, onBodyDone)
+        : fn.call(module.exports, module.exports, module.require, module, module.filename, dirOf(module.filename), dynamicImport, meta, undefined, undefined);
   }
 
   private locateSyntaxError(error: unknown, filename: string): unknown {

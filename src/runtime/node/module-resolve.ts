@@ -1,7 +1,7 @@
 // Node's module resolution over the sandbox's files: relative and absolute paths with extensions
 // and directory index files, node_modules lookup up the tree, package.json `exports`/`imports`
 // (conditions and subpath patterns, by resolve.exports), `main`, and the format of each file
-// (.mjs/.cjs, the nearest package.json "type", or ES syntax in a file that declares none).
+// (.mjs/.cjs or the nearest package.json "type"; a file that declares none is detected by the loader).
 import { exports as resolveExports, imports as resolveImports } from "resolve.exports";
 import type { SandboxFs } from "../sandbox/sandbox-fs";
 import { resolvePath } from "../sandbox/sandbox-fs";
@@ -74,14 +74,19 @@ export class ModuleResolver {
     }
   }
 
-  formatOf(filename: string, source: () => string, looksLikeModule: (source: string) => boolean): ModuleFormat {
+  /**
+   * The format a file declares: .json, .mjs/.mts, .cjs/.cts, or a .js/.ts file's nearest package.json
+   * "type" ("module" or "commonjs"). Undefined when nothing declares one: Node 22 then detects it from
+   * the syntax (module-loader.ts, detectFormat).
+   */
+  formatOf(filename: string): ModuleFormat | undefined {
     if (filename.endsWith(".json")) return "json";
     if (/\.m[jt]s$/.test(filename)) return "module";
     if (/\.c[jt]s$/.test(filename)) return "commonjs";
     const type = this.packageScope(filename)?.pkg.type;
     if (type === "module") return "module";
     if (type === "commonjs") return "commonjs";
-    return looksLikeModule(source()) ? "module" : "commonjs";
+    return undefined;
   }
 
   /** The file a specifier names from `from` (a file path), or throws moduleNotFound(). */

@@ -141,6 +141,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
       return value;
     },
     globals,
+    afterScript: () => loop.runTicks(),
   });
   const evalSource: { code?: string } = {};
   const sources = {
@@ -189,6 +190,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
       const print = mode.kind === "eval" && mode.print;
       const result = evaluateScript(loader, code, name, process.cwd(), globals, print);
       if (print) console.log(result);
+      loop.runTicks();
     } else if (mode.kind === "file") {
       const file = resolvePath(process.cwd(), mode.file);
       process.argv.push(file, ...mode.args);
@@ -252,16 +254,15 @@ function missingEntry(file: string): string {
 function evaluateScript(loader: ModuleLoader, code: string, name: string, cwd: string, globals: Record<string, unknown>, print: boolean): unknown {
   const module = new NodeModule(name, `${cwd}/${name}`, null);
   module.require = loader.makeRequire(module);
-  const names = Object.keys(globals);
-  const params = `exports, require, module, __filename, __dirname, ${names.join(", ")}`;
-  const args = [module.exports, module.require, module, name, ".", ...Object.values(globals)];
+  // Globals bound by an outer function, so the script may declare its own `const process` (as module-loader.ts does).
+  const outer = `(function (${Object.keys(globals).join(", ")}) { return function (exports, require, module, __filename, __dirname) {`;
+  const bind = (wrapper: string) => ((0, eval)(wrapper) as (...values: unknown[]) => (...values: unknown[]) => unknown)(...Object.values(globals));
+  const args = [module.exports, module.require, module, name, "."];
   if (!print) {
-    const wrapper = (0, eval)(`(function (${params}) {${code}\n})\n//# sourceURL=${name}`) as (...values: unknown[]) => unknown;
-    loader.firstLineOffsets.set(name, `(function (${params}) {`.length);
-    return wrapper.apply(globalThis, args);
+    loader.firstLineOffsets.set(name, outer.length);
+    return bind(`${outer}${code}\n} })\n//# sourceURL=${name}`).apply(globalThis, args);
   }
-  const wrapper = (0, eval)(`(function (${params}) { return eval(arguments[arguments.length - 1]); })`) as (...values: unknown[]) => unknown;
-  return wrapper.apply(globalThis, [...args, `${code}\n//# sourceURL=${name}`]);
+  return bind(`${outer} return eval(arguments[arguments.length - 1]); } })`).apply(globalThis, [...args, `${code}\n//# sourceURL=${name}`]);
 }
 
 function moduleModule(loader: ModuleLoader, builtinModules: string[]) {

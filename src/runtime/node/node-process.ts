@@ -182,11 +182,10 @@ export function createProcess(options: ProcessOptions): NodeProcess {
     ),
     cpuUsage: () => ({ user: Math.round((performance.now() - START) * 1000), system: 0 }),
     nextTick(callback: (...args: unknown[]) => void, ...args: unknown[]) {
-      options.loop.ref();
-      queueMicrotask(() => {
-        options.loop.guard(callback, ...args);
-        options.loop.unref();
-      });
+      if (typeof callback !== "function") {
+        throw Object.assign(new TypeError(`The "callback" argument must be of type function. Received ${inspect(callback)}`), { code: "ERR_INVALID_ARG_TYPE" });
+      }
+      options.loop.nextTick(() => callback(...args));
     },
     emitWarning(warning: string | Error, type?: string | { type?: string }) {
       const name = typeof type === "string" ? type : (type?.type ?? (warning instanceof Error ? warning.name : "Warning"));

@@ -1,7 +1,10 @@
 // Source to runnable code: TypeScript's types stripped and ES module syntax turned into calls the
 // module loader provides, with every line kept where it was (stack traces point at the source).
 // sucrase does both in one fast pass and keeps lines; what it leaves (import(), import.meta) is
-// renamed here.
+// renamed here, where es-module-lexer finds them (not inside strings, comments or regular
+// expressions: TypeScript's compiler quotes `import(` in its messages). A CommonJS file keeps
+// import.meta as written: it is a syntax error there, which is how Node tells an ES module apart.
+import { parse as lexModule } from "es-module-lexer/js";
 import { transform } from "sucrase";
 
 export type ModuleFormat = "commonjs" | "module" | "json";
@@ -25,15 +28,37 @@ const IMPORT_META_ACCESS = /(?<![\w$.])import\.meta(?![\w$])/g;
 // interop helpers, or a bare statement for a side-effect import. A program's own `require` (from
 // createRequire) keeps its name.
 const GENERATED_REQUIRE = /(var _[\w$]* = |_interopRequire\w*\(|^\s*|;\s*)require\((['"])([^'"\n]+)\2\)/gm;
-const ESM_SYNTAX = /^\s*(?:import\s*(?:[\w$*{]|["'])|export\s+(?:\*|\{|default\b|const\b|let\b|var\b|function\b|async\b|class\b|type\b|interface\b|enum\b))/m;
 
 export function isTypeScript(filename: string): boolean {
   return TS_EXTENSION.test(filename);
 }
 
-/** Whether a file without a declared format has ES module syntax (Node's detection). */
-export function looksLikeModule(source: string): boolean {
-  return ESM_SYNTAX.test(source);
+/** import() calls (and in an ES module import.meta) renamed to what the loader passes in. */
+function renameImports(code: string, format: "commonjs" | "module"): string {
+  DYNAMIC_IMPORT_CALL.lastIndex = 0;
+  IMPORT_META_ACCESS.lastIndex = 0;
+  // Most files have neither: no lexing then (a plain CommonJS file runs as written).
+  if (!DYNAMIC_IMPORT_CALL.test(code) && !(format === "module" && IMPORT_META_ACCESS.test(code))) return code;
+  let found: ReturnType<typeof lexModule>[0];
+  try {
+    found = lexModule(code)[0];
+  } catch {
+    // The lexer gave up on this syntax; the compile reports real errors, so rename by pattern.
+    const renamed = code.replace(DYNAMIC_IMPORT_CALL, `${DYNAMIC_IMPORT}(`);
+    return format === "module" ? renamed.replace(IMPORT_META_ACCESS, IMPORT_META) : renamed;
+  }
+  let out = "";
+  let at = 0;
+  for (const entry of found) {
+    if (entry.type === "dynamic") {
+      out += `${code.slice(at, entry.importStart)}${DYNAMIC_IMPORT}`;
+      at = entry.importStart + "import".length;
+    } else if (entry.type === "import-meta" && format === "module") {
+      out += `${code.slice(at, entry.importStart)}${IMPORT_META}`;
+      at = entry.importEnd;
+    }
+  }
+  return out + code.slice(at);
 }
 
 export function transformModule(source: string, filename: string, format: "commonjs" | "module"): TransformResult {
@@ -55,7 +80,7 @@ export function transformModule(source: string, filename: string, format: "commo
       injectCreateRequireForImportRequire: false,
     }).code;
   }
-  code = code.replace(DYNAMIC_IMPORT_CALL, `${DYNAMIC_IMPORT}(`).replace(IMPORT_META_ACCESS, IMPORT_META);
+  code = renameImports(code, format);
   const imports: string[] = [];
   if (format === "module") {
     code = code.replace(GENERATED_REQUIRE, (_whole, before: string, quote: string, specifier: string) => {

@@ -7,6 +7,7 @@ import { Readable, Writable } from "readable-stream";
 import { SandboxFsError, type FsNode, type SandboxFs } from "../../sandbox/sandbox-fs";
 import type { FileData } from "../../sandbox/protocol";
 import { realSetTimeout, type EventLoop } from "../event-loop";
+import { createDescriptors } from "./fs-descriptors";
 
 type PathLike = string | Uint8Array | URL;
 type Callback = (error: Error | null, ...values: unknown[]) => void;
@@ -229,7 +230,9 @@ export function createFs(context: FsContext) {
     return p;
   };
 
+  const descriptors = createDescriptors({ fs, abs: (path) => abs(path as PathLike), notify, stat: (path, syscall) => stat(path, syscall) });
   const sync = {
+    ...descriptors,
     existsSync: (path: PathLike) => {
       try {
         return fs.stat(abs(path)) !== undefined;
@@ -333,14 +336,24 @@ export function createFs(context: FsContext) {
     ["readdirSync", false], ["mkdirSync", false], ["rmSync", true], ["rmdirSync", true], ["unlinkSync", true],
     ["renameSync", true], ["copyFileSync", true], ["cpSync", true], ["accessSync", true], ["realpathSync", false],
     ["mkdtempSync", false], ["truncateSync", true], ["chmodSync", true], ["chownSync", true], ["utimesSync", true],
-    ["readlinkSync", false], ["symlinkSync", true],
+    ["readlinkSync", false], ["symlinkSync", true], ["openSync", false], ["closeSync", true], ["fstatSync", false],
+    ["fsyncSync", true], ["fdatasyncSync", true], ["ftruncateSync", true],
   ];
   const callbacks: Record<string, unknown> = {};
   const promises: Record<string, unknown> = {};
   for (const [name, resultless] of names) {
     const base = name.slice(0, -4);
     callbacks[base] = callbackForm(sync[name] as never, resultless);
-    promises[base] = promiseForm(sync[name] as never);
+    // fs.promises has FileHandles instead of descriptors (not provided).
+    if (!(name in descriptors)) promises[base] = promiseForm(sync[name] as never);
+  }
+  // fs.write and fs.read answer (error, bytes, buffer) as Node does.
+  for (const name of ["writeSync", "readSync"] as const) {
+    const withBytes = callbackForm((...args: unknown[]) => [(sync[name] as (...a: unknown[]) => number)(...args), args[1]]);
+    callbacks[name.slice(0, -4)] = (...args: unknown[]) => {
+      const callback = args.pop() as Callback;
+      (withBytes as (...a: unknown[]) => void)(...args, (error: Error | null, result?: [number, unknown]) => (error ? callback(error) : callback(null, ...result!)));
+    };
   }
   // fs.exists(path, cb) answers with a boolean only (no error argument).
   callbacks.exists = (path: PathLike, callback: (exists: boolean) => void) => {
