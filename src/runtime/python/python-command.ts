@@ -26,6 +26,8 @@ export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOpti
   };
   const run = defineCommand("python3", async (args, ctx) => {
     const first = loaded === undefined;
+    // The worker (sandbox frame, worker script) starts while Pyodide's files are fetched.
+    if (first) options.host.warm();
     let start: Map<string, Uint8Array>;
     try {
       start = await assets();

@@ -203,7 +203,8 @@ export async function runPython(context: ProgramContext, load: LoadPython): Prom
   let given = false;
   py.setStdin({ stdin: () => (given ? null : ((given = true), stdin)), isatty: false });
 
-  py.runPython(FRESH + DRIVER);
+  // The driver is defined once per interpreter (it survives runs: python-fresh.ts keeps __main__'s own names).
+  if (!py.globals.get("__webcode_main")) py.runPython(FRESH + DRIVER);
   const main = py.globals.get("__webcode_main") as ((argv: string[], cwd: string, env: Record<string, string>) => number) & { destroy?(): void };
   let code: number;
   // The interpreter serves the next run only when this one ended in Python's own way.
