@@ -7,7 +7,7 @@
 // builtins module is put back too. The driver sets sys.argv, the working folder and the environment itself.
 export const FRESH = String.raw`
 def __webcode_fresh():
-    import builtins, sys, importlib, logging, random, tempfile, warnings
+    import builtins, sys, logging, random, tempfile, warnings
     base = globals().get("__webcode_base")
     if base is None:
         globals()["__webcode_base"] = {
@@ -32,8 +32,9 @@ def __webcode_fresh():
     sys.path[:] = base["path"]
     sys.meta_path[:] = base["meta_path"]
     sys.path_hooks[:] = base["path_hooks"]
+    # New path finders read the folders again (importlib.invalidate_caches() would import
+    # importlib.metadata, which the next run forgets again: 30-60 ms a run).
     sys.path_importer_cache.clear()
-    importlib.invalidate_caches()
     sys.stdout, sys.stderr = base["streams"]
     sys.displayhook, sys.excepthook, sys.breakpointhook = base["hooks"]
     sys.setrecursionlimit(base["recursion"])
