@@ -4,7 +4,7 @@
 // about 2/3 of its start time (docs/architecture.md "python3 in the browser runtime"). The bytecode
 // is made by the same Pyodide (so it fits its CPython exactly), as unchecked hash-based .pyc files
 // (PEP 552) next to the .py in the zip, which zipimport loads without compiling; the sources stay for
-// tracebacks. Written here because no package does this for Pyodide; cached per Pyodide version in
+// tracebacks (a module's __file__ names its .pyc). Written here because no package does this for Pyodide; cached per Pyodide version in
 // node_modules/.cache. The dev server and the tests use the zip as shipped.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -41,12 +41,18 @@ open("/tmp/python_stdlib.zip", "wb").write(out.getvalue())
 len(wanted)
 `;
 
-async function generate(file: string): Promise<void> {
+/** Pyodide's python_stdlib.zip with the bytecode of the modules a python3 start imports. */
+export async function stdlibWithBytecode(): Promise<Uint8Array> {
   const { loadPyodide } = await import("pyodide");
   const py = (await loadPyodide()) as unknown as { runPython(code: string): unknown; FS: { readFile(path: string): Uint8Array } };
   py.runPython(COMPILE);
+  return py.FS.readFile("/tmp/python_stdlib.zip");
+}
+
+async function generate(file: string): Promise<void> {
+  const bytes = await stdlibWithBytecode();
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(`${file}.part`, py.FS.readFile("/tmp/python_stdlib.zip"));
+  writeFileSync(`${file}.part`, bytes);
   renameSync(`${file}.part`, file);
 }
 
