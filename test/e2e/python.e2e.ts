@@ -13,6 +13,10 @@ describe("python3 in the browser runtime", () => {
     page.on("request", (request) => requests.push(request.url()));
     await waitForWorkbench(page);
     await waitForTerminal(page);
+    // Nothing of Python loads before the first python3 command (no files, no sandbox frame).
+    await page.waitForTimeout(1000);
+    expect(requests.filter((url) => /pyodide|python_stdlib|sandbox\.html/.test(url))).toEqual([]);
+    expect(await page.locator("iframe[title='Program sandbox']").count()).toBe(0);
     await runInTerminal(page, `printf 'import sys\\nopen("made.txt", "w").write("from python")\\nprint("sum", sum(range(10)), sys.version_info[0])\\n' > app.py && python3 app.py`);
     await expect.poll(() => terminalText(page), { timeout: 60_000 }).toMatch(/^sum 45 3$/m);
     expect(await terminalText(page)).toContain("Loading Python (Pyodide");
