@@ -44,6 +44,9 @@ describe("splitting bundled short options", () => {
   it("an unknown letter or a missing value is git's usage error (exit 129)", () => {
     expect(() => splitShortOptions("commit", ["-qx"])).toThrow("error: unknown switch `x'");
     expect(() => splitShortOptions("commit", ["-qm"])).toThrow("error: switch `m' requires a value");
+    // Letters whose meaning the browser runtime's git would drop (a dry run, push --delete) are refused.
+    expect(() => splitShortOptions("push", ["-ud"])).toThrow("error: unknown switch `d'");
+    expect(() => splitShortOptions("rm", ["-rn"])).toThrow("error: unknown switch `n'");
     try {
       splitShortOptions("status", ["-sZ"]);
       expect.unreachable();

@@ -1,7 +1,9 @@
 // Bundled short options, as git's parse-options reads them: `-qm msg` is `-q -m msg`, `-mmsg` is
 // `-m msg`, `-n3` is `-n 3`, `-sb` is `-s -b`. Each subcommand's handler reads options one by one;
 // this splits bundles first, from the table of the short options each subcommand knows, so every
-// handler gets them apart. A letter a subcommand does not know ends the command with git's error.
+// handler gets them apart. A letter a subcommand does not know ends the command with git's error;
+// the table lists only letters the handlers act on or that change nothing here (-q, -v), never one
+// whose meaning would be dropped (a dry run, push -d), so a bundle never does more than asked.
 // (git's own table lives in each builtin; isomorphic-git has no command line, hence this.)
 import { GitUsageError } from "./git-context";
 
@@ -15,26 +17,26 @@ interface ShortOptions {
 }
 
 const SHORT_OPTIONS: Record<string, ShortOptions> = {
-  status: { flags: "sbvz", attached: "u" },
-  add: { flags: "Auvfn" },
-  rm: { flags: "rfqn" },
-  mv: { flags: "fvkn" },
+  status: { flags: "sbv", attached: "u" },
+  add: { flags: "Auvf" },
+  rm: { flags: "rfq" },
+  mv: { flags: "fv" },
   commit: { flags: "aqnv", values: "m" },
   restore: { flags: "SWq", values: "s" },
-  reset: { flags: "qp" },
-  diff: { flags: "puRw", attached: "U" },
+  reset: { flags: "q" },
+  diff: { flags: "pu", attached: "U" },
   log: { flags: "pusq", values: "n" },
   show: { flags: "pusq" },
-  branch: { flags: "dDmMcCarvlfq" },
-  checkout: { flags: "fqm", values: "bB" },
-  switch: { flags: "fdqm", values: "cC" },
+  branch: { flags: "dDmMarvlq" },
+  checkout: { flags: "fq", values: "bB" },
+  switch: { flags: "fdq", values: "cC" },
   tag: { flags: "adfl", values: "m" },
-  stash: { flags: "qukpa", values: "m" },
+  stash: { flags: "q", values: "m" },
   init: { flags: "q", values: "b" },
-  clone: { flags: "qvn", values: "bo" },
-  fetch: { flags: "qvpaft" },
-  pull: { flags: "qvr" },
-  push: { flags: "qvufdn" },
+  clone: { flags: "qv", values: "b" },
+  fetch: { flags: "qv" },
+  pull: { flags: "qv" },
+  push: { flags: "qvuf" },
   remote: { flags: "v" },
 };
 
