@@ -9,6 +9,7 @@ import react from "@vitejs/plugin-react";
 // The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers.
 import { RESPONSE_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
 import { serviceWorkerPlugin } from "./scripts/service-worker-plugin";
+import { pythonStdlibPlugin } from "./scripts/python-stdlib-plugin";
 
 /**
  * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
@@ -80,7 +81,7 @@ const processShim: Plugin = {
 };
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), devCsp, headersOnEveryResponse, serviceWorkerPlugin()],
+  plugins: [react(), devCsp, headersOnEveryResponse, serviceWorkerPlugin(), pythonStdlibPlugin(fileURLToPath(new URL(".", import.meta.url)))],
   resolve:
     mode === E2E_MODE
       ? { alias: { "@webcontainer/api": fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) } }

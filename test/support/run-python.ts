@@ -10,8 +10,8 @@ export type PythonRun = ProgramRun;
 let shared: Promise<PythonRuntime> | undefined;
 
 /**
- * Loading Pyodide takes seconds; tests share one interpreter (the page's worker loads a fresh one per
- * run, so nothing of one program reaches the next there).
+ * Loading Pyodide takes seconds; tests share one interpreter, as the page's worker keeps one between
+ * runs (python-fresh.ts restores a fresh process state for each).
  */
 function sharedPyodide(): Promise<PythonRuntime> {
   shared ??= loadPyodide().then((py) => py as unknown as PythonRuntime);

@@ -49,3 +49,37 @@ describe("python3 (Pyodide) in the isolated execution host", () => {
     expect(doctest).toMatchObject({ exitCode: 0, stdout: "", stderr: "" });
   }, 120_000);
 });
+
+describe("python3 runs one after another in one interpreter (the worker keeps Pyodide)", () => {
+  it("each run starts as a fresh process: globals, workspace modules, sys.argv, sys.path, cwd, env, logging, atexit", async () => {
+    const first = await runPythonInProcess(
+      ["main.py", "one"],
+      {
+        "helper.py": "VALUE = 'old'\n",
+        "sub/keep.txt": "",
+        "main.py":
+          "import atexit, builtins, logging, os, sys, helper\n" +
+          "leaked = 'yes'\nbuiltins.leaked_builtin = 1\nsys.path.append('/somewhere')\nos.chdir('sub')\nos.environ['LEAK'] = '1'\n" +
+          "logging.basicConfig(level=logging.DEBUG, format='first %(message)s')\nlogging.debug('one')\n" +
+          "atexit.register(print, 'bye from the first run')\nsys.stdin.read(3)\nprint(helper.VALUE, sys.argv[1:])\n",
+      },
+      { stdin: "abcdef" },
+    );
+    expect(first).toMatchObject({ exitCode: 0, stdout: "old ['one']\nbye from the first run\n", stderr: "first one\n" });
+    const second = await runPythonInProcess(
+      ["main.py"],
+      {
+        "helper.py": "VALUE = 'new'\n",
+        "main.py":
+          "import builtins, logging, os, sys, helper\n" +
+          "print(helper.VALUE, sys.argv[1:], 'leaked' in globals(), hasattr(builtins, 'leaked_builtin'))\n" +
+          "print('/somewhere' in sys.path, os.getcwd(), os.environ.get('LEAK'), repr(sys.stdin.read()))\n" +
+          "logging.warning('two')\n",
+      },
+      { stdin: null },
+    );
+    expect(second.stderr).toBe("WARNING:root:two\n");
+    expect(second.stdout).toBe("new [] False False\nFalse /workspace None ''\n");
+    expect(second.exitCode).toBe(0);
+  }, 120_000);
+});

@@ -8,10 +8,18 @@ import { nodeWorkerEndpoint, type NodeWorkerEndpoint } from "../support/node-wor
 /** A tiny program runtime speaking the protocol: args[0] says what to do. */
 const PROGRAM = `
 parentPort.postMessage({ type: "ready" });
+let runs = 0;
+let prepared = 0;
 parentPort.on("message", (m) => {
+  if (m.type === "prepare") prepared = m.boot.length;
   if (m.type !== "run") return;
   const send = (e) => parentPort.postMessage(e);
   switch (m.args[0]) {
+    case "keep":
+      runs++;
+      send({ type: "stdout", data: "run " + runs + " boot=" + (m.boot ? m.boot.length : 0) + " prepared=" + prepared + "\\n" });
+      send({ type: "exit", code: Number(m.args[1] ?? 0), reusable: true });
+      break;
     case "echo":
       send({ type: "stdout", data: "out:" + m.args.slice(1).join(" ") + "\\n" });
       send({ type: "stderr", data: "err:" + m.cwd + "\\n" });
@@ -30,8 +38,8 @@ parentPort.on("message", (m) => {
 });
 `;
 
-function message(args: string[]): RunMessage {
-  return { type: "run", files: [], dirs: [], args, env: {}, cwd: "/workspace", stdin: null };
+function message(args: string[], boot?: RunMessage["boot"]): RunMessage {
+  return { type: "run", files: [], dirs: [], args, env: {}, cwd: "/workspace", stdin: null, ...(boot ? { boot } : {}) };
 }
 
 describe("SandboxHost", () => {
@@ -99,6 +107,29 @@ describe("SandboxHost", () => {
     expect(result.exitCode).toBe(134);
     expect(result.message).toMatch(/out of memory/);
     expect(await host.run(message(["echo", "0"]))).toEqual({ exitCode: 0, end: "exit" });
+  });
+
+  it("keeps a worker whose runtime exits reusable for the next run, without its start files; after a stop a spare is prepared", async () => {
+    const host = new SandboxHost(factory());
+    const boot: RunMessage["boot"] = [["runtime.bin", new Uint8Array([1, 2, 3])]];
+    const output = async (args: string[]) => {
+      let out = "";
+      const result = await host.run(message(args, boot), { onStdout: (text) => (out += text) });
+      return { ...result, out };
+    };
+    expect(await output(["keep", "4"])).toEqual({ exitCode: 4, end: "exit", out: "run 1 boot=1 prepared=0\n" });
+    expect(await output(["keep"])).toEqual({ exitCode: 0, end: "exit", out: "run 2 boot=0 prepared=0\n" });
+    // The kept worker serves the runs: no spare beside it.
+    expect(endpoints).toHaveLength(1);
+    const controller = new AbortController();
+    const stopped = host.run(message(["loop"], boot), { signal: controller.signal, onStdout: () => controller.abort() });
+    expect(await stopped).toEqual({ exitCode: 130, end: "aborted" });
+    await endpoints[0]!.exited;
+    // The next run goes to a fresh worker that was handed the start files before it.
+    expect(await output(["keep"])).toEqual({ exitCode: 0, end: "exit", out: "run 1 boot=0 prepared=1\n" });
+    expect(endpoints).toHaveLength(2);
+    host.dispose();
+    await endpoints[1]!.exited;
   });
 
   it("answers at once when the signal was aborted before the run", async () => {

@@ -6,7 +6,6 @@ import { defineCommand, type CustomCommand } from "just-bash";
 import { applyFsOp, type RunMessage, type SandboxHost } from "../sandbox";
 import type { WorkspaceFiles } from "../workspace-files";
 import { snapshot } from "../node";
-import { ASSET_DIR } from "./assets";
 
 /** Pyodide's start files by name (see assets.ts); loaded once per page, kept in memory. */
 export type PythonAssets = () => Promise<Map<string, Uint8Array>>;
@@ -27,6 +26,8 @@ export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOpti
   };
   const run = defineCommand("python3", async (args, ctx) => {
     const first = loaded === undefined;
+    // The worker (sandbox frame, worker script) starts while Pyodide's files are fetched.
+    if (first) options.host.warm();
     let start: Map<string, Uint8Array>;
     try {
       start = await assets();
@@ -40,7 +41,8 @@ export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOpti
     const workspace = snapshot(files);
     const message: RunMessage = {
       type: "run",
-      files: [...workspace.files, ...[...start].map(([name, bytes]): [string, Uint8Array] => [`${ASSET_DIR}/${name}`, bytes])],
+      files: workspace.files,
+      boot: [...start],
       dirs: workspace.dirs,
       args,
       env: ctx.exportedEnv ?? Object.fromEntries(ctx.env),

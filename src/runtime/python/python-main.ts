@@ -4,6 +4,7 @@
 // created, changed or removed flows back to the workspace as the sandbox's file changes.
 import type { ProgramContext } from "../sandbox/worker-kit";
 import type { FileData } from "../sandbox";
+import { FRESH } from "./python-fresh";
 
 /** The part of Pyodide's interface this runner uses. */
 export interface PythonRuntime {
@@ -17,6 +18,7 @@ export interface PythonRuntime {
     unlink(path: string): void;
     rmdir(path: string): void;
     analyzePath(path: string): { exists: boolean };
+    chdir(path: string): void;
   };
   setStdout(options: { write: (buffer: Uint8Array) => number }): void;
   setStderr(options: { write: (buffer: Uint8Array) => number }): void;
@@ -35,7 +37,8 @@ const ROOTS = ["/workspace", "/tmp"];
  */
 const DRIVER = String.raw`
 def __webcode_main(argv, cwd, env):
-    import os, sys, runpy, traceback
+    import os, sys, runpy, traceback, atexit
+    __webcode_fresh()
     argv = argv.to_py() if hasattr(argv, "to_py") else argv
     env = env.to_py() if hasattr(env, "to_py") else env
     # A program may close the standard streams (json.tool does); a shared interpreter reopens them.
@@ -122,6 +125,11 @@ def __webcode_main(argv, cwd, env):
         traceback.print_exception(type(e), e, tb)
         return 130 if isinstance(e, KeyboardInterrupt) else 1
     finally:
+        # What the program registered with atexit runs as the process ends, once.
+        try:
+            atexit._run_exitfuncs()
+        finally:
+            atexit._clear()
         try:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -163,6 +171,8 @@ export async function runPython(context: ProgramContext, load: LoadPython): Prom
       } else py.FS.unlink(path);
     }
   };
+  // (The last program may have left its working folder inside them, which could not be removed.)
+  py.FS.chdir("/");
   for (const root of ROOTS) if (py.FS.analyzePath(root).exists) clear(root);
   // The program's files: every file and folder of the sandbox under the roots.
   const before = new Map<string, Uint8Array>();
@@ -193,14 +203,18 @@ export async function runPython(context: ProgramContext, load: LoadPython): Prom
   let given = false;
   py.setStdin({ stdin: () => (given ? null : ((given = true), stdin)), isatty: false });
 
-  py.runPython(DRIVER);
+  // The driver is defined once per interpreter (it survives runs: python-fresh.ts keeps __main__'s own names).
+  if (!py.globals.get("__webcode_main")) py.runPython(FRESH + DRIVER);
   const main = py.globals.get("__webcode_main") as ((argv: string[], cwd: string, env: Record<string, string>) => number) & { destroy?(): void };
   let code: number;
+  // The interpreter serves the next run only when this one ended in Python's own way.
+  let reusable = true;
   try {
     code = Number(main(request.args, request.cwd, request.env)) | 0;
   } catch (error) {
     context.write("stderr", `${error instanceof Error ? error.message : String(error)}\n`);
     code = 1;
+    reusable = false;
   }
 
   // What the program changed flows back, folders first, removals last.
@@ -223,5 +237,5 @@ export async function runPython(context: ProgramContext, load: LoadPython): Prom
   }
   for (const path of before.keys()) if (!after.has(path)) fs.remove(path, { fileOnly: true, syscall: "unlink" });
   for (const dir of [...beforeDirs].sort().reverse()) if (!afterDirs.has(dir)) fs.remove(dir, { recursive: true, syscall: "rmdir" });
-  context.exit(code);
+  context.exit(code, { reusable });
 }

@@ -1,12 +1,13 @@
 // Entry of the python3 worker, started by the isolated execution host in its sandboxed iframe
-// (docs/architecture.md "Isolated execution host"): one worker runs one program. The sandbox may
+// (docs/architecture.md "Isolated execution host"). The sandbox may
 // not fetch anything, so Pyodide's files (fetched by the page from its own origin) arrive with the
-// run request, and Pyodide's own requests for them are answered from memory.
+// run request (or ahead of it, in a "prepare" message), and Pyodide's own requests for them are
+// answered from memory. After a normal exit the worker keeps Pyodide for the next run.
 import { loadPyodide } from "pyodide";
 import createPyodideModule from "pyodide/pyodide.asm.mjs";
 import { browserWorkerConnection, serveProgram } from "../sandbox/worker-kit";
 import { runPython, type PythonRuntime } from "./python-main";
-import { ASSET_DIR, ASSET_NAMES, ASSET_TYPES } from "./assets";
+import { ASSET_NAMES, ASSET_TYPES } from "./assets";
 
 const INDEX_URL = "https://webcode.invalid/pyodide/";
 
@@ -15,14 +16,14 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
-serveProgram(browserWorkerConnection(scope), (context) =>
-  runPython(context, async () => {
-    const assets = new Map<string, Uint8Array>();
-    for (const name of ASSET_NAMES) {
-      const data = context.fs.stat(`${ASSET_DIR}/${name}`);
-      if (data?.kind !== "file" || typeof data.data === "string") throw new Error(`Python's file ${name} did not arrive.`);
-      assets.set(name, data.data);
-    }
+
+/** Pyodide, started once per worker: the worker keeps it for the runs after the first (python-fresh.ts). */
+let started: Promise<PythonRuntime> | undefined;
+
+function start(boot: Array<[string, Uint8Array]> | undefined): Promise<PythonRuntime> {
+  started ??= (async () => {
+    const assets = new Map(boot ?? []);
+    for (const name of ASSET_NAMES) if (!assets.has(name)) throw new Error(`Python's file ${name} did not arrive.`);
     const pageFetch = globalThis.fetch;
     globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
@@ -38,5 +39,11 @@ serveProgram(browserWorkerConnection(scope), (context) =>
       createPyodideModule: createPyodideModule as never,
       env: { HOME: "/workspace" },
     })) as unknown as PythonRuntime;
-  }),
-);
+  })();
+  return started;
+}
+
+serveProgram(browserWorkerConnection(scope), (context) => runPython(context, () => start(context.request.boot)), {
+  // A spare worker starts Pyodide in the background, so that the next run only executes.
+  prepare: (boot) => void start(boot).catch(() => undefined),
+});

@@ -24,16 +24,28 @@ export interface RunMessage {
   cwd: string;
   /** Piped standard input, or null when there is none (reads see the end at once). */
   stdin: FileData | null;
+  /**
+   * What a fresh worker needs to start its runtime (Pyodide's files), by name. The host leaves it out
+   * when it hands the run to a worker that kept its runtime from an earlier run.
+   */
+  boot?: Array<[name: string, data: Uint8Array]>;
 }
 
-export type HostMessage = RunMessage;
+/** Page → worker: start the runtime now with these files, so that the next run only executes. */
+export interface PrepareMessage {
+  type: "prepare";
+  boot: Array<[name: string, data: Uint8Array]>;
+}
+
+export type HostMessage = RunMessage | PrepareMessage;
 
 /** Worker → page. */
 export type SandboxEvent =
   | { type: "ready" }
   | { type: "stdout" | "stderr"; data: string }
   | { type: "fs"; op: FsOp }
-  | { type: "exit"; code: number }
+  /** The program ended. `reusable`: the worker kept its runtime and takes the next run. */
+  | { type: "exit"; code: number; reusable?: boolean }
   /** The program's runtime itself failed (not the program): shown to the user, exit code 1. */
   | { type: "fatal"; message: string }
   /** The program ran out of memory; the runtime caught it before the worker died. */

@@ -2,13 +2,15 @@
 // the page (the endpoint decides how: a sandboxed iframe's worker in the page, a Node worker in
 // tests), streams its output, replays its file changes and ends it at once on Ctrl-C, Stop or a
 // timeout by terminating the worker. A fresh worker per run (nothing a program leaves behind reaches
-// the next), with one spare started in the background so the next run does not wait for it.
+// the next), with one spare started in the background so the next run does not wait for it; only a
+// runtime that restores a fresh process state itself (python3) may keep its worker after a normal
+// exit ("reusable"), and a spare is then handed its start files ("prepare") after a worker was ended.
 // See docs/architecture.md "Isolated execution host".
-import type { FsOp, RunMessage, SandboxEvent } from "./protocol";
+import type { FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
 
 /** One worker in its isolated origin. Messages sent before it has started are queued by it. */
 export interface SandboxEndpoint {
-  send(message: RunMessage): void;
+  send(message: HostMessage): void;
   /** Every event of the program, in the order it sent them. */
   onEvent(listener: (event: SandboxEvent) => void): void;
   /** The worker died without saying so (crashed, killed by the browser for its memory). */
@@ -43,8 +45,21 @@ export const EXIT_CODES = { timeout: 124, aborted: 130, oom: 134, crashed: 1, fa
 export const OOM_MESSAGE =
   "FATAL ERROR: the program ran out of memory (JavaScript heap out of memory) and was stopped. The page is unaffected.";
 
+/** A worker and the run it serves now (one listener each for its whole life, whatever it runs). */
+interface Worker {
+  endpoint: SandboxEndpoint;
+  /** Its runtime started (an earlier run, or a prepare): a run needs no start files. */
+  booted: boolean;
+  onEvent?: (event: SandboxEvent) => void;
+  onCrash?: (message: string) => void;
+}
+
 export class SandboxHost {
-  private spare: SandboxEndpoint | undefined;
+  private spare: Worker | undefined;
+  /** A worker whose runtime ended its last run normally and waits for the next one. */
+  private idle: Worker | undefined;
+  /** The start files of the last run that had some (kept by the page anyway), for a prepared spare. */
+  private boot: RunMessage["boot"];
   private disposed = false;
 
   constructor(
@@ -54,14 +69,36 @@ export class SandboxHost {
 
   /** Starts a worker now, so the first run does not wait for it. */
   warm(): void {
-    if (!this.disposed && !this.spare) this.spare = this.createEndpoint();
+    if (this.disposed || this.spare || this.idle) return;
+    const spare = this.open();
+    this.spare = spare;
+    if (this.boot) {
+      spare.endpoint.send({ type: "prepare", boot: this.boot });
+      spare.booted = true;
+    }
+  }
+
+  private open(): Worker {
+    const worker: Worker = { endpoint: this.createEndpoint(), booted: false };
+    worker.endpoint.onEvent((event) => worker.onEvent?.(event));
+    worker.endpoint.onCrash((message) => {
+      if (worker.onCrash) return worker.onCrash(message);
+      // A waiting worker died (the browser reclaimed it): the next run starts another.
+      if (this.idle === worker) this.idle = undefined;
+      if (this.spare === worker) this.spare = undefined;
+    });
+    return worker;
   }
 
   async run(message: RunMessage, options: SandboxRunOptions = {}): Promise<SandboxRunResult> {
     if (this.disposed) return { exitCode: 1, end: "fatal", message: "The program runner was shut down." };
     if (options.signal?.aborted) return { exitCode: EXIT_CODES.aborted, end: "aborted" };
-    const endpoint = this.spare ?? this.createEndpoint();
-    this.spare = undefined;
+    const worker = this.idle ?? this.spare ?? this.open();
+    if (worker === this.idle) this.idle = undefined;
+    else if (worker === this.spare) this.spare = undefined;
+    if (message.boot) this.boot = message.boot;
+    const { endpoint } = worker;
+    let kept = false;
     let fsChain: Promise<void> = Promise.resolve();
     let fsError: unknown;
     const result = await new Promise<SandboxRunResult>((resolve) => {
@@ -69,6 +106,8 @@ export class SandboxHost {
       const finish = (value: SandboxRunResult) => {
         if (settled) return;
         settled = true;
+        worker.onEvent = undefined;
+        worker.onCrash = undefined;
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
         resolve(value);
@@ -83,7 +122,7 @@ export class SandboxHost {
         options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs)
           ? setTimeout(() => stop({ exitCode: EXIT_CODES.timeout, end: "timeout" }), options.timeoutMs)
           : undefined;
-      endpoint.onEvent((event) => {
+      worker.onEvent = (event) => {
         if (settled) return;
         switch (event.type) {
           case "ready":
@@ -100,22 +139,29 @@ export class SandboxHost {
             return;
           }
           case "exit":
-            return stop({ exitCode: event.code, end: "exit" });
+            if (!event.reusable) return stop({ exitCode: event.code, end: "exit" });
+            kept = true;
+            worker.booted = true;
+            return finish({ exitCode: event.code, end: "exit" });
           case "oom":
             return stop({ exitCode: EXIT_CODES.oom, end: "oom", message: OOM_MESSAGE });
           case "fatal":
             return stop({ exitCode: EXIT_CODES.fatal, end: "fatal", message: event.message });
         }
-      });
-      endpoint.onCrash((message) =>
+      };
+      worker.onCrash = (text) =>
         finish(
-          /memory/i.test(message)
+          /memory/i.test(text)
             ? { exitCode: EXIT_CODES.oom, end: "oom", message: OOM_MESSAGE }
-            : { exitCode: EXIT_CODES.crashed, end: "crashed", message },
-        ),
-      );
-      endpoint.send(message);
+            : { exitCode: EXIT_CODES.crashed, end: "crashed", message: text },
+        );
+      if (worker.booted && message.boot) {
+        const { boot: _started, ...rest } = message;
+        endpoint.send(rest);
+      } else endpoint.send(message);
     });
+    if (kept && !this.disposed && !this.idle) this.idle = worker;
+    else if (kept) endpoint.terminate();
     if (this.options.keepSpare !== false) this.warm();
     // Changes the program made before it ended are kept, also when it was stopped.
     await fsChain;
@@ -128,8 +174,9 @@ export class SandboxHost {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.spare?.terminate();
+    for (const worker of [this.spare, this.idle]) worker?.endpoint.terminate();
     this.spare = undefined;
+    this.idle = undefined;
   }
 }
 

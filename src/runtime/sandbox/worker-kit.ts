@@ -1,15 +1,18 @@
 // The isolated execution host, worker side: what every language runtime in the sandboxed worker
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
-import type { FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
+import type { FsOp, HostMessage, PrepareMessage, RunMessage, SandboxEvent } from "./protocol";
 import { SandboxFs } from "./sandbox-fs";
 
 export interface ProgramContext {
   readonly request: RunMessage;
   readonly fs: SandboxFs;
   write(stream: "stdout" | "stderr", text: string): void;
-  /** Ends the program: the page terminates this worker when it hears it. */
-  exit(code: number): void;
+  /**
+   * Ends the program: the page terminates this worker when it hears it, unless `reusable` says the
+   * runtime restores a fresh state for another run (then this worker waits for the next run).
+   */
+  exit(code: number, options?: { reusable?: boolean }): void;
   /** Reports running out of memory (the page prints a clear message and ends the worker). */
   outOfMemory(): void;
   /** The runtime itself failed. */
@@ -23,10 +26,11 @@ export interface WorkerConnection {
   onMessage(listener: (message: HostMessage) => void): void;
 }
 
-/** Waits for the run request, then runs the program once (a worker serves one run). */
-export function serveProgram(connection: WorkerConnection, program: SandboxProgram): void {
+/** Waits for the run request, then runs the program: once, or again after a reusable exit. */
+export function serveProgram(connection: WorkerConnection, program: SandboxProgram, options: { prepare?: (boot: PrepareMessage["boot"]) => void } = {}): void {
   let started = false;
   connection.onMessage((message) => {
+    if (message.type === "prepare") return options.prepare?.(message.boot);
     if (message.type !== "run" || started) return;
     started = true;
     let ended = false;
@@ -40,9 +44,10 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       write: (stream, text) => {
         if (text !== "") send({ type: stream, data: text });
       },
-      exit: (code) => {
-        send({ type: "exit", code });
+      exit: (code, options) => {
+        send(options?.reusable ? { type: "exit", code, reusable: true } : { type: "exit", code });
         ended = true;
+        if (options?.reusable) started = false;
       },
       outOfMemory: () => {
         send({ type: "oom" });

@@ -6,6 +6,7 @@ import { diff, log, show } from "./git-history";
 import { branch, checkout, config, init, stash, switchCommand, tag } from "./git-refs";
 import { clone, fetch, pull, push, remoteCommand } from "./git-remote";
 import { globalConfig } from "./git-global-config";
+import { splitShortOptions } from "./git-options";
 
 export interface GitRunInput {
   args: string[];
@@ -85,7 +86,7 @@ export async function runGit(env: GitEnvironment, input: GitRunInput): Promise<G
     }
     args = args.slice(args[0] === "-C" ? 2 : 1);
   }
-  const [sub, ...rest] = args;
+  const [sub, ...given] = args;
   if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") return { stdout: USAGE, stderr: "", exitCode: sub === undefined ? 1 : 0 };
   if (sub === "--version" || sub === "version") return { stdout: "git version 2.44.0 (isomorphic-git)\n", stderr: "", exitCode: 0 };
   const root = await findRoot(env, dir);
@@ -104,6 +105,7 @@ export async function runGit(env: GitEnvironment, input: GitRunInput): Promise<G
   const ctx = new GitContext(env, root, dir, vars, input.signal);
   let exitCode = 0;
   try {
+    const rest = splitShortOptions(sub, given);
     if (sub === "init") exitCode = await init(ctx, rest, dir);
     else if (sub === "clone") exitCode = await clone(ctx, rest, dir);
     else if (sub === "config" && (rest.includes("--global") || rest.includes("--system"))) exitCode = await global.command(ctx, rest.filter((a) => a !== "--global" && a !== "--system"));

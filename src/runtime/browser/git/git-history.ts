@@ -103,12 +103,19 @@ export async function log(ctx: GitContext, args: string[]): Promise<number> {
   if (paths.length > 0) commits = await touching(ctx, commits, paths);
   const names = decorate || oneline ? (decorate ? await decorations(ctx) : undefined) : undefined;
   const shown = commits.slice(0, Number.isFinite(limit) ? Math.max(0, limit) : undefined);
-  shown.forEach((entry, index) => {
+  // With -p, --stat, --name-only or --name-status each commit is followed by its changes.
+  const style = args.includes("-p") || args.includes("-u") || args.includes("--patch") ? "patch" : diffStyle(args);
+  const withChanges = style !== "patch" || args.includes("-p") || args.includes("-u") || args.includes("--patch");
+  for (const [index, entry] of shown.entries()) {
     const decoration = names?.get(entry.oid)?.join(", ");
     if (template !== undefined) ctx.out(`${format(template, entry)}\n`);
     else if (oneline) ctx.out(`${entry.oid.slice(0, 7)}${decoration ? ` (${decoration})` : ""} ${entry.commit.message.split("\n")[0]}\n`);
     else ctx.out(`${index > 0 ? "\n" : ""}${header(entry, decoration)}`);
-  });
+    if (withChanges && style !== "none") {
+      const rendered = await commitChanges(ctx, entry.oid, entry.commit.parent[0], style);
+      if (rendered !== "") ctx.out(`${oneline || template !== undefined ? "" : "\n"}${rendered}`);
+    }
+  }
   return 0;
 }
 
@@ -125,9 +132,10 @@ async function touching(ctx: GitContext, commits: ReadCommitResult[], paths: str
   return out;
 }
 
-type DiffStyle = "patch" | "name-only" | "name-status" | "stat";
+type DiffStyle = "patch" | "name-only" | "name-status" | "stat" | "none";
 
 async function render(ctx: GitContext, a: Side, b: Side, changes: Change[], style: DiffStyle): Promise<string> {
+  if (style === "none") return "";
   if (style === "name-only") return changes.map((c) => `${ctx.shown(c.path)}\n`).join("");
   if (style === "name-status") return changes.map((c) => `${c.a === undefined ? "A" : c.b === undefined ? "D" : "M"}\t${ctx.shown(c.path)}\n`).join("");
   if (style === "stat") {
@@ -160,6 +168,7 @@ async function render(ctx: GitContext, a: Side, b: Side, changes: Change[], styl
 }
 
 function diffStyle(args: string[]): DiffStyle {
+  if (args.includes("-s") || args.includes("--no-patch")) return "none";
   if (args.includes("--name-only")) return "name-only";
   if (args.includes("--name-status")) return "name-status";
   if (args.includes("--stat")) return "stat";
@@ -208,6 +217,13 @@ async function emptyTreeCommit(ctx: GitContext): Promise<string> {
   return git.writeTree({ fs: ctx.fs, dir: ctx.dir, tree: [] });
 }
 
+/** What a commit changed against its first parent (the empty tree for a root commit), rendered. */
+async function commitChanges(ctx: GitContext, oid: string, parent: string | undefined, style: DiffStyle): Promise<string> {
+  const a: Side = { kind: "commit", oid: parent ?? (await emptyTreeCommit(ctx)) };
+  const b: Side = { kind: "commit", oid };
+  return render(ctx, a, b, await changesBetween(ctx, a, b), style);
+}
+
 export async function show(ctx: GitContext, args: string[]): Promise<number> {
   const style = diffStyle(args);
   const specs = args.filter((a) => !a.startsWith("-"));
@@ -232,12 +248,8 @@ export async function show(ctx: GitContext, args: string[]): Promise<number> {
     if (!first) ctx.out("\n");
     first = false;
     ctx.out(header(entry, undefined));
-    const parent = entry.commit.parent[0];
-    const a: Side = { kind: "commit", oid: parent ?? (await emptyTreeCommit(ctx)) };
-    const b: Side = { kind: "commit", oid };
-    const changes = await changesBetween(ctx, parent ? a : { kind: "commit", oid: a.oid }, b);
-    const rendered = await render(ctx, a, b, changes, style);
-    if (rendered !== "") ctx.out(`${style === "patch" ? "\n" : "\n"}${rendered}`);
+    const rendered = await commitChanges(ctx, oid, entry.commit.parent[0], style);
+    if (rendered !== "") ctx.out(`\n${rendered}`);
   }
   return 0;
 }

@@ -2,7 +2,7 @@
 // work tree, the index and HEAD, with git's wording.
 import { git, GitFatal, GitUsageError, type GitContext } from "./git-context";
 import { changeSummary, changesBetween, indexBlobs, statusRows, type StatusRow } from "./git-trees";
-import { upstreamLine } from "./git-upstream";
+import { shortBranchLine, upstreamLine } from "./git-upstream";
 
 const LABELS: Record<string, string> = { M: "modified:   ", A: "new file:   ", D: "deleted:    ", R: "renamed:    " };
 
@@ -37,6 +37,7 @@ export async function status(ctx: GitContext, args: string[]): Promise<number> {
   const paths = args.filter((a) => !a.startsWith("-")).map((a) => ctx.repoPath(a));
   const rows = await statusRows(ctx, paths);
   if (short) {
+    if (args.includes("-b") || args.includes("--branch")) ctx.out(`${await shortBranchLine(ctx, await ctx.branch(), await ctx.headOid())}\n`);
     const untracked = await untrackedShown(ctx, rows);
     for (const row of rows) if (row.x !== "?") ctx.out(`${row.x}${row.y} ${row.from !== undefined ? `${ctx.shown(row.from)} -> ` : ""}${ctx.shown(row.path)}\n`);
     for (const entry of untracked) ctx.out(`?? ${ctx.shown(entry)}${entry.endsWith("/") ? "/" : ""}\n`.replace("//\n", "/\n"));
@@ -195,13 +196,10 @@ export async function commit(ctx: GitContext, args: string[]): Promise<number> {
     else if (arg.startsWith("--message=")) messages.push(arg.slice(10));
     else if (arg.startsWith("-m") && arg.length > 2) messages.push(arg.slice(2));
     else if (arg === "-a" || arg === "--all") all = true;
-    else if (arg === "-am") {
-      all = true;
-      messages.push(args[++i] ?? "");
-    } else if (arg === "--amend") amend = true;
+    else if (arg === "--amend") amend = true;
     else if (arg === "--allow-empty") allowEmpty = true;
     else if (arg === "-q" || arg === "--quiet") quiet = true;
-    else if (arg === "--no-edit" || arg === "--no-verify") continue;
+    else if (arg === "--no-edit" || arg === "--no-verify" || arg === "-n" || arg === "-v" || arg === "--verbose") continue;
     else throw new GitUsageError(`error: unknown option '${arg.replace(/^-+/, "")}'`);
   }
   const head = await ctx.headOid();
