@@ -37,6 +37,9 @@ function createFrame(options: IframeEndpointOptions): Promise<Frame> {
   return new Promise<Frame>((resolve, reject) => {
     const element = document.createElement("iframe");
     element.setAttribute("sandbox", "allow-scripts");
+    // Cross-origin isolation reaches the frame only when allowed: its workers then have shared
+    // memory, which synchronous terminal reads need (stdin-mailbox.ts). The origin stays opaque.
+    element.setAttribute("allow", "cross-origin-isolated");
     element.title = "Program sandbox";
     element.setAttribute("aria-hidden", "true");
     element.tabIndex = -1;
@@ -94,7 +97,12 @@ function createEndpoint(id: number, loadFrame: () => Promise<Frame>): SandboxEnd
   });
   ready.catch((error: unknown) => crash(error instanceof Error ? error.message : String(error)));
   return {
-    send: (message: HostMessage) => channel.port1.postMessage(message),
+    send: (message: HostMessage) => {
+      if (ended) return;
+      // A worker blocked on its terminal reads its shared mailbox, which the frame fills.
+      if (message.type === "stdin" && message.sync) void ready.then((frame) => frame.post({ type: "stdin", id, data: message.data }), () => undefined);
+      else channel.port1.postMessage(message);
+    },
     onEvent: (listener) => void eventListeners.push(listener),
     onCrash: (listener) => void crashListeners.push(listener),
     terminate() {

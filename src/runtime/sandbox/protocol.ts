@@ -24,15 +24,33 @@ export interface RunMessage {
   cwd: string;
   /** Piped standard input, or null when there is none (reads see the end at once). */
   stdin: FileData | null;
+  /**
+   * Standard input is the terminal (stdin is then null): each read asks the page ("stdin-read") and
+   * waits for what the user types, a line at a time, until Ctrl-D.
+   */
+  terminal?: boolean;
 }
 
-export type HostMessage = RunMessage;
+/**
+ * Page → worker: the answer to a "stdin-read", the bytes typed (null: end of input). `sync` answers
+ * a worker that blocks while it waits (python's input()): those bytes go through the worker's shared
+ * mailbox (stdin-mailbox.ts), not its message port, which it cannot read while it waits.
+ */
+export interface StdinMessage {
+  type: "stdin";
+  data: Uint8Array | null;
+  sync: boolean;
+}
+
+export type HostMessage = RunMessage | StdinMessage;
 
 /** Worker → page. */
 export type SandboxEvent =
   | { type: "ready" }
   | { type: "stdout" | "stderr"; data: string }
   | { type: "fs"; op: FsOp }
+  /** The program reads its terminal input; answered by a StdinMessage. `sync`: at most MAILBOX_CAPACITY bytes. */
+  | { type: "stdin-read"; sync: boolean }
   | { type: "exit"; code: number }
   /** The program's runtime itself failed (not the program): shown to the user, exit code 1. */
   | { type: "fatal"; message: string }

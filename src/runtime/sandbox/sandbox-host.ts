@@ -4,11 +4,12 @@
 // timeout by terminating the worker. A fresh worker per run (nothing a program leaves behind reaches
 // the next), with one spare started in the background so the next run does not wait for it.
 // See docs/architecture.md "Isolated execution host".
-import type { FsOp, RunMessage, SandboxEvent } from "./protocol";
+import type { FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
+import { MAILBOX_CAPACITY } from "./stdin-mailbox";
 
 /** One worker in its isolated origin. Messages sent before it has started are queued by it. */
 export interface SandboxEndpoint {
-  send(message: RunMessage): void;
+  send(message: HostMessage): void;
   /** Every event of the program, in the order it sent them. */
   onEvent(listener: (event: SandboxEvent) => void): void;
   /** The worker died without saying so (crashed, killed by the browser for its memory). */
@@ -19,6 +20,12 @@ export interface SandboxEndpoint {
 
 export type SandboxEndpointFactory = () => SandboxEndpoint;
 
+/** The terminal a program reads (a cooked tty: what was typed, a line at a time). */
+export interface ProgramInput {
+  /** The next text typed (a line with its newline, or what was there at Ctrl-D); null at the end of input. */
+  read(): Promise<string | null>;
+}
+
 export interface SandboxRunOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -26,6 +33,8 @@ export interface SandboxRunOptions {
   onStderr?: (text: string) => void;
   /** Replays one file change on the page; runs in order, awaited before the run's result. */
   onFsOp?: (op: FsOp) => Promise<void> | void;
+  /** Answers the program's terminal reads (message.terminal); without it they see the end of input. */
+  stdin?: ProgramInput;
 }
 
 export type SandboxEnd = "exit" | "timeout" | "aborted" | "oom" | "crashed" | "fatal";
@@ -64,6 +73,7 @@ export class SandboxHost {
     this.spare = undefined;
     let fsChain: Promise<void> = Promise.resolve();
     let fsError: unknown;
+    const input = terminalReader(options.stdin);
     const result = await new Promise<SandboxRunResult>((resolve) => {
       let settled = false;
       const finish = (value: SandboxRunResult) => {
@@ -93,6 +103,11 @@ export class SandboxHost {
             return;
           case "stderr":
             options.onStderr?.(event.data);
+            return;
+          case "stdin-read":
+            void input(event.sync ? MAILBOX_CAPACITY : Number.POSITIVE_INFINITY).then((data) => {
+              if (!settled) endpoint.send({ type: "stdin", data, sync: event.sync });
+            });
             return;
           case "fs": {
             const apply = options.onFsOp;
@@ -131,6 +146,30 @@ export class SandboxHost {
     this.spare?.terminate();
     this.spare = undefined;
   }
+}
+
+/**
+ * Reads of the terminal, one after another, at most `limit` bytes each (the rest of a long line is
+ * kept for the next read); after the end of input every read sees the end again, as a tty after ^D.
+ */
+function terminalReader(stdin: ProgramInput | undefined): (limit: number) => Promise<Uint8Array | null> {
+  let pending = new Uint8Array();
+  let chain: Promise<unknown> = Promise.resolve();
+  const encoder = new TextEncoder();
+  return (limit) => {
+    const next = chain.then(async (): Promise<Uint8Array | null> => {
+      if (pending.length === 0) {
+        const text = stdin ? await stdin.read().catch(() => null) : null;
+        if (text === null) return null;
+        pending = encoder.encode(text);
+      }
+      const out = pending.subarray(0, Math.min(limit, pending.length));
+      pending = pending.subarray(out.length);
+      return out;
+    });
+    chain = next;
+    return next;
+  };
 }
 
 function describe(error: unknown): string {

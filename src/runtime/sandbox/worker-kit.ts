@@ -3,11 +3,19 @@
 // system whose changes flow back to the workspace, output streams and the exit.
 import type { FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
 import { SandboxFs } from "./sandbox-fs";
+import { take } from "./stdin-mailbox";
 
 export interface ProgramContext {
   readonly request: RunMessage;
   readonly fs: SandboxFs;
   write(stream: "stdout" | "stderr", text: string): void;
+  /** The next bytes typed at the terminal (request.terminal), null at the end of input (Ctrl-D). */
+  readTerminal(): Promise<Uint8Array | null>;
+  /**
+   * The same, blocking the worker until they come; undefined when this worker cannot block for
+   * input (no cross-origin isolation, so no shared memory).
+   */
+  readTerminalSync(): Uint8Array | null | undefined;
   /** Ends the program: the page terminates this worker when it hears it. */
   exit(code: number): void;
   /** Reports running out of memory (the page prints a clear message and ends the worker). */
@@ -21,12 +29,19 @@ export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
 export interface WorkerConnection {
   send(event: SandboxEvent): void;
   onMessage(listener: (message: HostMessage) => void): void;
+  /** Where synchronous terminal reads are answered (stdin-mailbox.ts), when the worker has one. */
+  mailbox?(): SharedArrayBuffer | undefined;
 }
 
 /** Waits for the run request, then runs the program once (a worker serves one run). */
 export function serveProgram(connection: WorkerConnection, program: SandboxProgram): void {
   let started = false;
+  const waiting: Array<(data: Uint8Array | null) => void> = [];
   connection.onMessage((message) => {
+    if (message.type === "stdin") {
+      if (!message.sync) waiting.shift()?.(message.data);
+      return;
+    }
     if (message.type !== "run" || started) return;
     started = true;
     let ended = false;
@@ -39,6 +54,19 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       fs,
       write: (stream, text) => {
         if (text !== "") send({ type: stream, data: text });
+      },
+      readTerminal: () => {
+        if (!message.terminal || ended) return Promise.resolve(null);
+        return new Promise((resolve) => {
+          waiting.push(resolve);
+          send({ type: "stdin-read", sync: false });
+        });
+      },
+      readTerminalSync: () => {
+        if (!message.terminal || ended) return null;
+        const mailbox = connection.mailbox?.();
+        if (!mailbox) return undefined;
+        return take(mailbox, () => send({ type: "stdin-read", sync: true }));
       },
       exit: (code) => {
         send({ type: "exit", code });
@@ -63,12 +91,14 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
 /** The connection of a browser worker: the page's MessagePort arrives in the first message. */
 export function browserWorkerConnection(scope: { addEventListener(type: "message", listener: (event: MessageEvent) => void): void }): WorkerConnection {
   let port: MessagePort | undefined;
+  let mailbox: SharedArrayBuffer | undefined;
   const queue: SandboxEvent[] = [];
   const listeners: Array<(message: HostMessage) => void> = [];
   scope.addEventListener("message", (event: MessageEvent) => {
-    const data = event.data as { type?: string } | undefined;
+    const data = event.data as { type?: string; mailbox?: unknown } | undefined;
     if (data?.type !== "connect" || port || !event.ports[0]) return;
     port = event.ports[0];
+    if (typeof SharedArrayBuffer === "function" && data.mailbox instanceof SharedArrayBuffer) mailbox = data.mailbox;
     port.onmessage = (portEvent: MessageEvent) => {
       for (const listener of listeners) listener(portEvent.data as HostMessage);
     };
@@ -77,5 +107,6 @@ export function browserWorkerConnection(scope: { addEventListener(type: "message
   return {
     send: (event) => (port ? port.postMessage(event) : queue.push(event)),
     onMessage: (listener) => listeners.push(listener),
+    mailbox: () => mailbox,
   };
 }

@@ -1,0 +1,120 @@
+// Programs' standard streams in the shell (program-command.ts over output-routing.ts): output that
+// reaches the terminal is delivered while the program runs, in order across stdout and stderr;
+// captured output comes back at the end; only a foreground program of the interactive terminal
+// reads the terminal. Also the cooked terminal line (terminal-input.ts).
+import { defineCommand } from "just-bash";
+import { afterEach, describe, expect, it } from "vitest";
+import { WorkspaceFiles } from "../../src/runtime";
+import { BashHost } from "../../src/runtime/browser/bash-host";
+import { programStdio } from "../../src/runtime/browser/program-command";
+import { CookedInput, type ProgramTerminal } from "../../src/runtime/browser/terminal-input";
+import { openStorage } from "../../src/storage";
+
+const disposers: Array<() => void> = [];
+afterEach(() => {
+  for (const dispose of disposers.splice(0)) dispose();
+});
+
+let counter = 0;
+async function hostWith(onProgram: (stdio: ReturnType<typeof programStdio>) => Promise<number>) {
+  const storage = await openStorage({ name: `program-io-${counter++}-${Date.now()}` });
+  const files = await WorkspaceFiles.open(storage, "ws");
+  disposers.push(() => files.dispose());
+  let host!: BashHost;
+  const node = defineCommand("node", async (_args, ctx) => {
+    const stdio = programStdio(ctx, { terminalOf: (fs) => host.terminalOf(fs) });
+    return stdio.finish(await onProgram(stdio));
+  });
+  host = new BashHost(files, [node], {});
+  return host;
+}
+
+describe("program output", () => {
+  it("reaches the terminal while the program runs, stdout and stderr in the order written", async () => {
+    let release!: () => void;
+    const chunks: string[] = [];
+    const host = await hostWith(async (stdio) => {
+      stdio.out("one\n");
+      stdio.err("two\n");
+      stdio.out("three\n");
+      await new Promise<void>((resolve) => (release = resolve));
+      return 0;
+    });
+    const run = host.run("echo before; node; echo after", { source: "terminal", onOutput: (chunk) => chunks.push(`${chunk.stream}:${chunk.text}`) });
+    await expect.poll(() => chunks.length).toBe(4);
+    expect(chunks).toEqual(["stdout:before\n", "stdout:one\n", "stderr:two\n", "stdout:three\n"]);
+    release();
+    const result = await run;
+    expect(chunks.at(-1)).toBe("stdout:after\n");
+    expect(result.stdout).toBe("before\none\nthree\nafter\n");
+    expect(result.stderr).toBe("two\n");
+  });
+
+  it("is captured where the script captures it (pipe, file, 2>&1, $(...)), and the marker stays out of the program's env", async () => {
+    const host = await hostWith(async (stdio) => {
+      stdio.out(`env=${"WEBCODE_STREAMS" in stdio.env}\n`);
+      stdio.err("E\n");
+      return 3;
+    });
+    expect((await host.run("node | tr a-z A-Z", { source: "agent" })).stdout).toBe("ENV=FALSE\n");
+    expect((await host.run("node 2>&1 | wc -l", { source: "agent" })).stdout.trim()).toBe("2");
+    const both = await host.run("node 2>&1; echo $?", { source: "agent" });
+    expect(both.stdout).toBe("env=false\nE\n3\n");
+    expect(both.stderr).toBe("");
+    expect((await host.run('x=$(node 2>/dev/null); echo "[$x]"', { source: "agent" })).stdout).toBe("[env=false]\n");
+  });
+});
+
+describe("program input", () => {
+  function fakeTerminal(lines: Array<string | null>): ProgramTerminal & { opened: number } {
+    const terminal = {
+      opened: 0,
+      open() {
+        terminal.opened += 1;
+        return { read: async () => (lines.length > 0 ? lines.shift()! : null), close: () => undefined };
+      },
+    };
+    return terminal;
+  }
+
+  it("is the interactive terminal for a foreground program, not when piped, redirected or without a terminal", async () => {
+    const host = await hostWith(async (stdio) => {
+      const read = stdio.input ? await stdio.input.read() : null;
+      stdio.out(`terminal=${stdio.terminal} piped=${stdio.stdin ? new TextDecoder().decode(stdio.stdin).trim() : "-"} read=${JSON.stringify(read)}\n`);
+      return 0;
+    });
+    const terminal = fakeTerminal(["typed\n"]);
+    expect((await host.run("node", { source: "terminal", terminal })).stdout).toBe('terminal=true piped=- read="typed\\n"\n');
+    expect((await host.run("echo hi | node", { source: "terminal", terminal })).stdout).toBe("terminal=false piped=hi read=null\n");
+    expect((await host.run("node <<< here", { source: "terminal", terminal })).stdout).toBe("terminal=false piped=here read=null\n");
+    expect((await host.run("node", { source: "agent" })).stdout).toBe("terminal=false piped=- read=null\n");
+    expect(terminal.opened).toBe(1);
+  });
+});
+
+describe("the cooked terminal line", () => {
+  it("echoes and edits what is typed and hands it over at Enter; Ctrl-D ends input", async () => {
+    let echoed = "";
+    const input = new CookedInput((text) => (echoed += text));
+    const first = input.read();
+    for (const text of ["a", "bX"]) input.key({ type: "text", text });
+    input.key({ type: "key", name: "backspace" });
+    input.key({ type: "key", name: "enter" });
+    await expect(first).resolves.toBe("ab\n");
+    expect(echoed).toBe("abX\b \b\r\n");
+    input.key({ type: "text", text: "one two" });
+    input.key({ type: "key", name: "kill-word-back" });
+    input.key({ type: "key", name: "eof" });
+    await expect(input.read()).resolves.toBe("one ");
+    input.key({ type: "key", name: "eof" });
+    await expect(input.read()).resolves.toBeNull();
+  });
+
+  it("keeps lines typed before a read, and gives back what nobody read", () => {
+    const input = new CookedInput(() => undefined);
+    input.key({ type: "text", text: "ls" });
+    input.key({ type: "key", name: "enter" });
+    input.key({ type: "text", text: "pw" });
+    expect(input.close()).toEqual({ lines: ["ls"], partial: "pw" });
+  });
+});
