@@ -8,6 +8,8 @@ import { WorkspaceFiles } from "../../src/runtime";
 import { BashHost } from "../../src/runtime/browser/bash-host";
 import { programStdio } from "../../src/runtime/browser/program-command";
 import { CookedInput, type ProgramTerminal } from "../../src/runtime/browser/terminal-input";
+import { BEAT_MS, DEAD_AFTER_MS, FrameWatchdog, type WatchdogClock } from "../../src/runtime/sandbox/frame-watchdog";
+import { MAILBOX_CAPACITY, createMailbox, put, take } from "../../src/runtime/sandbox/stdin-mailbox";
 import { openStorage } from "../../src/storage";
 
 const disposers: Array<() => void> = [];
@@ -20,13 +22,13 @@ async function hostWith(onProgram: (stdio: ReturnType<typeof programStdio>) => P
   const storage = await openStorage({ name: `program-io-${counter++}-${Date.now()}` });
   const files = await WorkspaceFiles.open(storage, "ws");
   disposers.push(() => files.dispose());
-  let host!: BashHost;
+  const shell: { host?: BashHost } = {};
   const node = defineCommand("node", async (_args, ctx) => {
-    const stdio = programStdio(ctx, { terminalOf: (fs) => host.terminalOf(fs) });
+    const stdio = programStdio(ctx, { terminalOf: (fs) => shell.host?.terminalOf(fs) });
     return stdio.finish(await onProgram(stdio));
   });
-  host = new BashHost(files, [node], {});
-  return host;
+  shell.host = new BashHost(files, [node], {});
+  return shell.host;
 }
 
 describe("program output", () => {
@@ -116,5 +118,60 @@ describe("the cooked terminal line", () => {
     input.key({ type: "key", name: "enter" });
     input.key({ type: "text", text: "pw" });
     expect(input.close()).toEqual({ lines: ["ls"], partial: "pw" });
+  });
+});
+
+describe("the synchronous terminal mailbox", () => {
+  it("hands one answer at a time, the end of input as null, at most its capacity", () => {
+    const mailbox = createMailbox()!;
+    // The answer is put when asked (here, in the same thread, before take() waits).
+    expect(take(mailbox, () => put(mailbox, new TextEncoder().encode("ada\n")))).toEqual(new TextEncoder().encode("ada\n"));
+    expect(take(mailbox, () => put(mailbox, new Uint8Array(MAILBOX_CAPACITY + 10))).length).toBe(MAILBOX_CAPACITY);
+    expect(take(mailbox, () => put(mailbox, null))).toBeNull();
+  });
+});
+
+describe("the sandbox frame's watchdog", () => {
+  function fakeClock() {
+    let now = 0;
+    let tick: (() => void) | undefined;
+    const clock: WatchdogClock = {
+      now: () => now,
+      every(_ms, fn) {
+        tick = fn;
+        return () => (tick = undefined);
+      },
+    };
+    return {
+      clock,
+      advance(ms: number, beating: () => void = () => undefined) {
+        for (let t = 0; t < ms; t += BEAT_MS) {
+          now += BEAT_MS;
+          beating();
+          tick?.();
+        }
+      },
+      get running() {
+        return tick !== undefined;
+      },
+    };
+  }
+
+  it("reports a frame whose beats stop while a program runs, not one that beats, nor when nothing runs", () => {
+    const time = fakeClock();
+    let dead = 0;
+    const watchdog = new FrameWatchdog(() => (dead += 1), time.clock);
+    expect(time.running).toBe(false);
+    const end = watchdog.watch();
+    time.advance(DEAD_AFTER_MS * 3, () => watchdog.beat());
+    expect(dead).toBe(0);
+    time.advance(DEAD_AFTER_MS - BEAT_MS);
+    expect(dead).toBe(0);
+    time.advance(BEAT_MS);
+    expect(dead).toBe(1);
+    expect(time.running).toBe(false);
+    end();
+    watchdog.watch()();
+    expect(time.running).toBe(false);
   });
 });

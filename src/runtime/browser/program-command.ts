@@ -5,7 +5,7 @@
 // captured (a pipe, a file, $(...)) is returned at the end as before. Standard input is what was
 // piped, or, for a foreground program of the interactive terminal, the terminal itself.
 import type { CommandContext, IFileSystem } from "just-bash";
-import type { ProgramInput } from "../sandbox";
+import { OOM_MESSAGE, type ProgramInput, type SandboxRunResult } from "../sandbox";
 import { STREAMS_ENV, programStreams } from "./output-routing";
 import type { ProgramTerminal } from "./terminal-input";
 
@@ -25,6 +25,8 @@ export interface ProgramStdio {
   err(text: string): void;
   /** Adds the run's closing message (out of memory, a failure) to stderr, on a line of its own. */
   note(text: string | undefined): void;
+  /** The closing message of a run that ended from outside or failed, for the command `name`. */
+  closing(name: string, result: SandboxRunResult): string | undefined;
   /** Releases the terminal and waits for the streamed output; the command's result. */
   finish(exitCode: number): Promise<{ stdout: string; stderr: string; exitCode: number }>;
 }
@@ -59,6 +61,10 @@ export function programStdio(ctx: CommandContext, io: ProgramIo): ProgramStdio {
     },
     out: writer("stdout", streams.stdout),
     err,
+    closing(name, result) {
+      if (result.end === "oom") return `${name}: ${OOM_MESSAGE}`;
+      return result.message;
+    },
     note(text) {
       if (text) err(`${lastChar === "\n" ? "" : "\n"}${text}\n`);
     },

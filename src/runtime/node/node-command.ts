@@ -30,7 +30,7 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: Progra
       onFsOp: (op) => applyFsOp(ctx.fs, op),
       stdin: stdio.input,
     });
-    stdio.note(result.message);
+    stdio.note(stdio.closing("node", result));
     return stdio.finish(result.exitCode);
   });
 }

@@ -58,7 +58,7 @@ export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOpti
       onFsOp: (op) => applyFsOp(ctx.fs, op),
       stdin: stdio.input,
     });
-    stdio.note(result.end === "aborted" ? "KeyboardInterrupt" : result.message);
+    stdio.note(result.end === "aborted" ? "KeyboardInterrupt" : stdio.closing("python3", result));
     return stdio.finish(result.exitCode);
   });
   const alias = defineCommand("python", (args, ctx) => run.execute(args, ctx));

@@ -49,8 +49,8 @@ export interface SandboxRunResult {
 /** Exit codes as a shell reports a program ended from outside. */
 export const EXIT_CODES = { timeout: 124, aborted: 130, oom: 134, crashed: 1, fatal: 1 } as const;
 
-export const OOM_MESSAGE =
-  "FATAL ERROR: the program ran out of memory (JavaScript heap out of memory) and was stopped. The page is unaffected.";
+/** The line a command prints after its program's name ("node: out of memory (…)"), as a fatal OOM of Node. */
+export const OOM_MESSAGE = "out of memory (the program ran out of memory and was stopped)";
 
 export class SandboxHost {
   private spare: SandboxEndpoint | undefined;
