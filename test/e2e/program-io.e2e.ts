@@ -1,6 +1,7 @@
 // Programs' terminal I/O in a real browser (browser runtime): output shows while the program runs,
 // the keyboard reaches node's stdin (readline) and python's input() as a cooked tty (echo,
-// Backspace), Ctrl-D ends input, and a program that runs out of memory is stopped with a clear line.
+// Backspace), and Ctrl-D ends input. (Running out of memory: see docs/architecture.md "Isolated
+// execution host"; in this Chromium the tab's process dies with the worker, so no browser test.)
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
 
