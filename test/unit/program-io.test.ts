@@ -11,6 +11,8 @@ import { CookedInput, type ProgramTerminal } from "../../src/runtime/browser/ter
 import { BEAT_MS, DEAD_AFTER_MS, FrameWatchdog, type WatchdogClock } from "../../src/runtime/sandbox/frame-watchdog";
 import { MAILBOX_CAPACITY, createMailbox, put, take } from "../../src/runtime/sandbox/stdin-mailbox";
 import { openStorage } from "../../src/storage";
+import { runNodeInProcess } from "../support/run-node";
+import { SandboxHost, type SandboxEndpoint, type SandboxEvent } from "../../src/runtime/sandbox";
 
 const disposers: Array<() => void> = [];
 afterEach(() => {
@@ -126,7 +128,7 @@ describe("the synchronous terminal mailbox", () => {
     const mailbox = createMailbox()!;
     // The answer is put when asked (here, in the same thread, before take() waits).
     expect(take(mailbox, () => put(mailbox, new TextEncoder().encode("ada\n")))).toEqual(new TextEncoder().encode("ada\n"));
-    expect(take(mailbox, () => put(mailbox, new Uint8Array(MAILBOX_CAPACITY + 10))).length).toBe(MAILBOX_CAPACITY);
+    expect(take(mailbox, () => put(mailbox, new Uint8Array(MAILBOX_CAPACITY + 10)))?.length).toBe(MAILBOX_CAPACITY);
     expect(take(mailbox, () => put(mailbox, null))).toBeNull();
   });
 });
@@ -173,5 +175,56 @@ describe("the sandbox frame's watchdog", () => {
     end();
     watchdog.watch()();
     expect(time.running).toBe(false);
+  });
+});
+
+describe("node reading the terminal", () => {
+  it("answers readline's question, then data events until Ctrl-D; stdin is a tty", async () => {
+    const asked = await runNodeInProcess(
+      ["-e", "const rl = require('readline').createInterface({ input: process.stdin, output: process.stdout }); rl.question('name? ', (a) => { console.log('hello ' + a + ' ' + process.stdin.isTTY); rl.close(); });"],
+      {},
+      { terminal: ["ada\n"] },
+    );
+    expect(asked.stdout).toBe("name? hello ada true\n");
+    expect(asked.exitCode).toBe(0);
+    const counted = await runNodeInProcess(
+      ["-e", "let all = ''; process.stdin.on('data', (d) => (all += d)); process.stdin.on('end', () => console.log(JSON.stringify(all)));"],
+      {},
+      { terminal: ["one\n", "two", null] },
+    );
+    expect(counted.stdout).toBe('"one\\ntwo"\n');
+    const lines = await runNodeInProcess(
+      ["-e", "(async () => { const rl = require('readline').createInterface({ input: process.stdin }); for await (const line of rl) console.log('>' + line); console.log('end'); })()"],
+      {},
+      { terminal: ["a\n", "b\n", null] },
+    );
+    expect(lines.stdout).toBe(">a\n>b\nend\n");
+  });
+});
+
+describe("the sandbox host answering terminal reads", () => {
+  it("answers each read with what was typed, a blocking read at most the mailbox's size, then the end", async () => {
+    const answers: Array<number | null> = [];
+    let emit!: (event: SandboxEvent) => void;
+    const endpoint: SandboxEndpoint = {
+      send(message) {
+        if (message.type === "run") return void emit({ type: "stdin-read", sync: true });
+        if (message.type !== "stdin") return;
+        answers.push(message.data === null ? null : message.data.length);
+        if (message.data === null) emit({ type: "exit", code: 0 });
+        else emit({ type: "stdin-read", sync: answers.length < 2 });
+      },
+      onEvent: (listener) => void (emit = listener),
+      onCrash: () => undefined,
+      terminate: () => undefined,
+    };
+    const typed = ["x".repeat(MAILBOX_CAPACITY + 5), null];
+    const host = new SandboxHost(() => endpoint, { keepSpare: false });
+    const result = await host.run(
+      { type: "run", files: [], dirs: [], args: [], env: {}, cwd: "/", stdin: null, terminal: true },
+      { stdin: { read: async () => typed.shift() ?? null } },
+    );
+    expect(result.exitCode).toBe(0);
+    expect(answers).toEqual([MAILBOX_CAPACITY, 5, null]);
   });
 });
