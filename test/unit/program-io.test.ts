@@ -27,6 +27,7 @@ async function hostWith(onProgram: (stdio: ReturnType<typeof programStdio>) => P
   const shell: { host?: BashHost } = {};
   const node = defineCommand("node", async (_args, ctx) => {
     const stdio = programStdio(ctx, { terminalOf: (fs) => shell.host?.terminalOf(fs) });
+    stdio.err(ctx.env.get("SHOW_SOURCE") ? `source=${shell.host?.sourceOf(ctx.fs)}\n` : "");
     return stdio.finish(await onProgram(stdio));
   });
   shell.host = new BashHost(files, [node], {});
@@ -93,6 +94,8 @@ describe("program input", () => {
     expect((await host.run("node <<< here", { source: "terminal", terminal })).stdout).toBe("terminal=false piped=here read=null\n");
     expect((await host.run("node", { source: "agent" })).stdout).toBe("terminal=false piped=- read=null\n");
     expect(terminal.opened).toBe(1);
+    // Who a command's writes are attributed to is found from the file system it was handed, too.
+    expect((await host.run("SHOW_SOURCE=1 node", { source: "agent" })).stderr).toBe("source=agent\n");
   });
 });
 

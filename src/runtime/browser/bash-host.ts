@@ -14,6 +14,7 @@ import type { ProgramTerminal } from "./terminal-input";
 
 export const WORKSPACE_MOUNT = "/workspace";
 const RUN_ID = Symbol("webcode.run");
+const RUN_SOURCE = Symbol("webcode.run-source");
 export const EXIT_TIMEOUT = 124;
 export const EXIT_ABORTED = 130;
 /** After a timeout or abort, how long to wait for just-bash to settle before answering anyway. */
@@ -196,6 +197,8 @@ export class BashHost {
     fs.mount(WORKSPACE_MOUNT, this.workspaceFs(source));
     fs.mount(OUTPUT_SINK_DIR, sink);
     this.runSources.set(fs, source);
+    // Commands get the file system behind just-bash's proxy (no WeakMap hit): a property reads through.
+    Object.defineProperty(fs, RUN_SOURCE, { value: source });
     return fs;
   }
 
@@ -207,7 +210,8 @@ export class BashHost {
 
   /** Who a command's writes are attributed to, from the file system it was given ("runtime" if unknown). */
   sourceOf(fs: IFileSystem): ChangeSource {
-    return this.runSources.get(fs) ?? "runtime";
+    const tagged = (fs as IFileSystem & { [RUN_SOURCE]?: unknown })[RUN_SOURCE];
+    return this.runSources.get(fs) ?? (typeof tagged === "string" ? (tagged as ChangeSource) : "runtime");
   }
 }
 
