@@ -16,6 +16,8 @@ export interface ProgramRunOptions {
   stdin?: string | null;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Standard input is the terminal: what the user types, one answer per read (null: Ctrl-D; after the last, the end). */
+  terminal?: Array<string | null>;
 }
 
 type Program = Parameters<typeof serveProgram>[1];
@@ -37,6 +39,11 @@ export async function runProgramInProcess(
       {
         send(event: SandboxEvent) {
           if (event.type === "stdout" || event.type === "stderr") run[event.type] += event.data;
+          else if (event.type === "stdin-read") {
+            const next = options.terminal?.length ? options.terminal.shift()! : null;
+            const data = next === null ? null : new TextEncoder().encode(next);
+            setTimeout(() => deliver({ type: "stdin", data, sync: false }), 5);
+          }
           else if (event.type === "fs") run.ops.push(event.op);
           else if (event.type === "exit") {
             run.exitCode = event.code;
@@ -61,6 +68,7 @@ export async function runProgramInProcess(
     env: options.env ?? { HOME: "/workspace" },
     cwd,
     stdin: options.stdin ?? null,
+    terminal: options.terminal !== undefined,
   });
   await ended;
   return run;

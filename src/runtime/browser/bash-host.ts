@@ -10,8 +10,11 @@ import { WorkspaceBashFs, normalizeAbsolute } from "./workspace-bash-fs";
 import { delay, watchInterruption } from "../interruption";
 import { OUTPUT_SINK_DIR, OutputSinkFs, outputRoutingPlugin, type OutputChunk } from "./output-routing";
 import { userFacingErrors } from "./user-facing-wording";
+import type { ProgramTerminal } from "./terminal-input";
 
 export const WORKSPACE_MOUNT = "/workspace";
+const RUN_ID = Symbol("webcode.run");
+const RUN_SOURCE = Symbol("webcode.run-source");
 export const EXIT_TIMEOUT = 124;
 export const EXIT_ABORTED = 130;
 /** After a timeout or abort, how long to wait for just-bash to settle before answering anyway. */
@@ -31,6 +34,8 @@ export interface RunOptions {
   onOutput?: (chunk: OutputChunk) => void;
   /** Commands for this run only, in front of the host's (the interactive shell's `history`). */
   commands?: CustomCommand[];
+  /** The interactive terminal: a foreground program (node, python3) reads its standard input there. */
+  terminal?: ProgramTerminal;
 }
 
 export interface RunResult {
@@ -51,6 +56,9 @@ export class BashHost {
   private readonly modes = new Map<string, number>();
   /** Each run's file system → who its writes are attributed to (for commands writing directly, like npm). */
   private readonly runSources = new WeakMap<IFileSystem, ChangeSource>();
+  /** Each run's interactive terminal, when it has one, by the run's number (RUN_ID on its file system). */
+  private readonly runTerminals = new Map<number, ProgramTerminal>();
+  private nextRun = 1;
 
   constructor(
     private readonly files: WorkspaceFiles,
@@ -115,11 +123,16 @@ export class BashHost {
     const controller = new AbortController();
     const sink = new OutputSinkFs(deliver);
     const fs = this.runFs(options.source, sink);
+    const runId = this.nextRun++;
+    // just-bash hands commands its file system behind a proxy (not the same object, so no WeakMap
+    // key), which still reads the file system's own properties: the run's number is one.
+    Object.defineProperty(fs, RUN_ID, { value: runId });
     const cwdStat = await fs.stat(cwd).catch(() => undefined);
     if (!cwdStat?.isDirectory) {
       deliver({ stream: "stderr", text: `The working folder "${cwd}" does not exist.\n` });
       return finish({ exitCode: 1 });
     }
+    if (options.terminal) this.runTerminals.set(runId, options.terminal);
     const bash = new Bash({
       fs,
       cwd,
@@ -174,6 +187,7 @@ export class BashHost {
     } finally {
       watch.dispose();
       sink.close();
+      this.runTerminals.delete(runId);
     }
   }
 
@@ -183,12 +197,21 @@ export class BashHost {
     fs.mount(WORKSPACE_MOUNT, this.workspaceFs(source));
     fs.mount(OUTPUT_SINK_DIR, sink);
     this.runSources.set(fs, source);
+    // Commands get the file system behind just-bash's proxy (no WeakMap hit): a property reads through.
+    Object.defineProperty(fs, RUN_SOURCE, { value: source });
     return fs;
+  }
+
+  /** The interactive terminal of the run a command's file system belongs to (none for the agent's and tasks' runs). */
+  terminalOf(fs: IFileSystem): ProgramTerminal | undefined {
+    const runId = (fs as IFileSystem & { [RUN_ID]?: unknown })[RUN_ID];
+    return typeof runId === "number" ? this.runTerminals.get(runId) : undefined;
   }
 
   /** Who a command's writes are attributed to, from the file system it was given ("runtime" if unknown). */
   sourceOf(fs: IFileSystem): ChangeSource {
-    return this.runSources.get(fs) ?? "runtime";
+    const tagged = (fs as IFileSystem & { [RUN_SOURCE]?: unknown })[RUN_SOURCE];
+    return this.runSources.get(fs) ?? (typeof tagged === "string" ? (tagged as ChangeSource) : "runtime");
   }
 }
 

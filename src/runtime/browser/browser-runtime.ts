@@ -1,7 +1,7 @@
 // The browser runtime: just-bash over the workspace file service. Always available; node programs
 // in the isolated execution host (src/runtime/node), npm for pure-JavaScript packages
 // (src/runtime/npm), and a built-in preview in place of dev servers (src/runtime/preview).
-import type { CustomCommand } from "just-bash";
+import type { CustomCommand, IFileSystem } from "just-bash";
 import { toDisposable, type Disposable } from "../../base";
 import { fallbackCause } from "../fallback";
 import type { ExecOptions, ExecResult, FallbackReason, Runtime, Shell } from "../types";
@@ -70,8 +70,9 @@ export class BrowserRuntime implements Runtime {
       globalConfig: options.git?.globalConfig ?? memoryGlobalConfig(),
       now: options.git?.now,
     });
-    const node = options.node ? [nodeCommand(options.node, fs)] : [];
-    const python = options.python ? pythonCommands(fs, options.python) : [];
+    const io = { terminalOf: (shellFs: IFileSystem) => this.host.terminalOf(shellFs) };
+    const node = options.node ? [nodeCommand(options.node, fs, io)] : [];
+    const python = options.python ? pythonCommands(fs, options.python, io) : [];
     const provided = new Set([...npm, ...python].map((command) => command.name));
     this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
     // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in

@@ -12,6 +12,7 @@ import { KeyReader, type Key } from "./key-reader";
 import { LineEditor } from "./line-editor";
 import { missingCommandNames } from "./missing-commands";
 import { COLORS, columns, textWidth, toCrlf } from "./terminal-text";
+import { CookedInput, type ProgramTerminal, type TerminalSession } from "./terminal-input";
 
 /** Commands the browser runtime adds to just-bash's (for completion). */
 const ADDED_COMMANDS = ["zip", "unzip", "curl"];
@@ -43,6 +44,8 @@ export class InteractiveShell implements Shell {
   private cursorRow = 0;
   private processing = false;
   private running: AbortController | undefined;
+  /** While a foreground program reads the terminal: its cooked line (keys go there, not to the shell). */
+  private cooked: CookedInput | undefined;
   private disposed = false;
   private startScheduled = false;
   /** Keys wait until the banner and first prompt are out. */
@@ -82,6 +85,10 @@ export class InteractiveShell implements Shell {
         // Ctrl-C while a command runs: stop it and drop the type-ahead (a long paste stops too).
         this.queue.length = 0;
         this.running.abort();
+        continue;
+      }
+      if (this.cooked) {
+        this.cooked.key(key);
         continue;
       }
       this.queue.push(key);
@@ -247,6 +254,7 @@ export class InteractiveShell implements Shell {
         source: "terminal",
         signal: controller.signal,
         commands: this.sessionCommands,
+        terminal: this.programTerminal(),
         // Output shows as each command writes it, stderr in red, in the order it was written.
         onOutput: (chunk) =>
           this.emit(chunk.stream === "stdout" ? toCrlf(chunk.text) : `${COLORS.red}${toCrlf(chunk.text)}${COLORS.reset}`),
@@ -260,7 +268,45 @@ export class InteractiveShell implements Shell {
       if (!this.atLineStart()) this.emit("\r\n");
     } finally {
       this.running = undefined;
+      this.cooked = undefined;
     }
+  }
+
+  /**
+   * The terminal as a foreground program's standard input. From the program's first read the keys
+   * go to a cooked line (echoed, edited, handed over at Enter; keys typed before that join it); when
+   * the program ends, what it did not read goes back to the shell as type-ahead, as on a tty.
+   */
+  private programTerminal(): ProgramTerminal {
+    return {
+      open: (): TerminalSession => {
+        let input: CookedInput | undefined;
+        let closed = false;
+        const start = () => {
+          if (input || closed) return input;
+          input = new CookedInput((text) => this.emit(text));
+          this.cooked = input;
+          for (const key of this.queue.splice(0)) input.key(key);
+          return input;
+        };
+        return {
+          read: () => start()?.read() ?? Promise.resolve(null),
+          close: () => {
+            if (closed) return;
+            closed = true;
+            if (!input) return;
+            // Not the terminal's any more: the run was interrupted (Ctrl-C drops type-ahead).
+            const current = this.cooked === input;
+            if (current) this.cooked = undefined;
+            const { lines, partial } = input.close();
+            if (!current) return;
+            const back = lines.flatMap((line): Key[] => [{ type: "text", text: line }, { type: "key", name: "enter" }]);
+            if (partial !== "") back.push({ type: "text", text: partial });
+            this.queue.unshift(...back.filter((key) => key.type !== "text" || key.text !== ""));
+          },
+        };
+      },
+    };
   }
 
   /**

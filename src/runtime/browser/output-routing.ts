@@ -38,12 +38,13 @@ type Redirection = SimpleCommandNode["redirections"][number];
 /** Where a descriptor ends up: one of the sinks, or somewhere the script decided (file, pipe, capture). */
 type Target = OutputStream | "other";
 interface Routing {
+  /** Whether standard input is still the terminal (not piped or redirected). */
+  0: "terminal" | "other";
   1: Target;
   2: Target;
 }
 
-const TOP: Routing = { 1: "stdout", 2: "stderr" };
-const CAPTURED: Routing = { 1: "other", 2: "other" };
+const TOP: Routing = { 0: "terminal", 1: "stdout", 2: "stderr" };
 
 /** just-bash's TransformPlugin shape (the type itself is not exported by the browser bundle). */
 export const outputRoutingPlugin = {
@@ -82,7 +83,7 @@ function persistentRedirections(ast: ScriptNode): boolean {
 }
 
 function statements(list: StatementNode[], routing: Routing): StatementNode[] {
-  if (routing[1] === "other" && routing[2] === "other") return list;
+  if (routing[0] === "other" && routing[1] === "other" && routing[2] === "other") return list;
   return list.map((statement) => ({ ...statement, pipelines: statement.pipelines.map((pipeline) => pipelineNode(pipeline, routing)) }));
 }
 
@@ -91,7 +92,10 @@ function pipelineNode(pipeline: PipelineNode, routing: Routing): PipelineNode {
   return {
     ...pipeline,
     commands: pipeline.commands.map((command, index) =>
-      commandNode(command, index === last ? routing : { 1: "other", 2: pipeline.pipeStderr?.[index] ? "other" : routing[2] }),
+      commandNode(command, {
+        0: index === 0 ? routing[0] : "other",
+        ...(index === last ? { 1: routing[1], 2: routing[2] } : { 1: "other" as const, 2: pipeline.pipeStderr?.[index] ? ("other" as const) : routing[2] }),
+      }),
     ),
   };
 }
@@ -148,11 +152,47 @@ export const TERMINAL_ENV = "WEBCODE_TERMINAL";
  */
 function withTerminalMarker(command: SimpleCommandNode, routing: Routing, own: Redirection[]): SimpleCommandNode {
   const name = literal(command.name);
-  if (name === undefined || !TERMINAL_AWARE_COMMANDS.has(name)) return command;
+  if (name === undefined || !(TERMINAL_AWARE_COMMANDS.has(name) || PROGRAM_COMMANDS.has(name))) return command;
   const effective = redirected(routing, own);
-  const value = `${effective[1] !== "other" ? "1" : ""}${effective[2] !== "other" ? "2" : ""}`;
-  const assignment = { type: "Assignment" as const, name: TERMINAL_ENV, value: { type: "Word" as const, parts: [{ type: "Literal" as const, value }] }, append: false, array: null };
+  const value = PROGRAM_COMMANDS.has(name)
+    ? `${effective[0] === "terminal" ? "t" : "-"}${sinkDigit(effective[1])}${sinkDigit(effective[2])}`
+    : `${effective[1] !== "other" ? "1" : ""}${effective[2] !== "other" ? "2" : ""}`;
+  const assignment = {
+    type: "Assignment" as const,
+    name: PROGRAM_COMMANDS.has(name) ? STREAMS_ENV : TERMINAL_ENV,
+    value: { type: "Word" as const, parts: [{ type: "Literal" as const, value }] },
+    append: false,
+    array: null,
+  };
   return { ...command, assignments: [...command.assignments, assignment] };
+}
+
+function sinkDigit(target: Target): string {
+  return target === "stdout" ? "1" : target === "stderr" ? "2" : "-";
+}
+
+/** Programs that stream their output while they run and may read the terminal (node, python3). */
+export const PROGRAM_COMMANDS = new Set(["node", "python3", "python"]);
+/**
+ * Set for those commands, three characters like "t12": standard input is the terminal ("t") or not
+ * ("-"); then, for stdout and stderr, the sink each reaches ("1" or "2", /dev/webcode/N) or "-" when
+ * the script captures it (a pipe, a file, $(...)). See programStreams().
+ */
+export const STREAMS_ENV = "WEBCODE_STREAMS";
+
+export interface ProgramStreams {
+  /** Standard input is the terminal. */
+  terminalInput: boolean;
+  /** Where each output stream goes while the program runs: a sink path, or undefined (collected, returned at the end). */
+  stdout: string | undefined;
+  stderr: string | undefined;
+}
+
+/** Reads the marker a program command got (no marker: everything collected, no terminal). */
+export function programStreams(env: Map<string, string> | Record<string, string>): ProgramStreams {
+  const value = (env instanceof Map ? env.get(STREAMS_ENV) : env[STREAMS_ENV]) ?? "";
+  const sink = (digit: string | undefined) => (digit === "1" || digit === "2" ? `${OUTPUT_SINK_DIR}/${digit}` : undefined);
+  return { terminalInput: value[0] === "t", stdout: sink(value[1]), stderr: sink(value[2]) };
 }
 
 /** The routing inside a block after its own redirections (`{ ...; } 2>&1 >log`), in bash's order. */
@@ -172,18 +212,20 @@ function redirected(routing: Routing, redirections: Redirection[]): Routing {
         break;
       case "&>":
       case "&>>":
-        return { ...CAPTURED };
+        return { 0: next[0], 1: "other", 2: "other" };
       case ">&":
       case "<&": {
         const fd = redirection.fd ?? (redirection.operator === ">&" ? 1 : 0);
         if (word === "1" || word === "2") setTarget(next, fd, next[word]);
         else if (redirection.fd === null && redirection.operator === ">&" && word !== undefined && !/^\d+$/.test(word) && word !== "-") {
-          return { ...CAPTURED }; // `>&file`: both streams to the file
+          return { 0: next[0], 1: "other", 2: "other" }; // `>&file`: both streams to the file
         } else setTarget(next, fd, "other");
         break;
       }
       default:
-        break; // input: <, <<, <<-, <<<
+        // input: <, <<, <<-, <<<
+        if ((redirection.fd ?? 0) === 0) next[0] = "other";
+        break;
     }
   }
   return next;
@@ -191,6 +233,7 @@ function redirected(routing: Routing, redirections: Redirection[]): Routing {
 
 function setTarget(routing: Routing, fd: number, target: Target): void {
   if (fd === 1 || fd === 2) routing[fd] = target;
+  else if (fd === 0) routing[0] = "other";
 }
 
 function sinkRedirections(routing: Routing, line: number | undefined): Redirection[] {

@@ -105,6 +105,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     env: request.env,
     cwd: request.cwd,
     stdin: request.stdin,
+    readTerminal: request.terminal ? () => context.readTerminal() : undefined,
     loop,
     write: context.write,
     end: (code) => {

@@ -18,6 +18,8 @@ export interface ProcessOptions {
   env: Record<string, string>;
   cwd: string;
   stdin: string | Uint8Array | null;
+  /** Standard input is the terminal: each read waits for what the user types (null: Ctrl-D). */
+  readTerminal?: () => Promise<Uint8Array | null>;
   loop: EventLoop;
   write(stream: "stdout" | "stderr", text: string): void;
   /** Ends the program with this code (after 'exit' listeners ran). */
@@ -75,15 +77,37 @@ export function createProcess(options: ProcessOptions): NodeProcess {
   for (const stream of [stdout, stderr]) stream.destroy = (() => stream) as never;
 
   let stdinData: Uint8Array | null = options.stdin === null ? null : typeof options.stdin === "string" ? Buffer.from(options.stdin, "latin1") : options.stdin;
+  const readTerminal = options.readTerminal;
+  let terminalRead = false;
   const stdin = Object.assign(
     new Readable({
       read() {
+        if (readTerminal) {
+          // One read at a time; what arrives is pushed like any callback of the program's (a throw
+          // from a 'data' listener is the program's uncaught exception).
+          if (terminalRead) return;
+          terminalRead = true;
+          void readTerminal().then((data) => {
+            terminalRead = false;
+            options.loop.guard(() => this.push(data === null ? null : Buffer.from(data)));
+          });
+          return;
+        }
         if (stdinData && stdinData.length > 0) this.push(Buffer.from(stdinData));
         stdinData = null;
         this.push(null);
       },
     }),
-    { isTTY: false, fd: 0 },
+    {
+      // The terminal is a tty in cooked mode: the shell echoes and edits the line, the program gets it at Enter.
+      isTTY: readTerminal !== undefined,
+      isRaw: false,
+      fd: 0,
+      /** Key-by-key (raw) input is not available: the terminal hands over whole lines; isRaw stays false. */
+      setRawMode(this: Readable) {
+        return this;
+      },
+    },
   );
   // Someone reading stdin keeps the program alive until it ends, as in Node.
   let stdinRef = false;
@@ -103,6 +127,14 @@ export function createProcess(options: ProcessOptions): NodeProcess {
   stdin.pause = function pause(this: Readable) {
     releaseStdin();
     return Readable.prototype.pause.call(this);
+  } as never;
+  // Resumed after a pause (readline's resume()): waiting for input keeps the program alive again.
+  stdin.resume = function resume(this: Readable) {
+    if (!stdinRef && !stdin.readableEnded && stdin.listenerCount("data") > 0) {
+      stdinRef = true;
+      options.loop.ref();
+    }
+    return Readable.prototype.resume.call(this);
   } as never;
 
   const exit = (code?: unknown): never => {

@@ -6,6 +6,7 @@ import { defineCommand, type CustomCommand } from "just-bash";
 import { applyFsOp, type RunMessage, type SandboxHost } from "../sandbox";
 import type { WorkspaceFiles } from "../workspace-files";
 import { snapshot } from "../node";
+import { programStdio, type ProgramIo } from "../browser/program-command";
 
 /** Pyodide's start files by name (see assets.ts); loaded once per page, kept in memory. */
 export type PythonAssets = () => Promise<Map<string, Uint8Array>>;
@@ -15,7 +16,7 @@ export interface PythonCommandOptions {
   assets: PythonAssets;
 }
 
-export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOptions): CustomCommand[] {
+export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOptions, io: ProgramIo = {}): CustomCommand[] {
   let loaded: Promise<Map<string, Uint8Array>> | undefined;
   const assets = () => {
     loaded ??= options.assets().catch((error: unknown) => {
@@ -39,27 +40,28 @@ export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOpti
       };
     }
     const workspace = snapshot(files);
+    const stdio = programStdio(ctx, io);
     const message: RunMessage = {
       type: "run",
       files: workspace.files,
       boot: [...start],
       dirs: workspace.dirs,
       args,
-      env: ctx.exportedEnv ?? Object.fromEntries(ctx.env),
+      env: stdio.env,
       cwd: ctx.cwd,
-      stdin: pipedInput(ctx.stdin as unknown as string),
+      stdin: stdio.stdin,
+      terminal: stdio.terminal,
     };
-    let stdout = "";
-    let stderr = first ? `Loading Python (Pyodide, ${megabytes(start)} MB, once per page)…\n` : "";
+    if (first) stdio.err(`Loading Python (Pyodide, ${megabytes(start)} MB, once per page)…\n`);
     const result = await options.host.run(message, {
       signal: ctx.signal,
-      onStdout: (text) => (stdout += text),
-      onStderr: (text) => (stderr += text),
+      onStdout: stdio.out,
+      onStderr: stdio.err,
       onFsOp: (op) => applyFsOp(ctx.fs, op),
+      stdin: stdio.input,
     });
-    if (result.end === "aborted") stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}KeyboardInterrupt\n`;
-    else if (result.message) stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}${result.message}\n`;
-    return { stdout, stderr, exitCode: result.exitCode };
+    stdio.note(result.end === "aborted" ? "KeyboardInterrupt" : stdio.closing("python3", result));
+    return stdio.finish(result.exitCode);
   });
   const alias = defineCommand("python", (args, ctx) => run.execute(args, ctx));
   return [run, alias];
@@ -69,12 +71,4 @@ function megabytes(assets: Map<string, Uint8Array>): string {
   let total = 0;
   for (const bytes of assets.values()) total += bytes.length;
   return (total / 1_000_000).toFixed(1);
-}
-
-/** just-bash hands piped input as a latin1 string of bytes ("" when nothing is piped). */
-function pipedInput(bytes: string): Uint8Array | null {
-  if (!bytes) return null;
-  const out = new Uint8Array(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
-  return out;
 }

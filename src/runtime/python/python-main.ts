@@ -157,6 +157,23 @@ function writer(context: ProgramContext, stream: "stdout" | "stderr") {
   };
 }
 
+/**
+ * The terminal for input() and sys.stdin: each read blocks until the user has typed a line (or
+ * Ctrl-D: the end of input). A worker that cannot block (no shared memory) sees the end at once.
+ */
+function terminalReader(context: ProgramContext): () => Uint8Array | null {
+  let warned = false;
+  return () => {
+    const data = context.readTerminalSync();
+    if (data !== undefined) return data;
+    if (!warned) {
+      warned = true;
+      context.write("stderr", "python3: this page cannot wait for typed input (it is not cross-origin isolated); standard input is empty. Pipe input instead: echo text | python3 …\n");
+    }
+    return null;
+  };
+}
+
 export async function runPython(context: ProgramContext, load: LoadPython): Promise<void> {
   const { request, fs } = context;
   const py = await load();
@@ -199,9 +216,12 @@ export async function runPython(context: ProgramContext, load: LoadPython): Prom
 
   py.setStdout({ write: writer(context, "stdout") });
   py.setStderr({ write: writer(context, "stderr") });
-  const stdin = request.stdin === null ? new Uint8Array() : toBytes(request.stdin);
-  let given = false;
-  py.setStdin({ stdin: () => (given ? null : ((given = true), stdin)), isatty: false });
+  if (request.terminal) py.setStdin({ stdin: terminalReader(context), isatty: true });
+  else {
+    const stdin = request.stdin === null ? new Uint8Array() : toBytes(request.stdin);
+    let given = false;
+    py.setStdin({ stdin: () => (given ? null : ((given = true), stdin)), isatty: false });
+  }
 
   // The driver is defined once per interpreter (it survives runs: python-fresh.ts keeps __main__'s own names).
   if (!py.globals.get("__webcode_main")) py.runPython(FRESH + DRIVER);

@@ -5,6 +5,10 @@
 // once, whatever it is doing; the frame stays for the next one.
 import type { HostMessage, SandboxEvent } from "./protocol";
 import type { SandboxEndpoint, SandboxEndpointFactory } from "./sandbox-host";
+import { FrameWatchdog } from "./frame-watchdog";
+
+/** What a crash says when the frame's process is gone (SandboxHost reads "memory" as out of memory). */
+const FRAME_DIED = "The program's process was ended by the browser (out of memory).";
 
 export interface IframeEndpointOptions {
   /** URL of public/sandbox.html. */
@@ -18,13 +22,15 @@ export interface IframeEndpointOptions {
 interface Frame {
   post(message: unknown, transfer?: Transferable[]): void;
   onCrash(id: number, listener: (message: string) => void): () => void;
+  /** A program runs: the frame's heartbeat is watched until the returned function is called. */
+  watch(): () => void;
 }
 
 export function iframeEndpointFactory(options: IframeEndpointOptions): SandboxEndpointFactory {
   let frame: Promise<Frame> | undefined;
   let nextId = 1;
   const loadFrame = () => {
-    frame ??= createFrame(options).catch((error: unknown) => {
+    frame ??= createFrame(options, () => (frame = undefined)).catch((error: unknown) => {
       frame = undefined;
       throw error;
     });
@@ -33,20 +39,33 @@ export function iframeEndpointFactory(options: IframeEndpointOptions): SandboxEn
   return () => createEndpoint(nextId++, loadFrame);
 }
 
-function createFrame(options: IframeEndpointOptions): Promise<Frame> {
+function createFrame(options: IframeEndpointOptions, onDead: () => void): Promise<Frame> {
   return new Promise<Frame>((resolve, reject) => {
     const element = document.createElement("iframe");
     element.setAttribute("sandbox", "allow-scripts");
+    // Cross-origin isolation reaches the frame only when allowed: its workers then have shared
+    // memory, which synchronous terminal reads need (stdin-mailbox.ts). The origin stays opaque.
+    element.setAttribute("allow", "cross-origin-isolated");
     element.title = "Program sandbox";
     element.setAttribute("aria-hidden", "true");
     element.tabIndex = -1;
     element.style.display = "none";
     const crashListeners = new Map<number, (message: string) => void>();
     const post = (message: unknown, transfer: Transferable[] = []) => element.contentWindow?.postMessage(message, "*", transfer);
-    window.addEventListener("message", (event: MessageEvent) => {
+    // The frame's process is gone: every program in it ends now, and the next run gets a new frame.
+    const watchdog = new FrameWatchdog(() => {
+      window.removeEventListener("message", onMessage);
+      element.remove();
+      onDead();
+      for (const listener of [...crashListeners.values()]) listener(FRAME_DIED);
+      crashListeners.clear();
+    });
+    const onMessage = (event: MessageEvent) => {
       if (event.source !== element.contentWindow) return;
       const data = event.data as { type?: string; id?: unknown; message?: unknown } | undefined;
-      if (data?.type === "sandbox-ready") {
+      if (data?.type === "alive") {
+        watchdog.beat();
+      } else if (data?.type === "sandbox-ready") {
         options.workerSource().then(
           (source) => {
             post({ type: "boot", source });
@@ -56,6 +75,7 @@ function createFrame(options: IframeEndpointOptions): Promise<Frame> {
                 crashListeners.set(id, listener);
                 return () => crashListeners.delete(id);
               },
+              watch: () => watchdog.watch(),
             });
           },
           (error: unknown) => {
@@ -66,7 +86,8 @@ function createFrame(options: IframeEndpointOptions): Promise<Frame> {
       } else if (data?.type === "crash" && typeof data.id === "number") {
         crashListeners.get(data.id)?.(typeof data.message === "string" ? data.message : "The program's worker stopped.");
       }
-    });
+    };
+    window.addEventListener("message", onMessage);
     element.src = options.sandboxUrl;
     (options.container?.() ?? document.body).appendChild(element);
   });
@@ -78,30 +99,47 @@ function createEndpoint(id: number, loadFrame: () => Promise<Frame>): SandboxEnd
   const crashListeners: Array<(message: string) => void> = [];
   let ended = false;
   let stopListening = () => undefined as unknown;
+  let stopWatching = () => undefined as unknown;
+  let crashed: string | undefined;
   const crash = (message: string) => {
-    if (ended) return;
+    if (ended || crashed !== undefined) return;
+    crashed = message;
     for (const listener of crashListeners) listener(message);
   };
   channel.port1.onmessage = (event: MessageEvent) => {
     if (ended) return;
     for (const listener of eventListeners) listener(event.data as SandboxEvent);
   };
+  // Where the browser tells (MessagePort's close event): the worker's side of the port went away
+  // before the page ended it, which only a worker the browser killed for its memory does.
+  channel.port1.addEventListener("close", () => crash(FRAME_DIED));
   const ready = loadFrame().then((frame) => {
     if (ended) return frame;
     stopListening = frame.onCrash(id, crash);
+    stopWatching = frame.watch();
     frame.post({ type: "spawn", id }, [channel.port2]);
     return frame;
   });
   ready.catch((error: unknown) => crash(error instanceof Error ? error.message : String(error)));
   return {
-    send: (message: HostMessage) => channel.port1.postMessage(message),
+    send: (message: HostMessage) => {
+      if (ended) return;
+      // A worker blocked on its terminal reads its shared mailbox, which the frame fills.
+      if (message.type === "stdin" && message.sync) void ready.then((frame) => frame.post({ type: "stdin", id, data: message.data }), () => undefined);
+      else channel.port1.postMessage(message);
+    },
     onEvent: (listener) => void eventListeners.push(listener),
-    onCrash: (listener) => void crashListeners.push(listener),
+    onCrash: (listener) => {
+      crashListeners.push(listener);
+      // A spare worker whose frame died before its run: the run hears it at once.
+      if (crashed !== undefined) queueMicrotask(() => listener(crashed!));
+    },
     terminate() {
       if (ended) return;
       ended = true;
       channel.port1.close();
       stopListening();
+      stopWatching();
       void ready.then((frame) => frame.post({ type: "kill", id }), () => undefined);
     },
   };

@@ -1,7 +1,7 @@
 // The isolated execution host (docs/architecture.md "Isolated execution host"): page side.
 export { SandboxHost, EXIT_CODES, OOM_MESSAGE } from "./sandbox-host";
-export type { SandboxEndpoint, SandboxEndpointFactory, SandboxRunOptions, SandboxRunResult, SandboxEnd } from "./sandbox-host";
+export type { ProgramInput, SandboxEndpoint, SandboxEndpointFactory, SandboxRunOptions, SandboxRunResult, SandboxEnd } from "./sandbox-host";
 export { iframeEndpointFactory } from "./iframe-endpoint";
 export type { IframeEndpointOptions } from "./iframe-endpoint";
-export type { FileData, FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
+export type { FileData, FsOp, HostMessage, RunMessage, SandboxEvent, StdinMessage } from "./protocol";
 export { applyFsOp, type ReplayFs } from "./apply-fs-op";

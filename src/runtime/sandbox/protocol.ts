@@ -29,6 +29,11 @@ export interface RunMessage {
    * when it hands the run to a worker that kept its runtime from an earlier run.
    */
   boot?: Array<[name: string, data: Uint8Array]>;
+  /**
+   * Standard input is the terminal (stdin is then null): each read asks the page ("stdin-read") and
+   * waits for what the user types, a line at a time, until Ctrl-D.
+   */
+  terminal?: boolean;
 }
 
 /** Page → worker: start the runtime now with these files, so that the next run only executes. */
@@ -37,13 +42,26 @@ export interface PrepareMessage {
   boot: Array<[name: string, data: Uint8Array]>;
 }
 
-export type HostMessage = RunMessage | PrepareMessage;
+/**
+ * Page → worker: the answer to a "stdin-read", the bytes typed (null: end of input). `sync` answers
+ * a worker that blocks while it waits (python's input()): those bytes go through the worker's shared
+ * mailbox (stdin-mailbox.ts), not its message port, which it cannot read while it waits.
+ */
+export interface StdinMessage {
+  type: "stdin";
+  data: Uint8Array | null;
+  sync: boolean;
+}
+
+export type HostMessage = RunMessage | PrepareMessage | StdinMessage;
 
 /** Worker → page. */
 export type SandboxEvent =
   | { type: "ready" }
   | { type: "stdout" | "stderr"; data: string }
   | { type: "fs"; op: FsOp }
+  /** The program reads its terminal input; answered by a StdinMessage. `sync`: at most MAILBOX_CAPACITY bytes. */
+  | { type: "stdin-read"; sync: boolean }
   /** The program ended. `reusable`: the worker kept its runtime and takes the next run. */
   | { type: "exit"; code: number; reusable?: boolean }
   /** The program's runtime itself failed (not the program): shown to the user, exit code 1. */

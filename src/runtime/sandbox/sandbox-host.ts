@@ -7,6 +7,7 @@
 // exit ("reusable"), and a spare is then handed its start files ("prepare") after a worker was ended.
 // See docs/architecture.md "Isolated execution host".
 import type { FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
+import { MAILBOX_CAPACITY } from "./stdin-mailbox";
 
 /** One worker in its isolated origin. Messages sent before it has started are queued by it. */
 export interface SandboxEndpoint {
@@ -21,6 +22,12 @@ export interface SandboxEndpoint {
 
 export type SandboxEndpointFactory = () => SandboxEndpoint;
 
+/** The terminal a program reads (a cooked tty: what was typed, a line at a time). */
+export interface ProgramInput {
+  /** The next text typed (a line with its newline, or what was there at Ctrl-D); null at the end of input. */
+  read(): Promise<string | null>;
+}
+
 export interface SandboxRunOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -28,6 +35,8 @@ export interface SandboxRunOptions {
   onStderr?: (text: string) => void;
   /** Replays one file change on the page; runs in order, awaited before the run's result. */
   onFsOp?: (op: FsOp) => Promise<void> | void;
+  /** Answers the program's terminal reads (message.terminal); without it they see the end of input. */
+  stdin?: ProgramInput;
 }
 
 export type SandboxEnd = "exit" | "timeout" | "aborted" | "oom" | "crashed" | "fatal";
@@ -42,8 +51,8 @@ export interface SandboxRunResult {
 /** Exit codes as a shell reports a program ended from outside. */
 export const EXIT_CODES = { timeout: 124, aborted: 130, oom: 134, crashed: 1, fatal: 1 } as const;
 
-export const OOM_MESSAGE =
-  "FATAL ERROR: the program ran out of memory (JavaScript heap out of memory) and was stopped. The page is unaffected.";
+/** The line a command prints after its program's name ("node: out of memory (…)"), as a fatal OOM of Node. */
+export const OOM_MESSAGE = "out of memory (the program ran out of memory and was stopped)";
 
 /** A worker and the run it serves now (one listener each for its whole life, whatever it runs). */
 interface Worker {
@@ -101,6 +110,7 @@ export class SandboxHost {
     let kept = false;
     let fsChain: Promise<void> = Promise.resolve();
     let fsError: unknown;
+    const input = terminalReader(options.stdin);
     const result = await new Promise<SandboxRunResult>((resolve) => {
       let settled = false;
       const finish = (value: SandboxRunResult) => {
@@ -138,6 +148,11 @@ export class SandboxHost {
             if (apply) fsChain = fsChain.then(() => apply(event.op)).catch((error: unknown) => void (fsError ??= error));
             return;
           }
+          case "stdin-read":
+            void input(event.sync ? MAILBOX_CAPACITY : Number.POSITIVE_INFINITY).then((data) => {
+              if (!settled) endpoint.send({ type: "stdin", data, sync: event.sync });
+            });
+            return;
           case "exit":
             if (!event.reusable) return stop({ exitCode: event.code, end: "exit" });
             kept = true;
@@ -182,4 +197,28 @@ export class SandboxHost {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Reads of the terminal, one after another, at most `limit` bytes each (the rest of a long line is
+ * kept for the next read); after the end of input every read sees the end again, as a tty after ^D.
+ */
+function terminalReader(stdin: ProgramInput | undefined): (limit: number) => Promise<Uint8Array | null> {
+  let pending = new Uint8Array();
+  let chain: Promise<unknown> = Promise.resolve();
+  const encoder = new TextEncoder();
+  return (limit) => {
+    const next = chain.then(async (): Promise<Uint8Array | null> => {
+      if (pending.length === 0) {
+        const text = stdin ? await stdin.read().catch(() => null) : null;
+        if (text === null) return null;
+        pending = encoder.encode(text);
+      }
+      const out = pending.subarray(0, Math.min(limit, pending.length));
+      pending = pending.subarray(out.length);
+      return out;
+    });
+    chain = next;
+    return next;
+  };
 }

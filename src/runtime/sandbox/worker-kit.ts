@@ -3,11 +3,19 @@
 // system whose changes flow back to the workspace, output streams and the exit.
 import type { FsOp, HostMessage, PrepareMessage, RunMessage, SandboxEvent } from "./protocol";
 import { SandboxFs } from "./sandbox-fs";
+import { take } from "./stdin-mailbox";
 
 export interface ProgramContext {
   readonly request: RunMessage;
   readonly fs: SandboxFs;
   write(stream: "stdout" | "stderr", text: string): void;
+  /** The next bytes typed at the terminal (request.terminal), null at the end of input (Ctrl-D). */
+  readTerminal(): Promise<Uint8Array | null>;
+  /**
+   * The same, blocking the worker until they come; undefined when this worker cannot block for
+   * input (no cross-origin isolation, so no shared memory).
+   */
+  readTerminalSync(): Uint8Array | null | undefined;
   /**
    * Ends the program: the page terminates this worker when it hears it, unless `reusable` says the
    * runtime restores a fresh state for another run (then this worker waits for the next run).
@@ -24,13 +32,20 @@ export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
 export interface WorkerConnection {
   send(event: SandboxEvent): void;
   onMessage(listener: (message: HostMessage) => void): void;
+  /** Where synchronous terminal reads are answered (stdin-mailbox.ts), when the worker has one. */
+  mailbox?(): SharedArrayBuffer | undefined;
 }
 
 /** Waits for the run request, then runs the program: once, or again after a reusable exit. */
 export function serveProgram(connection: WorkerConnection, program: SandboxProgram, options: { prepare?: (boot: PrepareMessage["boot"]) => void } = {}): void {
   let started = false;
+  const waiting: Array<(data: Uint8Array | null) => void> = [];
   connection.onMessage((message) => {
     if (message.type === "prepare") return options.prepare?.(message.boot);
+    if (message.type === "stdin") {
+      if (!message.sync) waiting.shift()?.(message.data);
+      return;
+    }
     if (message.type !== "run" || started) return;
     started = true;
     let ended = false;
@@ -44,10 +59,27 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       write: (stream, text) => {
         if (text !== "") send({ type: stream, data: text });
       },
+      readTerminal: () => {
+        if (!message.terminal || ended) return Promise.resolve(null);
+        return new Promise((resolve) => {
+          waiting.push(resolve);
+          send({ type: "stdin-read", sync: false });
+        });
+      },
+      readTerminalSync: () => {
+        if (!message.terminal || ended) return null;
+        const mailbox = connection.mailbox?.();
+        if (!mailbox) return undefined;
+        return take(mailbox, () => send({ type: "stdin-read", sync: true }));
+      },
       exit: (code, options) => {
         send(options?.reusable ? { type: "exit", code, reusable: true } : { type: "exit", code });
         ended = true;
-        if (options?.reusable) started = false;
+        if (options?.reusable) {
+          // Reads still waiting belong to the run that ended: they see the end of input.
+          for (const resolve of waiting.splice(0)) resolve(null);
+          started = false;
+        }
       },
       outOfMemory: () => {
         send({ type: "oom" });
@@ -68,12 +100,14 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
 /** The connection of a browser worker: the page's MessagePort arrives in the first message. */
 export function browserWorkerConnection(scope: { addEventListener(type: "message", listener: (event: MessageEvent) => void): void }): WorkerConnection {
   let port: MessagePort | undefined;
+  let mailbox: SharedArrayBuffer | undefined;
   const queue: SandboxEvent[] = [];
   const listeners: Array<(message: HostMessage) => void> = [];
   scope.addEventListener("message", (event: MessageEvent) => {
-    const data = event.data as { type?: string } | undefined;
+    const data = event.data as { type?: string; mailbox?: unknown } | undefined;
     if (data?.type !== "connect" || port || !event.ports[0]) return;
     port = event.ports[0];
+    if (typeof SharedArrayBuffer === "function" && data.mailbox instanceof SharedArrayBuffer) mailbox = data.mailbox;
     port.onmessage = (portEvent: MessageEvent) => {
       for (const listener of listeners) listener(portEvent.data as HostMessage);
     };
@@ -82,5 +116,6 @@ export function browserWorkerConnection(scope: { addEventListener(type: "message
   return {
     send: (event) => (port ? port.postMessage(event) : queue.push(event)),
     onMessage: (listener) => listeners.push(listener),
+    mailbox: () => mailbox,
   };
 }
