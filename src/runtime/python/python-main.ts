@@ -48,6 +48,12 @@ def __webcode_main(argv, cwd, env):
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
+    # What pip installed (the workspace's .venv, see src/runtime/pip) is importable, .pth files included.
+    import importlib, site
+    importlib.invalidate_caches()
+    site_dir = "/workspace/.venv/lib/python%d.%d/site-packages" % sys.version_info[:2]
+    if os.path.isdir(site_dir) and site_dir not in sys.path:
+        site.addsitedir(site_dir)
     usage = "usage: python3 [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
     args = list(argv)
     mode = None
