@@ -34,6 +34,8 @@ export interface FakeIndex {
   corrupt: Set<string>;
   noCors: boolean;
   add(fixture: WheelFixture): void;
+  /** Serves a ready wheel (e.g. one built from a locally installed package). */
+  addWheel(filename: string, bytes: Uint8Array): void;
   close(): Promise<void>;
 }
 
@@ -65,7 +67,7 @@ export function buildWheel(fixture: WheelFixture): Uint8Array {
 }
 
 export async function startFakeIndex(fixtures: WheelFixture[] = standardWheels()): Promise<FakeIndex> {
-  const built = new Map<string, { fixture: WheelFixture; bytes: Uint8Array }>();
+  const built = new Map<string, { name: string; fixture?: WheelFixture; bytes: Uint8Array }>();
   const sockets = new Set<Socket>();
   const normalize = (name: string) => name.toLowerCase().replace(/[-_.]+/g, "-");
   const index: FakeIndex = {
@@ -76,7 +78,10 @@ export async function startFakeIndex(fixtures: WheelFixture[] = standardWheels()
     corrupt: new Set(),
     noCors: false,
     add(fixture) {
-      built.set(wheelFilename(fixture), { fixture, bytes: fixture.sdistOnly ? new TextEncoder().encode("sdist") : buildWheel(fixture) });
+      built.set(wheelFilename(fixture), { name: fixture.name, fixture, bytes: fixture.sdistOnly ? new TextEncoder().encode("sdist") : buildWheel(fixture) });
+    },
+    addWheel(filename, bytes) {
+      built.set(filename, { name: filename.split("-")[0]!, bytes });
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -99,12 +104,12 @@ export async function startFakeIndex(fixtures: WheelFixture[] = standardWheels()
     if (file) {
       const entry = built.get(file[1]!);
       if (!entry) return void response.writeHead(404).end();
-      const bytes = index.tampered.has(file[1]!) ? buildWheel({ ...entry.fixture, files: { ...entry.fixture.files, "evil.py": "steal()" } }) : served(file[1]!);
+      const bytes = index.tampered.has(file[1]!) && entry.fixture ? buildWheel({ ...entry.fixture, files: { ...entry.fixture.files, "evil.py": "steal()" } }) : served(file[1]!);
       return void response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.from(bytes));
     }
     const project = /^\/simple\/([^/]+)\/$/.exec(path);
     const name = project ? normalize(project[1]!) : "";
-    const entries = [...built.entries()].filter(([, entry]) => normalize(entry.fixture.name) === name);
+    const entries = [...built.entries()].filter(([, entry]) => normalize(entry.name) === name);
     if (!project || entries.length === 0 || index.missing.has(name)) return void response.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
     const body = {
       meta: { "api-version": "1.1" },
