@@ -4,7 +4,7 @@
 // Everything that can fail (index, download, sha256, unzip) happens in memory first; only a
 // complete plan is written, in one synchronous pass through the workspace file service and one
 // flush, so a failed install leaves site-packages as it was.
-import { compare, satisfies, valid } from "@renovatebot/pep440";
+import { compare, explain, satisfies, valid } from "@renovatebot/pep440";
 import { validatePath } from "../../base";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
@@ -63,10 +63,10 @@ function requiresOf(metadata: Map<string, string[]>, what: string): Requirement[
 }
 
 const fits = (version: string, specifiers: string[], pre: boolean) =>
-  specifiers.every((specifier) => specifier === "" || satisfies(version, specifier, { prereleases: pre } as never));
+  specifiers.every((specifier) => specifier === "" || satisfies(version, specifier, { prereleases: pre }));
 
 function isPre(version: string): boolean {
-  return /(a|b|rc|dev|alpha|beta|c|pre|preview)\d*/i.test(version.replace(/\.post\d+$/, ""));
+  return explain(version)?.is_prerelease === true;
 }
 
 /** Resolves, downloads and writes; returns what was installed ("name-version"). */
@@ -81,7 +81,8 @@ export async function install(roots: Requirement[], site: Site, client: IndexCli
       continue;
     }
     const key = normalizeName(requirement.name);
-    const pre = options.pre === true || /\d(a|b|rc|dev)\d*/i.test(requirement.specifier);
+    // As pip: a specifier that names a pre-release allows pre-releases.
+    const pre = options.pre === true || requirement.specifier.split(",").some((part) => isPre(part.replace(/^[~=!<>]+/, "")));
     const existing = chosen.get(key);
     if (existing) {
       if (!fits(existing.version, [requirement.specifier], true)) {
