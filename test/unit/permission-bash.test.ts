@@ -24,6 +24,8 @@ describe("bashPermission", () => {
     expect(bashPermission("pip3 install -r requirements.txt").always).toEqual(["pip3 install *"]);
     // A module run is granted per module: allowing tests does not allow a server.
     expect(bashPermission("python3 -m pytest -q").always).toEqual(["python3 -m pytest *"]);
+    expect(bashPermission("python3 -m pip install -r requirements.txt").always).toEqual(["python3 -m pip install *"]);
+    expect(bashPermission("python -m pip list").always).toEqual(["python -m pip list *"]);
     expect(bashPermission("python3 -m http.server 8000").always).toEqual(["python3 -m http.server *"]);
     expect(bashPermission("python3 script.py").always).toEqual(["python3 *"]);
   });

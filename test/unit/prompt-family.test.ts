@@ -59,7 +59,7 @@ describe("family prompts", () => {
     expect(text).toMatch(/IndexedDB/);
     expect(text).toMatch(/WebContainer/);
     expect(text).toMatch(/fallback/);
-    expect(text).toMatch(/node for JavaScript and TypeScript and npm for pure-JavaScript packages, git and python3 \(what they cannot run is in the environment block\), but no network/);
+    expect(text).toMatch(/node for JavaScript and TypeScript and npm for pure-JavaScript packages, git, python3 and pip for pure-Python packages \(what they cannot run is in the environment block\), but no network/);
     expect(text).toMatch(/editor/);
     expect(text).toMatch(/terminal/);
     // Files through the tools, not bash.

@@ -81,7 +81,8 @@ describe("buildSystemPrompt", () => {
 
   it("tells the model python3 runs in the browser runtime when it is there, and what it lacks", () => {
     const text = describeRuntime({ kind: "browser", capabilities: { node: false, npm: false, servers: false, python: true } });
-    expect(text).toMatch(/Can run: .*python3 \(CPython 3\.14 via Pyodide: FILE, -c, -m unittest\/doctest\/json\.tool; standard library only, no pip; stdin from a pipe, not typed\)/);
+    expect(text).toMatch(/Can run: .*python3 \(CPython 3\.14 via Pyodide: FILE, -c, -m unittest\/doctest\/json\.tool, -m pytest once installed; stdin from a pipe, not typed\), pip \(install NAME/);
+    expect(text).toContain("pure-Python wheels only");
     expect(describeRuntime({ kind: "browser", capabilities: { node: false, npm: false, servers: false } })).not.toContain("python3");
   });
 

@@ -21,6 +21,8 @@ export const BASH_ARITY: Readonly<Record<string, number>> = {
   "yarn dlx": 3, "bun run": 3, "bun x": 3, "deno task": 3, "docker compose": 3, "git remote": 3,
   "git stash": 3, "git config": 3, "gh pr": 3, "gh issue": 3, "gh repo": 3, "python -m": 3,
   "python3 -m": 3,
+  // python3 -m pip is pip: its subcommand matters ("python3 -m pip install *").
+  "python -m pip": 4, "python3 -m pip": 4,
 };
 
 const LONGEST_PREFIX = 3;

@@ -35,7 +35,8 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
   // git is isomorphic-git in the browser runtime (src/runtime/browser/git); WebContainer has none.
   if (browser) can.push("git (init, status, add, rm, mv, commit, log, diff, show, branch, switch, checkout, restore, reset, stash, tag; no merge or rebase)");
   if (browser && runtime.capabilities.python) {
-    can.push("python3 (CPython 3.14 via Pyodide: FILE, -c, -m unittest/doctest/json.tool; standard library only, no pip; stdin from a pipe, not typed)");
+    can.push("python3 (CPython 3.14 via Pyodide: FILE, -c, -m unittest/doctest/json.tool, -m pytest once installed; stdin from a pipe, not typed)");
+    can.push("pip (install NAME.../-r requirements.txt, uninstall, list, show: pure-Python wheels only, into .venv, from pip.conf's index-url or PyPI; packages with native code cannot install)");
   }
   if (can.length) lines.push(`Can run: ${can.join(", ")}`);
   lines.push(`Not available: ${[...cannot, !browser && "git", browser && "network access from bash except git remotes through the user's CORS proxy"].filter(Boolean).join(", ")}`);

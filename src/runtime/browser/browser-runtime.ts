@@ -13,6 +13,7 @@ import { archiveCommands } from "./archive-commands";
 import { curlCommand, type PageFetch } from "./curl-command";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
 import { npmCommands } from "./npm-commands";
+import { pipCommands, withPythonPip } from "./pip-commands";
 import { gitCommand, memoryGlobalConfig, NO_REMOTE_SETTINGS, type GitRemoteSettings, type GlobalConfigStore } from "./git/git-command";
 import { nodeCommand } from "../node";
 import { pythonCommands, type PythonCommandOptions } from "../python";
@@ -72,8 +73,9 @@ export class BrowserRuntime implements Runtime {
     });
     const io = { terminalOf: (shellFs: IFileSystem) => this.host.terminalOf(shellFs) };
     const node = options.node ? [nodeCommand(options.node, fs, io)] : [];
-    const python = options.python ? pythonCommands(fs, options.python, io) : [];
-    const provided = new Set([...npm, ...python].map((command) => command.name));
+    const pip = options.python ? pipCommands({ files: fs, fetch: fetchImpl, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];
+    const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];
+    const provided = new Set([...npm, ...python, ...pip].map((command) => command.name));
     this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
     // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in
     // preview; every other use of those commands goes to their own command.
@@ -81,6 +83,7 @@ export class BrowserRuntime implements Runtime {
       ...missingCommands(reasonText, options.node ? [] : ["node"]).filter((command) => !provided.has(command.name)),
       ...npm,
       ...python,
+      ...pip,
     ];
     const serving: CustomCommand[] = [];
     if (this.preview) {

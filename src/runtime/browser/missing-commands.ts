@@ -12,8 +12,8 @@ const FROM_PACKAGE: Record<string, string> = { tsc: "typescript" };
 export const UNAVAILABLE_COMMANDS: Record<string, string> = {
   python: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
   python3: "Python is not available in this page (neither the browser runtime nor WebContainer runs it).",
-  pip: "pip is not available yet: python3 in the browser runtime has the standard library only. Copy a pure-Python package's files into the workspace to import it.",
-  pip3: "pip is not available yet: python3 in the browser runtime has the standard library only. Copy a pure-Python package's files into the workspace to import it.",
+  pip: "pip needs python3, which is not available in this page.",
+  pip3: "pip needs python3, which is not available in this page.",
 };
 
 /**

@@ -51,6 +51,13 @@ def __webcode_main(argv, cwd, env):
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(env)
+    # What pip installed (the workspace's .venv, see src/runtime/pip) is importable, .pth files included.
+    # (No importlib.invalidate_caches(): __webcode_fresh restored the import caches of the start, so
+    # the workspace's folders get new finders every run.)
+    import site
+    site_dir = "/workspace/.venv/lib/python%d.%d/site-packages" % sys.version_info[:2]
+    if os.path.isdir(site_dir) and site_dir not in sys.path:
+        site.addsitedir(site_dir)
     usage = "usage: python3 [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
     args = list(argv)
     mode = None
