@@ -1,24 +1,14 @@
 // The restore step: everything read from IndexedDB passes through here. Parse, then migrate: the
-// record's version is read first, an older record is migrated step by step (RECORD_MIGRATIONS), and
-// the result is parsed against the current schema (schemas.ts). A record that fails is dropped (and
-// reported), never allowed to crash the app. Fields the schema does not know are dropped.
+// record's version is read first, an older record is migrated step by step (RECORD_MIGRATIONS in
+// migrations.ts), and the result is parsed against the current schema (schemas.ts). A record that
+// fails is dropped (and reported), never allowed to crash the app. Fields the schema does not know
+// are dropped.
 import type { z } from "zod";
 import { RECORD_VERSION, type FileRecord, type MessageRecord, type PartRecord, type SessionRecord, type SnapshotRecord, type WorkspaceRecord } from "./records";
+import { RECORD_MIGRATIONS, type RecordKind, type RecordMigrations } from "./migrations";
 import { recordSchemas } from "./schemas";
 
-type Migration = (record: Record<string, unknown>) => Record<string, unknown>;
-export type RecordKind = "workspace" | "file" | "session" | "message" | "part" | "snapshot";
-export type RecordMigrations = Record<RecordKind, readonly Migration[]>;
-
-/** Record migrations by kind: entry i upgrades a record from version i+1 to i+2. */
-export const RECORD_MIGRATIONS: RecordMigrations = {
-  workspace: [],
-  file: [],
-  session: [],
-  message: [],
-  part: [],
-  snapshot: [],
-};
+export { RECORD_MIGRATIONS, type RecordKind, type RecordMigrations } from "./migrations";
 
 export class RestoreError extends Error {
   constructor(kind: string, reason: string) {
