@@ -5,7 +5,6 @@ import { RECORD_VERSION } from "../../src/storage/records";
 import { migrateRecord, RECORD_MIGRATIONS, restoreFile, restorePart, restoreSession, RestoreError, type RecordMigrations } from "../../src/storage/restore";
 import { openStorage } from "../../src/storage";
 import { decodeShareLink, openShare } from "../../src/transfer";
-import { recordSchemas } from "../../src/storage/schemas";
 
 let counter = 0;
 /** A share link made by webcode before record version 2 (share format v1). */
