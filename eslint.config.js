@@ -1,6 +1,7 @@
 // Lint: correctness rules for TypeScript and React plus the layer rule (design.md "Layers").
 import tseslint from "typescript-eslint";
 import layers from "./scripts/lint/layers.js";
+import recordVersions from "./scripts/lint/record-versions.js";
 
 const DOM_GLOBALS = ["window", "document", "localStorage", "sessionStorage", "navigator"].map((name) => ({
   name,
@@ -11,9 +12,10 @@ export default tseslint.config(
   { ignores: ["dist/**", "dist-e2e/**", "node_modules/**", "test-results/**", ".bench/**", "coverage/**"] },
   ...tseslint.configs.recommended,
   {
-    plugins: { local: layers },
+    plugins: { local: { rules: { ...layers.rules, ...recordVersions.rules } } },
     rules: {
       "local/layers": "error",
+      "local/record-versions": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/consistent-type-imports": "error",

@@ -4,11 +4,20 @@ const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 let lastTime = 0;
 let counter = 0;
 
+// Random bytes are drawn 4 KiB at a time: one getRandomValues call per id cost 60 ms of one task
+// when a share of 20,000 parts was given new ids (docs/architecture.md "Sharing").
+const POOL_SIZE = 4096;
+const pool = new Uint8Array(POOL_SIZE);
+let poolAt = POOL_SIZE;
+
 function randomSuffix(length: number): string {
-  const bytes = new Uint8Array(length);
-  crypto.getRandomValues(bytes);
+  if (poolAt + length > POOL_SIZE) {
+    crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
   let out = "";
-  for (const byte of bytes) out += ALPHABET[byte % ALPHABET.length];
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[poolAt + i]! % ALPHABET.length];
+  poolAt += length;
   return out;
 }
 

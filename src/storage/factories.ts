@@ -25,22 +25,35 @@ export interface PartHeader extends PartOwner {
   id: string;
 }
 
+/**
+ * What a record brought from elsewhere keeps instead of a new value: its creation time (a message
+ * of an opened share) or a fixed id (a stand-in that is never stored). Unset: new ones.
+ */
+export interface Kept {
+  id?: string;
+  createdAt?: number;
+}
+
 type SessionDefaults = "permission" | "tokens" | "cost" | "todos";
 export type NewSession = Omit<SessionRecord, "v" | "id" | "createdAt" | "updatedAt" | SessionDefaults> & Partial<Pick<SessionRecord, SessionDefaults>>;
 
-export function newSession(fields: NewSession, now: number = Date.now()): SessionRecord {
-  return { v: RECORD_VERSION, id: newId("ses", now), createdAt: now, updatedAt: now, permission: [], tokens: emptyUsage(), cost: 0, todos: [], ...fields };
+// The version and id are written after the caller's fields: a spread of an imported record cannot
+// bring its own.
+export function newSession(fields: NewSession, now: number = Date.now(), kept: Kept = {}): SessionRecord {
+  const createdAt = kept.createdAt ?? now;
+  return { permission: [], tokens: emptyUsage(), cost: 0, todos: [], ...fields, v: RECORD_VERSION, id: kept.id ?? newId("ses", now), createdAt, updatedAt: now };
 }
 
-export function newUserMessage(fields: Omit<UserMessageRecord, "v" | "id" | "role" | "createdAt">, now: number = Date.now()): UserMessageRecord {
-  return { v: RECORD_VERSION, id: newId("msg", now), role: "user", createdAt: now, ...fields };
+export function newUserMessage(fields: Omit<UserMessageRecord, "v" | "id" | "role" | "createdAt">, now: number = Date.now(), kept: Kept = {}): UserMessageRecord {
+  return { ...fields, v: RECORD_VERSION, id: kept.id ?? newId("msg", now), role: "user", createdAt: kept.createdAt ?? now };
 }
 
 export function newAssistantMessage(
   fields: Omit<AssistantMessageRecord, "v" | "id" | "role" | "createdAt" | "tokens" | "cost"> & Partial<Pick<AssistantMessageRecord, "tokens" | "cost">>,
   now: number = Date.now(),
+  kept: Kept = {},
 ): AssistantMessageRecord {
-  return { v: RECORD_VERSION, id: newId("msg", now), role: "assistant", createdAt: now, tokens: emptyUsage(), cost: 0, ...fields };
+  return { tokens: emptyUsage(), cost: 0, ...fields, v: RECORD_VERSION, id: kept.id ?? newId("msg", now), role: "assistant", createdAt: kept.createdAt ?? now };
 }
 
 /** The fields every new part starts with (for code that builds a part's body in steps). */
@@ -53,14 +66,14 @@ export function newPart<B extends PartBody>(owner: PartOwner, body: B, now: numb
 }
 
 export function newSnapshot(fields: Omit<SnapshotRecord, "v" | "id" | "createdAt">, now: number = Date.now()): SnapshotRecord {
-  return { v: RECORD_VERSION, id: newId("snp", now), createdAt: now, ...fields };
+  return { ...fields, v: RECORD_VERSION, id: newId("snp", now), createdAt: now };
 }
 
 export function newWorkspace(fields: Omit<WorkspaceRecord, "v" | "id" | "createdAt" | "updatedAt">, now: number = Date.now()): WorkspaceRecord {
-  return { v: RECORD_VERSION, id: newId("ws", now), createdAt: now, updatedAt: now, ...fields };
+  return { ...fields, v: RECORD_VERSION, id: newId("ws", now), createdAt: now, updatedAt: now };
 }
 
 /** A stored file or folder of a workspace (keyed by workspace and path: no id of its own). */
 export function fileRecord(fields: Omit<FileRecord, "v">): FileRecord {
-  return { v: RECORD_VERSION, ...fields };
+  return { ...fields, v: RECORD_VERSION };
 }

@@ -4,7 +4,8 @@
 import type { z } from "zod";
 import type { RecordSchemas } from "./schemas";
 
-export const RECORD_VERSION = 1;
+/** The version of the record format (its history and the steps from older ones: migrations.ts). */
+export const RECORD_VERSION = 2;
 
 type Infer<K extends keyof RecordSchemas> = z.output<RecordSchemas[K]>;
 

@@ -14,7 +14,7 @@ import type {
   WorkspaceRecord,
 } from "./records";
 import {
-  restoreAll,
+  restoreList,
   restoreFile,
   restoreMessage,
   restorePart,
@@ -57,7 +57,7 @@ export class WorkspaceRepository {
   ) {}
 
   async list(): Promise<WorkspaceRecord[]> {
-    const all = restoreAll(await this.db.getAll("workspaces"), restoreWorkspace, this.onInvalid);
+    const all = await restoreList(await this.db.getAll("workspaces"), restoreWorkspace, this.onInvalid);
     return all.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
@@ -117,7 +117,7 @@ export class FileRepository {
 
   async list(workspaceId: string): Promise<FileRecord[]> {
     const values = await this.db.getAllFromIndex("files", "workspaceId", workspaceId);
-    return restoreAll(values, restoreFile, this.onInvalid);
+    return restoreList(values, restoreFile, this.onInvalid);
   }
 
   async get(workspaceId: string, path: string): Promise<FileRecord | undefined> {
@@ -163,12 +163,12 @@ export class SessionRepository {
       workspaceId === undefined
         ? await this.db.getAll("sessions")
         : await this.db.getAllFromIndex("sessions", "workspaceId", workspaceId);
-    return restoreAll(values, restoreSession, this.onInvalid).sort((a, b) => b.updatedAt - a.updatedAt);
+    return (await restoreList(values, restoreSession, this.onInvalid)).sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   async children(parentId: string): Promise<SessionRecord[]> {
     const values = await this.db.getAllFromIndex("sessions", "parentId", parentId);
-    return restoreAll(values, restoreSession, this.onInvalid);
+    return restoreList(values, restoreSession, this.onInvalid);
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -203,7 +203,7 @@ export class MessageRepository {
   /** Messages of a session in creation order (ids are time-ordered). */
   async list(sessionId: string): Promise<MessageRecord[]> {
     const values = await this.db.getAllFromIndex("messages", "sessionId", sessionId);
-    return restoreAll(values, restoreMessage, this.onInvalid).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return (await restoreList(values, restoreMessage, this.onInvalid)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async get(id: string): Promise<MessageRecord | undefined> {
@@ -244,12 +244,12 @@ export class PartRepository {
   /** Parts of a session in creation order. */
   async listBySession(sessionId: string): Promise<PartRecord[]> {
     const values = await this.db.getAllFromIndex("parts", "sessionId", sessionId);
-    return restoreAll(values, restorePart, this.onInvalid).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return (await restoreList(values, restorePart, this.onInvalid)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async listByMessage(messageId: string): Promise<PartRecord[]> {
     const values = await this.db.getAllFromIndex("parts", "messageId", messageId);
-    return restoreAll(values, restorePart, this.onInvalid).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return (await restoreList(values, restorePart, this.onInvalid)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   put(record: PartRecord): Promise<void> {
@@ -306,7 +306,7 @@ export class SnapshotRepository {
 
   async list(workspaceId: string): Promise<SnapshotRecord[]> {
     const values = await this.db.getAllFromIndex("snapshots", "workspaceId", workspaceId);
-    return restoreAll(values, restoreSnapshot, this.onInvalid);
+    return restoreList(values, restoreSnapshot, this.onInvalid);
   }
 
   put(record: SnapshotRecord): Promise<void> {

@@ -1,24 +1,14 @@
 // The restore step: everything read from IndexedDB passes through here. Parse, then migrate: the
-// record's version is read first, an older record is migrated step by step (RECORD_MIGRATIONS), and
-// the result is parsed against the current schema (schemas.ts). A record that fails is dropped (and
-// reported), never allowed to crash the app. Fields the schema does not know are dropped.
+// record's version is read first, an older record is migrated step by step (RECORD_MIGRATIONS in
+// migrations.ts), and the result is parsed against the current schema (schemas.ts). A record that
+// fails is dropped (and reported), never allowed to crash the app. Fields the schema does not know
+// are dropped.
 import type { z } from "zod";
 import { RECORD_VERSION, type FileRecord, type MessageRecord, type PartRecord, type SessionRecord, type SnapshotRecord, type WorkspaceRecord } from "./records";
+import { RECORD_MIGRATIONS, type RecordKind, type RecordMigrations } from "./migrations";
 import { recordSchemas } from "./schemas";
 
-type Migration = (record: Record<string, unknown>) => Record<string, unknown>;
-export type RecordKind = "workspace" | "file" | "session" | "message" | "part" | "snapshot";
-export type RecordMigrations = Record<RecordKind, readonly Migration[]>;
-
-/** Record migrations by kind: entry i upgrades a record from version i+1 to i+2. */
-export const RECORD_MIGRATIONS: RecordMigrations = {
-  workspace: [],
-  file: [],
-  session: [],
-  message: [],
-  part: [],
-  snapshot: [],
-};
+export { RECORD_MIGRATIONS, type RecordKind, type RecordMigrations } from "./migrations";
 
 export class RestoreError extends Error {
   constructor(kind: string, reason: string) {
@@ -82,3 +72,43 @@ export function restoreAll<T>(values: unknown[], restore: (value: unknown) => T,
   }
   return out;
 }
+
+/** How long a list restore works before it lets the page run (see restoreList). */
+const RESTORE_SLICE_MS = 8;
+
+/** Lets the page handle input and render, then goes on: not throttled in a background tab (unlike setTimeout). */
+function yieldToPage(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(undefined);
+  });
+}
+
+/**
+ * restoreAll for the lists the repositories read: parsing is the same, but a long list (a session
+ * of 20,000 parts) is parsed in slices of about RESTORE_SLICE_MS with the page let run between
+ * them, instead of one task that holds the page for a quarter of a second.
+ */
+export async function restoreList<T>(values: unknown[], restore: (value: unknown) => T, onInvalid?: (error: unknown) => void): Promise<T[]> {
+  const out: T[] = [];
+  let sliceStart = performance.now();
+  for (let i = 0; i < values.length; i++) {
+    if (i % 64 === 63 && performance.now() - sliceStart > RESTORE_SLICE_MS) {
+      await yieldToPage();
+      sliceStart = performance.now();
+    }
+    try {
+      out.push(restore(values[i]));
+    } catch (error) {
+      onInvalid?.(error);
+    }
+  }
+  return out;
+}
+

@@ -85,7 +85,8 @@ function buildSchemas() {
       path: z.string(),
       kind: z.enum(["file", "dir"]),
       data: z.union([z.string(), bytes]).optional(),
-      mtime: orDefault(z.number(), () => 0),
+      /** Since version 2 always set (migrations.ts gives older files 0). */
+      mtime: z.number(),
     })
     .refine((f) => f.kind === "dir" || f.data !== undefined, { message: `"data" must be text or bytes`, path: ["data"] });
   const session = z.object({

@@ -1,9 +1,10 @@
 // The part kinds of provider streams read back from IndexedDB through the restore step: provider
 // tools and sources kept (with provider metadata on text, reasoning and tool parts), broken ones refused.
 import { describe, expect, it } from "vitest";
+import { RECORD_VERSION } from "../../src/storage/records";
 import { restorePart } from "../../src/storage/restore";
 
-const base = { v: 1, id: "prt_1", sessionId: "ses_1", messageId: "msg_1" };
+const base = { v: RECORD_VERSION, id: "prt_1", sessionId: "ses_1", messageId: "msg_1" };
 
 describe("restoring provider parts", () => {
   it("keeps provider tools, sources and provider metadata as stored", () => {
@@ -26,7 +27,7 @@ describe("a provider tool left running at a crash", () => {
     const { closeInterrupted } = await import("../../src/agent/session/recovery");
     const updated: unknown[] = [];
     const store = { updatePart: (part: unknown) => updated.push(part), updateMessage: (message: unknown) => updated.push(message) };
-    const info = { v: 1, id: "msg_1", sessionId: "ses_1", role: "assistant", createdAt: 1, parentId: "msg_0", agent: "build", model: { providerId: "p", modelId: "m" }, tokens: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, cost: 0 } as const;
+    const info = { v: RECORD_VERSION, id: "msg_1", sessionId: "ses_1", role: "assistant", createdAt: 1, parentId: "msg_0", agent: "build", model: { providerId: "p", modelId: "m" }, tokens: { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }, cost: 0 } as const;
     const search = { ...base, type: "provider-tool", callId: "srvtoolu_1", tool: "web_search", state: { status: "running", input: { query: "q" } } } as const;
     const closed = closeInterrupted({ store, now: () => 5 } as unknown as Parameters<typeof closeInterrupted>[0], [{ info, parts: [search] }] as unknown as Parameters<typeof closeInterrupted>[1]);
     expect(closed).toBe(1);

@@ -1,12 +1,12 @@
 // Builders and a scripted fake agent for the chat UI tests (not a test file itself).
 import { EventBus, newId } from "../../src/base";
-import { emptyUsage, type AssistantMessageRecord, type PartRecord, type SessionRecord, type UserMessageRecord } from "../../src/storage";
+import { RECORD_VERSION, emptyUsage, type AssistantMessageRecord, type PartRecord, type SessionRecord, type UserMessageRecord } from "../../src/storage";
 import type { AgentEvents, AgentSummary, ChatAgent, MessageWithParts, PromptInput } from "../../src/ui/chat/agent-port";
 
 export function session(overrides: Partial<SessionRecord> = {}): SessionRecord {
   const now = overrides.updatedAt ?? 1_000;
   return {
-    v: 1,
+    v: RECORD_VERSION,
     id: overrides.id ?? newId("ses"),
     workspaceId: "ws",
     title: "New session",
@@ -22,12 +22,12 @@ export function session(overrides: Partial<SessionRecord> = {}): SessionRecord {
 }
 
 export function userMessage(sessionId: string, overrides: Partial<UserMessageRecord> = {}): UserMessageRecord {
-  return { v: 1, id: overrides.id ?? newId("msg"), sessionId, role: "user", createdAt: 1_000, agent: "build", ...overrides };
+  return { v: RECORD_VERSION, id: overrides.id ?? newId("msg"), sessionId, role: "user", createdAt: 1_000, agent: "build", ...overrides };
 }
 
 export function assistantMessage(sessionId: string, parentId: string, overrides: Partial<AssistantMessageRecord> = {}): AssistantMessageRecord {
   return {
-    v: 1,
+    v: RECORD_VERSION,
     id: overrides.id ?? newId("msg"),
     sessionId,
     role: "assistant",
@@ -44,7 +44,7 @@ export function assistantMessage(sessionId: string, parentId: string, overrides:
 type PartBody = PartRecord extends infer P ? (P extends PartRecord ? Omit<P, "v" | "id" | "sessionId" | "messageId"> : never) : never;
 
 export function part(message: { id: string; sessionId: string }, body: PartBody, id: string = newId("prt")): PartRecord {
-  return { v: 1, id, sessionId: message.sessionId, messageId: message.id, ...body } as PartRecord;
+  return { v: RECORD_VERSION, id, sessionId: message.sessionId, messageId: message.id, ...body } as PartRecord;
 }
 
 /** A fake agent facade: a real EventBus, recorded calls, canned answers. */

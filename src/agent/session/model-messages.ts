@@ -6,7 +6,7 @@
 // calls with their results in the assistant message.
 import { fromBase64 } from "../../base";
 import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
-import type { FileAttachment, ModelRef, PartRecord, ProviderMetadata } from "../../storage";
+import type { FileAttachment, ModelRef, PartOf, PartRecord, PartType, ProviderMetadata } from "../../storage";
 import type { MessageWithParts } from "./store";
 
 /** What the model sees in place of a tool output that pruning cleared. */
@@ -63,7 +63,7 @@ function toolAsText(part: ToolPart, options: ConvertOptions): string {
   return `[Called the ${part.tool} tool with ${input}]\n[${output?.type === "error-text" ? "Error" : "Result"}: ${text}]`;
 }
 
-type ProviderToolPart = Extract<PartRecord, { type: "provider-tool" }>;
+type ProviderToolPart = PartOf<"provider-tool">;
 
 function providerToolAsText(part: ProviderToolPart, options: ConvertOptions): string {
   const input = cut(JSON.stringify(part.state.input ?? {}), options.maxToolOutputChars);
@@ -105,7 +105,7 @@ function toolInput(input: unknown): unknown {
   return typeof input === "object" && input !== null && !Array.isArray(input) ? input : {};
 }
 
-type ToolPart = Extract<PartRecord, { type: "tool" }>;
+type ToolPart = PartOf<"tool">;
 
 function toolResult(part: ToolPart, options: ConvertOptions): ToolContent[number] {
   const state = part.state;
@@ -128,13 +128,105 @@ function toolResult(part: ToolPart, options: ConvertOptions): ToolContent[number
   return { ...base, output: { type: "error-text", value: "The tool call was interrupted before it finished." } };
 }
 
+type AssistantPart = Exclude<AssistantContent, string>[number];
+
+/** The assistant message being converted: what the current step has said and the results it got. */
+interface AssistantStep {
+  readonly options: ConvertOptions;
+  /** Whether the message was written by the model the messages go to (metadata goes back then). */
+  readonly sameModel: boolean;
+  readonly content: AssistantPart[];
+  readonly results: ToolContent;
+  /** The part's provider metadata as provider options (only for the same model). */
+  meta(metadata: ProviderMetadata | undefined): { providerOptions?: ProviderOptions };
+  /** Ends the step: its assistant message and tool results are written out. */
+  flush(): void;
+}
+
+/** How one part type becomes model content, on either side of the conversation. */
+interface PartConversion<T extends PartType> {
+  /** What the part adds to a user message (undefined: nothing). */
+  user(part: PartOf<T>, options: ConvertOptions): UserPart | undefined;
+  /** What the part adds to the assistant step being built. */
+  assistant(part: PartOf<T>, step: AssistantStep): void;
+}
+
+const nothing = (): undefined => undefined;
+/** Parts that are the app's own bookkeeping: the model never sees them. */
+const notSent = { user: nothing, assistant: nothing };
+
+/**
+ * The conversion of every part type: keyed by PartType, so a new part type does not compile until
+ * it says what the model sees of it (docs/architecture.md "Persistence").
+ */
+const PART_CONVERSIONS = {
+  text: {
+    user: (part) => (part.text.trim() !== "" ? { type: "text", text: part.text } : undefined),
+    assistant(part, step) {
+      if (part.text !== "" || (step.sameModel && part.providerMetadata)) step.content.push({ type: "text", text: part.text, ...step.meta(part.providerMetadata) });
+    },
+  },
+  reasoning: {
+    user: nothing,
+    assistant(part, step) {
+      if (step.sameModel && !step.options.toolsAsText && reasoningNeedsReplay(part.providerMetadata)) {
+        step.content.push({ type: "reasoning", text: part.text, ...step.meta(part.providerMetadata) });
+      }
+    },
+  },
+  file: { user: (part, options) => attachmentToUser(part, options), assistant: nothing },
+  tool: {
+    user: nothing,
+    assistant(part, step) {
+      if (step.options.toolsAsText) {
+        step.content.push({ type: "text", text: toolAsText(part, step.options) });
+        return;
+      }
+      step.content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: toolInput(part.state.input), ...step.meta(part.providerMetadata) });
+      step.results.push(toolResult(part, step.options));
+    },
+  },
+  "provider-tool": {
+    user: nothing,
+    assistant(part, step) {
+      // A call still running when the reply ended has no result to show.
+      if (part.state.status === "running") return;
+      if (step.options.toolsAsText || !step.sameModel || step.options.providerToolResults === false) {
+        // Another model cannot take this provider's tool blocks: what it found goes as text.
+        step.content.push({ type: "text", text: providerToolAsText(part, step.options) });
+        return;
+      }
+      // Provider-executed: call and result both belong to the assistant message; nothing answers them.
+      step.content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: part.state.input ?? {}, providerExecuted: true, ...step.meta(part.providerMetadata) });
+      const value = (part.state.output ?? null) as Parameters<typeof JSON.stringify>[0];
+      step.content.push({
+        type: "tool-result",
+        toolCallId: part.callId,
+        toolName: part.tool,
+        output: part.state.status === "error" ? { type: "error-json", value } : { type: "json", value },
+        ...step.meta(part.state.resultMetadata),
+      } as AssistantPart);
+    },
+  },
+  source: notSent,
+  "step-start": { user: nothing, assistant: (_part, step) => step.flush() },
+  "step-finish": notSent,
+  patch: notSent,
+  compaction: { user: () => ({ type: "text", text: COMPACTION_QUESTION }), assistant: nothing },
+  subtask: { user: (part) => ({ type: "text", text: `The user ran the ${part.agent} subagent: ${part.description}` }), assistant: nothing },
+  retry: notSent,
+} satisfies { [T in PartType]: PartConversion<T> };
+
+function conversionOf(part: PartRecord): PartConversion<PartType> {
+  // The table is keyed by the part's own type; methods take their own part type (bivariant).
+  return PART_CONVERSIONS[part.type] as PartConversion<PartType>;
+}
+
 function userMessage(message: MessageWithParts, options: ConvertOptions): ModelMessage | undefined {
   const content: UserPart[] = [];
   for (const part of message.parts) {
-    if (part.type === "text" && part.text.trim() !== "") content.push({ type: "text", text: part.text });
-    else if (part.type === "file") content.push(attachmentToUser(part, options));
-    else if (part.type === "compaction") content.push({ type: "text", text: COMPACTION_QUESTION });
-    else if (part.type === "subtask") content.push({ type: "text", text: `The user ran the ${part.agent} subagent: ${part.description}` });
+    const converted = conversionOf(part).user(part, options);
+    if (converted) content.push(converted);
   }
   return content.length > 0 ? { role: "user", content } : undefined;
 }
@@ -144,43 +236,20 @@ function assistantMessages(message: MessageWithParts, options: ConvertOptions): 
   const info = message.info;
   const sameModel =
     info.role === "assistant" && options.model !== undefined && info.model.providerId === options.model.providerId && info.model.modelId === options.model.modelId;
-  const meta = (metadata: ProviderMetadata | undefined) => (sameModel ? optionsOf(metadata) : {});
   const out: ModelMessage[] = [];
-  let content: Exclude<AssistantContent, string> = [];
-  let results: ToolContent = [];
-  const flush = () => {
-    if (content.length > 0) out.push({ role: "assistant", content });
-    if (results.length > 0) out.push({ role: "tool", content: results });
-    content = [];
-    results = [];
+  const step: AssistantStep = {
+    options,
+    sameModel,
+    content: [],
+    results: [],
+    meta: (metadata) => (sameModel ? optionsOf(metadata) : {}),
+    flush() {
+      if (step.content.length > 0) out.push({ role: "assistant", content: step.content.splice(0) });
+      if (step.results.length > 0) out.push({ role: "tool", content: step.results.splice(0) });
+    },
   };
-  for (const part of message.parts) {
-    if (part.type === "step-start") flush();
-    else if (part.type === "text" && (part.text !== "" || (sameModel && part.providerMetadata))) {
-      content.push({ type: "text", text: part.text, ...meta(part.providerMetadata) });
-    } else if (part.type === "reasoning" && sameModel && !options.toolsAsText && reasoningNeedsReplay(part.providerMetadata)) {
-      content.push({ type: "reasoning", text: part.text, ...meta(part.providerMetadata) });
-    } else if (part.type === "tool" && options.toolsAsText) content.push({ type: "text", text: toolAsText(part, options) });
-    else if (part.type === "tool") {
-      content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: toolInput(part.state.input), ...meta(part.providerMetadata) });
-      results.push(toolResult(part, options));
-    } else if (part.type === "provider-tool" && (options.toolsAsText || !sameModel || options.providerToolResults === false)) {
-      // Another model cannot take this provider's tool blocks: what it found goes as text.
-      if (part.state.status !== "running") content.push({ type: "text", text: providerToolAsText(part, options) });
-    } else if (part.type === "provider-tool" && part.state.status !== "running") {
-      // Provider-executed: call and result both belong to the assistant message; nothing answers them.
-      content.push({ type: "tool-call", toolCallId: part.callId, toolName: part.tool, input: part.state.input ?? {}, providerExecuted: true, ...meta(part.providerMetadata) });
-      const value = (part.state.output ?? null) as Parameters<typeof JSON.stringify>[0];
-      content.push({
-        type: "tool-result",
-        toolCallId: part.callId,
-        toolName: part.tool,
-        output: part.state.status === "error" ? { type: "error-json", value } : { type: "json", value },
-        ...meta(part.state.resultMetadata),
-      } as Exclude<AssistantContent, string>[number]);
-    }
-  }
-  flush();
+  for (const part of message.parts) conversionOf(part).assistant(part, step);
+  step.flush();
   return out;
 }
 

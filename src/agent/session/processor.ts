@@ -2,25 +2,23 @@
 // event into parts, retries what is retryable, records usage, cost and the step's file changes,
 // and says what the loop does next: continue (tools were called), stop, or compact.
 import { newPartHeader } from "../../storage";
-import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from "ai";
+import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { errorMessage } from "../../base";
 import type { CallOptions, ModelInfo } from "../../providers";
 import type { AssistantMessageRecord, MessageError, PartRecord, SessionRecord, TokenUsage } from "../../storage";
 import type { Rule } from "../permission";
 import type { ToolDefinition } from "../tools/tool";
 import type { SessionEnv } from "./env";
-import { RETRY_MAX_ATTEMPTS, classifyFailure, failureToMessageError, retryDelay, sleep, type Failure } from "./retry";
+import { RETRY_MAX_ATTEMPTS, classifyFailure, failureToMessageError, retryDelay, sleep } from "./retry";
 import type { AgentInfo, SubagentSummary } from "./services";
 import { ToolCalls } from "./tool-calls";
 import { DEFAULT_STALL_TIMEOUT_MS, StallWatch } from "./stall-watch";
-import { ProviderParts, mergeMetadata } from "./provider-parts";
-import { addUsage, toTokenUsage } from "./usage";
+import { ProviderParts } from "./provider-parts";
+import { addUsage } from "./usage";
 import { PAUSED_FINISH, stepEnd, type StepOutcome } from "./step-end";
+import { applyChunk, closeAllText, forgetAttempt, newStepState, stepFacts, type StepSinks } from "./step-state";
 
 export { PAUSED_FINISH, type StepOutcome };
-
-
-/** The finish of a reply the provider paused mid-turn (its own tools still at work): the loop continues it. */
 
 export interface StepInput {
   session: SessionRecord;
@@ -60,11 +58,9 @@ export interface StepResult {
   error?: MessageError;
 }
 
-type TextLike = Extract<PartRecord, { type: "text" } | { type: "reasoning" }>;
-
 export async function processStep(env: SessionEnv, input: StepInput): Promise<StepResult> {
   const { session, agent, abort } = input;
-  let assistant = input.assistant;
+  const assistant = input.assistant;
   const calls = new ToolCalls(env, {
     session,
     assistant,
@@ -81,111 +77,9 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   const startSnapshot = input.snapshots ? await takeSnapshot(env, { reuseIfQuiet: true }) : undefined;
   env.store.updatePart({ ...newPart(), type: "step-start", ...(startSnapshot && { snapshot: startSnapshot }) });
 
-  let tokens: TokenUsage | undefined;
-  let finishReason: string | undefined;
-  let failure: Failure | undefined;
-  let aborted = false;
-  const open = new Map<string, TextLike>();
+  const state = newStepState();
   const provided = new ProviderParts(env, newPart);
-  /**
-   * The text part that ended last, while nothing but sources followed it: a text block that starts
-   * now continues it (Anthropic streams every citation as its own text block of one answer).
-   */
-  let lastText: TextLike | undefined;
-
-  const appendText = (key: string, delta: string, metadata?: Parameters<typeof mergeMetadata>[1]) => {
-    const part = open.get(key);
-    if (!part) return;
-    const providerMetadata = mergeMetadata(part.providerMetadata, metadata);
-    const next = { ...part, text: part.text + delta, ...(providerMetadata && { providerMetadata }) };
-    open.set(key, next);
-    env.store.updatePart(next, delta);
-  };
-  const closeText = (key: string, metadata?: Parameters<typeof mergeMetadata>[1]) => {
-    const part = open.get(key);
-    if (!part) return;
-    open.delete(key);
-    const providerMetadata = mergeMetadata(part.providerMetadata, metadata);
-    const closed = { ...part, time: { ...(part.time ?? { start: env.now() }), end: env.now() }, ...(providerMetadata && { providerMetadata }) } as TextLike;
-    env.store.updatePart(closed);
-    lastText = closed.type === "text" ? closed : undefined;
-  };
-
-  const handle = (chunk: TextStreamPart<ToolSet>, attemptParts: PartRecord[]) => {
-    if (chunk.type !== "source" && chunk.type !== "text-start" && chunk.type !== "start-step" && chunk.type !== "finish-step") lastText = undefined;
-    switch (chunk.type) {
-      case "text-start":
-      case "reasoning-start": {
-        const type = chunk.type === "text-start" ? "text" : "reasoning";
-        const providerMetadata = mergeMetadata(undefined, chunk.providerMetadata);
-        const continued = type === "text" && lastText ? lastText : undefined;
-        lastText = undefined;
-        if (continued) {
-          const part = { ...continued, time: { start: continued.time?.start ?? env.now() }, ...(providerMetadata && { providerMetadata: mergeMetadata(continued.providerMetadata, providerMetadata) }) } as TextLike;
-          open.set(`text:${chunk.id}`, part);
-          break;
-        }
-        const part = { ...newPart(), type, text: "", time: { start: env.now() }, ...(providerMetadata && { providerMetadata }) } as TextLike;
-        open.set(`${type}:${chunk.id}`, part);
-        attemptParts.push(part);
-        env.store.updatePart(part);
-        break;
-      }
-      case "text-delta":
-        appendText(`text:${chunk.id}`, chunk.text, chunk.providerMetadata);
-        break;
-      case "reasoning-delta":
-        appendText(`reasoning:${chunk.id}`, chunk.text, chunk.providerMetadata);
-        break;
-      case "text-end":
-        for (const citation of chunk.citations ?? []) {
-          const source = provided.source(citation.source);
-          if (source) attemptParts.push(source);
-        }
-        closeText(`text:${chunk.id}`, chunk.providerMetadata);
-        break;
-      case "reasoning-end":
-        closeText(`reasoning:${chunk.id}`, chunk.providerMetadata);
-        break;
-      case "source": {
-        const source = provided.source(chunk);
-        if (source) attemptParts.push(source);
-        break;
-      }
-      case "tool-input-start":
-        if (chunk.providerExecuted) provided.called(chunk.id, chunk.toolName, undefined, chunk.providerMetadata);
-        else calls.inputStart(chunk.id, chunk.toolName);
-        break;
-      case "tool-input-delta":
-        if (!provided.has(chunk.id)) calls.inputDelta(chunk.id, chunk.delta);
-        break;
-      case "tool-call":
-        if (chunk.providerExecuted) provided.called(chunk.toolCallId, chunk.toolName, chunk.input, chunk.providerMetadata);
-        else calls.called(chunk.toolCallId, chunk.toolName, chunk.input, chunk.providerMetadata);
-        break;
-      case "tool-result":
-        if (chunk.providerExecuted || provided.has(chunk.toolCallId)) provided.result(chunk.toolCallId, chunk.toolName, chunk.input, chunk.output, chunk.providerMetadata);
-        else calls.resultEvent(chunk.toolCallId, chunk.toolName, chunk.input, chunk.output);
-        break;
-      case "tool-error":
-        if (chunk.providerExecuted || provided.has(chunk.toolCallId)) provided.error(chunk.toolCallId, chunk.toolName, chunk.input, chunk.error);
-        else calls.errorEvent(chunk.toolCallId, chunk.toolName, chunk.input, chunk.error);
-        break;
-      case "finish-step":
-        tokens = addUsage(tokens ?? toTokenUsage(undefined), toTokenUsage(chunk.usage));
-        // Anthropic pauses a long turn of its own tools (web search): sent back as is, it goes on.
-        finishReason = chunk.rawFinishReason === "pause_turn" ? PAUSED_FINISH : chunk.finishReason;
-        break;
-      case "finish":
-        finishReason ??= chunk.finishReason;
-        break;
-      case "abort":
-        aborted = true;
-        break;
-      default:
-        break;
-    }
-  };
+  const sinks: StepSinks = { env, newPart, calls, provided };
 
   const toolSet = calls.toolSet(input.tools);
   for (let attempt = 1; ; attempt++) {
@@ -234,7 +128,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
           break;
         }
         if (chunk.type === "abort" && watch.stalled) break;
-        handle(chunk, attemptParts);
+        applyChunk(state, sinks, chunk, attemptParts);
       }
     } catch (error) {
       streamError = error;
@@ -242,20 +136,20 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
       watch.dispose();
       abort.removeEventListener("abort", forwardAbort);
     }
-    if (abort.aborted) aborted = true;
+    if (abort.aborted) state.aborted = true;
     // The attempt was given up for silence: a dropped connection, retried below.
     else if (watch.stalled) streamError = attemptAbort.signal.reason;
-    if (aborted || streamError === undefined) break;
+    if (state.aborted || streamError === undefined) break;
 
     const classified = classifyFailure(streamError);
     if (classified.kind === "aborted") {
-      aborted = true;
+      state.aborted = true;
       break;
     }
     if (classified.kind === "retryable" && attempt < RETRY_MAX_ATTEMPTS && !calls.blocked) {
       // Drop what the failed attempt streamed (the retry streams it again); finished tool calls stay.
+      forgetAttempt(state, attemptParts);
       for (const part of attemptParts) {
-        open.forEach((value, key) => value.id === part.id && open.delete(key));
         if (part.type === "source") provided.forgetSource(part);
         await env.store.removePart(part);
       }
@@ -264,7 +158,6 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         provided.forget(part.callId);
         await env.store.removePart(part);
       }
-      lastText = undefined;
       for (const part of calls.all) {
         if (part.state.status !== "pending") continue;
         calls.forget(part.callId);
@@ -278,29 +171,28 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
       try {
         await sleep(delayMs, abort);
       } catch {
-        aborted = true;
+        state.aborted = true;
         break;
       }
       env.setStatus(session.id, { type: "busy" });
       continue;
     }
-    failure = classified;
+    state.failure = classified;
     break;
   }
 
   // ---- the step is over: close everything, persist, decide ---------------------------------------
-  for (const key of [...open.keys()]) closeText(key);
-  calls.finishUnfinished(aborted ? "aborted" : failure ? `interrupted: ${failure.message}` : "interrupted");
+  closeAllText(state, env);
+  calls.finishUnfinished(state.aborted ? "aborted" : state.failure ? `interrupted: ${state.failure.message}` : "interrupted");
   provided.finishUnfinished();
 
-  // Tools the provider ran itself are not among the calls: their results are already in the answer.
-  const end = stepEnd({ aborted, failure, finishReason, toolCalls: calls.all.length, blocked: calls.blocked });
+  const end = stepEnd(stepFacts(state, calls));
+  const tokens = state.tokens;
   const cost = tokens && input.modelInfo ? env.services.calculateCost(input.modelInfo, tokens) : 0;
-  let endSnapshot: string | undefined;
-  if (startSnapshot) {
-    endSnapshot = await takeSnapshot(env);
-    const files = endSnapshot ? await env.snapshots.changes(startSnapshot, endSnapshot).catch(() => []) : [];
-    if (endSnapshot && files.length > 0) env.store.updatePart({ ...newPart(), type: "patch", hash: endSnapshot, files });
+  const endSnapshot = startSnapshot ? await takeSnapshot(env) : undefined;
+  if (startSnapshot && endSnapshot) {
+    const files = await env.snapshots.changes(startSnapshot, endSnapshot).catch(() => []);
+    if (files.length > 0) env.store.updatePart({ ...newPart(), type: "patch", hash: endSnapshot, files });
   }
   if (tokens) {
     env.store.updatePart({
@@ -315,7 +207,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
 
   const providerName = env.providers.providerName(assistant.model.providerId);
   const error: MessageError | undefined = end.error && failureToMessageError(end.error, providerName);
-  assistant = {
+  const completed: AssistantMessageRecord = {
     ...assistant,
     completedAt: env.now(),
     finish: end.finish,
@@ -323,11 +215,11 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     cost: assistant.cost + cost,
     ...(error && { error }),
   };
-  env.store.updateMessage(assistant);
+  env.store.updateMessage(completed);
   if (tokens) await addToSessionTotals(env, session.id, tokens, cost);
   await env.store.flush(session.id);
 
-  return { outcome: end.outcome, assistant, ...(error && { error }) };
+  return { outcome: end.outcome, assistant: completed, ...(error && { error }) };
 }
 
 async function takeSnapshot(env: SessionEnv, options: { reuseIfQuiet?: boolean } = {}): Promise<string | undefined> {

@@ -2,7 +2,7 @@
 // the workspace's files as stored; and how the user's choices about secret findings become
 // encoder options (leave a file out, or redact key-like strings in the transcript). The API keys
 // configured in Settings are looked for too, whatever their format; they are never shared.
-import { RECORD_VERSION, emptyUsage, type SessionRecord, type Storage, type WorkspaceRecord } from "../../storage";
+import { newSession, type SessionRecord, type Storage, type WorkspaceRecord } from "../../storage";
 import { scanForSecrets, type ShareEncodeOptions, type ShareSource } from "../../transfer";
 import { groupFindings, type FindingGroup } from "../transfer/secret-findings";
 
@@ -17,19 +17,8 @@ export async function workspaceSessions(storage: Storage, workspaceId: string): 
 
 /** A stand-in session for sharing a workspace that has no chat yet: only its files are shared. */
 export function filesOnlySession(workspace: WorkspaceRecord, now = Date.now()): SessionRecord {
-  return {
-    v: RECORD_VERSION,
-    id: `files-${workspace.id}`,
-    workspaceId: workspace.id,
-    title: workspace.name,
-    createdAt: now,
-    updatedAt: now,
-    agent: "build",
-    permission: [],
-    tokens: emptyUsage(),
-    cost: 0,
-    todos: [],
-  };
+  // A fixed id that is never stored: loadShareSource finds no transcript under it.
+  return newSession({ workspaceId: workspace.id, title: workspace.name, agent: "build" }, now, { id: `files-${workspace.id}` });
 }
 
 /** Reads the transcript and the stored files. `flush` first writes pending editor/terminal changes. */
