@@ -7,13 +7,14 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage } from "../../base";
 import type { ToolDefinition } from "../tools/tool";
 import { connectMcp, httpStatusOf, type McpConnection, type McpToolInfo } from "./mcp-connection";
+import { formatServerInstructions } from "./mcp-instructions";
 import { mcpTool } from "./mcp-tools";
 import type { McpServerConfig } from "./server-config";
 
 export type McpServerStatus =
   | { status: "disabled" }
   | { status: "connecting" }
-  | { status: "connected"; tools: McpToolInfo[]; transport: "http" | "sse" }
+  | { status: "connected"; tools: McpToolInfo[]; transport: "http" | "sse"; instructions?: string }
   | { status: "error"; message: string };
 
 export interface McpHubState {
@@ -83,6 +84,21 @@ export class McpHub {
     return out;
   }
 
+  /**
+   * What each connected server says about itself (its initialize `instructions`), for the servers
+   * an agent of `workspaceId` may use, framed for the system prompt (mcp-instructions.ts).
+   */
+  instructions(workspaceId?: string): string[] {
+    const out: string[] = [];
+    for (const entry of this.entries.values()) {
+      const { source } = entry.config;
+      if (source.kind === "workspace" && source.workspaceId !== workspaceId) continue;
+      const text = entry.connection?.instructions;
+      if (text && this.store.getState().servers[entry.config.id]?.status === "connected") out.push(formatServerInstructions(entry.config.name, text));
+    }
+    return out;
+  }
+
   /** Connects again (the status line's Retry, or after signing in). */
   reconnect(id: string): Promise<void> {
     const entry = this.entries.get(id);
@@ -122,7 +138,7 @@ export class McpHub {
           ...(this.options.fetch && { fetch: this.options.fetch }),
           ...(auth && { authProvider: auth }),
           onToolsChanged: () => {
-            if (current()) void this.refreshTools(entry, connection).catch(() => undefined);
+            if (current() && entry.connection) void this.refreshTools(entry, entry.connection).catch(() => undefined);
           },
           // Errors the SDK reports outside a request (a refused GET stream for notifications, say)
           // do not end the connection; a call that fails does (see call()).
@@ -161,7 +177,7 @@ export class McpHub {
         call: (tool, args, { signal }) => this.call(entry.config.id, tool, args, signal),
       }),
     );
-    this.setStatus(entry.config.id, { status: "connected", tools: infos, transport: connection.transport });
+    this.setStatus(entry.config.id, { status: "connected", tools: infos, transport: connection.transport, ...(connection.instructions && { instructions: connection.instructions }) });
   }
 
   private async call(id: string, tool: string, args: Record<string, unknown>, signal: AbortSignal) {

@@ -87,6 +87,7 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
       },
       ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
       extraTools: () => mcpHub.tools(services.workspace.id),
+      extraInstructions: () => mcpHub.instructions(services.workspace.id),
       userSkills: () => mcp.skills,
     });
     const disposeAgent = agent.dispose.bind(agent);
