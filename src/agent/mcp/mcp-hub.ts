@@ -13,6 +13,8 @@ import type { McpServerConfig } from "./server-config";
 
 export type McpServerStatus =
   | { status: "disabled" }
+  /** Its headers or OAuth tokens are sealed by the keys' passphrase, not given yet: it waits instead of connecting without them. */
+  | { status: "locked" }
   | { status: "connecting" }
   | { status: "connected"; tools: McpToolInfo[]; transport: "http" | "sse"; instructions?: string }
   | { status: "error"; message: string };
@@ -57,11 +59,15 @@ export class McpHub {
     const wanted = new Map(configs.map((c) => [c.id, c]));
     for (const [id, entry] of [...this.entries]) {
       const next = wanted.get(id);
-      if (!next || !next.enabled || connectionKey(next) !== connectionKey(entry.config)) this.drop(id);
+      if (!next || !next.enabled || next.sealed || connectionKey(next) !== connectionKey(entry.config)) this.drop(id);
     }
     for (const config of configs) {
       if (!config.enabled) {
         this.setStatus(config.id, { status: "disabled" });
+        continue;
+      }
+      if (config.sealed) {
+        this.setStatus(config.id, { status: "locked" });
         continue;
       }
       if (this.entries.has(config.id)) continue;
