@@ -63,6 +63,8 @@ export interface AgentDeps {
   turns?: TurnCoordinator;
   /** Tools from outside the agent, read at every step (the tools of connected MCP servers). */
   extraTools?: () => ToolDefinition[];
+  /** System prompt sections from outside the agent, read at every step (connected MCP servers' instructions). */
+  extraInstructions?: () => string[];
   /** The user's skills from Settings (the workspace's own are found in its files). */
   userSkills?: () => readonly UserSkill[];
 }
@@ -162,6 +164,11 @@ export function createAgent(deps: AgentDeps): Agent {
   const skills = disposables.add(new SkillCatalog(deps.runtime.fs, deps.userSkills, deps.onWorkspaceProblem));
   const builtinTools = services.tools;
   services.tools = (subagents) => [...builtinTools(subagents), ...skills.tools(), ...(deps.extraTools?.() ?? [])];
+  const buildSystemPrompt = services.buildSystemPrompt;
+  if (deps.extraInstructions) {
+    const extra = deps.extraInstructions;
+    services.buildSystemPrompt = (input) => buildSystemPrompt({ ...input, serverInstructions: [...(input.serverInstructions ?? []), ...extra()] });
+  }
   const bus: AgentBus = disposables.add(new EventBus<AgentEvents>());
   const sessions = new SessionStates();
   const background = new Set<Promise<unknown>>();

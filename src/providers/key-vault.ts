@@ -14,7 +14,7 @@ export interface KeyVault {
   iv: string;
   data: string;
   /** Which secrets each provider has (not their values): for the stand-ins used while locked. */
-  fields: Record<string, { apiKey?: true; headers?: string[] }>;
+  fields: Record<string, { apiKey?: true; headers?: string[]; oauth?: true }>;
 }
 
 /** The secret fields of each provider, by provider id. */
@@ -46,19 +46,33 @@ async function deriveKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iter
 
 /** Seals the secrets under the passphrase (a fresh salt and IV each time). */
 export async function sealSecrets(secrets: ProviderSecrets, passphrase: string, iterations = VAULT_ITERATIONS): Promise<KeyVault> {
-  const salt = crypto.getRandomValues(new Uint8Array(16));
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const key = await deriveKey(passphrase, salt, iterations);
-  const data = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(JSON.stringify(secrets))));
   const fields: KeyVault["fields"] = {};
   for (const [id, secret] of Object.entries(secrets)) {
     fields[id] = { ...(secret.apiKey !== undefined && { apiKey: true as const }), ...(secret.headers && { headers: Object.keys(secret.headers) }) };
   }
+  return sealValue(secrets, passphrase, fields, iterations);
+}
+
+/**
+ * Seals any JSON value the same way (other secrets kept like provider keys, such as MCP server
+ * headers and OAuth tokens); `fields` says, in the clear, which secrets there are.
+ */
+export async function sealValue(value: unknown, passphrase: string, fields: KeyVault["fields"], iterations = VAULT_ITERATIONS): Promise<KeyVault> {
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const key = await deriveKey(passphrase, salt, iterations);
+  const data = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(JSON.stringify(value))));
   return { v: 1, kdf: "PBKDF2-SHA256", iterations, salt: toBase64(salt), iv: toBase64(iv), data: toBase64(data), fields };
 }
 
 /** Opens a vault; throws WrongPassphraseError when the passphrase (or the vault) does not match. */
 export async function openVault(vault: KeyVault, passphrase: string): Promise<ProviderSecrets> {
+  const parsed = await openValue(vault, passphrase);
+  return parsed && typeof parsed === "object" ? (parsed as ProviderSecrets) : {};
+}
+
+/** The sealed value as it was sealed (untrusted like any stored data); throws WrongPassphraseError. */
+export async function openValue(vault: KeyVault, passphrase: string): Promise<unknown> {
   const key = await deriveKey(passphrase, fromBase64(vault.salt), vault.iterations);
   let plain: ArrayBuffer;
   try {
@@ -67,8 +81,7 @@ export async function openVault(vault: KeyVault, passphrase: string): Promise<Pr
     // AES-GCM authenticates: a wrong key and a changed vault fail alike.
     throw new WrongPassphraseError();
   }
-  const parsed: unknown = JSON.parse(new TextDecoder().decode(plain));
-  return parsed && typeof parsed === "object" ? (parsed as ProviderSecrets) : {};
+  return JSON.parse(new TextDecoder().decode(plain)) as unknown;
 }
 
 /** Whether a stored value is a vault of this version. */

@@ -28,6 +28,8 @@ export interface McpTestServerOptions {
   legacySse?: boolean;
   /** Requires tokens of this authorization server, announced in the protected resource metadata. */
   oauth?: { issuer: string; validate(token: string | undefined): boolean };
+  /** The initialize result's `instructions` (none by default). */
+  instructions?: string;
 }
 
 export interface McpTestServer {
@@ -56,7 +58,7 @@ function corsHeaders(req: IncomingMessage, mode: McpTestServerOptions["cors"]): 
 }
 
 function buildServer(options: McpTestServerOptions, record: McpTestServer["calls"], onCancel: () => void): McpServer {
-  const server = new McpServer({ name: "webcode-test-mcp", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+  const server = new McpServer({ name: "webcode-test-mcp", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } }, ...(options.instructions !== undefined && { instructions: options.instructions }) });
   server.registerTool("echo", { description: "Echoes the text back.", inputSchema: { text: z.string().describe("What to echo") } }, async ({ text }) => {
     record.push({ tool: "echo", args: { text } });
     return { content: [{ type: "text", text: `echo: ${text}` }] };

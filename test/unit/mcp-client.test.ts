@@ -129,6 +129,20 @@ describe("McpHub tools", () => {
     await expect.poll(() => hub.tools().map((t) => t.id), { timeout: 10_000 }).toContain("test_fresh");
   });
 
+  it("refreshes the tool list on the older SSE transport too, and only on tools/list_changed", async () => {
+    const server = await start({ legacySse: true });
+    const hub = await connectedHub(server);
+    const lists = () => server.requests.length;
+    const before = lists();
+    await hub.tools().find((t) => t.id === "test_echo")!.execute({ text: "no change" }, createToolContext());
+    await new Promise((r) => setTimeout(r, 300));
+    // An ordinary call lists nothing again.
+    expect(hub.tools().map((t) => t.id)).not.toContain("test_late");
+    expect(lists() - before).toBe(1);
+    await hub.tools().find((t) => t.id === "test_add_tool")!.execute({ name: "late" }, createToolContext());
+    await expect.poll(() => hub.tools().map((t) => t.id), { timeout: 10_000 }).toContain("test_late");
+  });
+
   it("honours Stop and the timeout, and a server that drops mid-call fails the call without hanging", async () => {
     const server = await start({ slowMs: 30_000 });
     const hub = await connectedHub(server, { timeoutMs: 500 });

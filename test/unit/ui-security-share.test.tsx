@@ -7,6 +7,7 @@ import { saveProviderConfigs, type ProviderConfig } from "../../src/providers";
 import { WorkspaceFiles, createWorkspace } from "../../src/runtime";
 import { RECORD_VERSION, openStorage, type MessageRecord, type PartRecord, type SessionRecord } from "../../src/storage";
 import { decodeShareLink } from "../../src/transfer";
+import { McpSettings } from "../../src/ui/settings/mcp-settings";
 import { ShareDialog, configuredSecrets } from "../../src/ui/share";
 import { render, settle } from "./ui-chat-render";
 
@@ -85,6 +86,47 @@ describe("ShareDialog with configured keys", () => {
     expect(json).not.toContain(MISTRAL_KEY);
     expect(json).not.toContain(PROXY_TOKEN);
     expect(restored.entries.map((e) => e.path)).toEqual(["src/app.ts"]);
+    expect(json).toContain("[redacted configured-key]");
+  });
+
+  it("finds an MCP server's bearer token and OAuth token in the transcript and keeps them out of the link", async () => {
+    const MCP_TOKEN = "mcp" + "tok-" + "Q7w8E9r0T1y2U3i4O5p6";
+    const ACCESS = "acc" + "ess-" + "A1s2D3f4G5h6J7k8L9z0";
+    const storage = await openStorage({ name: `ui-security-share-mcp-${Date.now()}` });
+    const mcp = new McpSettings(storage);
+    await mcp.load();
+    await mcp.save({ id: "m", name: "tools", url: "https://mcp.example.test/mcp", transport: "auto", enabled: true, timeoutMs: 60_000, source: { kind: "user" }, secret: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } });
+    await mcp.setOAuth("m", { tokens: { access_token: ACCESS, token_type: "Bearer" } });
+    const workspace = await createWorkspace(storage, "Demo", { seedReadme: false });
+    const files = await WorkspaceFiles.open(storage, workspace.id);
+    files.writeSync("src/app.ts", "export const ok = 1;\n");
+    await files.flush();
+    cleanups.push(() => {
+      files.dispose();
+      storage.close();
+    });
+    const now = Date.now();
+    const model = { providerId: "p", modelId: "m" };
+    const usage = { input: 1, output: 1, reasoning: 0, cacheRead: 0, cacheWrite: 0 };
+    const session: SessionRecord = { v: RECORD_VERSION, id: "ses_1", workspaceId: workspace.id, title: "MCP", createdAt: now, updatedAt: now, agent: "build", model, permission: [], tokens: usage, cost: 0, todos: [] };
+    const messages: MessageRecord[] = [{ v: RECORD_VERSION, id: "msg_1", sessionId: "ses_1", role: "user", createdAt: now, agent: "build", model }];
+    const parts = [{ v: RECORD_VERSION, id: "prt_1", sessionId: "ses_1", messageId: "msg_1", type: "text", text: `My token is ${MCP_TOKEN} and the access token ${ACCESS}.` }] as PartRecord[];
+    await storage.writeBatch({ sessions: [session], messages, parts });
+
+    const view = await render(<ShareDialog storage={storage} workspace={workspace} flush={async () => {}} linkBase="https://webcode.test/" onClose={() => {}} copyText={async () => {}} />);
+    cleanups.push(() => view.unmount());
+    let field: HTMLInputElement | null = null;
+    for (let i = 0; i < 200 && !field; i++) {
+      await settle();
+      field = view.container.querySelector<HTMLInputElement>("input.share-link");
+    }
+    // The known secrets load after the dialog opens: wait until the scan has found them.
+    for (let i = 0; i < 200 && !view.container.textContent?.includes("2 found in the transcript"); i++) await settle();
+    expect(view.container.textContent).toContain("Redact key-like strings everywhere in the share (2 found in the transcript)");
+    const restored = decodeShareLink(view.container.querySelector<HTMLInputElement>("input.share-link")!.value);
+    const json = JSON.stringify(restored.envelope) + JSON.stringify(restored.entries);
+    expect(json).not.toContain(MCP_TOKEN);
+    expect(json).not.toContain(ACCESS);
     expect(json).toContain("[redacted configured-key]");
   });
 });

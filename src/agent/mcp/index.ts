@@ -7,3 +7,4 @@ export { MCP_DESCRIPTION_MAX_CHARS, MCP_PERMISSION, convertMcpResult, mcpTool, m
 export { McpHub, type McpHubOptions, type McpHubState, type McpServerStatus } from "./mcp-hub";
 export { MCP_CONFIG_FILES, readWorkspaceServers, serverNameFrom, type DeclaredServer } from "./workspace-servers";
 export { McpSignInRequiredError, createMcpOAuthProvider, signInMcp, type AuthorizationCallback, type McpOAuthStore, type SignInOptions } from "./oauth";
+export { MCP_INSTRUCTIONS_MAX_CHARS, formatServerInstructions } from "./mcp-instructions";

@@ -1,7 +1,8 @@
 // One live connection to a remote MCP server through the AI SDK's MCP client (@ai-sdk/mcp):
 // Streamable HTTP first, SSE for older servers; the tool list, refreshed when the server says it
 // changed; tool calls that honour Stop and a timeout. The protocol itself is the SDK's.
-import { createMCPClient, type MCPClient, type MCPTransport, type OAuthClientProvider } from "@ai-sdk/mcp";
+import { createMCPClient, type MCPClient, type OAuthClientProvider } from "@ai-sdk/mcp";
+import { createParser } from "eventsource-parser";
 import { errorMessage } from "../../base";
 import type { McpServerConfig } from "./server-config";
 
@@ -31,6 +32,8 @@ export const MCP_CONNECT_TIMEOUT_MS = 15_000;
 export interface McpConnection {
   readonly transport: "http" | "sse";
   readonly serverName?: string;
+  /** The server's own description of how to use it (the initialize result's `instructions`): untrusted text. */
+  readonly instructions?: string;
   listTools(signal?: AbortSignal): Promise<McpToolInfo[]>;
   callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpCallResult>;
   close(): Promise<void>;
@@ -45,21 +48,47 @@ export function httpStatusOf(error: unknown): number | undefined {
 }
 
 /**
- * The SDK client treats every server notification as "Unsupported message type"; the one webcode
- * needs, tools/list_changed, is picked off the transport first. The transport is the client's
- * own field (not public API): if a later SDK renames it, refreshing on change stops, nothing else.
+ * The SDK client answers every server notification with "Unsupported message type" and keeps its
+ * transport to itself (no hook for incoming messages), so the one notification webcode needs,
+ * tools/list_changed, is read where the messages arrive: the `fetch` the client is given (public
+ * API). Each text/event-stream response (the Streamable HTTP GET stream and POST answers, the
+ * older SSE transport's stream) is passed through untouched while eventsource-parser reads its
+ * events beside it; a cancelled stream still cancels the request.
  */
-function watchNotifications(client: MCPClient, onToolsChanged: (() => void) | undefined): void {
-  const transport = (client as unknown as { transport?: MCPTransport }).transport;
-  const original = transport?.onmessage;
-  if (!transport || !original) return;
-  transport.onmessage = (message) => {
-    if ("method" in message && !("id" in message)) {
-      if (message.method === "notifications/tools/list_changed") onToolsChanged?.();
-      return;
-    }
-    original(message);
+function notificationFetch(base: typeof fetch, onNotification: (method: string) => void): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (!response.body || !response.headers.get("content-type")?.includes("text/event-stream")) return response;
+    const parser = createParser({
+      onEvent(event) {
+        if (event.event !== undefined && event.event !== "message") return;
+        try {
+          const messages: unknown = JSON.parse(event.data);
+          for (const message of Array.isArray(messages) ? messages : [messages]) {
+            const m = message as { method?: unknown; id?: unknown } | null;
+            if (m && typeof m.method === "string" && m.id === undefined) onNotification(m.method);
+          }
+        } catch {
+          // Not JSON: the client reports it; nothing to watch here.
+        }
+      },
+    });
+    const decoder = new TextDecoder();
+    const watched = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          controller.enqueue(chunk);
+          parser.feed(decoder.decode(chunk, { stream: true }));
+        },
+      }),
+    );
+    return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/** The client's report of a notification it does not handle (seen by notificationFetch instead). */
+function isUnsupportedNotice(error: unknown): boolean {
+  return /Unsupported message type/.test(errorMessage(error));
 }
 
 /** A tool call in flight, failed early when its response stream ends without an answer. */
@@ -127,18 +156,21 @@ async function open(config: McpServerConfig, type: "http" | "sse", options: McpC
     clientName: "webcode",
     initializationOptions: { signal, timeout: options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS },
     onUncaughtError: (error) => {
-      if (connected) options.onClosed?.(errorMessage(error));
+      if (connected && !isUnsupportedNotice(error)) options.onClosed?.(errorMessage(error));
     },
   });
   connected = true;
-  watchNotifications(client, options.onToolsChanged);
   return client;
 }
 
 /** Connects (HTTP, then SSE when the server has no Streamable HTTP endpoint and `auto`). Throws the SDK's error. */
 export async function connectMcp(config: McpServerConfig, connectOptions: McpConnectOptions = {}): Promise<McpConnection> {
   const inFlight = new Set<InFlight>();
-  const options = { ...connectOptions, fetch: watchingFetch(connectOptions.fetch ?? globalThis.fetch.bind(globalThis), inFlight) };
+  const base = notificationFetch(connectOptions.fetch ?? globalThis.fetch.bind(globalThis), (method) => {
+    // A listener's failure must not break the stream the client reads.
+    if (method === "notifications/tools/list_changed") queueMicrotask(() => connectOptions.onToolsChanged?.());
+  });
+  const options = { ...connectOptions, fetch: watchingFetch(base, inFlight) };
   let client: MCPClient;
   let transport: "http" | "sse" = config.transport === "sse" ? "sse" : "http";
   try {
@@ -157,6 +189,7 @@ export async function connectMcp(config: McpServerConfig, connectOptions: McpCon
   return {
     transport,
     ...(client.serverInfo?.name && { serverName: client.serverInfo.name }),
+    ...(typeof client.instructions === "string" && client.instructions.trim() && { instructions: client.instructions.trim() }),
     async listTools(signal) {
       const tools: McpToolInfo[] = [];
       let cursor: string | undefined;

@@ -7,13 +7,16 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage } from "../../base";
 import type { ToolDefinition } from "../tools/tool";
 import { connectMcp, httpStatusOf, type McpConnection, type McpToolInfo } from "./mcp-connection";
+import { formatServerInstructions } from "./mcp-instructions";
 import { mcpTool } from "./mcp-tools";
 import type { McpServerConfig } from "./server-config";
 
 export type McpServerStatus =
   | { status: "disabled" }
+  /** Its headers or OAuth tokens are sealed by the keys' passphrase, not given yet: it waits instead of connecting without them. */
+  | { status: "locked" }
   | { status: "connecting" }
-  | { status: "connected"; tools: McpToolInfo[]; transport: "http" | "sse" }
+  | { status: "connected"; tools: McpToolInfo[]; transport: "http" | "sse"; instructions?: string }
   | { status: "error"; message: string };
 
 export interface McpHubState {
@@ -56,11 +59,15 @@ export class McpHub {
     const wanted = new Map(configs.map((c) => [c.id, c]));
     for (const [id, entry] of [...this.entries]) {
       const next = wanted.get(id);
-      if (!next || !next.enabled || connectionKey(next) !== connectionKey(entry.config)) this.drop(id);
+      if (!next || !next.enabled || next.sealed || connectionKey(next) !== connectionKey(entry.config)) this.drop(id);
     }
     for (const config of configs) {
       if (!config.enabled) {
         this.setStatus(config.id, { status: "disabled" });
+        continue;
+      }
+      if (config.sealed) {
+        this.setStatus(config.id, { status: "locked" });
         continue;
       }
       if (this.entries.has(config.id)) continue;
@@ -79,6 +86,21 @@ export class McpHub {
       const { source } = entry.config;
       if (source.kind === "workspace" && source.workspaceId !== workspaceId) continue;
       out.push(...entry.tools);
+    }
+    return out;
+  }
+
+  /**
+   * What each connected server says about itself (its initialize `instructions`), for the servers
+   * an agent of `workspaceId` may use, framed for the system prompt (mcp-instructions.ts).
+   */
+  instructions(workspaceId?: string): string[] {
+    const out: string[] = [];
+    for (const entry of this.entries.values()) {
+      const { source } = entry.config;
+      if (source.kind === "workspace" && source.workspaceId !== workspaceId) continue;
+      const text = entry.connection?.instructions;
+      if (text && this.store.getState().servers[entry.config.id]?.status === "connected") out.push(formatServerInstructions(entry.config.name, text));
     }
     return out;
   }
@@ -122,7 +144,7 @@ export class McpHub {
           ...(this.options.fetch && { fetch: this.options.fetch }),
           ...(auth && { authProvider: auth }),
           onToolsChanged: () => {
-            if (current()) void this.refreshTools(entry, connection).catch(() => undefined);
+            if (current() && entry.connection) void this.refreshTools(entry, entry.connection).catch(() => undefined);
           },
           // Errors the SDK reports outside a request (a refused GET stream for notifications, say)
           // do not end the connection; a call that fails does (see call()).
@@ -161,7 +183,7 @@ export class McpHub {
         call: (tool, args, { signal }) => this.call(entry.config.id, tool, args, signal),
       }),
     );
-    this.setStatus(entry.config.id, { status: "connected", tools: infos, transport: connection.transport });
+    this.setStatus(entry.config.id, { status: "connected", tools: infos, transport: connection.transport, ...(connection.instructions && { instructions: connection.instructions }) });
   }
 
   private async call(id: string, tool: string, args: Record<string, unknown>, signal: AbortSignal) {

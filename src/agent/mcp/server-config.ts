@@ -1,7 +1,9 @@
 // Remote MCP server entries (issue 14): what Settings stores per server and the restore step that
 // reads them back. Credentials (headers such as a bearer token, OAuth tokens and client
-// registration) live under `secret`, which backups and exports leave out like provider keys.
+// registration) live under `secret`, which backups and exports leave out like provider keys; with
+// the keys' passphrase they are sealed in the record's `vault` instead (src/ui/settings/mcp-settings.ts).
 import { z } from "zod";
+import { isKeyVault, type KeyVault } from "../../providers";
 
 /** Where a server entry came from: the user (Settings) or a file of one workspace. */
 export type McpSource = { kind: "user" } | { kind: "workspace"; workspaceId: string; workspaceName?: string; file: string };
@@ -36,7 +38,21 @@ export interface McpServerConfig {
   /** A client id typed by the user for an authorization server without dynamic registration. */
   oauthClientId?: string;
   secret?: McpServerSecret;
+  /**
+   * In memory only: the server's secrets are sealed by the keys' passphrase, which has not been
+   * given yet in this page load (what they are, not their values). Such a server does not connect.
+   */
+  sealed?: McpSealedFields;
 }
+
+/** Which secrets a server has in the vault (in the clear, so a locked server can say so). */
+export interface McpSealedFields {
+  headers?: string[];
+  oauth?: true;
+}
+
+/** The sealed secrets by server id. */
+export type McpSecrets = Record<string, McpServerSecret>;
 
 export const MCP_SETTINGS_KEY = "mcp-servers";
 export const MCP_SETTINGS_VERSION = 1;
@@ -126,7 +142,58 @@ export function restoreMcpServers(value: unknown, onInvalid?: (problem: string) 
   return out;
 }
 
-/** The stored form (the caller writes it to settings). */
-export function storedMcpServers(servers: readonly McpServerConfig[]): { v: number; servers: McpServerConfig[] } {
-  return { v: MCP_SETTINGS_VERSION, servers: structuredClone([...servers]) };
+/** The vault of a stored record, when the servers' secrets are sealed (undefined: none, or unreadable and reported). */
+export function restoreMcpVault(value: unknown, onInvalid?: (problem: string) => void): KeyVault | undefined {
+  const vault = (value as { vault?: unknown } | null | undefined)?.vault;
+  if (vault === undefined) return undefined;
+  if (isKeyVault(vault)) return vault;
+  onInvalid?.("The saved MCP server credentials are unreadable; add their headers or sign in again.");
+  return undefined;
+}
+
+/** What a vault says each server has sealed (for the servers still listed). */
+export function sealedFieldsOf(vault: KeyVault): Record<string, McpSealedFields> {
+  const out: Record<string, McpSealedFields> = {};
+  for (const [id, fields] of Object.entries(vault.fields)) {
+    out[id] = { ...(Array.isArray(fields.headers) && { headers: fields.headers.filter((h) => typeof h === "string") }), ...(fields.oauth === true && { oauth: true as const }) };
+  }
+  return out;
+}
+
+/** The servers' secrets by id, and the servers without them (nor their in-memory `sealed` marks). */
+export function splitMcpSecrets(servers: readonly McpServerConfig[]): { servers: McpServerConfig[]; secrets: McpSecrets } {
+  const secrets: McpSecrets = {};
+  const stripped = servers.map((server) => {
+    const { secret, sealed: _sealed, ...rest } = server;
+    if (secret && (secret.headers || secret.oauth)) secrets[server.id] = secret;
+    return rest;
+  });
+  return { servers: stripped, secrets };
+}
+
+/** The fields list of a vault of these secrets (header names, whether OAuth state is there). */
+export function mcpSecretFields(secrets: McpSecrets): KeyVault["fields"] {
+  const fields: KeyVault["fields"] = {};
+  for (const [id, secret] of Object.entries(secrets)) fields[id] = { ...(secret.headers && { headers: Object.keys(secret.headers) }), ...(secret.oauth && { oauth: true as const }) };
+  return fields;
+}
+
+/** Restores sealed secrets read from a vault (untrusted like any stored data): each server's entry is checked. */
+export function restoreMcpSecrets(value: unknown): McpSecrets {
+  const out: McpSecrets = {};
+  if (!value || typeof value !== "object") return out;
+  for (const [id, raw] of Object.entries(value)) {
+    const parsed = secretSchema.safeParse(raw);
+    if (parsed.success) out[id] = stripUndefined(parsed.data) as McpServerSecret;
+  }
+  return out;
+}
+
+/**
+ * The stored form (the caller writes it to settings): with a vault, the servers' secrets are in it
+ * and the entries hold none. `sealed` marks are never stored.
+ */
+export function storedMcpServers(servers: readonly McpServerConfig[], vault?: KeyVault): { v: number; servers: McpServerConfig[]; vault?: KeyVault } {
+  if (vault) return { v: MCP_SETTINGS_VERSION, servers: structuredClone(splitMcpSecrets(servers).servers), vault };
+  return { v: MCP_SETTINGS_VERSION, servers: structuredClone(servers.map(({ sealed: _sealed, ...rest }) => rest)) };
 }

@@ -1,5 +1,5 @@
 // Assembles the one system message of a model call (docs/agent.md, "System prompt and environment block"): agent or family prompt, environment
-// block, project instructions, then the turn's own system text and reminders.
+// block, project instructions, connected MCP servers' instructions, then the turn's own system text and reminders.
 import type { Runtime } from "../../runtime";
 import type { ModelRef } from "../../storage";
 import type { AgentInfo } from "../agents";
@@ -15,6 +15,8 @@ export interface SystemPromptInput {
   date: Date;
   userSystem?: string;
   reminders?: string[];
+  /** Sections from connected MCP servers (their instructions, already framed as the server's). */
+  serverInstructions?: string[];
 }
 
 /** What the browser runtime's node runs (src/runtime/node), and what still needs WebContainer. */
@@ -91,6 +93,7 @@ export async function buildSystemPrompt(input: SystemPromptInput): Promise<strin
   if (instructions) sections.push(formatInstructions(instructions));
   const extra = await loadConfigInstructions(input.runtime.fs, new Set(instructions ? [instructions.path] : [])).catch(() => []);
   for (const file of extra) sections.push(formatInstructions(file));
+  for (const section of input.serverInstructions ?? []) if (section.trim()) sections.push(section.trim());
   if (input.userSystem?.trim()) sections.push(input.userSystem.trim());
   for (const reminder of input.reminders ?? []) if (reminder.trim()) sections.push(reminder.trim());
   return sections.join("\n\n");

@@ -38,7 +38,9 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
   const permissions = new PermissionSettings(storage);
   const runtime = new RuntimeSettingsStore(storage);
   const budget = new BudgetSettings(storage);
-  const mcp = new McpSettings(storage);
+  // MCP headers and OAuth tokens are kept under the provider keys' passphrase too.
+  const mcp = new McpSettings(storage, settings);
+  settings.addSealedStore(mcp);
   await Promise.all([settings.load(), permissions.load(), runtime.load(), budget.load(), mcp.load()]);
   // The MCP servers connect in the background as they are enabled; their tools join each agent's.
   // Background connections and Test use stored tokens (refreshed as they expire) but never open a sign-in.
@@ -87,6 +89,7 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
       },
       ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
       extraTools: () => mcpHub.tools(services.workspace.id),
+      extraInstructions: () => mcpHub.instructions(services.workspace.id),
       userSkills: () => mcp.skills,
     });
     const disposeAgent = agent.dispose.bind(agent);
@@ -113,6 +116,7 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
       },
       signIn: (config) => signInWithPopup(config, mcp, origin),
       signOut: (id) => mcp.setOAuth(id, undefined),
+      unlock: () => settings.requireKeys(),
     },
   });
   return {

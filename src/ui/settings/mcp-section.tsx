@@ -18,6 +18,8 @@ export interface McpActions {
   /** OAuth sign-in in a popup; resolves once tokens are stored. */
   signIn?(config: McpServerConfig): Promise<void>;
   signOut?(id: string): Promise<void>;
+  /** Asks for the keys' passphrase (servers whose credentials are sealed by it). */
+  unlock?(): Promise<void>;
 }
 
 export const MCP_OUTCOME_HEADINGS: Record<McpProbeResult["kind"], string> = {
@@ -34,7 +36,9 @@ function sourceText(config: McpServerConfig): string {
 }
 
 function statusText(config: McpServerConfig, state: McpHubState): string {
+  if (config.sealed && !config.enabled) return "disabled, credentials locked";
   if (!config.enabled) return "disabled";
+  if (config.sealed) return "locked: its credentials are encrypted with your passphrase; unlock to connect";
   const status = state.servers[config.id];
   if (!status || status.status === "connecting") return "connecting…";
   if (status.status === "connected") return `connected, ${status.tools.length} tool${status.tools.length === 1 ? "" : "s"}`;
@@ -71,7 +75,21 @@ export function McpSection({ actions, onProblem }: { actions: McpActions; onProb
               <span className="provider-detail" title={`${config.url} (${sourceText(config)})`}>
                 {config.url} · {sourceText(config)} · <span className="mcp-status">{statusText(config, state)}</span>
               </span>
-              <button type="button" className="button" aria-label={`Edit ${config.name}`} onClick={() => setEditing(config.id)}>
+              {config.sealed && actions.unlock && (
+                <button type="button" className="button" aria-label={`Unlock ${config.name}`} onClick={() => onProblem(() => actions.unlock!())}>
+                  Unlock
+                </button>
+              )}
+              <button
+                type="button"
+                className="button"
+                aria-label={`Edit ${config.name}`}
+                onClick={() => {
+                  // Its headers and sign-in are sealed: the form needs them, so the passphrase comes first.
+                  if (config.sealed && actions.unlock) onProblem(() => actions.unlock!().then(() => setEditing(config.id)));
+                  else setEditing(config.id);
+                }}
+              >
                 Edit
               </button>
             </li>

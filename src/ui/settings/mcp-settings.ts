@@ -1,10 +1,28 @@
 // The MCP servers and user skills Settings edits (issue 14). Servers, with their headers and OAuth
 // tokens under `secret` (left out of backups like provider keys), are kept in this origin's
-// IndexedDB; servers an opened workspace declares are added disabled with their source.
+// IndexedDB; servers an opened workspace declares are added disabled with their source. With the
+// keys' passphrase (Settings → Key protection) the secrets are sealed exactly like provider keys:
+// locked until it is given, sealed again when it changes, stored as typed when it is removed.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage, newId } from "../../base";
-import { MCP_SETTINGS_KEY, restoreMcpServers, storedMcpServers, type DeclaredServer, type McpOAuthState, type McpServerConfig, type UserSkill } from "../../agent";
+import {
+  MCP_SETTINGS_KEY,
+  mcpSecretFields,
+  restoreMcpSecrets,
+  restoreMcpServers,
+  restoreMcpVault,
+  sealedFieldsOf,
+  splitMcpSecrets,
+  storedMcpServers,
+  type DeclaredServer,
+  type McpOAuthState,
+  type McpSecrets,
+  type McpServerConfig,
+  type UserSkill,
+} from "../../agent";
+import { WrongPassphraseError, openValue, sealValue, type KeyVault } from "../../providers";
 import type { Storage } from "../../storage";
+import type { SealedStore } from "./provider-settings";
 
 export const USER_SKILLS_KEY = "skills";
 
@@ -12,6 +30,8 @@ export interface McpSettingsState {
   servers: McpServerConfig[];
   skills: UserSkill[];
   problems: string[];
+  /** The servers' secrets are sealed by the keys' passphrase, not given yet in this page load. */
+  locked: boolean;
 }
 
 function restoreSkills(value: unknown): UserSkill[] {
@@ -22,18 +42,41 @@ function restoreSkills(value: unknown): UserSkill[] {
   );
 }
 
-export class McpSettings {
-  readonly store: StoreApi<McpSettingsState> = createStore<McpSettingsState>(() => ({ servers: [], skills: [], problems: [] }));
+/** The keys' passphrase, owned by the provider settings (Settings → Key protection). */
+export interface McpKeyGate {
+  /** Resolves once the passphrase has been given in this page load (asking for it); throws when it is not. */
+  requireKeys(): Promise<void>;
+}
+
+export class McpSettings implements SealedStore {
+  readonly store: StoreApi<McpSettingsState> = createStore<McpSettingsState>(() => ({ servers: [], skills: [], problems: [], locked: false }));
   /** Writes one after another, each from the state it changes. */
   private writing: Promise<unknown> = Promise.resolve();
+  /** The sealed secrets as stored, while they are locked. */
+  private vault?: KeyVault;
+  /** The keys' passphrase once given (or set) in this page load: every write seals with it. */
+  private passphrase?: string;
+  /** Declared servers with headers that arrived while locked: added once unlocked. */
+  private pendingDeclared: Array<{ workspaceId: string; workspaceName: string; declared: readonly DeclaredServer[] }> = [];
 
-  constructor(private readonly storage: Pick<Storage, "settings">) {}
+  constructor(
+    private readonly storage: Pick<Storage, "settings">,
+    private readonly keys?: McpKeyGate,
+  ) {}
 
   async load(): Promise<void> {
     const problems: string[] = [];
-    const servers = restoreMcpServers(await this.storage.settings.get<unknown>(MCP_SETTINGS_KEY), (p) => problems.push(p));
+    const stored = await this.storage.settings.get<unknown>(MCP_SETTINGS_KEY);
+    let servers = restoreMcpServers(stored, (p) => problems.push(p));
+    const vault = restoreMcpVault(stored, (p) => problems.push(p));
+    if (vault) {
+      const sealed = sealedFieldsOf(vault);
+      servers = servers.map((server) => (sealed[server.id] ? { ...server, sealed: sealed[server.id]! } : server));
+    }
+    this.vault = vault;
+    this.passphrase = undefined;
     const skills = restoreSkills(await this.storage.settings.get<unknown>(USER_SKILLS_KEY));
-    this.store.setState({ servers, skills, problems });
+    this.store.setState({ servers, skills, problems, locked: vault !== undefined });
   }
 
   get servers(): McpServerConfig[] {
@@ -44,27 +87,59 @@ export class McpSettings {
     return this.store.getState().skills;
   }
 
-  /** Changes the server list as a function of the current one, then stores it. */
-  private update(change: (servers: McpServerConfig[]) => McpServerConfig[]): Promise<void> {
-    const run = this.writing.then(async () => {
-      const servers = change(this.servers);
-      try {
-        await this.storage.settings.put(MCP_SETTINGS_KEY, storedMcpServers(servers));
-      } catch (error) {
-        throw new Error(`The MCP servers could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
-      }
-      this.store.setState({ servers });
-    });
+  private get locked(): boolean {
+    return this.store.getState().locked;
+  }
+
+  /** Runs one change after the writes before it (a failed one does not stop the next). */
+  private queue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(work);
     this.writing = run.catch(() => undefined);
     return run;
   }
 
+  /** Changes the server list as a function of the current one, then stores it (sealed under the passphrase when there is one). */
+  private update(change: (servers: McpServerConfig[]) => McpServerConfig[]): Promise<void> {
+    return this.queue(async () => {
+      const servers = change(this.servers);
+      await this.write(servers);
+      this.store.setState({ servers });
+    });
+  }
+
+  private async write(servers: readonly McpServerConfig[]): Promise<void> {
+    try {
+      let vault: KeyVault | undefined;
+      if (this.passphrase !== undefined) {
+        const { secrets } = splitMcpSecrets(servers);
+        vault = await sealValue(secrets, this.passphrase, mcpSecretFields(secrets));
+      } else if (this.locked) {
+        // Still locked: the sealed secrets stay as they are (no entry holds one in the clear).
+        vault = this.vault;
+      }
+      await this.storage.settings.put(MCP_SETTINGS_KEY, storedMcpServers(servers, vault));
+    } catch (error) {
+      throw new Error(`The MCP servers could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
+    }
+  }
+
+  /** While locked, a change that brings secrets waits for the passphrase (asked for) first. */
+  private async unlockedFor(secret: McpServerConfig["secret"] | "always"): Promise<void> {
+    if (!this.locked) return;
+    if (secret !== "always" && !secret?.headers && !secret?.oauth) return;
+    if (!this.keys) throw new Error("The MCP server credentials are locked by your passphrase: unlock them in Settings → Key protection.");
+    await this.keys.requireKeys();
+    if (this.locked) throw new Error("The MCP server credentials could not be unlocked with your passphrase.");
+  }
+
   /** Adds or replaces a server (by id); throws when another server has its name. */
-  save(server: McpServerConfig): Promise<void> {
+  async save(server: McpServerConfig): Promise<void> {
+    await this.unlockedFor(this.servers.find((s) => s.id === server.id)?.sealed ? "always" : server.secret);
+    const { sealed: _sealed, ...clean } = server;
     return this.update((servers) => {
-      if (servers.some((s) => s.id !== server.id && s.name === server.name)) throw new Error(`Another MCP server is already named "${server.name}": tool names must stay apart. Choose another name.`);
-      const exists = servers.some((s) => s.id === server.id);
-      return exists ? servers.map((s) => (s.id === server.id ? server : s)) : [...servers, server];
+      if (servers.some((s) => s.id !== clean.id && s.name === clean.name)) throw new Error(`Another MCP server is already named "${clean.name}": tool names must stay apart. Choose another name.`);
+      const exists = servers.some((s) => s.id === clean.id);
+      return exists ? servers.map((s) => (s.id === clean.id ? clean : s)) : [...servers, clean];
     });
   }
 
@@ -77,7 +152,8 @@ export class McpSettings {
   }
 
   /** Stores OAuth state (tokens, client registration) of a server; undefined signs out. */
-  setOAuth(id: string, oauth: McpOAuthState | undefined): Promise<void> {
+  async setOAuth(id: string, oauth: McpOAuthState | undefined): Promise<void> {
+    await this.unlockedFor("always");
     return this.update((servers) =>
       servers.map((s) => {
         if (s.id !== id) return s;
@@ -89,6 +165,50 @@ export class McpSettings {
     );
   }
 
+  /** The passphrase was given: the sealed secrets join their servers (which then connect). */
+  unlocked(passphrase: string): Promise<void> {
+    return this.queue(async () => {
+      if (this.locked && this.vault) {
+        let secrets: McpSecrets;
+        try {
+          secrets = restoreMcpSecrets(await openValue(this.vault, passphrase));
+        } catch (error) {
+          if (!(error instanceof WrongPassphraseError)) throw error;
+          this.store.setState((state) => ({ problems: [...state.problems, "The MCP server credentials were sealed with another passphrase and stay locked; add their headers or sign in again."] }));
+          return;
+        }
+        const servers = this.servers.map(({ sealed: _sealed, ...server }) => (secrets[server.id] ? { ...server, secret: secrets[server.id]! } : server));
+        this.passphrase = passphrase;
+        this.vault = undefined;
+        this.store.setState({ servers, locked: false });
+      } else {
+        this.passphrase = passphrase;
+        // Secrets stored in the clear before the passphrase was set: sealed now.
+        if (this.servers.some((s) => s.secret)) await this.write(this.servers);
+      }
+    }).then(() => this.addPending());
+  }
+
+  /** The passphrase was set or changed (sealed again with it), or removed (stored as typed). */
+  reseal(passphrase: string | undefined): Promise<void> {
+    return this.queue(async () => {
+      if (this.locked) throw new Error("The MCP server credentials are still locked, so they could not be sealed with the new passphrase.");
+      const previous = this.passphrase;
+      this.passphrase = passphrase;
+      try {
+        await this.write(this.servers);
+      } catch (error) {
+        this.passphrase = previous;
+        throw error;
+      }
+    });
+  }
+
+  private addPending(): Promise<void> {
+    const pending = this.pendingDeclared.splice(0);
+    return pending.reduce((done, p) => done.then(() => this.addDeclared(p.workspaceId, p.workspaceName, p.declared)), Promise.resolve());
+  }
+
   oauthOf(id: string): McpOAuthState | undefined {
     return this.servers.find((s) => s.id === id)?.secret?.oauth;
   }
@@ -98,6 +218,13 @@ export class McpSettings {
    * is untrusted), named after the file they came from; a name taken by another server gets a suffix.
    */
   addDeclared(workspaceId: string, workspaceName: string, declared: readonly DeclaredServer[]): Promise<void> {
+    if (this.locked) {
+      // Their headers cannot be sealed yet, and asking for the passphrase when a workspace opens
+      // would be a surprise: those wait for the unlock.
+      const withHeaders = declared.filter((d) => d.headers && Object.keys(d.headers).length > 0);
+      if (withHeaders.length > 0) this.pendingDeclared.push({ workspaceId, workspaceName, declared: withHeaders });
+      declared = declared.filter((d) => !withHeaders.includes(d));
+    }
     if (declared.length === 0) return Promise.resolve();
     return this.update((servers) => {
       const next = [...servers];

@@ -47,6 +47,14 @@ export interface ProviderSettingsState {
 /** Asks the user for the passphrase (`problem`: why the last one failed); undefined = cancelled. */
 export type PassphraseAsker = (problem?: string) => Promise<string | undefined>;
 
+/** Other secrets kept under the same passphrase (the MCP servers' headers and OAuth tokens). */
+export interface SealedStore {
+  /** The passphrase was given in this page load: open the sealed secrets with it. */
+  unlocked(passphrase: string): Promise<void>;
+  /** The passphrase was set or changed (a string), or removed (undefined): store the secrets again. */
+  reseal(passphrase: string | undefined): Promise<void>;
+}
+
 export const KEYS_LOCKED_MESSAGE = "The provider keys are locked by your passphrase. Enter it when asked (or in Settings → Key protection) to use them.";
 
 export class ProviderSettings {
@@ -56,6 +64,7 @@ export class ProviderSettings {
   private passphrase?: string;
   private unlocking?: Promise<void>;
   private askPassphrase?: PassphraseAsker;
+  private readonly sealedStores: SealedStore[] = [];
 
   constructor(private readonly storage: Pick<Storage, "settings">) {}
 
@@ -169,12 +178,18 @@ export class ProviderSettings {
     this.askPassphrase = asker;
   }
 
+  /** Keeps another store's secrets under the same passphrase (told when it is given, set, changed or removed). */
+  addSealedStore(store: SealedStore): void {
+    this.sealedStores.push(store);
+  }
+
   /** Opens the vault with `passphrase`; throws WrongPassphraseError. */
   async unlock(passphrase: string): Promise<void> {
     if (!this.vault || this.store.getState().keys !== "locked") return;
     const secrets = await openVault(this.vault, passphrase);
     this.passphrase = passphrase;
     this.store.setState({ configs: mergeSecrets(this.configs, secrets), keys: "unlocked" });
+    for (const store of this.sealedStores) await store.unlocked(passphrase);
   }
 
   /**
@@ -240,6 +255,7 @@ export class ProviderSettings {
     await this.saveSealed(this.configs, passphrase);
     this.passphrase = passphrase;
     this.store.setState({ keys: "unlocked" });
+    for (const store of this.sealedStores) await store.reseal(passphrase);
   }
 
   /** Stores the keys as typed again (no passphrase). */
@@ -249,6 +265,7 @@ export class ProviderSettings {
     this.passphrase = undefined;
     this.vault = undefined;
     this.store.setState({ keys: "plain" });
+    for (const store of this.sealedStores) await store.reseal(undefined);
   }
 
   private async saveSealed(configs: ProviderConfig[], passphrase: string | undefined): Promise<void> {

@@ -3,6 +3,7 @@
 // configured in Settings to look for, and the list of checkboxes both dialogs show ("Leave out …",
 // checked by default: the same opt-out in both places).
 import { revealInvisibleChars } from "../../base";
+import type { McpServerConfig } from "../../agent";
 import type { ProviderConfig } from "../../providers";
 import { restoreRuntimeSettings, RUNTIME_SETTINGS_KEY } from "../../runtime";
 import type { Storage } from "../../storage";
@@ -34,33 +35,58 @@ export function groupFindings(findings: readonly SecretFinding[]): FindingGroup[
 /** Header names whose values are credentials (custom proxies use many spellings). */
 const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|session|password|credential/i;
 
+/** The values of credential-like headers, and a "Bearer <token>"'s token alone (it can appear in a transcript too). */
+function headerSecrets(headers: Record<string, string> | undefined, out: string[]): void {
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!CREDENTIAL_HEADER.test(name)) continue;
+    out.push(value);
+    const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
+    if (token) out.push(token);
+  }
+}
+
 /** The secrets in provider settings: every API key, and the values of credential-like headers. */
 export function configuredSecrets(configs: readonly ProviderConfig[]): string[] {
   const secrets: string[] = [];
   for (const config of configs) {
     if (config.apiKey) secrets.push(config.apiKey);
-    for (const [name, value] of Object.entries(config.headers ?? {})) {
-      if (!CREDENTIAL_HEADER.test(name)) continue;
-      secrets.push(value);
-      // "Bearer <token>": the token alone can appear in a transcript too.
-      const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
-      if (token) secrets.push(token);
-    }
+    headerSecrets(config.headers, secrets);
   }
   return secrets.map((s) => s.trim()).filter((s) => s !== "");
 }
 
-/** The configured secrets from storage (provider keys, the WebContainer API key, the git access token); unreadable settings give none (the built-in patterns still apply). */
+/** The secrets of MCP servers: credential-like header values, OAuth tokens and a client secret. */
+export function mcpConfiguredSecrets(servers: readonly McpServerConfig[]): string[] {
+  const secrets: string[] = [];
+  for (const server of servers) {
+    headerSecrets(server.secret?.headers, secrets);
+    const { tokens, client } = server.secret?.oauth ?? {};
+    for (const value of [tokens?.access_token, tokens?.refresh_token, tokens?.id_token, client?.client_secret]) if (typeof value === "string") secrets.push(value);
+  }
+  return secrets.map((s) => s.trim()).filter((s) => s.length >= 8);
+}
+
+/**
+ * The configured secrets from storage (provider keys, MCP server headers and OAuth tokens, the
+ * WebContainer API key, the git access token); unreadable settings give none (the built-in
+ * patterns still apply). Secrets sealed by the passphrase are not readable here, as for provider keys.
+ */
 export async function loadKnownSecrets(storage: Pick<Storage, "settings">): Promise<string[]> {
   try {
     // Loaded on demand: the providers module brings the AI SDK clients, which stay out of the first chunk.
     const { loadProviderConfigs } = await import("../../providers");
-    const [configs, runtime] = await Promise.all([loadProviderConfigs(storage), storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY)]);
+    const [configs, runtime, mcp] = await Promise.all([loadProviderConfigs(storage), storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY), mcpServers(storage)]);
     const { webContainerApiKey, gitAccessToken } = restoreRuntimeSettings(runtime);
-    return [...configuredSecrets(configs), ...[webContainerApiKey, gitAccessToken].filter((key) => key !== "")];
+    return [...configuredSecrets(configs), ...mcpConfiguredSecrets(mcp), ...[webContainerApiKey, gitAccessToken].filter((key) => key !== "")];
   } catch {
     return [];
   }
+}
+
+async function mcpServers(storage: Pick<Storage, "settings">): Promise<McpServerConfig[]> {
+  // Loaded on demand, like the providers module above.
+  const { MCP_SETTINGS_KEY, restoreMcpServers } = await import("../../agent");
+  return restoreMcpServers(await storage.settings.get<unknown>(MCP_SETTINGS_KEY));
 }
 
 const KIND_LABELS: Record<SecretKind, string> = {
