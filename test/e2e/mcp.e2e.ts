@@ -1,7 +1,7 @@
 // MCP servers in the built app against a real MCP server on 127.0.0.1: added in Settings (Test says
 // connected with the tool count), a scripted agent turn that calls its tool (ask → Allow once →
 // result in the chat and in the model's next request), and a server a workspace declares, which
-// starts disabled with its source shown.
+// starts disabled with its source shown; a server whose header is sealed by the keys' passphrase.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runInTerminal, waitForTerminal, waitForWorkbench } from "../support/browser";
@@ -124,6 +124,74 @@ describe("MCP servers", () => {
     await dialog.getByRole("checkbox", { name: "Enable repo-tools" }).click();
     await expect.poll(() => dialog.getByRole("checkbox", { name: "Enable repo-tools" }).isChecked(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain("connected, 6 tools");
+  });
+});
+
+/** The MCP servers' settings record as stored in the app's IndexedDB, as JSON. */
+function storedMcpRecord(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open("webcode");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const request = open.result.transaction("settings").objectStore("settings").get("mcp-servers");
+          request.onsuccess = () => {
+            open.result.close();
+            resolve(JSON.stringify(request.result ?? null));
+          };
+          request.onerror = () => reject(request.error);
+        };
+      }),
+  );
+}
+
+describe("MCP credentials under the keys' passphrase", () => {
+  it("seals a server's bearer header with the passphrase: after a reload it is locked and not contacted, and connects once unlocked", async () => {
+    const token = "e2e" + "tok-" + "R4t5Y6u7I8o9P0a1S2d3";
+    const passphrase = "correct horse battery";
+    const server = await mcpServer({ bearer: token });
+    const app = await browser.open();
+    const { page } = app;
+    await waitForWorkbench(page);
+    await page.getByRole("button", { name: "Settings", exact: true }).click();
+    let dialog = settingsDialog(page);
+    await dialog.getByRole("button", { name: "Add MCP server" }).click();
+    const form = dialog.getByRole("form", { name: "Add MCP server" });
+    await form.getByLabel("Name", { exact: true }).fill("sealed");
+    await form.getByLabel("Server URL").fill(server.url);
+    await form.getByLabel("Headers").fill(`Authorization: Bearer ${token}`);
+    await form.getByRole("button", { name: "Save" }).click();
+    let row = dialog.locator('[data-mcp-server="sealed"]');
+    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain("connected, 6 tools");
+
+    await dialog.getByLabel("New passphrase").fill(passphrase);
+    await dialog.getByLabel("Repeat the passphrase").fill(passphrase);
+    await dialog.getByRole("button", { name: "Encrypt keys with this passphrase" }).click();
+    await expect.poll(() => dialog.getByText("Keys are encrypted with your passphrase, and unlocked").count(), { timeout: 20_000 }).toBe(1);
+    const stored = await storedMcpRecord(page);
+    expect(stored).toContain('"vault"');
+    expect(stored).not.toContain(token);
+
+    await page.reload();
+    await waitForWorkbench(page);
+    const before = server.requests.length;
+    await page.getByRole("button", { name: "Settings", exact: true }).click();
+    dialog = settingsDialog(page);
+    row = dialog.locator('[data-mcp-server="sealed"]');
+    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain("locked: its credentials are encrypted with your passphrase");
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(server.requests.length).toBe(before);
+
+    await dialog.getByRole("button", { name: "Unlock sealed" }).click();
+    const ask = page.getByRole("dialog", { name: "Unlock provider keys" });
+    await expect.poll(() => ask.count(), { timeout: 10_000 }).toBe(1);
+    await ask.getByLabel(/Passphrase/).fill(passphrase);
+    await ask.getByRole("button", { name: "Unlock" }).click();
+    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain("connected, 6 tools");
+    const after = server.requests.slice(before);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((r) => r.authorization === `Bearer ${token}`)).toBe(true);
   });
 });
 

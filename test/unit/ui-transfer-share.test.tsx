@@ -75,11 +75,14 @@ async function seeded(options: { withSession?: boolean } = {}) {
   return { storage, workspace, files, session };
 }
 
+/** Settles until `condition` holds, for up to 10 s (compression and hashing run off the test's thread, slower on a busy machine). */
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
     if (condition()) return;
     await settle();
   }
+  if (condition()) return;
   throw new Error(`timed out waiting for ${what}`);
 }
 

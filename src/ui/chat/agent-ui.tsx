@@ -111,7 +111,7 @@ function ChatPanelHost({
   // Keys locked by a passphrase are asked for here, the first time a request or a save needs them.
   useEffect(() => {
     deps.settings.setPassphraseAsker((problem) =>
-      services.dialogs.prompt("Unlock provider keys", problem ? `${problem} Passphrase` : "Passphrase for your provider keys", { secret: true, confirmLabel: "Unlock" }),
+      services.dialogs.prompt("Unlock provider keys", problem ? `${problem} Passphrase` : "Passphrase for your provider keys and MCP server credentials", { secret: true, confirmLabel: "Unlock" }),
     );
   }, [deps.settings, services.dialogs]);
   const controller = useMemo(

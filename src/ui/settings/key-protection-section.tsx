@@ -36,6 +36,7 @@ export function KeyProtectionSection({ settings, onProblem }: { settings: Provid
   return (
     <section className="settings-section" aria-labelledby={`${baseId}-title`}>
       <h3 id={`${baseId}-title`}>Key protection</h3>
+      <p className="form-hint">The same choice covers the MCP servers' headers and sign-ins (OAuth tokens).</p>
       <ul className="form-hint key-protection-choices">
         <li>
           <strong>Without a passphrase</strong> (the default), keys are stored as typed in this browser's storage for this site. Anyone who can use this browser profile, and
