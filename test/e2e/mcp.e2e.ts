@@ -169,9 +169,8 @@ describe("MCP credentials under the keys' passphrase", () => {
     await dialog.getByLabel("Repeat the passphrase").fill(passphrase);
     await dialog.getByRole("button", { name: "Encrypt keys with this passphrase" }).click();
     await expect.poll(() => dialog.getByText("Keys are encrypted with your passphrase, and unlocked").count(), { timeout: 20_000 }).toBe(1);
-    const stored = await storedMcpRecord(page);
-    expect(stored).toContain('"vault"');
-    expect(stored).not.toContain(token);
+    await expect.poll(() => storedMcpRecord(page), { timeout: 10_000 }).toContain('"vault"');
+    expect(await storedMcpRecord(page)).not.toContain(token);
 
     await page.reload();
     await waitForWorkbench(page);
