@@ -6,3 +6,4 @@ export * from "./errors";
 export * from "./paths";
 export * from "./bytes";
 export { globToRegExp, matchGlob, inSkippedFolder } from "./glob-match";
+export { yieldToEventLoop, yieldToPage } from "./yield";

@@ -4,6 +4,7 @@
 // fails is dropped (and reported), never allowed to crash the app. Fields the schema does not know
 // are dropped.
 import type { z } from "zod";
+import { yieldToPage } from "../base";
 import { RECORD_VERSION, type FileRecord, type MessageRecord, type PartRecord, type SessionRecord, type SnapshotRecord, type WorkspaceRecord } from "./records";
 import { RECORD_MIGRATIONS, type RecordKind, type RecordMigrations } from "./migrations";
 import { recordSchemas } from "./schemas";
@@ -75,20 +76,6 @@ export function restoreAll<T>(values: unknown[], restore: (value: unknown) => T,
 
 /** How long a list restore works before it lets the page run (see restoreList). */
 const RESTORE_SLICE_MS = 8;
-
-/** Lets the page handle input and render, then goes on: not throttled in a background tab (unlike setTimeout). */
-function yieldToPage(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(undefined);
-  });
-}
 
 /**
  * restoreAll for the lists the repositories read: parsing is the same, but a long list (a session

@@ -24,6 +24,7 @@ import type {
   SimpleCommandNode,
   StatementNode,
 } from "just-bash";
+import { yieldToEventLoop } from "../../base";
 
 export const OUTPUT_SINK_DIR = "/dev/webcode";
 const SINK_PATHS = { stdout: `${OUTPUT_SINK_DIR}/1`, stderr: `${OUTPUT_SINK_DIR}/2` } as const;
@@ -392,16 +393,4 @@ function error(code: string, path: string): Error {
   const failure = new Error(`${code}: not permitted, '${OUTPUT_SINK_DIR}${path === "/" ? "" : path}'`) as Error & { code: string };
   failure.code = code;
   return failure;
-}
-
-/** A macrotask turn (MessageChannel: unlike nested setTimeout, browsers do not clamp it to 4 ms). */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(undefined);
-  });
 }
