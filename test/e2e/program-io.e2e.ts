@@ -1,7 +1,8 @@
 // Programs' terminal I/O in a real browser (browser runtime): output shows while the program runs,
 // the keyboard reaches node's stdin (readline) and python's input() as a cooked tty (echo,
-// Backspace), and Ctrl-D ends input. (Running out of memory: see docs/architecture.md "Isolated
-// execution host"; in this Chromium the tab's process dies with the worker, so no browser test.)
+// Backspace), and Ctrl-D ends input; a program that allocates without end ends with Node's
+// out-of-memory exit while the page lives on.
+import type { CDPSession } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
 
@@ -52,4 +53,31 @@ describe("programs' terminal I/O", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^name\? ada\nhi ADA\npy=0$/m);
   }, 150_000);
+
+  it("ends a program that allocates without end with an out-of-memory message; the page lives on", async () => {
+    const page = await openBrowserRuntime();
+    // Chromium ends the sandbox frame's process (its own, as a cross-origin frame). Playwright then
+    // reports the whole page as crashed and refuses to drive it, so from here on the page is read
+    // and typed into over a CDP session of its own, which shows that it is in fact alive.
+    const cdp = await page.context().newCDPSession(page);
+    const screen = async () => {
+      const { result } = (await cdp.send("Runtime.evaluate", {
+        expression: `document.querySelector(".terminal-host .xterm-rows")?.innerText ?? ""`,
+        returnByValue: true,
+      })) as { result: { value: string } };
+      return result.value.replace(/\u00a0/g, " ");
+    };
+    await runInTerminal(page, `node -e "const kept = []; for (;;) kept.push(new Array(1e7).fill(1))"; echo "oom=$?"`);
+    await expect.poll(screen, { timeout: 90_000, interval: 1000 }).toMatch(/^node: out of memory \(the program ran out of memory and was stopped\)\noom=134\n/m);
+    // The next program gets a new frame.
+    await typeOverCdp(cdp, `node -e "console.log(6 * 7)"; echo "after=$?"`);
+    await expect.poll(screen, { timeout: 30_000, interval: 250 }).toMatch(/^42\nafter=0$/m);
+  }, 150_000);
 });
+
+/** Types `command` and Enter into the focused terminal through `cdp`. */
+async function typeOverCdp(cdp: CDPSession, command: string): Promise<void> {
+  await cdp.send("Input.insertText", { text: command });
+  await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13, text: "\r" });
+  await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+}
