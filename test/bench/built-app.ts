@@ -1,5 +1,5 @@
 // Benchmarks that load the built app: serve dist/ and launch Chromium once per file, stop both after.
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { ensureBuilt, startServer } from "../e2e/global-setup";
 import { launchBrowser } from "../support/browser";
@@ -26,4 +26,12 @@ export function useBuiltApp(): BuiltApp {
     browser: () => browser!,
     url: () => server!.url,
   };
+}
+
+/** Holds every request that leaves localhost: WebContainer's boot then hangs, as offline. */
+export async function holdForeignRequests(context: BrowserContext): Promise<void> {
+  await context.route(
+    (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
+    () => new Promise<void>(() => undefined),
+  );
 }

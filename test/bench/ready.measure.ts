@@ -4,21 +4,13 @@
 // StackBlitz). Measured: navigation until the terminal has run `echo ok`; until the chat has sent a
 // message to the model; a workspace switch (1,000 files) until its terminal has run `echo ok`;
 // opening a 5,000-file workspace; and a save until its IndexedDB transaction has committed.
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, it } from "vitest";
 import { startFakeModelServer } from "../support/fake-model-server";
-import { useBuiltApp } from "./built-app";
+import { holdForeignRequests, useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
 const RUNS = 5;
-
-/** Holds every request that leaves localhost: WebContainer's boot then hangs, as offline. */
-async function holdForeignRequests(context: BrowserContext): Promise<void> {
-  await context.route(
-    (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
-    () => new Promise<void>(() => undefined),
-  );
-}
 
 /**
  * Clears the HTTP cache and the service worker with its offline cache: the next load downloads
