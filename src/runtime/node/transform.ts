@@ -5,7 +5,7 @@
 // expressions: TypeScript's compiler quotes `import(` in its messages). A CommonJS file keeps
 // import.meta as written: it is a syntax error there, which is how Node tells an ES module apart.
 import { parse as lexModule } from "es-module-lexer/js";
-import { transform } from "sucrase";
+import { sucrase } from "./lazy-modules";
 
 export type ModuleFormat = "commonjs" | "module" | "json";
 
@@ -70,7 +70,7 @@ export function transformModule(source: string, filename: string, format: "commo
     if (typescript) transforms.push("typescript");
     if (filename.endsWith("x")) transforms.push("jsx");
     if (format === "module") transforms.push("imports");
-    code = transform(code, {
+    code = sucrase().transform(code, {
       transforms,
       filePath: filename,
       preserveDynamicImport: true,

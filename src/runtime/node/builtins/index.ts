@@ -3,21 +3,18 @@
 // querystring-es3, path-browserify, node-inspect-extracted for util.inspect/format) are used as
 // they are; fs, process, os, crypto, readline, timers and node:test are ours (see their files).
 // Modules that need an operating system fail with one line naming WebContainer.
-import assert from "assert/";
 import * as bufferModule from "buffer/";
 import events from "events/";
 import pathPosix from "path-browserify";
-import querystring from "querystring-es3";
 import stream from "readable-stream";
 import { StringDecoder } from "string_decoder";
-import * as urlModule from "url/";
-import util from "util/";
 import { format, formatWithOptions, inspect, stripVTControlCharacters } from "node-inspect-extracted";
 import type { NodeTimers } from "../event-loop";
 import type { NodeProcess } from "../node-process";
 import { createFs, type FsContext } from "./fs";
 import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHelpers } from "./small-modules";
 import type { TestModule } from "./test-runner";
+import { assertModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
 
 /** Modules that need what only an operating system gives: WebContainer (Node.js) runs them. */
 export const NEEDS_WEBCONTAINER = [
@@ -44,6 +41,7 @@ export interface BuiltinContext extends FsContext {
 
 function isDeepStrictEqual(a: unknown, b: unknown): boolean {
   try {
+    const assert: ReturnType<typeof assertModule> = assertModule();
     assert.deepStrictEqual(a, b);
     return true;
   } catch {
@@ -51,8 +49,8 @@ function isDeepStrictEqual(a: unknown, b: unknown): boolean {
   }
 }
 
-function parseQuery(...args: Parameters<typeof querystring.parse>) {
-  return Object.assign(Object.create(null) as Record<string, unknown>, querystring.parse(...args));
+function parseQuery(...args: Parameters<ReturnType<typeof querystringModule>["parse"]>) {
+  return Object.assign(Object.create(null) as Record<string, unknown>, querystringModule().parse(...args));
 }
 
 export function createBuiltins(context: BuiltinContext) {
@@ -61,27 +59,34 @@ export function createBuiltins(context: BuiltinContext) {
     resolve: (...segments: string[]) => pathPosix.resolve(context.cwd(), ...segments),
   });
   Object.assign(path, { posix: path, win32: path, default: undefined });
-  const nodeUtil = Object.assign({}, util, {
-    format,
-    formatWithOptions,
-    inspect,
-    stripVTControlCharacters,
-    isDeepStrictEqual,
-    types: util.types,
-    styleText: (_format: unknown, text: string) => text,
-    parseArgs: undefined,
-  });
-  // util.promisify(setTimeout) resolves after the delay, as in Node.
-  const custom = util.promisify.custom;
-  Object.assign(context.timers.setTimeout, {
-    [custom]: (ms?: number, value?: unknown) => new Promise((resolve) => context.timers.setTimeout(() => resolve(value), ms)),
-  });
-  Object.assign(context.timers.setImmediate, {
-    [custom]: (value?: unknown) => new Promise((resolve) => context.timers.setImmediate(() => resolve(value))),
-  });
+  // util.promisify(setTimeout) resolves after the delay, as in Node: under Node's symbol (which
+  // util.promisify.custom is there) and, once util is loaded, the npm port's own.
+  const promisified = {
+    setTimeout: (ms?: number, value?: unknown) => new Promise((resolve) => context.timers.setTimeout(() => resolve(value), ms)),
+    setImmediate: (value?: unknown) => new Promise((resolve) => context.timers.setImmediate(() => resolve(value))),
+  };
+  const addPromisified = (custom: symbol) => {
+    Object.assign(context.timers.setTimeout, { [custom]: promisified.setTimeout });
+    Object.assign(context.timers.setImmediate, { [custom]: promisified.setImmediate });
+  };
+  addPromisified(Symbol.for("nodejs.util.promisify.custom"));
+  const nodeUtil = () => {
+    const util = utilModule();
+    addPromisified(util.promisify.custom);
+    return Object.assign({}, util, {
+      format,
+      formatWithOptions,
+      inspect,
+      stripVTControlCharacters,
+      isDeepStrictEqual,
+      types: util.types,
+      styleText: (_format: unknown, text: string) => text,
+      parseArgs: undefined,
+    });
+  };
   const factories: Record<string, () => unknown> = {
-    assert: () => assert,
-    "assert/strict": () => assert.strict,
+    assert: () => assertModule(),
+    "assert/strict": () => assertModule().strict,
     buffer: () => ({ ...bufferModule, Blob: globalThis.Blob, atob: globalThis.atob, btoa: globalThis.btoa, constants: { MAX_LENGTH: bufferModule.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 } }),
     console: () => context.console,
     crypto: () => createCrypto(),
@@ -95,7 +100,7 @@ export function createBuiltins(context: BuiltinContext) {
     perf_hooks: () => ({ performance: globalThis.performance, PerformanceObserver: globalThis.PerformanceObserver }),
     process: () => context.process,
     // Node's parse() returns an object without a prototype (so "__proto__" is just a key).
-    querystring: () => ({ ...querystring, decode: parseQuery, parse: parseQuery }),
+    querystring: () => ({ ...querystringModule(), decode: parseQuery, parse: parseQuery }),
     readline: () => createReadline(context.process),
     "readline/promises": () => (get("readline") as { promises: unknown }).promises,
     stream: () => stream,
@@ -106,9 +111,9 @@ export function createBuiltins(context: BuiltinContext) {
     timers: () => ({ ...context.timers, promises: get("timers/promises") }),
     "timers/promises": () => createTimersPromises(context.timers),
     tty: () => ({ isatty: () => false }),
-    url: () => ({ ...urlModule, URL, URLSearchParams, ...fileUrlHelpers(context.cwd) }),
-    util: () => nodeUtil,
-    "util/types": () => util.types,
+    url: () => ({ ...urlModule(), URL, URLSearchParams, ...fileUrlHelpers(context.cwd) }),
+    util: () => nodeUtil(),
+    "util/types": () => utilModule().types,
   };
   const get = (name: string): unknown => {
     if (cache.has(name)) return cache.get(name);
