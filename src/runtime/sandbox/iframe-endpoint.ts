@@ -40,6 +40,9 @@ export function iframeEndpointFactory(options: IframeEndpointOptions): SandboxEn
 }
 
 function createFrame(options: IframeEndpointOptions, onDead: () => void): Promise<Frame> {
+  // Fetched while the frame loads, not after: both are on the first program's path.
+  const workerSource = options.workerSource();
+  workerSource.catch(() => undefined);
   return new Promise<Frame>((resolve, reject) => {
     const element = document.createElement("iframe");
     element.setAttribute("sandbox", "allow-scripts");
@@ -66,7 +69,7 @@ function createFrame(options: IframeEndpointOptions, onDead: () => void): Promis
       if (data?.type === "alive") {
         watchdog.beat();
       } else if (data?.type === "sandbox-ready") {
-        options.workerSource().then(
+        workerSource.then(
           (source) => {
             post({ type: "boot", source });
             resolve({
