@@ -7,7 +7,7 @@ describe("StartupOrder", () => {
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
-  const order = (capMs = 1500, quietMs = 200) => new StartupOrder(capMs, quietMs, () => Date.now());
+  const order = (capMs = 1500, quietMs = 200, commandMs = 1000) => new StartupOrder(capMs, quietMs, () => Date.now(), commandMs);
   const track = (startup: StartupOrder) => {
     const state = { clear: false };
     void startup.whenClear().then(() => (state.clear = true));
@@ -81,5 +81,31 @@ describe("StartupOrder", () => {
     startup.release("chat");
     await vi.advanceTimersByTimeAsync(500);
     expect(state.clear).toBe(false);
+  });
+
+  it("waits longer after a command the user started, also past the cap, then goes", async () => {
+    const startup = order(1500, 200, 1000);
+    startup.hold("terminal");
+    const state = track(startup);
+    await vi.advanceTimersByTimeAsync(1000);
+    startup.release("terminal");
+    await vi.advanceTimersByTimeAsync(100);
+    startup.input("command");
+    // A key would have let it go 200 ms later, and the cap at 1,500 ms.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(state.clear).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.clear).toBe(true);
+  });
+
+  it("lets the cap go on time after a command when the command's wait ends before it", async () => {
+    const startup = order(1500, 200, 1000);
+    startup.hold("terminal");
+    const state = track(startup);
+    startup.input("command");
+    await vi.advanceTimersByTimeAsync(1499);
+    expect(state.clear).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.clear).toBe(true);
   });
 });

@@ -54,7 +54,7 @@ export function mountApp(container: HTMLElement, contributions: Partial<Contribu
   // The terminal's prompt goes before Monaco (ui/common/startup-order.ts); the terminal releases it,
   // and Monaco waits while the user is typing into what has started.
   startupOrder.hold("terminal");
-  const input = () => startupOrder.input();
+  const input = (event: Event) => startupOrder.input(event instanceof KeyboardEvent && event.key === "Enter" ? "command" : "key");
   window.addEventListener("keydown", input, { capture: true, passive: true });
   window.addEventListener("pointerdown", input, { capture: true, passive: true });
   void startupOrder.whenClear().then(() => {

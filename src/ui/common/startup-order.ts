@@ -6,13 +6,18 @@
 /** What holds the heavy work back until it is done, has failed or is no longer coming. */
 export type StartupHold = "terminal" | "chat";
 
+/** A key or click; or a command the user started (Enter), whose result they now wait for. */
+export type StartupInput = "key" | "command";
+
 export class StartupOrder {
   private readonly holds = new Set<StartupHold>();
   private clear = false;
   private readonly waiters: Array<() => void> = [];
   private cap: ReturnType<typeof setTimeout> | undefined;
+  private capAt = Number.POSITIVE_INFINITY;
   private quiet: ReturnType<typeof setTimeout> | undefined;
-  private lastInput = Number.NEGATIVE_INFINITY;
+  /** When the heavy work may go, as far as the user's input says. */
+  private quietUntil = Number.NEGATIVE_INFINITY;
 
   /**
    * @param capMs the longest the heavy work waits after the first hold, whatever is still held or
@@ -20,18 +25,22 @@ export class StartupOrder {
    * @param quietMs how long after the last release, and after the user's last key or click, the
    * heavy work starts: a command typed into a terminal that has just started is not held up by
    * Monaco's evaluation.
+   * @param commandMs how long the heavy work waits after the user started a command (Enter), also
+   * past the cap: the first program's start (its worker, its runtime's code) is what they wait for
+   * then, and Monaco's evaluation on the same two cores used to double it.
    */
   constructor(
     private readonly capMs = 1500,
     private readonly quietMs = 200,
     private readonly now: () => number = () => performance.now(),
+    private readonly commandMs = 1000,
   ) {}
 
   /** Holds the heavy work back until `release(what)`. */
   hold(what: StartupHold): void {
     if (this.clear) return;
     this.holds.add(what);
-    this.cap ??= setTimeout(() => this.open(), this.capMs);
+    if (this.cap === undefined) this.capAfter(this.capMs);
   }
 
   /** `what` is ready, failed or not coming (idempotent; nothing happens for what was never held). */
@@ -40,15 +49,17 @@ export class StartupOrder {
     // What was released is now in the user's hands: the heavy work starts once they have not
     // typed or clicked for `quietMs` (they may be about to, as soon as the prompt shows).
     if (this.holds.size === 0) {
-      this.lastInput = Math.max(this.lastInput, this.now());
+      this.quietUntil = Math.max(this.quietUntil, this.now() + this.quietMs);
       this.openWhenQuiet();
     }
   }
 
   /** The user typed or clicked (the page reports every key and pointer press while it starts). */
-  input(): void {
+  input(kind: StartupInput = "key"): void {
     if (this.clear) return;
-    this.lastInput = this.now();
+    const wait = kind === "command" ? this.commandMs : this.quietMs;
+    this.quietUntil = Math.max(this.quietUntil, this.now() + wait);
+    if (kind === "command" && this.cap !== undefined && this.now() + wait > this.capAt) this.capAfter(wait);
     if (this.quiet !== undefined) this.openWhenQuiet();
   }
 
@@ -66,9 +77,15 @@ export class StartupOrder {
   private openWhenQuiet(): void {
     if (this.clear || this.holds.size > 0) return;
     clearTimeout(this.quiet);
-    const wait = this.lastInput + this.quietMs - this.now();
+    const wait = this.quietUntil - this.now();
     if (wait <= 0) this.open();
     else this.quiet = setTimeout(() => this.openWhenQuiet(), wait);
+  }
+
+  private capAfter(ms: number): void {
+    clearTimeout(this.cap);
+    this.capAt = this.now() + ms;
+    this.cap = setTimeout(() => this.open(), ms);
   }
 
   private open(): void {
