@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import type { Page } from "playwright-core";
 import { describe, it } from "vitest";
 import { runInTerminal, terminalText, waitForTerminal } from "../support/browser";
 import { holdForeignRequests, useBuiltApp } from "./built-app";
@@ -33,6 +34,7 @@ const CPU_SCRIPT = [
 ].join(" ");
 /** A ~15 ms script (fib(27) five times): mostly the engines' tier-up, bimodal in Node itself (11 or 18 ms); reported, not the target. */
 const SHORT_SCRIPT = "function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); } const started = performance.now(); let sum = 0; for (let i = 0; i < 5; i++) sum += fib(27); console.log('cpu-ms=' + Math.round(performance.now() - started) + ' sum=' + sum);";
+const COLD_RUNS = 5;
 const WARM_RUNS = 5;
 /** The CPU-bound script runs this often on each side; the medians are compared (one ~10 ms run on a shared machine is mostly noise). */
 const CPU_RUNS = 5;
@@ -41,33 +43,45 @@ describe("node in the browser runtime", () => {
   const app = useBuiltApp();
 
   it("node -e cold and warm, and a CPU-bound script against this machine's Node", async () => {
-    const context = await app.browser().newContext();
-    try {
-      // The plain URL, as a user opens it, with WebContainer's boot held (as offline): node runs in the browser runtime.
+    /** A fresh page on the plain URL, as a user opens it, with WebContainer's boot held (as offline): node runs in the browser runtime. */
+    const open = async () => {
+      const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
       await holdForeignRequests(context);
       const page = await context.newPage();
       await page.goto(app.url());
       await waitForTerminal(page);
-      /** Types a command and waits until `marker` appears on a line of its own after it. */
-      const timed = async (command: string, marker: RegExp): Promise<number> => {
-        await runInTerminal(page, "clear");
-        await page.waitForFunction(() => !document.querySelector(".terminal-host .xterm-rows")?.textContent?.includes("node -e"), undefined, { timeout: 10_000 });
-        // Timed from Enter: typing the command is not the program's time.
-        await page.locator(".terminal-host").click();
-        await page.keyboard.type(command);
-        const started = Date.now();
-        await page.keyboard.press("Enter");
-        await page.waitForFunction(
-          (source) => new RegExp(source, "m").test((document.querySelector(".terminal-host .xterm-rows") as HTMLElement | null)?.innerText.replace(/\u00a0/g, " ") ?? ""),
-          marker.source,
-          { timeout: 60_000, polling: 5 },
-        );
-        return Date.now() - started;
-      };
-      const cold = await timed(`node -e "console.log(6 * 7)"`, /^42$/);
+      return { context, page };
+    };
+    /** Types a command and waits until `marker` appears on a line of its own after it. */
+    const timed = async (page: Page, command: string, marker: RegExp): Promise<number> => {
+      await runInTerminal(page, "clear");
+      await page.waitForFunction(() => !document.querySelector(".terminal-host .xterm-rows")?.textContent?.includes("node -e"), undefined, { timeout: 10_000 });
+      // Timed from Enter: typing the command is not the program's time.
+      await page.locator(".terminal-host").click();
+      await page.keyboard.type(command);
+      const started = Date.now();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(
+        (source) => new RegExp(source, "m").test((document.querySelector(".terminal-host .xterm-rows") as HTMLElement | null)?.innerText.replace(/\u00a0/g, " ") ?? ""),
+        marker.source,
+        { timeout: 60_000, polling: 5 },
+      );
+      return Date.now() - started;
+    };
+    // Cold: the first program of a fresh page, typed as soon as the prompt shows (the editor may
+    // still be starting then, on the same two cores), on COLD_RUNS pages: one run is noise.
+    const colds: number[] = [];
+    for (let run = 0; run < COLD_RUNS - 1; run++) {
+      const fresh = await open();
+      colds.push(await timed(fresh.page, `node -e "console.log(6 * 7)"`, /^42$/));
+      await fresh.context.close();
+    }
+    const { context, page } = await open();
+    try {
+      colds.push(await timed(page, `node -e "console.log(6 * 7)"`, /^42$/));
+      report({ name: `node -e cold (first program of a fresh page, terminal to output; median of ${COLD_RUNS})`, value: median(colds), unit: "ms", target: "<= 400", note: colds.join(", ") });
       const warm: number[] = [];
-      for (let i = 0; i < WARM_RUNS; i++) warm.push(await timed(`node -e "console.log(${i} + 100)"`, new RegExp(`^${i + 100}$`)));
-      report({ name: "node -e cold (first program of the page, terminal to output)", value: cold, unit: "ms", target: "<= 400" });
+      for (let i = 0; i < WARM_RUNS; i++) warm.push(await timed(page, `node -e "console.log(${i} + 100)"`, new RegExp(`^${i + 100}$`)));
       report({ name: `node -e warm (median of ${WARM_RUNS})`, value: median(warm), unit: "ms", target: "<= 60", note: "from Enter in the terminal to the output on screen" });
 
       // The app's offline cache installs a few seconds after start-up and downloads the whole app:
