@@ -64,6 +64,21 @@ describe("git in the browser runtime", () => {
     expect(ok.output).toContain("Grace Hopper <grace@example.com>\nGrace Hopper\n");
   });
 
+  it("git config outside a repository reads the global values and refuses to write, as git does", async () => {
+    let stored = "";
+    const globalConfig = { read: async () => stored, write: async (text: string) => void (stored = text) };
+    const { runtime } = await open({ git: { globalConfig } });
+    await runtime.exec("git config --global user.email global@example.com");
+    const read = await runtime.exec("git config user.email; echo read=$?; git config --get user.name; echo missing=$?; git config --list");
+    expect(read.output).toBe("global@example.com\nread=0\nmissing=1\nuser.email=global@example.com\n");
+    const write = await runtime.exec("git config user.email x@example.com");
+    expect(write.exitCode).toBe(128);
+    expect(write.output).toBe("fatal: not in a git directory\n");
+    // In a repository: its own value first, the global one where it has none; --list shows both.
+    const inside = await runtime.exec("git init -q && git config user.name Local && git config user.name && git config user.email && git config --list | grep -E '^user'");
+    expect(inside.output).toBe("Local\nglobal@example.com\nuser.email=global@example.com\nuser.name=Local\n");
+  });
+
   it("git config --global is kept outside the workspace and used for commits", async () => {
     let stored = "";
     const globalConfig = { read: async () => stored, write: async (text: string) => void (stored = text) };

@@ -109,7 +109,7 @@ export async function runGit(env: GitEnvironment, input: GitRunInput): Promise<G
     if (sub === "init") exitCode = await init(ctx, rest, dir);
     else if (sub === "clone") exitCode = await clone(ctx, rest, dir);
     else if (sub === "config" && (rest.includes("--global") || rest.includes("--system"))) exitCode = await global.command(ctx, rest.filter((a) => a !== "--global" && a !== "--system"));
-    else if (sub === "config") exitCode = await config(ctx, rest);
+    else if (sub === "config") exitCode = await config(ctx, rest, global);
     else if (IN_REPOSITORY[sub]) {
       void ctx.dir; // fails outside a repository, like git
       exitCode = await IN_REPOSITORY[sub]!(ctx, rest);

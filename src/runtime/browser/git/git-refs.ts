@@ -2,6 +2,7 @@
 import { git, GitFatal, GitUsageError, type GitContext } from "./git-context";
 import { longStatus, restorePaths } from "./git-worktree";
 import { statusRows } from "./git-trees";
+import type { GlobalConfig } from "./git-global-config";
 
 export async function init(ctx: GitContext, args: string[], cwd: string): Promise<number> {
   let branch = "main";
@@ -338,9 +339,16 @@ async function statusAfterApply(ctx: GitContext): Promise<string> {
   return longStatus(ctx, await statusRows(ctx));
 }
 
-export async function config(ctx: GitContext, args: string[]): Promise<number> {
+/**
+ * `git config` of the repository. As in git, reading falls back to the global values (and works
+ * outside a repository), `--list` shows the global values first, and writing needs a repository.
+ */
+export async function config(ctx: GitContext, args: string[], global: Pick<GlobalConfig, "get" | "command">): Promise<number> {
   const operands = args.filter((a) => !a.startsWith("-"));
+  const inRepository = ctx.root !== undefined;
   if (args.includes("--list") || args.includes("-l")) {
+    await global.command(ctx, ["--list"]);
+    if (!inRepository) return 0;
     const text = (await ctx.fs.readFile(`${ctx.dir === "/" ? "" : ctx.dir}/.git/config`, "utf8")) as string;
     let section = "";
     for (const line of text.split("\n")) {
@@ -351,14 +359,16 @@ export async function config(ctx: GitContext, args: string[]): Promise<number> {
     }
     return 0;
   }
+  const [path, value] = operands as [string | undefined, string | undefined];
+  const writes = args.includes("--unset") || value !== undefined;
+  if (writes && !inRepository) throw new GitFatal("not in a git directory");
   if (args.includes("--unset")) {
     await git.setConfig({ fs: ctx.fs, dir: ctx.dir, path: operands[0]!, value: undefined });
     return 0;
   }
-  const [path, value] = operands as [string | undefined, string | undefined];
   if (!path) throw new GitUsageError("usage: git config [--list] <name> [<value>]");
   if (value === undefined) {
-    const current = await git.getConfig({ fs: ctx.fs, dir: ctx.dir, path });
+    const current = (inRepository ? await git.getConfig({ fs: ctx.fs, dir: ctx.dir, path }) : undefined) ?? global.get(path);
     if (current === undefined) return 1;
     ctx.out(`${String(current)}\n`);
     return 0;
