@@ -47,7 +47,12 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   "nextTick in timers and promises":
     "a nextTick scheduled inside a promise callback runs in the next microtask; Node runs it once the whole microtask queue has drained (a browser has no hook there)",
   "node --test passing": "Node 20 (this machine's) reports in TAP when its output is not a terminal; ours prints the spec report of Node 22",
-  "uncaught error with code": "the header shows where the error was created; Node shows the throw statement",
+  // Only the engine knows a throw statement's position (the message location V8 gives Node's header and
+  // a worker's ErrorEvent lineno/colno), and only for an exception no JavaScript catch saw; the runtime
+  // catches the program's throws (exit handlers, 'uncaughtException' listeners, an async main and ES
+  // modules turn them into rejections), and these in-process runs have no ErrorEvent. Rewriting
+  // `throw` in the source would move the columns of every frame on that line.
+  "uncaught error with code": "the header shows the line where the error was created (its first program stack frame); Node shows the throw statement, a position only the engine knows",
 };
 
 export function normalize(text: string, root: string): string {
