@@ -33,7 +33,8 @@ export const PROGRAMS: Program[] = [
   { name: "events", args: ["main.js"], files: { "main.js": "const EventEmitter = require('events');\nconst e = new EventEmitter();\ne.once('x', (v) => console.log('once', v));\ne.on('x', (v) => console.log('on', v));\ne.emit('x', 1); e.emit('x', 2);\nconsole.log(e.listenerCount('x'), e.eventNames());\ntry { e.emit('error', new Error('unhandled event')); } catch (err) { console.log(err.message); }" } },
   { name: "util", args: ["main.js"], files: { "main.js": "const util = require('util');\nconsole.log(util.inspect({ a: { b: { c: { d: 1 } } } }, { depth: 0 }), util.format('%s:%s', 'a'), util.isDeepStrictEqual([1], [1]), util.types.isDate(new Date()), util.inspect('str'), util.inspect(new Error('e').message));\nutil.promisify((cb) => cb(null, 'promisified'))().then(console.log);" } },
   { name: "stdin", args: ["main.js"], stdin: "one\ntwo\nthree\n", files: { "main.js": "let data = '';\nprocess.stdin.setEncoding('utf8');\nprocess.stdin.on('data', (chunk) => (data += chunk));\nprocess.stdin.on('end', () => console.log(data.split('\\n').filter(Boolean).map((l) => l.toUpperCase())));" } },
-  { name: "node --test passing", args: ["--test"], files: { "a.test.js": "const test = require('node:test');\nconst assert = require('assert');\ntest('works', () => assert.ok(true));" } },
+  { name: "node --test passing", args: ["--test", "--test-reporter=spec"], files: { "a.test.js": "const test = require('node:test');\nconst assert = require('assert');\ntest('works', () => assert.ok(true));" } },
+  { name: "node --test failing", args: ["--test", "--test-reporter", "spec"], files: { "math.test.js": "const { test, describe } = require('node:test');\nconst assert = require('assert');\ndescribe('math', () => {\n  test('adds', () => assert.strictEqual(1 + 1, 2));\n  test('fails', () => assert.strictEqual(1 + 1, 3));\n});\ntest('top', () => {});" } },
   { name: "querystring and url", args: ["main.js"], files: { "main.js": "const qs = require('querystring');\nconst url = require('url');\nconsole.log(qs.parse('a=1&b=2&b=3'), qs.stringify({ x: [1, 2], y: 'z w' }), new URL('https://e.com/p?q=1#h').searchParams.get('q'), url.fileURLToPath('file:///tmp/a%20b'));" } },
   { name: "nextTick before promises", args: ["main.js"], files: { "main.js": "Promise.resolve().then(() => console.log('promise'));\nprocess.nextTick(() => console.log('tick'));\nconsole.log('sync');" } },
   { name: "nextTick in timers and promises", args: ["main.js"], files: { "main.js": "setTimeout(() => {\n  Promise.resolve().then(() => console.log('timer promise'));\n  process.nextTick(() => console.log('timer tick'));\n}, 1);\nPromise.resolve().then(() => {\n  process.nextTick(() => console.log('tick from promise'));\n  Promise.resolve().then(() => console.log('second promise'));\n});\nprocess.nextTick((a, b) => console.log('tick args', a, b), 1, 2);" } },
@@ -46,7 +47,6 @@ export const PROGRAMS: Program[] = [
 
 /** Differences we know of and have not closed yet (each says why). */
 export const KNOWN_DIFFERENCES: Record<string, string> = {
-  "node --test passing": "Node 20 (this machine's) reports in TAP when its output is not a terminal; ours prints the spec report of Node 22",
   // Only the engine knows a throw statement's position (the message location V8 gives Node's header and
   // a worker's ErrorEvent lineno/colno), and only for an exception no JavaScript catch saw; the runtime
   // catches the program's throws (exit handlers, 'uncaughtException' listeners, an async main and ES

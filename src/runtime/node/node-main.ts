@@ -23,7 +23,7 @@ export interface NodeHostHooks {
 }
 
 const EXEC_PATH = "/usr/local/bin/node";
-const IGNORED_FLAG = /^--(?:experimental-[\w-]+|no-warnings|no-deprecation|no-experimental-[\w-]+|enable-source-maps|trace-[\w-]+|max-old-space-size=\d+|stack-trace-limit=\d+|strip-types|test-reporter=[\w-]+|disable-warning=.*)$/;
+const IGNORED_FLAG = /^--(?:experimental-[\w-]+|no-warnings|no-deprecation|no-experimental-[\w-]+|enable-source-maps|trace-[\w-]+|max-old-space-size=\d+|stack-trace-limit=\d+|strip-types|disable-warning=.*)$/;
 
 const USAGE = `Usage: node [options] [ script.js ] [arguments]
        node --test [files...]
@@ -32,6 +32,7 @@ Options:
   -e, --eval script       evaluate script
   -p, --print script      evaluate script and print result
   --test                  run tests (node:test) in the given files, or in the test files found
+  --test-reporter=spec    the test report's format (spec, the only one here)
   -v, --version           print Node.js version
   -h, --help              print this help
 
@@ -41,9 +42,27 @@ system and built-ins; child_process, http, net and native addons need the WebCon
 
 type Mode = { kind: "version" | "help" | "repl" } | { kind: "eval"; code: string; print: boolean; args: string[] } | { kind: "file"; file: string; args: string[] } | { kind: "test"; files: string[] } | { kind: "bad"; message: string; code: number };
 
+/** --test-reporter=NAME or --test-reporter NAME at args[i]: how many arguments it takes, and whether NAME is one we print. */
+function testReporter(args: string[], i: number): { taken: number; bad?: Mode } | undefined {
+  const arg = args[i]!;
+  if (arg !== "--test-reporter" && !arg.startsWith("--test-reporter=")) return undefined;
+  const name = arg === "--test-reporter" ? args[i + 1] : arg.slice("--test-reporter=".length);
+  const taken = arg === "--test-reporter" ? 2 : 1;
+  if (name === undefined) return { taken, bad: { kind: "bad", message: `${EXEC_PATH}: --test-reporter requires an argument\n`, code: 9 } };
+  // Node's other reporters (tap, dot, junit, lcov, a module) would print a different report; saying so beats printing spec under their name.
+  if (name !== "spec") return { taken, bad: { kind: "bad", message: `node: the test reporter '${name}' is not available in the browser runtime (spec is)\n`, code: 9 } };
+  return { taken };
+}
+
 export function parseArgs(args: string[]): Mode {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    const reporter = testReporter(args, i);
+    if (reporter) {
+      if (reporter.bad) return reporter.bad;
+      i += reporter.taken - 1;
+      continue;
+    }
     if (arg === "--") return args[i + 1] ? { kind: "file", file: args[i + 1]!, args: args.slice(i + 2) } : { kind: "repl" };
     if (arg === "-v" || arg === "--version") return { kind: "version" };
     if (arg === "-h" || arg === "--help") return { kind: "help" };
@@ -55,7 +74,16 @@ export function parseArgs(args: string[]): Mode {
     if (arg.startsWith("--eval=") || arg.startsWith("--print=")) {
       return { kind: "eval", code: arg.slice(arg.indexOf("=") + 1), print: arg.startsWith("--print="), args: args.slice(i + 1) };
     }
-    if (arg === "--test") return { kind: "test", files: args.slice(i + 1).filter((value) => !value.startsWith("-")) };
+    if (arg === "--test") {
+      const files: string[] = [];
+      for (let j = i + 1; j < args.length; j++) {
+        const option = testReporter(args, j);
+        if (option?.bad) return option.bad;
+        if (option) j += option.taken - 1;
+        else if (!args[j]!.startsWith("-")) files.push(args[j]!);
+      }
+      return { kind: "test", files };
+    }
     if (IGNORED_FLAG.test(arg)) continue;
     if (arg.startsWith("-")) return { kind: "bad", message: `${EXEC_PATH}: bad option: ${arg}\n`, code: 9 };
     return { kind: "file", file: arg, args: args.slice(i + 1) };

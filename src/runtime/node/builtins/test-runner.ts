@@ -193,7 +193,8 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
     counts.tests++;
     if (error !== undefined && !todo) {
       counts.fail++;
-      write(`${indent(depth)}✖ ${node.name} ${ms(elapsed)}\n${describeError(error, depth)}`);
+      // The error block ends with a blank line in Node's spec report (not in its failing-tests recap).
+      write(`${indent(depth)}✖ ${node.name} ${ms(elapsed)}\n${describeError(error, depth)}\n`);
       results.push({ name: node.name, status: "fail", error, ms: elapsed, location: node.location, depth });
     } else if (todo) {
       counts.todo++;
@@ -231,7 +232,7 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
     const elapsed = performance.now() - start;
     if (hookError !== undefined) {
       counts.fail++;
-      write(`${indent(depth)}✖ ${node.name} ${ms(elapsed)}\n${describeError(hookError, depth)}`);
+      write(`${indent(depth)}✖ ${node.name} ${ms(elapsed)}\n${describeError(hookError, depth)}\n`);
       results.push({ name: node.name, status: "fail", error: hookError, ms: elapsed, location: node.location, depth });
     } else write(`${indent(depth)}${counts.fail > failedBefore ? "✖" : "✔"} ${node.name} ${ms(elapsed)}\n`);
   }
@@ -278,10 +279,11 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
       );
       const failed = results.filter((result) => result.status === "fail");
       if (failed.length > 0) {
-        write("\n✖ failing tests:\n\n");
+        write("\n✖ failing tests:\n");
+        // Entries are separated by a blank line; the last ends the output.
         for (const result of failed) {
           const where = result.location ? `test at ${result.location.replace(`${cwd()}/`, "")}\n` : "";
-          write(`${where}✖ ${result.name} ${ms(result.ms)}\n${describeError(result.error, 0)}\n`);
+          write(`\n${where}✖ ${result.name} ${ms(result.ms)}\n${describeError(result.error, 0)}`);
         }
       }
       return counts.fail === 0;
