@@ -37,6 +37,10 @@ export const PROGRAMS: Program[] = [
   { name: "stdin", args: ["main.js"], stdin: "one\ntwo\nthree\n", files: { "main.js": "let data = '';\nprocess.stdin.setEncoding('utf8');\nprocess.stdin.on('data', (chunk) => (data += chunk));\nprocess.stdin.on('end', () => console.log(data.split('\\n').filter(Boolean).map((l) => l.toUpperCase())));" } },
   { name: "node --test passing", args: ["--test", "--test-reporter=spec"], files: { "a.test.js": "const test = require('node:test');\nconst assert = require('assert');\ntest('works', () => assert.ok(true));" } },
   { name: "node --test failing", args: ["--test", "--test-reporter", "spec"], files: { "math.test.js": "const { test, describe } = require('node:test');\nconst assert = require('assert');\ndescribe('math', () => {\n  test('adds', () => assert.strictEqual(1 + 1, 2));\n  test('fails', () => assert.strictEqual(1 + 1, 3));\n});\ntest('top', () => {});" } },
+  { name: "node --test failing, TAP", args: ["--test", "--test-reporter=tap"], files: { "math.test.js": "const { test, describe } = require('node:test');\nconst assert = require('assert');\ndescribe('math', () => {\n  test('adds', () => assert.strictEqual(1 + 1, 2));\n  test('fails', () => assert.strictEqual(1 + 1, 3));\n});\ntest('top', () => {});" } },
+  { name: "node --test passing, TAP", args: ["--test", "--test-reporter", "tap"], files: { "a.test.js": "const test = require('node:test');\nconst assert = require('assert');\ntest('works', () => assert.ok(true));\ntest('nested', async (t) => {\n  await t.test('child', () => {});\n});" } },
+  { name: "node --test skip, todo, suites", args: ["--test", "--test-reporter=spec"], files: { "s.test.js": "const { test, describe } = require('node:test');\ntest('skipped', { skip: 'later' }, () => {});\ntest('todo', { todo: true }, () => {});\ntest('todo failing', { todo: 'not yet' }, () => { throw new Error('x'); });\ndescribe('suite', () => {\n  test('inner', (t) => {\n    t.diagnostic('a note');\n  });\n  test.skip('plain skip');\n});\ntest('ctx skip', (t) => { t.skip(); });\ntest('ctx skip msg', (t) => { t.skip('why'); });" } },
+  { name: "node --test skip, todo, suites, TAP", args: ["--test", "--test-reporter=tap"], files: { "s.test.js": "const { test, describe } = require('node:test');\ntest('skipped', { skip: 'later' }, () => {});\ntest('todo', { todo: true }, () => {});\ntest('todo failing', { todo: 'not yet' }, () => { throw new Error('x'); });\ndescribe('suite', () => {\n  test('inner', (t) => {\n    t.diagnostic('a note');\n  });\n  test.skip('plain skip');\n});\ntest('ctx skip', (t) => { t.skip(); });\ntest('ctx skip msg', (t) => { t.skip('why'); });" } },
   { name: "querystring and url", args: ["main.js"], files: { "main.js": "const qs = require('querystring');\nconst url = require('url');\nconsole.log(qs.parse('a=1&b=2&b=3'), qs.stringify({ x: [1, 2], y: 'z w' }), new URL('https://e.com/p?q=1#h').searchParams.get('q'), url.fileURLToPath('file:///tmp/a%20b'));" } },
   { name: "stream pipeline with Transform", args: ["stream.js"], files: { "stream.js": "const { pipeline, Transform, Readable, Writable } = require('stream');\nconst upper = new Transform({\n  transform(chunk, encoding, callback) {\n    callback(null, chunk.toString().toUpperCase());\n  },\n});\nconst seen = [];\npipeline(\n  Readable.from(['a', 'b', 'c']),\n  upper,\n  new Writable({\n    write(chunk, encoding, callback) {\n      seen.push(chunk.toString());\n      callback();\n    },\n  }),\n  (error) => console.log('done', error, seen),\n);\nconst { pipeline: pipelineAsync } = require('stream/promises');\npipelineAsync(Readable.from(['x']), new Transform({ transform(c, e, cb) { cb(new Error('bad chunk')); } }), new Writable({ write(c, e, cb) { cb(); } })).catch((e) => console.log('failed', e.message));" } },
   { name: "readline over piped stdin", args: ["readline.js"], stdin: "alpha\nbeta\n\ngamma", files: { "readline.js": "const readline = require('readline');\nconst rl = readline.createInterface({ input: process.stdin });\nlet n = 0;\nrl.on('line', (line) => console.log(`${++n}: ${line}`));\nrl.on('close', () => console.log('lines', n));" } },
@@ -70,6 +74,17 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   "uncaught error with code": "the header shows the line where the error was created (its first program stack frame); Node shows the throw statement, a position only the engine knows",
 };
 
+/** Drops the frames of TAP's `stack: |-` blocks (the lines indented under it), as the "at" lines of other stacks. */
+function withoutTapStacks(): (line: string) => boolean {
+  let stackIndent = -1;
+  return (line) => {
+    const indent = /^\s*/.exec(line)![0].length;
+    if (stackIndent >= 0 && indent > stackIndent && line.trim() !== "") return false;
+    stackIndent = /^\s*stack: \|-$/.test(line) ? indent : -1;
+    return true;
+  };
+}
+
 export function normalize(text: string, root: string): string {
   return text
     .split(root)
@@ -78,9 +93,10 @@ export function normalize(text: string, root: string): string {
     .replace(/node:(?:internal\/[\w/]+|assert):\d+/g, "node:internal")
     .split("\n")
     .filter((line) => !/^\s+at /.test(line) && !/^\s*\^+\s*$/.test(line) && !/^Node\.js v\d+/.test(line))
+    .filter(withoutTapStacks())
     .join("\n")
     .replace(/\(node:\d+\)/g, "(node:PID)")
-    .replace(/duration_ms [\d.]+/g, "duration_ms N")
+    .replace(/duration_ms:? [\d.]+/g, "duration_ms N")
     .replace(/\([\d.]+ms\)/g, "(Nms)");
 }
 
