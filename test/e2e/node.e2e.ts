@@ -22,6 +22,9 @@ describe("node in the browser runtime", () => {
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^exit=3$/m);
     await runInTerminal(page, `node -p "require('path').join('a', 'b') + ' ' + process.version"; node --version`);
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^a\/b v22\.\d+\.\d+$/m);
+    // A tick queued from a promise callback runs once the microtask queue has drained, as in Node (the worker's own task).
+    await runInTerminal(page, `node -e "Promise.resolve().then(() => { process.nextTick(() => console.log('order tick')); Promise.resolve().then(() => console.log('order promise')); })"`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^order promise\norder tick$/m);
     // Uncaught errors as Node prints them, with the .ts file's own line; a rejection nobody handles.
     await runInTerminal(page, "clear");
     await runInTerminal(page, `printf 'type N = number;\\nconst n: N = 1;\\nthrow new TypeError("bad " + n);\\n' > broken.ts; node broken.ts; echo "thrown=$?"`);

@@ -32,7 +32,7 @@ describe("node built-ins", () => {
       [
         "one+two true true 7",
         "deep:true",
-        "ENOENT ENOENT: no such file or directory, open '/workspace/missing.txt'",
+        "ENOENT ENOENT: no such file or directory, open 'missing.txt'",
         "callback null one+two",
         "promises b.txt,c.txt /workspace/x",
         "",
@@ -74,6 +74,62 @@ describe("node built-ins", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(["11 Jello world", "4 Jell 4 o wo", "EBADF", "ENOENT", "EEXIST", "null null 12 true Jello world!", "closed null", ""].join("\n"));
     expect(run.ops.at(-1)).toEqual({ kind: "write", path: "/workspace/a.txt", data: expect.anything() });
+  });
+
+  it("fs.promises.open gives a FileHandle whose writes land on the file at once, with Node's errors once closed", async () => {
+    const run = await runNodeInProcess(["handle.js"], {
+      "handle.js": [
+        "const fs = require('fs'); const fsp = require('fs/promises');",
+        "(async () => {",
+        "  const handle = await fsp.open('log.txt', 'w');",
+        "  console.log(handle.fd > 2, (await handle.write('a')).bytesWritten, (await handle.write(Buffer.from('bc'))).bytesWritten);",
+        "  console.log(fs.readFileSync('log.txt', 'utf8'));",
+        "  await handle.appendFile('d');",
+        "  await handle.writeFile(Buffer.from('e'));",
+        "  await handle.truncate(4);",
+        "  console.log((await handle.stat()).size);",
+        "  await handle.sync();",
+        "  await handle.close();",
+        "  await handle.close();",
+        "  console.log(handle.fd);",
+        "  for (const use of [() => handle.write('x'), () => handle.stat(), () => handle.readFile()]) await use().catch((e) => console.log(e.code, e.syscall, e.message));",
+        "  const reader = await fsp.open('log.txt');",
+        "  const { bytesRead, buffer } = await reader.read({ buffer: Buffer.alloc(2), position: 1 });",
+        "  console.log(bytesRead, buffer.toString(), await reader.readFile('utf8'));",
+        "  await reader.write('no').catch((e) => console.log(e.code, e.syscall));",
+        "  await reader.close();",
+        "  await fsp.open('nope.txt').catch((e) => console.log(e.code, e.path, e.message));",
+        "  const dir = await fsp.open('sub');",
+        "  await dir.readFile().catch((e) => console.log(e.code, e.message));",
+        "  await dir.close();",
+        "  await fsp.open('sub', 'w').catch((e) => console.log(e.code, e.message));",
+        "})();",
+      ].join("\n"),
+      "sub/.keep": "",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      [
+        "true 1 2",
+        "abc",
+        "4",
+        "-1",
+        "EBADF write file closed",
+        "EBADF fstat file closed",
+        "EBADF readFile file closed",
+        "2 bc abcd",
+        "EBADF write",
+        "ENOENT nope.txt ENOENT: no such file or directory, open 'nope.txt'",
+        "EISDIR EISDIR: illegal operation on a directory, read",
+        "EISDIR EISDIR: illegal operation on a directory, open 'sub'",
+        "",
+      ].join("\n"),
+    );
+    // Every write went to the workspace as it happened, the truncation last.
+    const writes = run.ops.filter((op) => op.kind === "write" && op.path === "/workspace/log.txt");
+    expect(writes.length).toBeGreaterThanOrEqual(4);
+    const last = writes.at(-1) as { data: string | Uint8Array };
+    expect(typeof last.data === "string" ? last.data : new TextDecoder().decode(last.data)).toBe("abcd");
   });
 
   it("crypto hashes and HMACs match Node's; random values and UUIDs have Node's shape", async () => {

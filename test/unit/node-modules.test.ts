@@ -102,7 +102,8 @@ describe("node modules", () => {
     });
     expect(run.stdout).toBe("6\n");
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/^\/workspace\/src\/main\.ts:7\n {2}throw new Error\(message\);\n/);
+    // An ES module's header names it by its file URL, as its stack does (Node's too).
+    expect(run.stderr).toMatch(/^file:\/\/\/workspace\/src\/main\.ts:7\n {2}throw new Error\(message\);\n/);
     expect(run.stderr).toContain("Error: typed failure\n    at fail (file:///workspace/src/main.ts:7:");
     expect(run.stderr).toMatch(/\n\nNode\.js v22\.\d+\.\d+\n$/);
   });

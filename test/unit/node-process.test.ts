@@ -59,4 +59,17 @@ describe("node process", () => {
     expect(fail.stdout).toContain("✖ failing tests:\n\ntest at test/broken.test.js:2:1\n✖ broken");
     expect(fail.stdout).toContain("Error: nope\n      at TestContext.<anonymous> (/workspace/test/broken.test.js:3:9)".replace("TestContext.<anonymous>", "Object.<anonymous>").slice(0, 16));
   });
+
+  it("takes --test-reporter spec or tap (either form, before or after --test) and refuses a reporter it cannot print", async () => {
+    const files = { "a.test.js": "require('node:test')('works', () => {});" };
+    for (const args of [["--test", "--test-reporter", "spec", "a.test.js"], ["--test-reporter=spec", "--test"]]) {
+      const run = await runNodeInProcess(args, files);
+      expect(run.stdout).toMatch(/^✔ works \([\d.]+ms\)\nℹ tests 1\n/);
+      expect(run.exitCode).toBe(0);
+    }
+    const tap = await runNodeInProcess(["--test", "--test-reporter", "tap"], files);
+    expect(tap.stdout).toMatch(/^TAP version 13\n# Subtest: works\nok 1 - works\n {2}---\n {2}duration_ms: [\d.]+\n {2}\.\.\.\n1\.\.1\n# tests 1\n/);
+    const dot = await runNodeInProcess(["--test", "--test-reporter=dot"], files);
+    expect(dot).toMatchObject({ stdout: "", stderr: "node: the test reporter 'dot' is not available in the browser runtime (spec and tap are)\n", exitCode: 9 });
+  });
 });

@@ -42,6 +42,8 @@ function header(error: unknown, sources: ErrorSources): string {
   if ((error as { code?: unknown } | null)?.code === "MODULE_NOT_FOUND") return "node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\n";
   const location = (error as { webcodeLocation?: { file: string; line: number; column: number } } | null)?.webcodeLocation;
   let file: string | undefined;
+  // As the stack names it: an ES module by its file URL, which Node's header shows too.
+  let shown: string | undefined;
   let line = 0;
   let column = 0;
   if (location) ({ file, line, column } = location);
@@ -52,6 +54,7 @@ function header(error: unknown, sources: ErrorSources): string {
       const candidate = match[1]!.replace(/^file:\/\//, "");
       if (candidate === "[eval]" || sources.source(candidate) !== undefined) {
         file = candidate;
+        shown = match[1];
         line = Number(match[2]);
         column = fileColumn(sources, candidate, line, Number(match[3]));
         break;
@@ -60,8 +63,8 @@ function header(error: unknown, sources: ErrorSources): string {
   }
   if (file === undefined) return "";
   const text = sources.source(file)?.split("\n")[line - 1];
-  if (text === undefined) return `${file}:${line}\n\n`;
-  return `${file}:${line}\n${text}\n${" ".repeat(Math.max(0, column - 1))}^\n\n`;
+  if (text === undefined) return `${shown ?? file}:${line}\n\n`;
+  return `${shown ?? file}:${line}\n${text}\n${" ".repeat(Math.max(0, column - 1))}^\n\n`;
 }
 
 /** The whole text Node prints on stderr for an uncaught exception. */

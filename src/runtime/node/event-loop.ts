@@ -14,7 +14,11 @@ export class EventLoop {
   constructor(
     private readonly onIdle: () => void,
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    this.tickTask.port1.onmessage = () => this.runTicks();
+    // Node's MessagePort (in-process tests) would keep the process alive; the program's refs decide that.
+    (this.tickTask.port1 as { unref?: () => void }).unref?.();
+  }
 
   /** Grows with every ref(): tells whether work was scheduled since a moment (beforeExit). */
   generation = 0;
@@ -36,10 +40,14 @@ export class EventLoop {
   private readonly ticks: Array<() => void> = [];
   private ticksScheduled = false;
   private depth = 0;
+  /** A task of its own (a message, not a clamped timer) that runs ticks queued outside any callback. */
+  private readonly tickTask = new MessageChannel();
 
   /** Runs a callback the program scheduled; a throw is an uncaught exception. Then, as Node does after each callback, the nextTick queue. */
   guard<A extends unknown[]>(fn: (...args: A) => unknown, ...args: A): void {
     if (this.stopped) return;
+    // Ticks a promise callback queued run before any other callback, as in Node (their task may come later).
+    if (this.depth === 0 && this.ticks.length > 0) this.runTicks();
     this.depth += 1;
     try {
       fn(...args);
@@ -52,16 +60,19 @@ export class EventLoop {
   }
 
   /**
-   * process.nextTick: Node runs these when the current callback (or the main script) returns, before
-   * promise callbacks. Here at the end of guard() and of the main script (runTicks); ticks scheduled
-   * from a promise callback run in a microtask of their own, as in Node after the ones queued before.
+   * process.nextTick: Node runs these when the current callback (or the CommonJS main script)
+   * returns, before promise callbacks: here at the end of guard() and of the main script (runTicks).
+   * Ticks queued elsewhere (a promise callback, an ES module's body) Node runs once the whole
+   * microtask queue has drained, including the promise callbacks queued meanwhile; a browser has no
+   * hook there, but the next task comes exactly then: a message posted to ourselves, or the next
+   * callback's guard() if that task comes first.
    */
   nextTick(fn: () => void): void {
     this.ticks.push(fn);
     this.ref();
     if (this.ticksScheduled) return;
     this.ticksScheduled = true;
-    queueMicrotask(() => this.runTicks());
+    this.tickTask.port2.postMessage(null);
   }
 
   runTicks(): void {
@@ -100,6 +111,7 @@ export class EventLoop {
 
   stop(): void {
     this.stopped = true;
+    this.tickTask.port1.close();
   }
 
   get isStopped(): boolean {

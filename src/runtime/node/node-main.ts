@@ -5,6 +5,7 @@ import { Buffer } from "buffer/";
 import type { ProgramContext } from "../sandbox/worker-kit";
 import { resolvePath } from "../sandbox/sandbox-fs";
 import { createBuiltins } from "./builtins";
+import { REPORTERS, type ReporterName } from "./builtins/test-reporters";
 import { createTestModule, type TestModule } from "./builtins/test-runner";
 import { formatUncaught, programStack, unhandledRejectionError } from "./error-print";
 import { EventLoop, nodeTimers } from "./event-loop";
@@ -23,7 +24,7 @@ export interface NodeHostHooks {
 }
 
 const EXEC_PATH = "/usr/local/bin/node";
-const IGNORED_FLAG = /^--(?:experimental-[\w-]+|no-warnings|no-deprecation|no-experimental-[\w-]+|enable-source-maps|trace-[\w-]+|max-old-space-size=\d+|stack-trace-limit=\d+|strip-types|test-reporter=[\w-]+|disable-warning=.*)$/;
+const IGNORED_FLAG = /^--(?:experimental-[\w-]+|no-warnings|no-deprecation|no-experimental-[\w-]+|enable-source-maps|trace-[\w-]+|max-old-space-size=\d+|stack-trace-limit=\d+|strip-types|disable-warning=.*)$/;
 
 const USAGE = `Usage: node [options] [ script.js ] [arguments]
        node --test [files...]
@@ -32,6 +33,7 @@ Options:
   -e, --eval script       evaluate script
   -p, --print script      evaluate script and print result
   --test                  run tests (node:test) in the given files, or in the test files found
+  --test-reporter=NAME    the test report's format: spec (the default) or tap
   -v, --version           print Node.js version
   -h, --help              print this help
 
@@ -39,12 +41,37 @@ The browser runtime runs JavaScript and TypeScript (.js .mjs .cjs .ts .mts .cts)
 system and built-ins; child_process, http, net and native addons need the WebContainer runtime.
 `;
 
-type Mode = { kind: "version" | "help" | "repl" } | { kind: "eval"; code: string; print: boolean; args: string[] } | { kind: "file"; file: string; args: string[] } | { kind: "test"; files: string[] } | { kind: "bad"; message: string; code: number };
+type Mode =
+  | { kind: "version" | "help" | "repl" }
+  | { kind: "eval"; code: string; print: boolean; args: string[] }
+  | { kind: "file"; file: string; args: string[]; reporter: ReporterName }
+  | { kind: "test"; files: string[]; reporter: ReporterName }
+  | { kind: "bad"; message: string; code: number };
+
+/** --test-reporter=NAME or --test-reporter NAME at args[i]: how many arguments it takes, and the reporter (or why not). */
+function testReporter(args: string[], i: number): { taken: number; name?: ReporterName; bad?: Mode } | undefined {
+  const arg = args[i]!;
+  if (arg !== "--test-reporter" && !arg.startsWith("--test-reporter=")) return undefined;
+  const name = arg === "--test-reporter" ? args[i + 1] : arg.slice("--test-reporter=".length);
+  const taken = arg === "--test-reporter" ? 2 : 1;
+  if (name === undefined) return { taken, bad: { kind: "bad", message: `${EXEC_PATH}: --test-reporter requires an argument\n`, code: 9 } };
+  // Node's other reporters (dot, junit, lcov, a module) would print a different report; saying so beats printing spec under their name.
+  if (!(REPORTERS as readonly string[]).includes(name)) return { taken, bad: { kind: "bad", message: `node: the test reporter '${name}' is not available in the browser runtime (spec and tap are)\n`, code: 9 } };
+  return { taken, name: name as ReporterName };
+}
 
 export function parseArgs(args: string[]): Mode {
+  let reporter: ReporterName = "spec";
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === "--") return args[i + 1] ? { kind: "file", file: args[i + 1]!, args: args.slice(i + 2) } : { kind: "repl" };
+    const option = testReporter(args, i);
+    if (option) {
+      if (option.bad) return option.bad;
+      reporter = option.name!;
+      i += option.taken - 1;
+      continue;
+    }
+    if (arg === "--") return args[i + 1] ? { kind: "file", file: args[i + 1]!, args: args.slice(i + 2), reporter } : { kind: "repl" };
     if (arg === "-v" || arg === "--version") return { kind: "version" };
     if (arg === "-h" || arg === "--help") return { kind: "help" };
     if (arg === "-e" || arg === "--eval" || arg === "-p" || arg === "--print" || arg === "-pe") {
@@ -55,10 +82,21 @@ export function parseArgs(args: string[]): Mode {
     if (arg.startsWith("--eval=") || arg.startsWith("--print=")) {
       return { kind: "eval", code: arg.slice(arg.indexOf("=") + 1), print: arg.startsWith("--print="), args: args.slice(i + 1) };
     }
-    if (arg === "--test") return { kind: "test", files: args.slice(i + 1).filter((value) => !value.startsWith("-")) };
+    if (arg === "--test") {
+      const files: string[] = [];
+      for (let j = i + 1; j < args.length; j++) {
+        const later = testReporter(args, j);
+        if (later?.bad) return later.bad;
+        if (later) {
+          reporter = later.name!;
+          j += later.taken - 1;
+        } else if (!args[j]!.startsWith("-")) files.push(args[j]!);
+      }
+      return { kind: "test", files, reporter };
+    }
     if (IGNORED_FLAG.test(arg)) continue;
     if (arg.startsWith("-")) return { kind: "bad", message: `${EXEC_PATH}: bad option: ${arg}\n`, code: 9 };
-    return { kind: "file", file: arg, args: args.slice(i + 1) };
+    return { kind: "file", file: arg, args: args.slice(i + 1), reporter };
   }
   return { kind: "repl" };
 }
@@ -119,7 +157,13 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
   const timers = nodeTimers(loop);
   let tests: TestModule | undefined;
   const testModule = () =>
-    (tests ??= createTestModule((text) => process.stdout.write(text), builtins.get("assert"), () => process.cwd(), (stack) => programStack(stack, sources)));
+    (tests ??= createTestModule(
+      (text) => process.stdout.write(text),
+      builtins.get("assert"),
+      () => process.cwd(),
+      (stack) => programStack(stack, sources),
+      mode.kind === "file" || mode.kind === "test" ? mode.reporter : "spec",
+    ));
   const builtins = createBuiltins({
     fs,
     loop,

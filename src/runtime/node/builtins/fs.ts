@@ -8,6 +8,7 @@ import { SandboxFsError, type FsNode, type SandboxFs } from "../../sandbox/sandb
 import type { FileData } from "../../sandbox/protocol";
 import { realSetTimeout, type EventLoop } from "../event-loop";
 import { createDescriptors } from "./fs-descriptors";
+import { createFileHandles } from "./fs-filehandle";
 
 type PathLike = string | Uint8Array | URL;
 type Callback = (error: Error | null, ...values: unknown[]) => void;
@@ -304,6 +305,26 @@ export function createFs(context: FsContext) {
     },
   };
 
+  // Node's errors name the paths as the program gave them ("open 'notes.txt'"); ours are resolved.
+  const asGiven = <F extends (...args: never[]) => unknown>(fn: F): F =>
+    Object.assign(function givenPaths(...args: unknown[]) {
+      try {
+        return (fn as unknown as (...a: unknown[]) => unknown)(...args);
+      } catch (error) {
+        if (error instanceof SandboxFsError) {
+          for (const given of args.slice(0, 2)) {
+            if (typeof given !== "string") continue;
+            const resolved = abs(given);
+            if (resolved === given) continue;
+            if (error.path === resolved) Object.defineProperty(error, "path", { value: given, enumerable: true, configurable: true, writable: true });
+            error.message = error.message.split(`'${resolved}'`).join(`'${given}'`);
+          }
+        }
+        throw error;
+      }
+    }, fn) as unknown as F;
+  for (const key of Object.keys(sync) as Array<keyof typeof sync>) (sync as Record<string, unknown>)[key] = asGiven(sync[key] as (...args: never[]) => unknown);
+
   // Callback forms: the same work, answered on a later turn of the loop as Node does.
   const callbackForm = (fn: (...args: never[]) => unknown, resultless = false) =>
     function callbackVersion(...args: unknown[]) {
@@ -344,9 +365,10 @@ export function createFs(context: FsContext) {
   for (const [name, resultless] of names) {
     const base = name.slice(0, -4);
     callbacks[base] = callbackForm(sync[name] as never, resultless);
-    // fs.promises has FileHandles instead of descriptors (not provided).
+    // fs.promises has FileHandles instead of descriptors.
     if (!(name in descriptors)) promises[base] = promiseForm(sync[name] as never);
   }
+  promises.open = createFileHandles({ ...descriptors, openSync: sync.openSync }).open;
   // fs.write and fs.read answer (error, bytes, buffer) as Node does.
   for (const name of ["writeSync", "readSync"] as const) {
     const withBytes = callbackForm((...args: unknown[]) => [(sync[name] as (...a: unknown[]) => number)(...args), args[1]]);

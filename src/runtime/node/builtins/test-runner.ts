@@ -1,7 +1,7 @@
 // node:test for the browser runtime: test/it, describe/suite, hooks, subtests (t.test), skip/todo/
-// only, t.assert, and Node's spec reporter output with its summary (ℹ tests … ℹ duration_ms) and
-// failing-tests recap. Hand-written: Node's own runner lives inside Node's internals.
-import { inspect } from "node-inspect-extracted";
+// only, t.assert; the report (spec or TAP) is test-reporters.ts's. Hand-written: Node's own runner
+// lives inside Node's internals.
+import { createReporter, type Finished, type ReporterName } from "./test-reporters";
 
 type TestFn = (t: TestContext, done?: (error?: unknown) => void) => unknown;
 type Hook = () => unknown;
@@ -22,15 +22,6 @@ interface Node {
   hooks: { before: Hook[]; after: Hook[]; beforeEach: Hook[]; afterEach: Hook[] };
   parent?: Node;
   location?: string;
-}
-
-interface Result {
-  name: string;
-  status: "pass" | "fail" | "skip" | "todo";
-  error?: unknown;
-  ms: number;
-  location?: string;
-  depth: number;
 }
 
 export interface TestContext {
@@ -77,11 +68,18 @@ function callerLocation(): string | undefined {
   return undefined;
 }
 
-export function createTestModule(write: (text: string) => void, assert: unknown, cwd: () => string, programStack: (stack: string) => string = (stack) => stack) {
+export function createTestModule(
+  write: (text: string) => void,
+  assert: unknown,
+  cwd: () => string,
+  programStack: (stack: string) => string = (stack) => stack,
+  reporterName: ReporterName = "spec",
+) {
   let root = newNode("<root>", "suite", {});
   let current = root;
   let running: Node | undefined;
-  const results: Result[] = [];
+  const reporter = createReporter(reporterName, { write, cwd, programStack });
+  const failures: Finished[] = [];
   const counts = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
   const started = performance.now();
 
@@ -115,22 +113,6 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
   });
   const hook = (kind: keyof Node["hooks"]) => (fn: Hook) => void (running ?? current).hooks[kind].push(fn);
 
-  const indent = (depth: number) => "  ".repeat(depth);
-  const ms = (value: number) => `(${value.toFixed(6).replace(/\.?0+$/, "") || "0"}ms)`;
-  const describeError = (error: unknown, depth: number) => {
-    let text: string;
-    if (error instanceof Error && typeof error.stack === "string") {
-      const original = error.stack;
-      error.stack = programStack(original);
-      text = inspect(error);
-      error.stack = original;
-    } else text = inspect(error);
-    return `${text
-      .split("\n")
-      .map((line) => `${indent(depth + 1)}${line}`)
-      .join("\n")}\n`;
-  };
-
   const eachHooks = (node: Node | undefined, kind: "beforeEach" | "afterEach"): Hook[] => {
     const chain: Hook[] = [];
     for (let n = node; n; n = n.parent) chain.unshift(...n.hooks[kind]);
@@ -141,14 +123,16 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
     const start = performance.now();
     const skip = node.options.skip;
     const todo = node.options.todo;
+    reporter.started(node.name, "test", depth, Boolean(skip));
     if (skip) {
       counts.tests++;
       counts.skipped++;
-      write(`${indent(depth)}﹣ ${node.name} ${ms(0)} # ${typeof skip === "string" ? skip : "SKIP"}\n`);
+      reporter.finished({ name: node.name, kind: "test", depth, outcome: "skip", reason: typeof skip === "string" ? skip : undefined, ms: 0 });
       return;
     }
     let error: unknown;
     let skipped: string | undefined;
+    const diagnostics: string[] = [];
     const previous = running;
     running = node;
     const controller = new AbortController();
@@ -161,9 +145,9 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
         child.location = callerLocation();
         await runTest(child, depth + 1);
       },
-      skip: (message?: string) => void (skipped = message ?? "SKIP"),
+      skip: (message?: string) => void (skipped = message ?? ""),
       todo: () => undefined,
-      diagnostic: (message: string) => write(`${indent(depth + 1)}# ${message}\n`),
+      diagnostic: (message: string) => void diagnostics.push(message),
       plan: () => undefined,
       before: (fn) => void fn(),
       after: (fn) => void node.hooks.after.push(fn),
@@ -191,30 +175,35 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
     }
     const elapsed = performance.now() - start;
     counts.tests++;
+    const base = { name: node.name, kind: "test" as const, depth, ms: elapsed, location: node.location, diagnostics };
     if (error !== undefined && !todo) {
       counts.fail++;
-      write(`${indent(depth)}✖ ${node.name} ${ms(elapsed)}\n${describeError(error, depth)}`);
-      results.push({ name: node.name, status: "fail", error, ms: elapsed, location: node.location, depth });
+      const entry: Finished = { ...base, outcome: "fail", error };
+      reporter.finished(entry);
+      failures.push(entry);
     } else if (todo) {
       counts.todo++;
-      write(`${indent(depth)}﹣ ${node.name} ${ms(elapsed)} # ${typeof todo === "string" ? todo : "TODO"}\n`);
+      const entry: Finished = { ...base, outcome: "todo", reason: typeof todo === "string" ? todo : undefined, error };
+      reporter.finished(entry);
+      // Listed with the failing tests, though it does not fail the run.
+      if (error !== undefined) failures.push(entry);
     } else if (skipped !== undefined) {
       counts.skipped++;
-      write(`${indent(depth)}﹣ ${node.name} ${ms(elapsed)} # ${skipped}\n`);
+      reporter.finished({ ...base, outcome: "skip", reason: skipped || undefined });
     } else {
       counts.pass++;
-      write(`${indent(depth)}✔ ${node.name} ${ms(elapsed)}\n`);
+      reporter.finished({ ...base, outcome: "pass" });
     }
   }
 
   async function runSuite(node: Node, depth: number): Promise<void> {
     const start = performance.now();
     counts.suites++;
+    reporter.started(node.name, "suite", depth, Boolean(node.options.skip));
     if (node.options.skip) {
-      write(`${indent(depth)}﹣ ${node.name} ${ms(0)} # SKIP\n`);
+      reporter.finished({ name: node.name, kind: "suite", depth, outcome: "skip", ms: 0 });
       return;
     }
-    write(`${indent(depth)}▶ ${node.name}\n`);
     const failedBefore = counts.fail;
     let hookError: unknown;
     try {
@@ -229,11 +218,14 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
       hookError ??= error;
     }
     const elapsed = performance.now() - start;
+    const base = { name: node.name, kind: "suite" as const, depth, ms: elapsed, location: node.location };
     if (hookError !== undefined) {
       counts.fail++;
-      write(`${indent(depth)}✖ ${node.name} ${ms(elapsed)}\n${describeError(hookError, depth)}`);
-      results.push({ name: node.name, status: "fail", error: hookError, ms: elapsed, location: node.location, depth });
-    } else write(`${indent(depth)}${counts.fail > failedBefore ? "✖" : "✔"} ${node.name} ${ms(elapsed)}\n`);
+      const entry: Finished = { ...base, outcome: "fail", error: hookError };
+      reporter.finished(entry);
+      failures.push(entry);
+    } else if (counts.fail > failedBefore) reporter.finished({ ...base, outcome: "fail", failedSubtests: counts.fail - failedBefore });
+    else reporter.finished({ ...base, outcome: "pass" });
   }
 
   const runNode = (node: Node, depth: number) => (node.kind === "suite" ? runSuite(node, depth) : runTest(node, depth));
@@ -263,27 +255,7 @@ export function createTestModule(write: (text: string) => void, assert: unknown,
     },
     /** Prints the summary; returns whether every test passed. */
     report(): boolean {
-      const duration = performance.now() - started;
-      write(
-        [
-          `ℹ tests ${counts.tests}`,
-          `ℹ suites ${counts.suites}`,
-          `ℹ pass ${counts.pass}`,
-          `ℹ fail ${counts.fail}`,
-          `ℹ cancelled ${counts.cancelled}`,
-          `ℹ skipped ${counts.skipped}`,
-          `ℹ todo ${counts.todo}`,
-          `ℹ duration_ms ${duration.toFixed(6).replace(/\.?0+$/, "")}`,
-        ].join("\n") + "\n",
-      );
-      const failed = results.filter((result) => result.status === "fail");
-      if (failed.length > 0) {
-        write("\n✖ failing tests:\n\n");
-        for (const result of failed) {
-          const where = result.location ? `test at ${result.location.replace(`${cwd()}/`, "")}\n` : "";
-          write(`${where}✖ ${result.name} ${ms(result.ms)}\n${describeError(result.error, 0)}\n`);
-        }
-      }
+      reporter.summary(counts, performance.now() - started, failures);
       return counts.fail === 0;
     },
   };
