@@ -29,8 +29,6 @@ import { registerAppServiceWorker, updateTopBarItem } from "./ui/preview";
 
 /** How long after the start-up work the offline cache starts downloading the app. */
 const SERVICE_WORKER_DELAY_MS = 3000;
-/** After the start-up order clears; before the offline cache, which downloads the whole app. */
-const NODE_WARM_DELAY_MS = 2000;
 
 /** `?bootTimeout=<ms>` overrides Settings → Runtime's boot timeout for this page (bounded). */
 function bootTimeout(search: string, settings: RuntimeSettings): number {
@@ -108,10 +106,6 @@ function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: R
     });
     // In the background, once there is a workspace to move (a no-op after the first time).
     setTimeout(() => webcontainer.start(), 0);
-    // The program sandbox (its frame, the node runtime's worker) starts once the page has started
-    // and settled, so the first `node` a user runs does not wait for it (one that comes sooner
-    // starts it itself). A no-op once it is up.
-    void startupOrder.whenClear().then(() => setTimeout(() => pageNodeHost().warm(), NODE_WARM_DELAY_MS));
     return { runtime, upgrade: runtime };
   };
 }

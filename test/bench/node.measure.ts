@@ -76,12 +76,6 @@ describe("node in the browser runtime", () => {
       colds.push(await timed(fresh.page, `node -e "console.log(6 * 7)"`, /^42$/));
       await fresh.context.close();
     }
-    // A user who runs their first program a few seconds in: the sandbox started once the page settled (src/main.tsx).
-    const settled = await open();
-    await settled.page.waitForTimeout(6000);
-    const afterSettling = await timed(settled.page, `node -e "console.log(6 * 7)"`, /^42$/);
-    await settled.context.close();
-    report({ name: "node -e first program of a page, typed 6 s after its prompt showed", value: afterSettling, unit: "ms", note: "the program sandbox starts 2 s after the start-up order clears" });
     const { context, page } = await open();
     try {
       colds.push(await timed(page, `node -e "console.log(6 * 7)"`, /^42$/));
