@@ -4,7 +4,7 @@
 // stream event is retried like a dropped stream instead of failing the reply with a parser error.
 import { JSONParseError } from "ai";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SessionStatus } from "../../src/agent/session/events";
 import { StallWatch, StreamStallError } from "../../src/agent/session/stall-watch";
 import { classifyFailure } from "../../src/agent/session/retry";
@@ -65,6 +65,41 @@ describe("the stall watch", () => {
     expect(events.at(-1)).toBe("stall true");
     expect(watch.stalled).toBe(true);
     watch.dispose();
+  });
+});
+
+describe("the stall watch over a long stream", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("counts silence from the last chunk, and sets no timer per chunk", async () => {
+    vi.useFakeTimers();
+    const events: string[] = [];
+    const setTimer = vi.spyOn(globalThis, "setTimeout");
+    const watch = new StallWatch({
+      timeoutMs: 1000,
+      noticeMs: 400,
+      now: () => Date.now(),
+      busy: () => false,
+      onSilence: () => events.push(`silence at ${Date.now() - start}`),
+      onResume: () => events.push("resume"),
+      onStall: () => events.push(`stall at ${Date.now() - start}`),
+    });
+    const start = Date.now();
+    // 2,000 chunks over 600 ms: the notice (400 ms) and the stall (1,000 ms) count from the last one.
+    for (let chunk = 0; chunk < 2000; chunk++) {
+      if (chunk % 10 === 0) await vi.advanceTimersByTimeAsync(3);
+      watch.data();
+    }
+    expect(setTimer.mock.calls.length).toBeLessThan(10);
+    expect(events).toEqual([]);
+    await vi.advanceTimersByTimeAsync(399);
+    expect(events).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events).toEqual(["silence at 1000"]);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(events).toEqual(["silence at 1000", "stall at 1600"]);
+    watch.dispose();
+    setTimer.mockRestore();
   });
 });
 

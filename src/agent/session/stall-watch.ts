@@ -28,6 +28,11 @@ export interface StallWatchOptions {
   onStall(error: StreamStallError): void;
 }
 
+/**
+ * The two timers stay armed while chunks arrive: a chunk only notes the time, and a timer that
+ * fires measures the silence since then and waits out the rest. (Re-arming both on every chunk
+ * cost two clearTimeout and two setTimeout calls per delta, tens of thousands in a long answer.)
+ */
 export class StallWatch {
   private last: number;
   private silent = false;
@@ -62,22 +67,39 @@ export class StallWatch {
     }
   }
 
+  private get noticeMs(): number {
+    return this.options.noticeMs ?? STALL_NOTICE_MS;
+  }
+
+  /** Starts whichever timer is not running, each due its interval after the last chunk. */
   private arm(): void {
-    clearTimeout(this.noticeTimer);
-    clearTimeout(this.stallTimer);
-    const notice = this.options.noticeMs ?? STALL_NOTICE_MS;
-    if (notice < this.options.timeoutMs) this.noticeTimer = setTimeout(() => this.notice(), notice);
-    this.stallTimer = setTimeout(() => this.expire(), this.options.timeoutMs);
+    if (this.noticeTimer === undefined && !this.silent && this.noticeMs < this.options.timeoutMs) {
+      this.noticeTimer = setTimeout(() => this.notice(), this.remaining(this.noticeMs));
+    }
+    if (this.stallTimer === undefined) this.stallTimer = setTimeout(() => this.expire(), this.remaining(this.options.timeoutMs));
+  }
+
+  /** What is left of `ms` of silence since the last chunk (a clock that went back counts as none passed). */
+  private remaining(ms: number): number {
+    const passed = this.options.now() - this.last;
+    return passed < 0 ? ms : Math.max(0, ms - passed);
   }
 
   private notice(): void {
-    if (this.done || this.options.busy()) return;
+    this.noticeTimer = undefined;
+    if (this.done) return;
+    // A chunk came since the timer was set: wait out the rest of the interval.
+    if (this.remaining(this.noticeMs) > 0) return this.arm();
+    // A tool is running: no notice; the next chunk (or the tool's end) starts the wait again.
+    if (this.options.busy()) return;
     this.silent = true;
     this.options.onSilence(this.last);
   }
 
   private expire(): void {
+    this.stallTimer = undefined;
     if (this.done) return;
+    if (this.remaining(this.options.timeoutMs) > 0) return this.arm();
     if (this.options.busy()) {
       // A tool is still running: its end counts as data.
       this.data();
