@@ -126,9 +126,15 @@ export function createDescriptors(context: DescriptorContext) {
     const length = options.length ?? buffer.byteLength - offset;
     const explicit = typeof options.position === "number" && options.position >= 0;
     const at = explicit ? (options.position as number) : open.position;
-    // A descriptor's errors name no path (Node's read(2) has none).
-    if (fs.stat(open.path)?.kind === "dir") throw Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { errno: -21, code: "EISDIR", syscall: "read" });
-    const bytes = bytesOf(fs.readFile(open.path, "read"));
+    let data: FileData;
+    try {
+      data = fs.readFile(open.path, "read");
+    } catch (error) {
+      // A descriptor's errors name no path (Node's read(2) has none).
+      if (error instanceof SandboxFsError && error.code === "EISDIR") throw Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { errno: -21, code: "EISDIR", syscall: "read" });
+      throw error;
+    }
+    const bytes = bytesOf(data);
     const count = Math.max(0, Math.min(length, bytes.length - at));
     new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength).set(bytes.subarray(at, at + count), offset);
     if (!explicit) open.position = at + count;
