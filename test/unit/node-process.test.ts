@@ -17,7 +17,7 @@ describe("node process", () => {
   it("waits for timers, then emits beforeExit and ends with process.exitCode", async () => {
     const run = await runNodeInProcess([
       "-e",
-      "let n = 0; const t = setInterval(() => { if (++n === 3) clearInterval(t); }, 5); setTimeout(() => console.log('ticks', n), 40); setTimeout(() => console.log('never'), 10_000).unref(); process.once('beforeExit', () => setTimeout(() => console.log('revived'), 5)); process.exitCode = 4;",
+      "let n = 0; const t = setInterval(() => { if (++n === 3) { clearInterval(t); setTimeout(() => console.log('ticks', n), 5); } }, 5); setTimeout(() => console.log('never'), 10_000).unref(); process.once('beforeExit', () => setTimeout(() => console.log('revived'), 5)); process.exitCode = 4;",
     ]);
     expect(run.stdout).toBe("ticks 3\nrevived\n");
     expect(run.exitCode).toBe(4);

@@ -96,7 +96,16 @@ export function runtimeContract(name: string, makeRuntime: (files: WorkspaceFile
       const started = Date.now();
       const result = await runtime.exec("while true; do :; done", { timeoutMs: 300 });
       expect(result.exitCode).toBe(124);
+      expect(result.timedOut).toBe(true);
       expect(Date.now() - started).toBeLessThan(2500);
+    });
+
+    it("does not call a script that exits 124 before its timeout timed out", async () => {
+      const { runtime } = await fixture();
+      const result = await runtime.exec("echo done; exit 124", { timeoutMs: 5_000 });
+      expect(result.exitCode).toBe(124);
+      expect(result.timedOut).toBeFalsy();
+      expect(result.output).not.toMatch(/timed out/);
     });
 
     it("stops on abort with exit code 130", async () => {

@@ -20,6 +20,8 @@ export const EXIT_ABORTED = 130;
 /** After a timeout or abort, how long to wait for just-bash to settle before answering anyway. */
 const SETTLE_GRACE_MS = 50;
 const MAX_COMMANDS = 10_000_000;
+/** What just-bash writes when its execution deadline (our timeout) ends a script. */
+const JUST_BASH_DEADLINE = /exceeded execution deadline/;
 
 export interface RunOptions {
   /** Absolute shell path ("/workspace/src", "/tmp") or a workspace path ("src"). */
@@ -133,6 +135,8 @@ export class BashHost {
       return finish({ exitCode: 1 });
     }
     if (options.terminal) this.runTerminals.set(runId, options.terminal);
+    // Taken before just-bash starts its own clock, so its deadline never ends a run earlier than ours.
+    const started = Date.now();
     const bash = new Bash({
       fs,
       cwd,
@@ -163,13 +167,16 @@ export class BashHost {
       );
 
     const watch = watchInterruption(options);
-    const started = Date.now();
     try {
       const outcome = await Promise.race([execution, watch.interrupted]);
       if (typeof outcome !== "string") {
         // What was not routed to the sinks as it happened (parse errors, output of `exec >` scripts).
         deliver({ stream: "stdout", text: outcome.stdout });
-        if (outcome.exitCode === EXIT_TIMEOUT && options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
+        // just-bash's own deadline (for a loop that never yields to our timer): its timers may fire a
+        // millisecond early by Date.now(), so its message counts too, not only the clock. A script
+        // that merely exits 124 before the deadline is not a timeout.
+        const deadline = Date.now() - started >= options.timeoutMs! || JUST_BASH_DEADLINE.test(outcome.stderr);
+        if (outcome.exitCode === EXIT_TIMEOUT && options.timeoutMs !== undefined && deadline) {
           return finish({ exitCode: EXIT_TIMEOUT, timedOut: true });
         }
         if (options.signal?.aborted) return finish({ exitCode: EXIT_ABORTED, aborted: true });
