@@ -21,7 +21,7 @@ import { startFakeModelServer, type FakeTurn } from "../support/fake-model-serve
 import { median, report } from "./report";
 
 const NOTE = "fake server on 127.0.0.1, fake-indexeddb, 120-file workspace";
-const RUNS = 4;
+const RUNS = 11;
 
 const TASK: FakeTurn[] = [
   { chunks: [{ type: "text", text: "Reading the entry point." }, { type: "tool-call", name: "read", input: { filePath: "src/main.ts" } }] },

@@ -138,10 +138,9 @@ export class ToolCalls {
     const set: ToolSet = {};
     for (const tool of tools) {
       const given = tool.inputJsonSchema;
-      const schema = given ? undefined : zodSchema(tool.parameters);
       const entry: Tool = {
         description: tool.description,
-        inputSchema: jsonSchema(() => (given ?? schema!.jsonSchema) as JSONSchema7),
+        inputSchema: jsonSchema(() => (given ?? jsonSchemaOf(tool.parameters)) as JSONSchema7),
         execute: (input: unknown, options: { toolCallId: string }) => this.execute(tool, input, options.toolCallId),
       };
       set[tool.id] = entry;
@@ -325,4 +324,18 @@ function safeStringify(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * A zod schema's JSON schema, converted once per schema: the tool set is built for every step and
+ * the conversion (a few ms for the full tool set) would otherwise be paid on each model request.
+ */
+const jsonSchemas = new WeakMap<ToolDefinition["parameters"], unknown>();
+function jsonSchemaOf(parameters: ToolDefinition["parameters"]): unknown {
+  let schema = jsonSchemas.get(parameters);
+  if (schema === undefined) {
+    schema = zodSchema(parameters).jsonSchema;
+    jsonSchemas.set(parameters, schema);
+  }
+  return schema;
 }
