@@ -7,7 +7,8 @@ describe("StartupOrder", () => {
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
-  const order = (capMs = 1500, quietMs = 200, commandMs = 1000) => new StartupOrder(capMs, quietMs, () => Date.now(), commandMs);
+  const order = (capMs = 1500, quietMs = 200, commandMs = 1000, typingCapMs = 3000) =>
+    new StartupOrder(capMs, quietMs, () => Date.now(), commandMs, typingCapMs);
   const track = (startup: StartupOrder) => {
     const state = { clear: false };
     void startup.whenClear().then(() => (state.clear = true));
@@ -107,5 +108,40 @@ describe("StartupOrder", () => {
     expect(state.clear).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(state.clear).toBe(true);
+  });
+
+  it("once everything is released, waits out the user's typing past the cap, up to the typing cap", async () => {
+    const startup = order(1500, 200, 1000, 3000);
+    startup.hold("terminal");
+    const state = track(startup);
+    await vi.advanceTimersByTimeAsync(1200);
+    startup.release("terminal");
+    // Typing from 1,300 ms to 2,500 ms: the cap (1,500 ms) no longer cuts into the line.
+    for (let at = 1300; at <= 2500; at += 100) {
+      await vi.advanceTimersByTimeAsync(100);
+      startup.input();
+    }
+    expect(state.clear).toBe(false);
+    await vi.advanceTimersByTimeAsync(199);
+    expect(state.clear).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.clear).toBe(true);
+  });
+
+  it("goes at the typing cap after the last release however long the user types", async () => {
+    const startup = order(1500, 200, 1000, 3000);
+    startup.hold("terminal");
+    const state = track(startup);
+    await vi.advanceTimersByTimeAsync(500);
+    startup.release("terminal");
+    let typed = 0;
+    while (!state.clear && typed < 100) {
+      await vi.advanceTimersByTimeAsync(100);
+      startup.input();
+      typed++;
+    }
+    expect(state.clear).toBe(true);
+    // Released at 500 ms; 3,000 ms later it went, mid-typing.
+    expect(typed).toBe(30);
   });
 });

@@ -28,12 +28,17 @@ export class StartupOrder {
    * @param commandMs how long the heavy work waits after the user started a command (Enter), also
    * past the cap: the first program's start (its worker, its runtime's code) is what they wait for
    * then, and Monaco's evaluation on the same two cores used to double it.
+   * @param typingCapMs once nothing holds the heavy work back, the longest it waits for a pause in
+   * the user's typing (from the last release). The cap guards against a terminal that never
+   * starts; once it has started, a user typing into its first prompt would otherwise get Monaco's
+   * evaluation in the middle of the line whenever the prompt came late.
    */
   constructor(
     private readonly capMs = 1500,
     private readonly quietMs = 200,
     private readonly now: () => number = () => performance.now(),
     private readonly commandMs = 1000,
+    private readonly typingCapMs = 3000,
   ) {}
 
   /** Holds the heavy work back until `release(what)`. */
@@ -50,6 +55,7 @@ export class StartupOrder {
     // typed or clicked for `quietMs` (they may be about to, as soon as the prompt shows).
     if (this.holds.size === 0) {
       this.quietUntil = Math.max(this.quietUntil, this.now() + this.quietMs);
+      if (this.cap !== undefined) this.capAfter(Math.max(this.typingCapMs, this.capAt - this.now()));
       this.openWhenQuiet();
     }
   }
