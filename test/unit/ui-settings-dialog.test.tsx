@@ -185,11 +185,17 @@ describe("SettingsDialog", () => {
     const { settings } = await setup(async () => ({ ok: true }));
     await typeInto(field<HTMLInputElement>("API key"), "sk-openai-0000000000");
     await click(button(view!.container, "Save"));
-    await settle();
+    // Saving takes several storage round trips (the last one makes its model the default): wait
+    // until the form has given way to the list, as a user does, before picking another default.
+    for (let i = 0; i < 100 && !view!.container.querySelector('button[aria-label="Edit OpenAI"]'); i++) await settle();
     const defaultPicker = field<HTMLSelectElement>("Default model");
     await choose(defaultPicker, "openai\u0000gpt-5-mini");
+    // Each pick is stored (a few fake-indexeddb round trips) before the settings change.
+    for (let i = 0; i < 100 && settings.defaultModel?.modelId !== "gpt-5-mini"; i++) await settle();
     expect(settings.defaultModel).toEqual({ providerId: "openai", modelId: "gpt-5-mini" });
+    expect(await storage!.settings.get(DEFAULT_MODEL_KEY)).toEqual({ providerId: "openai", modelId: "gpt-5-mini" });
     await choose(field<HTMLSelectElement>("Small model"), "openai\u0000gpt-5-nano");
+    for (let i = 0; i < 100 && (await loadProviderConfigs(storage!))[0]?.smallModel !== "gpt-5-nano"; i++) await settle();
     expect((await loadProviderConfigs(storage!))[0]!.smallModel).toBe("gpt-5-nano");
     await click(button(view!.container, "Edit OpenAI"));
     await click(button(view!.container, "Remove provider"));

@@ -51,6 +51,7 @@ export class StartupOrder {
   /** `what` is ready, failed or not coming (idempotent; nothing happens for what was never held). */
   release(what: StartupHold): void {
     if (!this.holds.delete(what)) return;
+    mark(`webcode:startup-release:${what}`);
     // What was released is now in the user's hands: the heavy work starts once they have not
     // typed or clicked for `quietMs` (they may be about to, as soon as the prompt shows).
     if (this.holds.size === 0) {
@@ -97,11 +98,17 @@ export class StartupOrder {
   private open(): void {
     if (this.clear) return;
     this.clear = true;
+    mark("webcode:startup-clear");
     clearTimeout(this.cap);
     clearTimeout(this.quiet);
     this.holds.clear();
     for (const resolve of this.waiters.splice(0)) resolve();
   }
+}
+
+/** User-timing marks of the start-up's steps, for the benchmarks and the browser's profiler. */
+function mark(name: string): void {
+  globalThis.performance?.mark?.(name);
 }
 
 /** The page's order (one page, one main thread). */
