@@ -4,6 +4,8 @@
 // promises never settle synchronously.
 import { Buffer } from "buffer/";
 import type { createDescriptors } from "./fs-descriptors";
+import type { FsLinks } from "./fs";
+import type { createStreams } from "./fs-streams";
 
 type Descriptors = ReturnType<typeof createDescriptors>;
 type Encoding = BufferEncoding | "buffer" | null | undefined;
@@ -21,7 +23,10 @@ function result<T extends object>(fields: T): T {
   return Object.assign(Object.create(null) as T, fields);
 }
 
-export function createFileHandles(descriptors: Descriptors) {
+/** What a handle's streams and lines are made with: fs's streams over its descriptor, and readline. */
+type HandleStreams = ReturnType<typeof createStreams> & Pick<FsLinks, "readline">;
+
+export function createFileHandles(descriptors: Descriptors, streams: HandleStreams) {
   class FileHandle {
     #fd: number;
 
@@ -117,6 +122,23 @@ export function createFileHandles(descriptors: Descriptors) {
 
     utimes() {
       return this.#use("futimes", () => undefined);
+    }
+
+    /** A read stream over this handle (from `start`, or on from the handle's position); it closes the handle when done unless `autoClose: false`. */
+    createReadStream(options?: Record<string, unknown>) {
+      if (this.#fd === -1) throw Object.assign(new Error("file closed"), { code: "EBADF", syscall: "read" });
+      return streams.createReadStream(null, { ...options, fd: this });
+    }
+
+    /** A write stream over this handle; it closes the handle when done unless `autoClose: false`. */
+    createWriteStream(options?: Record<string, unknown>) {
+      if (this.#fd === -1) throw Object.assign(new Error("file closed"), { code: "EBADF", syscall: "write" });
+      return streams.createWriteStream(null, { ...options, fd: this });
+    }
+
+    /** readline over the handle's contents: 'line' events and `for await (const line of handle.readLines())`. */
+    readLines(options?: Record<string, unknown>) {
+      return streams.readline().createInterface({ input: this.createReadStream({ ...options, encoding: "utf8" }), crlfDelay: Infinity });
     }
 
     async close(): Promise<void> {

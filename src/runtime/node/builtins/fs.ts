@@ -3,12 +3,12 @@
 // SandboxFs the page replays (see src/runtime/sandbox/sandbox-fs.ts for why not memfs).
 import { Buffer } from "buffer/";
 import { EventEmitter } from "events/";
-import { Readable, Writable } from "readable-stream";
 import { SandboxFsError, type FsNode, type SandboxFs } from "../../sandbox/sandbox-fs";
 import type { FileData } from "../../sandbox/protocol";
 import { realSetTimeout, type EventLoop } from "../event-loop";
 import { createDescriptors } from "./fs-descriptors";
 import { createFileHandles } from "./fs-filehandle";
+import { createStreams } from "./fs-streams";
 
 type PathLike = string | Uint8Array | URL;
 type Callback = (error: Error | null, ...values: unknown[]) => void;
@@ -115,7 +115,12 @@ function concat(a: FileData, b: FileData): FileData {
   return Uint8Array.from(Buffer.concat([toBuffer(a), toBuffer(b)]));
 }
 
-export function createFs(context: FsContext) {
+/** Other built-ins fs uses, given lazily (a FileHandle's readLines is readline's). */
+export interface FsLinks {
+  readline(): { createInterface(options: { input: unknown; crlfDelay?: number }): unknown };
+}
+
+export function createFs(context: FsContext, links: FsLinks) {
   const { fs, loop } = context;
   const inodes = new Map<string, number>();
   const watchers = new Set<{ path: string; recursive: boolean; emit: (type: string, name: string) => void }>();
@@ -368,7 +373,8 @@ export function createFs(context: FsContext) {
     // fs.promises has FileHandles instead of descriptors.
     if (!(name in descriptors)) promises[base] = promiseForm(sync[name] as never);
   }
-  promises.open = createFileHandles({ ...descriptors, openSync: sync.openSync }).open;
+  const streams = createStreams(descriptors, sync.openSync, (path) => abs(path as PathLike));
+  promises.open = createFileHandles({ ...descriptors, openSync: sync.openSync }, { ...streams, readline: links.readline }).open;
   // fs.write and fs.read answer (error, bytes, buffer) as Node does.
   for (const name of ["writeSync", "readSync"] as const) {
     const withBytes = callbackForm((...args: unknown[]) => [(sync[name] as (...a: unknown[]) => number)(...args), args[1]]);
@@ -427,40 +433,7 @@ export function createFs(context: FsContext) {
     return watcher;
   };
 
-  const createReadStream = (path: PathLike, options?: unknown) => {
-    const encoding = encodingOf(options);
-    let done = false;
-    const stream = new Readable({
-      read() {
-        if (done) return;
-        done = true;
-        try {
-          const data = toBuffer(fs.readFile(abs(path)));
-          this.push(encoding && encoding !== "buffer" ? data.toString(encoding) : data);
-          this.push(null);
-        } catch (error) {
-          this.destroy(error as Error);
-        }
-      },
-    });
-    return Object.assign(stream, { path: typeof path === "string" ? path : abs(path) });
-  };
-  const createWriteStream = (path: PathLike, options?: unknown) => {
-    const p = abs(path);
-    const append = typeof options === "object" && options !== null && String((options as { flags?: string }).flags ?? "").startsWith("a");
-    if (!append) write(p, "", undefined, false);
-    const stream = new Writable({
-      write(chunk: unknown, encoding: string, callback: (error?: Error | null) => void) {
-        try {
-          write(p, typeof chunk === "string" ? chunk : (chunk as Uint8Array), { encoding: encoding === "buffer" ? undefined : encoding }, true);
-          callback();
-        } catch (error) {
-          callback(error as Error);
-        }
-      },
-    });
-    return Object.assign(stream, { path: p, bytesWritten: 0 });
-  };
+  const { createReadStream, createWriteStream } = streams;
 
   const module = {
     ...sync,

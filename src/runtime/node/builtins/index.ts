@@ -11,7 +11,7 @@ import { StringDecoder } from "string_decoder";
 import { format, formatWithOptions, inspect, stripVTControlCharacters } from "node-inspect-extracted";
 import type { NodeTimers } from "../event-loop";
 import type { NodeProcess } from "../node-process";
-import { createFs, type FsContext } from "./fs";
+import { createFs, type FsContext, type FsLinks } from "./fs";
 import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHelpers } from "./small-modules";
 import type { TestModule } from "./test-runner";
 import { assertModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
@@ -91,7 +91,7 @@ export function createBuiltins(context: BuiltinContext) {
     console: () => context.console,
     crypto: () => createCrypto(),
     events: () => events,
-    fs: () => createFs(context),
+    fs: () => createFs(context, { readline: () => get("readline") as ReturnType<FsLinks["readline"]> }),
     "fs/promises": () => (get("fs") as { promises: unknown }).promises,
     module: () => context.moduleModule(),
     os: () => createOs(context.process),
