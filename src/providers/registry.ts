@@ -1,9 +1,7 @@
 // Builds AI SDK language models from provider configs. The one place that imports provider packages;
-// the agent only sees the ProviderRegistry interface.
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+// the agent only sees the ProviderRegistry interface. Each package loads on the first call to one of
+// its models (providerPackages), so the chat starts without downloading or evaluating all four.
+import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
 import { UserFacingError } from "../base";
 import type { ModelRef } from "../storage";
@@ -11,6 +9,7 @@ import { callOptions, reasoningLevels } from "./call-options";
 import { MODEL_CATALOGUE } from "./catalogue";
 import { OPENROUTER_BASE_URL, presetOf } from "./presets";
 import type { ModelInfo, ProviderConfig, ProviderRegistry } from "./types";
+import { providerPackages } from "./packages";
 import { webSearchOffer } from "./web-search";
 
 /** Anthropic refuses browser (CORS) requests unless the caller says it knows the key is exposed to the page. */
@@ -30,6 +29,64 @@ export interface WebcodeProviderRegistry extends ProviderRegistry {
 }
 
 type Factory = (modelId: string) => LanguageModel;
+
+/**
+ * A model whose provider package loads on its first call. The AI SDK awaits `supportedUrls` before
+ * a request, which loads it; `provider` is the package's own name once loaded (before that, the name
+ * it will have: only its first segment, "openai" or "anthropic", is read before a call).
+ */
+class DeferredModel implements LanguageModelV4 {
+  readonly specificationVersion = "v4";
+  private loaded: LanguageModelV4 | undefined;
+  private loading: Promise<LanguageModelV4> | undefined;
+
+  constructor(
+    private readonly expectedProvider: string,
+    readonly modelId: string,
+    private readonly create: () => Promise<LanguageModelV4>,
+  ) {}
+
+  get provider(): string {
+    return this.loaded?.provider ?? this.expectedProvider;
+  }
+
+  get supportedUrls(): PromiseLike<Record<string, RegExp[]>> {
+    return this.model().then((model) => model.supportedUrls);
+  }
+
+  async doGenerate(options: LanguageModelV4CallOptions) {
+    return (await this.model()).doGenerate(options);
+  }
+
+  async doStream(options: LanguageModelV4CallOptions) {
+    return (await this.model()).doStream(options);
+  }
+
+  private model(): Promise<LanguageModelV4> {
+    this.loading ??= this.create().then(
+      (model) => (this.loaded = model),
+      (error: unknown) => {
+        // A chunk that failed to download (offline, a new deploy) is tried again on the next call.
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+}
+
+/** A factory of deferred models over a provider built once, when its package has loaded. */
+function deferred<P>(expectedProvider: string, build: () => Promise<P>, model: (provider: P, modelId: string) => LanguageModelV4): Factory {
+  let provider: Promise<P> | undefined;
+  const load = () => {
+    provider ??= build().catch((error: unknown) => {
+      provider = undefined;
+      throw error;
+    });
+    return provider;
+  };
+  return (modelId) => new DeferredModel(expectedProvider, modelId, async () => model(await load(), modelId));
+}
 
 function needsKey(config: ProviderConfig): boolean {
   return config.kind !== "openai-compatible";
@@ -54,27 +111,28 @@ function buildFactory(config: ProviderConfig, fetchImpl: typeof fetch | undefine
   const baseURL = config.baseUrl?.trim() || undefined;
   switch (config.kind) {
     case "openai": {
-      const provider = createOpenAI({ ...common, apiKey, baseURL, headers: config.headers });
-      return config.api === "chat" ? (id) => provider.chat(id) : (id) => provider.responses(id);
+      const settings = { ...common, apiKey, baseURL, headers: config.headers };
+      const api = config.api === "chat" ? "chat" : "responses";
+      return deferred(`openai.${api}`, async () => (await providerPackages.openai()).createOpenAI(settings), (provider, id) => provider[api](id));
     }
     case "anthropic": {
-      const provider = createAnthropic({ ...common, apiKey, baseURL, headers: { ...ANTHROPIC_BROWSER_HEADER, ...config.headers } });
-      return (id) => provider(id);
+      const settings = { ...common, apiKey, baseURL, headers: { ...ANTHROPIC_BROWSER_HEADER, ...config.headers } };
+      return deferred("anthropic.messages", async () => (await providerPackages.anthropic()).createAnthropic(settings), (provider, id) => provider(id));
     }
     case "google": {
-      const provider = createGoogleGenerativeAI({ ...common, apiKey, baseURL, headers: config.headers });
-      return (id) => provider(id);
+      const settings = { ...common, apiKey, baseURL, headers: config.headers };
+      return deferred("google.generative-ai", async () => (await providerPackages.google()).createGoogleGenerativeAI(settings), (provider, id) => provider(id));
     }
     case "openrouter": {
-      const provider = createOpenAICompatible({
+      const settings = {
         ...common,
         name: config.id,
         baseURL: baseURL ?? OPENROUTER_BASE_URL,
         apiKey,
         includeUsage: true,
         headers: { ...OPENROUTER_HEADERS, ...config.headers },
-      });
-      return (id) => provider.chatModel(id);
+      };
+      return deferred(`${config.id}.chat`, async () => (await providerPackages.compatible()).createOpenAICompatible(settings), (provider, id) => provider.chatModel(id));
     }
     case "openai-compatible": {
       if (!baseURL) {
@@ -85,8 +143,8 @@ function buildFactory(config: ProviderConfig, fetchImpl: typeof fetch | undefine
           );
         };
       }
-      const provider = createOpenAICompatible({ ...common, name: config.id, baseURL, apiKey, includeUsage: true, headers: config.headers });
-      return (id) => provider.chatModel(id);
+      const settings = { ...common, name: config.id, baseURL, apiKey, includeUsage: true, headers: config.headers };
+      return deferred(`${config.id}.chat`, async () => (await providerPackages.compatible()).createOpenAICompatible(settings), (provider, id) => provider.chatModel(id));
     }
   }
 }

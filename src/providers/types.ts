@@ -59,5 +59,5 @@ export interface ProviderRegistry {
   /** Reasoning, provider options and sampling rules of one call. Unset: none of them. */
   callOptions?(ref: ModelRef, request: { effort?: ReasoningEffort; purpose: CallPurpose }): CallOptions;
   /** The provider's web search tool for this model when the user turned it on. Unset: none. */
-  webSearch?(ref: ModelRef): WebSearchOffer | undefined;
+  webSearch?(ref: ModelRef): Promise<WebSearchOffer | undefined> | WebSearchOffer | undefined;
 }

@@ -3,10 +3,8 @@
 // each search is billed by the provider, so it is offered only where the user turned it on for that
 // provider in Settings. The tools are the provider packages' own (provider-executed: the provider
 // runs the searches inside the request and streams the results and citations back).
-import { anthropic } from "@ai-sdk/anthropic";
-import { google } from "@ai-sdk/google";
-import { openai } from "@ai-sdk/openai";
 import type { ToolSet } from "ai";
+import { providerPackages } from "./packages";
 import type { ProviderConfig } from "./types";
 
 /** Searches Anthropic may run in one request (its web search bills per search). */
@@ -33,18 +31,27 @@ export function geminiMixesSearchWithTools(modelId: string): boolean {
   return /(^|[/.])gemini-/i.test(modelId) && !/(^|[/.])gemini-[12](?:[.-]|$)/i.test(modelId) && !/(^|[/.])gemini-pro(?:-vision)?$/i.test(modelId);
 }
 
-/** The provider's search tool for `modelId` when the user turned it on for this provider; undefined otherwise. */
-export function webSearchOffer(config: ProviderConfig, modelId: string): WebSearchOffer | undefined {
+/**
+ * The provider's search tool for `modelId` when the user turned it on for this provider; undefined
+ * otherwise. Async: the tool comes from the provider's package, which loads on first use.
+ */
+export async function webSearchOffer(config: ProviderConfig, modelId: string): Promise<WebSearchOffer | undefined> {
   if (!config.webSearch || !supportsWebSearch(config)) return undefined;
   switch (config.kind) {
-    case "openai":
+    case "openai": {
+      const { openai } = await providerPackages.openai();
       return { provider: config.name, tools: { web_search: openai.tools.webSearch({}) } };
-    case "anthropic":
+    }
+    case "anthropic": {
+      const { anthropic } = await providerPackages.anthropic();
       return { provider: config.name, tools: { web_search: anthropic.tools.webSearch_20250305({ maxUses: ANTHROPIC_MAX_SEARCHES }) } };
-    case "google":
+    }
+    case "google": {
       if (!geminiMixesSearchWithTools(modelId)) return undefined;
+      const { google } = await providerPackages.google();
       // The name Gemini requires for it.
       return { provider: config.name, tools: { google_search: google.tools.googleSearch({}) } };
+    }
     default:
       return undefined;
   }

@@ -82,7 +82,7 @@ describe("provider web search in the request", () => {
     expect(requestTools(rig.turnRequests()[0]!).find((t) => t.type === "web_search_20250305")).toMatchObject({ name: "web_search", max_uses: 5 });
   });
 
-  it("is not offered where the provider has none, or where Gemini cannot combine it with tools", () => {
+  it("is not offered where the provider has none, or where Gemini cannot combine it with tools", async () => {
     const base = { name: "P", apiKey: "k", webSearch: true, models: [] };
     const registry = createProviderRegistry([
       { ...base, id: "chat", kind: "openai", api: "chat" },
@@ -91,9 +91,9 @@ describe("provider web search in the request", () => {
       { ...base, id: "gemini", kind: "google" },
       { ...base, id: "off", kind: "anthropic", webSearch: false },
     ]);
-    for (const providerId of ["chat", "router", "local", "off"]) expect(registry.webSearch!({ providerId, modelId: "m" })).toBeUndefined();
-    expect(registry.webSearch!({ providerId: "gemini", modelId: "gemini-2.5-flash" })).toBeUndefined();
-    expect(Object.keys(registry.webSearch!({ providerId: "gemini", modelId: "gemini-3-flash-preview" })!.tools)).toEqual(["google_search"]);
+    for (const providerId of ["chat", "router", "local", "off"]) expect(await registry.webSearch!({ providerId, modelId: "m" })).toBeUndefined();
+    expect(await registry.webSearch!({ providerId: "gemini", modelId: "gemini-2.5-flash" })).toBeUndefined();
+    expect(Object.keys((await registry.webSearch!({ providerId: "gemini", modelId: "gemini-3-flash-preview" }))!.tools)).toEqual(["google_search"]);
     expect([geminiMixesSearchWithTools("gemini-2.0-flash"), geminiMixesSearchWithTools("models/gemini-3-pro"), geminiMixesSearchWithTools("gemini-pro")]).toEqual([false, true, false]);
   });
 });

@@ -140,9 +140,9 @@ describe("LiveProviderRegistry", () => {
     await settings.saveProvider(config);
     expect(registry.callOptions(ref, { purpose: "turn", effort: "high" })).toMatchObject({ reasoning: "high", providerOptions: { openai: { store: false } }, sampling: false });
     expect(registry.reasoningLevels(ref)).toContain("high");
-    expect(registry.webSearch(ref)).toBeUndefined();
+    expect(await registry.webSearch(ref)).toBeUndefined();
     await settings.saveProvider({ ...config, webSearch: true });
-    expect(Object.keys(registry.webSearch(ref)?.tools ?? {})).toEqual(["web_search"]);
+    expect(Object.keys((await registry.webSearch(ref))?.tools ?? {})).toEqual(["web_search"]);
     registry.dispose();
   });
 });

@@ -40,7 +40,7 @@ export class WebSearchGate {
   /** The provider tools to add to this request (undefined: none), asking the user first where needed. */
   async tools(input: WebSearchInput): Promise<ToolSet | undefined> {
     if (!input.supportsTools || input.toggles?.[WEBSEARCH_PERMISSION] === false) return undefined;
-    const offer = this.env.providers.webSearch?.(input.model);
+    const offer = await this.env.providers.webSearch?.(input.model);
     if (!offer) return undefined;
     const action = this.env.permissions.check(input.sessionId, WEBSEARCH_PERMISSION, "*", input.rules, input.limits);
     if (action === "deny") return undefined;
