@@ -46,29 +46,63 @@ function checkPosition(name: string, value: unknown): void {
 }
 
 export function createStreams(descriptors: Descriptors, openSync: (path: unknown, flags?: unknown) => number, pathOf: (path: unknown) => string) {
-  /** Opens `path` (or takes the given descriptor or handle) and says how to close it again. */
-  const opener = (path: unknown, options: StreamOptions, defaultFlags: string) => {
+  /**
+   * A file stream's life: `construct` opens `path` (or takes the given descriptor or FileHandle) and
+   * emits 'open' and 'ready'; `destroy` closes it again when `autoClose` (a handle as a handle).
+   */
+  const lifecycle = (path: unknown, options: StreamOptions, defaultFlags: string, stream: () => Readable | Writable) => {
     const given = options.fd;
+    const autoClose = options.autoClose !== false;
+    let fd = -1;
+    const close = (open: number, callback: (error?: Error | null) => void): void => {
+      if (isHandle(given)) {
+        given.close().then(() => callback(), callback);
+        return;
+      }
+      try {
+        descriptors.closeSync(open);
+        callback();
+      } catch (error) {
+        callback(error as Error);
+      }
+    };
     return {
-      open(): number {
-        if (isHandle(given)) return given.fd;
-        if (typeof given === "number") return given;
-        return openSync(path, options.flags ?? defaultFlags);
-      },
-      close(fd: number, callback: (error?: Error | null) => void): void {
-        if (isHandle(given)) {
-          given.close().then(() => callback(), callback);
-          return;
-        }
+      autoClose,
+      fd: () => fd,
+      construct(callback: (error?: Error | null) => void): void {
         try {
-          descriptors.closeSync(fd);
-          callback();
+          fd = isHandle(given) ? given.fd : typeof given === "number" ? given : openSync(path, options.flags ?? defaultFlags);
         } catch (error) {
           callback(error as Error);
+          return;
         }
+        Object.assign(stream(), { fd, pending: false });
+        stream().emit("open", fd);
+        stream().emit("ready");
+        callback();
+      },
+      destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+        if (fd === -1 || !autoClose) {
+          callback(error);
+          return;
+        }
+        const open = fd;
+        fd = -1;
+        close(open, (closeError) => callback(error ?? closeError ?? null));
       },
     };
   };
+
+  /** Node's fields of a file stream: its path, its descriptor once open, and close(). */
+  const fields = (path: unknown, stream: Readable | Writable, close: () => void) => ({
+    path: typeof path === "string" ? path : path == null ? undefined : pathOf(path),
+    pending: true,
+    fd: null as number | null,
+    close(callback?: (error?: Error | null) => void) {
+      if (callback) stream.once("close", () => callback());
+      close();
+    },
+  });
 
   const createReadStream = (path: unknown, rawOptions?: unknown) => {
     const options = optionsOf(rawOptions);
@@ -77,32 +111,20 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
     if (options.start !== undefined && options.end !== undefined && options.start > options.end) {
       throw Object.assign(new RangeError(`The value of "start" is out of range. It must be <= "end" (here: ${options.end}). Received ${options.start}`), { code: "ERR_OUT_OF_RANGE" });
     }
-    const file = opener(path, options, "r");
-    const autoClose = options.autoClose !== false;
+    const file = lifecycle(path, options, "r", () => stream);
     const chunkSize = options.highWaterMark ?? READ_CHUNK;
-    let fd = -1;
     /** The bytes still to deliver, read once on the first read (a descriptor read copies the whole file). */
     let pending: Buffer | undefined;
     let offset = 0;
-    const stream = new Readable({
+    const stream: Readable = new Readable({
       highWaterMark: chunkSize,
       emitClose: options.emitClose !== false,
-      autoDestroy: autoClose,
-      construct(callback: (error?: Error | null) => void) {
-        try {
-          fd = file.open();
-        } catch (error) {
-          callback(error as Error);
-          return;
-        }
-        Object.assign(stream, { fd, pending: false });
-        stream.emit("open", fd);
-        stream.emit("ready");
-        callback();
-      },
+      autoDestroy: file.autoClose,
+      construct: file.construct,
       read() {
         try {
           if (!pending) {
+            const fd = file.fd();
             const size = (descriptors.fstatSync(fd) as { size: number }).size;
             const from = options.start ?? null;
             const last = Math.min(size - 1, options.end ?? Number.POSITIVE_INFINITY);
@@ -123,52 +145,28 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
           stream.destroy(error as Error);
         }
       },
-      destroy(error: Error | null, callback: (error?: Error | null) => void) {
-        if (fd === -1 || !autoClose) {
-          callback(error);
-          return;
-        }
-        const open = fd;
-        fd = -1;
-        file.close(open, (closeError) => callback(error ?? closeError ?? null));
-      },
+      destroy: file.destroy,
     });
     if (options.encoding && options.encoding !== "buffer") stream.setEncoding(options.encoding);
-    return Object.assign(stream, { path: typeof path === "string" ? path : path == null ? undefined : pathOf(path), bytesRead: 0, pending: true, fd: null as number | null, close(callback?: (error?: Error | null) => void) {
-      if (callback) stream.once("close", () => callback());
-      stream.destroy();
-    } });
+    return Object.assign(stream, fields(path, stream, () => stream.destroy()), { bytesRead: 0 });
   };
 
   const createWriteStream = (path: unknown, rawOptions?: unknown) => {
     const options = optionsOf(rawOptions);
     checkPosition("start", options.start);
-    const file = opener(path, options, "w");
-    const autoClose = options.autoClose !== false;
-    let fd = -1;
+    const file = lifecycle(path, options, "w", () => stream);
     let position = options.start ?? null;
-    const stream = new Writable({
+    const stream: Writable = new Writable({
       emitClose: options.emitClose !== false,
-      autoDestroy: autoClose,
+      autoDestroy: file.autoClose,
       decodeStrings: false,
-      construct(callback: (error?: Error | null) => void) {
-        try {
-          fd = file.open();
-        } catch (error) {
-          callback(error as Error);
-          return;
-        }
-        Object.assign(stream, { fd, pending: false });
-        stream.emit("open", fd);
-        stream.emit("ready");
-        callback();
-      },
+      construct: file.construct,
       write(chunk: unknown, encoding: string, callback: (error?: Error | null) => void) {
         try {
           const written =
             typeof chunk === "string"
-              ? descriptors.writeSync(fd, chunk, position, encoding === "buffer" ? "utf8" : encoding)
-              : descriptors.writeSync(fd, chunk, 0, (chunk as Uint8Array).byteLength, position);
+              ? descriptors.writeSync(file.fd(), chunk, position, encoding === "buffer" ? "utf8" : encoding)
+              : descriptors.writeSync(file.fd(), chunk, 0, (chunk as Uint8Array).byteLength, position);
           if (position !== null) position += written;
           (stream as unknown as { bytesWritten: number }).bytesWritten += written;
           callback();
@@ -176,21 +174,10 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
           callback(error as Error);
         }
       },
-      destroy(error: Error | null, callback: (error?: Error | null) => void) {
-        if (fd === -1 || !autoClose) {
-          callback(error);
-          return;
-        }
-        const open = fd;
-        fd = -1;
-        file.close(open, (closeError) => callback(error ?? closeError ?? null));
-      },
+      destroy: file.destroy,
     });
     if (options.encoding && options.encoding !== "buffer") stream.setDefaultEncoding(options.encoding);
-    return Object.assign(stream, { path: typeof path === "string" ? path : path == null ? undefined : pathOf(path), bytesWritten: 0, pending: true, fd: null as number | null, close(callback?: (error?: Error | null) => void) {
-      if (callback) stream.once("close", () => callback());
-      stream.end();
-    } });
+    return Object.assign(stream, fields(path, stream, () => stream.end()), { bytesWritten: 0 });
   };
 
   return { createReadStream, createWriteStream };
