@@ -106,6 +106,9 @@ export function runtimeContract(name: string, makeRuntime: (files: WorkspaceFile
       expect(result.exitCode).toBe(124);
       expect(result.timedOut).toBeFalsy();
       expect(result.output).not.toMatch(/timed out/);
+      // Nor one that prints just-bash's deadline message itself.
+      const spoof = await runtime.exec("exec 3>&1; echo 'bash: execution exceeded execution deadline (5000ms)' >&2; exit 124", { timeoutMs: 5_000 });
+      expect([spoof.exitCode, spoof.timedOut ?? false]).toEqual([124, false]);
     });
 
     it("stops on abort with exit code 130", async () => {

@@ -21,7 +21,9 @@ export const EXIT_ABORTED = 130;
 const SETTLE_GRACE_MS = 50;
 const MAX_COMMANDS = 10_000_000;
 /** What just-bash writes when its execution deadline (our timeout) ends a script. */
-const JUST_BASH_DEADLINE = /exceeded execution deadline/;
+const JUST_BASH_DEADLINE = /^bash: .* exceeded execution deadline \(\d+ms\)/m;
+/** How early by our clock just-bash's deadline may end a script (its timers round). */
+const DEADLINE_SLACK_MS = 5;
 
 export interface RunOptions {
   /** Absolute shell path ("/workspace/src", "/tmp") or a workspace path ("src"). */
@@ -173,9 +175,10 @@ export class BashHost {
         // What was not routed to the sinks as it happened (parse errors, output of `exec >` scripts).
         deliver({ stream: "stdout", text: outcome.stdout });
         // just-bash's own deadline (for a loop that never yields to our timer): its timers may fire a
-        // millisecond early by Date.now(), so its message counts too, not only the clock. A script
-        // that merely exits 124 before the deadline is not a timeout.
-        const deadline = Date.now() - started >= options.timeoutMs! || JUST_BASH_DEADLINE.test(outcome.stderr);
+        // millisecond early by Date.now(), so its message counts within a few ms of the deadline. A
+        // script that exits 124 (or prints that message) well before the deadline is not a timeout.
+        const elapsed = Date.now() - started;
+        const deadline = elapsed >= options.timeoutMs! || (elapsed >= options.timeoutMs! - DEADLINE_SLACK_MS && JUST_BASH_DEADLINE.test(outcome.stderr));
         if (outcome.exitCode === EXIT_TIMEOUT && options.timeoutMs !== undefined && deadline) {
           return finish({ exitCode: EXIT_TIMEOUT, timedOut: true });
         }

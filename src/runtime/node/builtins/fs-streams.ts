@@ -47,13 +47,14 @@ function checkPosition(name: string, value: unknown): void {
 
 export function createStreams(descriptors: Descriptors, openSync: (path: unknown, flags?: unknown) => number, pathOf: (path: unknown) => string) {
   /**
-   * A file stream's life: `construct` opens `path` (or takes the given descriptor or FileHandle) and
-   * emits 'open' and 'ready'; `destroy` closes it again when `autoClose` (a handle as a handle).
+   * A file stream's life: `construct` opens `path` and emits 'open' and 'ready' (a given descriptor
+   * or FileHandle is taken as it is, with neither, as in Node); `destroy` closes it, a handle as a
+   * handle. `autoClose: false` only keeps the end of the stream (or an error) from closing it.
    */
   const lifecycle = (path: unknown, options: StreamOptions, defaultFlags: string, stream: () => Readable | Writable) => {
     const given = options.fd;
     const autoClose = options.autoClose !== false;
-    let fd = -1;
+    let fd = isHandle(given) ? given.fd : typeof given === "number" ? given : -1;
     const close = (open: number, callback: (error?: Error | null) => void): void => {
       if (isHandle(given)) {
         given.close().then(() => callback(), callback);
@@ -68,10 +69,15 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
     };
     return {
       autoClose,
+      given: fd === -1 ? null : fd,
       fd: () => fd,
       construct(callback: (error?: Error | null) => void): void {
+        if (fd !== -1) {
+          callback();
+          return;
+        }
         try {
-          fd = isHandle(given) ? given.fd : typeof given === "number" ? given : openSync(path, options.flags ?? defaultFlags);
+          fd = openSync(path, options.flags ?? defaultFlags);
         } catch (error) {
           callback(error as Error);
           return;
@@ -82,24 +88,30 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
         callback();
       },
       destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-        if (fd === -1 || !autoClose) {
+        if (fd === -1) {
           callback(error);
           return;
         }
         const open = fd;
         fd = -1;
-        close(open, (closeError) => callback(error ?? closeError ?? null));
+        close(open, (closeError) => {
+          Object.assign(stream(), { fd: null });
+          callback(error ?? closeError ?? null);
+        });
       },
     };
   };
 
-  /** Node's fields of a file stream: its path, its descriptor once open, and close(). */
-  const fields = (path: unknown, stream: Readable | Writable, close: () => void) => ({
+  /** Node's fields of a file stream: its path, its descriptor (null until open), and close(). */
+  const fields = (path: unknown, stream: Readable | Writable, given: number | null, close: () => void) => ({
     path: typeof path === "string" ? path : path == null ? undefined : pathOf(path),
-    pending: true,
-    fd: null as number | null,
+    pending: given === null,
+    fd: given,
     close(callback?: (error?: Error | null) => void) {
-      if (callback) stream.once("close", () => callback());
+      if (callback) {
+        if (stream.closed) queueMicrotask(() => callback());
+        else stream.once("close", () => callback());
+      }
       close();
     },
   });
@@ -107,7 +119,7 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
   const createReadStream = (path: unknown, rawOptions?: unknown) => {
     const options = optionsOf(rawOptions);
     checkPosition("start", options.start);
-    checkPosition("end", options.end);
+    if (options.end !== Infinity) checkPosition("end", options.end);
     if (options.start !== undefined && options.end !== undefined && options.start > options.end) {
       throw Object.assign(new RangeError(`The value of "start" is out of range. It must be <= "end" (here: ${options.end}). Received ${options.start}`), { code: "ERR_OUT_OF_RANGE" });
     }
@@ -129,9 +141,10 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
             const from = options.start ?? null;
             const last = Math.min(size - 1, options.end ?? Number.POSITIVE_INFINITY);
             const length = Math.max(0, last + 1 - (from ?? 0));
-            const buffer = Buffer.alloc(from === null ? size : length);
-            const count = descriptors.readSync(fd, buffer, 0, buffer.length, from);
-            pending = buffer.subarray(0, from === null && options.end !== undefined ? Math.min(count, options.end + 1) : count);
+            // Without `start`, from the descriptor's position on, `end + 1` bytes at most: the
+            // descriptor moves on by what the stream delivers, as in Node.
+            const buffer = Buffer.alloc(from === null ? Math.min(size, (options.end ?? Number.POSITIVE_INFINITY) + 1) : length);
+            pending = buffer.subarray(0, descriptors.readSync(fd, buffer, 0, buffer.length, from));
           }
           if (offset >= pending.length) {
             stream.push(null);
@@ -142,13 +155,15 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
           (stream as unknown as { bytesRead: number }).bytesRead += chunk.length;
           stream.push(chunk);
         } catch (error) {
-          stream.destroy(error as Error);
+          // Node leaves a stream that must not close itself open after a read error.
+          if (file.autoClose) stream.destroy(error as Error);
+          else stream.emit("error", error);
         }
       },
       destroy: file.destroy,
     });
     if (options.encoding && options.encoding !== "buffer") stream.setEncoding(options.encoding);
-    return Object.assign(stream, fields(path, stream, () => stream.destroy()), { bytesRead: 0 });
+    return Object.assign(stream, fields(path, stream, file.given, () => stream.destroy()), { bytesRead: 0 });
   };
 
   const createWriteStream = (path: unknown, rawOptions?: unknown) => {
@@ -177,7 +192,12 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
       destroy: file.destroy,
     });
     if (options.encoding && options.encoding !== "buffer") stream.setDefaultEncoding(options.encoding);
-    return Object.assign(stream, fields(path, stream, () => stream.end()), { bytesWritten: 0 });
+    const close = () => {
+      // close() closes the file also where the end of the stream would not.
+      if (!file.autoClose) stream.once("finish", () => stream.destroy());
+      stream.end();
+    };
+    return Object.assign(stream, fields(path, stream, file.given, close), { bytesWritten: 0 });
   };
 
   return { createReadStream, createWriteStream };
