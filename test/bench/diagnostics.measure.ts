@@ -4,7 +4,7 @@
 // runs), whole tool call; and the built worker in headless Chromium, the diagnose round trip the
 // tool waits for. Cold = the first answer (project and lib files loaded); warm = median of RUNS
 // writes after that, each changing the file so the service re-checks it and its importers.
-import { readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { it } from "vitest";
 import { useBuiltApp } from "./built-app";
 import { runTool } from "../../src/agent/tools/wrapper";
@@ -84,8 +84,10 @@ it("measures write → diagnostics for a 2,000-line file in a 200-file project",
  * after per write. Measures the worker's answer, the part of the write the tool waits for.
  */
 it("measures the built worker in Chromium (diagnose round trip)", async () => {
-  const worker = readdirSync("dist/assets").find((name) => /^worker-.*\.js$/.test(name));
-  if (!worker) throw new Error("dist/assets has no code-service worker chunk; run npm run build");
+  // The code service's worker is the asset of its module (other runtimes' workers are named worker-* too).
+  const manifest = JSON.parse(readFileSync("dist/.vite/manifest.json", "utf8")) as Record<string, { assets?: string[] }>;
+  const worker = manifest["src/runtime/code-intel/index.ts"]?.assets?.find((name) => /\/worker-[^/]*\.js$/.test(name))?.replace(/^assets\//, "");
+  if (!worker) throw new Error("dist/.vite/manifest.json names no code-service worker; run npm run build");
   const context = await app.browser().newContext();
   const page = await context.newPage();
   try {
