@@ -25,6 +25,16 @@ const JUST_BASH_DEADLINE = /^bash: .* exceeded execution deadline \(\d+ms\)/m;
 /** How early by our clock just-bash's deadline may end a script (its timers round). */
 const DEADLINE_SLACK_MS = 5;
 
+/**
+ * Whether an exit 124 was the timeout: our clock says it has passed, or just-bash's own deadline
+ * (for a loop that never yields to our timer) said so within a few ms of it, since its timers may
+ * fire a millisecond early by Date.now(). A script that exits 124 (or prints that message) well
+ * before the deadline is not a timeout.
+ */
+function endedByDeadline(elapsedMs: number, timeoutMs: number, stderr: string): boolean {
+  return elapsedMs >= timeoutMs || (elapsedMs >= timeoutMs - DEADLINE_SLACK_MS && JUST_BASH_DEADLINE.test(stderr));
+}
+
 export interface RunOptions {
   /** Absolute shell path ("/workspace/src", "/tmp") or a workspace path ("src"). */
   cwd?: string;
@@ -174,12 +184,7 @@ export class BashHost {
       if (typeof outcome !== "string") {
         // What was not routed to the sinks as it happened (parse errors, output of `exec >` scripts).
         deliver({ stream: "stdout", text: outcome.stdout });
-        // just-bash's own deadline (for a loop that never yields to our timer): its timers may fire a
-        // millisecond early by Date.now(), so its message counts within a few ms of the deadline. A
-        // script that exits 124 (or prints that message) well before the deadline is not a timeout.
-        const elapsed = Date.now() - started;
-        const deadline = elapsed >= options.timeoutMs! || (elapsed >= options.timeoutMs! - DEADLINE_SLACK_MS && JUST_BASH_DEADLINE.test(outcome.stderr));
-        if (outcome.exitCode === EXIT_TIMEOUT && options.timeoutMs !== undefined && deadline) {
+        if (outcome.exitCode === EXIT_TIMEOUT && options.timeoutMs !== undefined && endedByDeadline(Date.now() - started, options.timeoutMs, outcome.stderr)) {
           return finish({ exitCode: EXIT_TIMEOUT, timedOut: true });
         }
         if (options.signal?.aborted) return finish({ exitCode: EXIT_ABORTED, aborted: true });

@@ -39,11 +39,16 @@ export function createFileHandles(descriptors: Descriptors, streams: HandleStrea
       return this.#fd;
     }
 
-    /** Runs `work` with the open descriptor; a closed handle rejects as Node's does ("file closed", the method's syscall name). */
+    /** The open descriptor; a closed handle throws as Node's does ("file closed", the method's syscall name). */
+    #open(syscall: string): number {
+      if (this.#fd === -1) throw Object.assign(new Error("file closed"), { code: "EBADF", syscall });
+      return this.#fd;
+    }
+
+    /** Runs `work` with the open descriptor on a later microtask; a closed handle rejects. */
     async #use<T>(syscall: string, work: (fd: number) => T): Promise<T> {
       await Promise.resolve();
-      if (this.#fd === -1) throw Object.assign(new Error("file closed"), { code: "EBADF", syscall });
-      return work(this.#fd);
+      return work(this.#open(syscall));
     }
 
     /** read(buffer, offset, length, position), read(buffer, options), read(options) or read(). */
@@ -126,13 +131,13 @@ export function createFileHandles(descriptors: Descriptors, streams: HandleStrea
 
     /** A read stream over this handle (from `start`, or on from the handle's position); it closes the handle when done unless `autoClose: false`. */
     createReadStream(options?: Record<string, unknown>) {
-      if (this.#fd === -1) throw Object.assign(new Error("file closed"), { code: "EBADF", syscall: "read" });
+      this.#open("read");
       return streams.createReadStream(null, { ...options, fd: this });
     }
 
     /** A write stream over this handle; it closes the handle when done unless `autoClose: false`. */
     createWriteStream(options?: Record<string, unknown>) {
-      if (this.#fd === -1) throw Object.assign(new Error("file closed"), { code: "EBADF", syscall: "write" });
+      this.#open("write");
       return streams.createWriteStream(null, { ...options, fd: this });
     }
 

@@ -139,11 +139,10 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
             const fd = file.fd();
             const size = (descriptors.fstatSync(fd) as { size: number }).size;
             const from = options.start ?? null;
-            const last = Math.min(size - 1, options.end ?? Number.POSITIVE_INFINITY);
-            const length = Math.max(0, last + 1 - (from ?? 0));
-            // Without `start`, from the descriptor's position on, `end + 1` bytes at most: the
-            // descriptor moves on by what the stream delivers, as in Node.
-            const buffer = Buffer.alloc(from === null ? Math.min(size, (options.end ?? Number.POSITIVE_INFINITY) + 1) : length);
+            // `end` is inclusive. Without `start`, from the descriptor's position on, `end + 1` bytes
+            // at most: the descriptor moves on by what the stream delivers, as in Node.
+            const span = (options.end ?? Number.POSITIVE_INFINITY) + 1 - (from ?? 0);
+            const buffer = Buffer.alloc(Math.max(0, Math.min(size - (from ?? 0), span)));
             pending = buffer.subarray(0, descriptors.readSync(fd, buffer, 0, buffer.length, from));
           }
           if (offset >= pending.length) {
