@@ -8,6 +8,8 @@ mkdirSync(outDir, { recursive: true });
 const only = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
+/** What failed, repeated just above the last line: CI keeps only the tail of the output. */
+const failures = [];
 
 function run(label, command, args) {
   console.log(`\n▶ ${label}: ${command} ${args.join(" ")}`);
@@ -20,6 +22,7 @@ function check(label, command, args) {
   if (run(label, command, args)) passed++;
   else {
     failed++;
+    failures.push(label);
     console.log(`✗ ${label} failed`);
   }
 }
@@ -32,6 +35,7 @@ function vitest(label, project, jsonFile) {
   const ok = run(label, "npx", args);
   if (!existsSync(jsonFile)) {
     failed++;
+    failures.push(`${label}: no results were written (the runner crashed)`);
     console.log(`✗ ${label}: no results were written (the runner crashed)`);
     return;
   }
@@ -41,7 +45,22 @@ function vitest(label, project, jsonFile) {
   // Suites that fail to load count as a failure even when no test inside them ran.
   const brokenSuites = report.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
   failed += brokenSuites;
-  if (!ok && report.numFailedTests === 0 && brokenSuites === 0) failed++;
+  for (const suite of report.testResults) {
+    const file = suite.name.replace(`${process.cwd()}/`, "");
+    for (const test of suite.assertionResults) {
+      if (test.status === "failed") failures.push(`${label}: ${file} > ${test.fullName}\n    ${firstLine(test.failureMessages)}`);
+    }
+    if (suite.status === "failed" && suite.assertionResults.length === 0) failures.push(`${label}: ${file} did not load\n    ${firstLine([suite.message])}`);
+  }
+  if (!ok && report.numFailedTests === 0 && brokenSuites === 0) {
+    failed++;
+    failures.push(`${label}: the runner exited with an error`);
+  }
+}
+
+function firstLine(messages) {
+  const text = (messages ?? []).join("\n").trim();
+  return (text.split("\n")[0] ?? "").slice(0, 300);
 }
 
 /**
@@ -78,9 +97,11 @@ if (wantsBrowser) {
     vitest("e2e", "e2e", `${outDir}/e2e.json`);
   } else {
     failed++;
+    failures.push("build failed: browser tests not run");
     console.log("✗ build failed: browser tests not run");
   }
 }
 
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `✗ ${f}`).join("\n")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
