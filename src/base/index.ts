@@ -7,3 +7,4 @@ export * from "./paths";
 export * from "./bytes";
 export { globToRegExp, matchGlob, inSkippedFolder } from "./glob-match";
 export { yieldToEventLoop, yieldToPage } from "./yield";
+export { Serial } from "./serial";

@@ -35,6 +35,18 @@ export async function settle(): Promise<void> {
   });
 }
 
+/**
+ * Settles until `condition` holds, for up to 10 s of wall time (a loaded machine may need many
+ * turns for a few storage writes); fails naming `what` when it never does.
+ */
+export async function settleUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}`);
+    await settle();
+  }
+}
+
 /** Types into a textarea or input the way a user does (React sees an input event). */
 export async function typeInto(element: HTMLTextAreaElement | HTMLInputElement, value: string): Promise<void> {
   await act(async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openStorage, type Storage } from "../../src/storage";
 import { MessageErrorView } from "../../src/ui/chat/message-view";
 import { BUDGET_SETTINGS_KEY, BudgetSettings, ProviderSettings, SettingsDialog, restoreBudget } from "../../src/ui/settings";
-import { button, byLabel, click, press, render, settle, typeInto, type Rendered } from "./ui-chat-render";
+import { button, byLabel, click, press, render, settle, settleUntil, typeInto, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
 let storage: Storage | undefined;
@@ -40,6 +40,15 @@ describe("BudgetSettings", () => {
     expect(reloaded.budget).toEqual({ dollars: 2.5 });
   });
 
+  it("keeps both of two changes made at once (each starts from the one before)", async () => {
+    storage = await openStorage({ name: `budget-both-${Math.random()}` });
+    const budget = new BudgetSettings(storage);
+    await budget.load();
+    await Promise.all([budget.set("dollars", 4), budget.set("tokens", 100_000)]);
+    expect(budget.budget).toEqual({ dollars: 4, tokens: 100_000 });
+    expect(await storage.settings.get(BUDGET_SETTINGS_KEY)).toEqual({ dollars: 4, tokens: 100_000 });
+  });
+
   it("is edited in the Settings dialog", async () => {
     storage = await openStorage({ name: `budget-ui-${Math.random()}` });
     const settings = new ProviderSettings(storage);
@@ -49,15 +58,17 @@ describe("BudgetSettings", () => {
     expect(view.container.textContent).toContain("Budget per session");
     const dollars = byLabel<HTMLInputElement>(view.container, "Dollars")!;
     const tokens = byLabel<HTMLInputElement>(view.container, "Tokens")!;
+    // Two limits entered one right after the other: the second change must not lose the first.
     await typeInto(dollars, "3");
     await press(dollars, "Enter");
     await typeInto(tokens, "250000");
     await press(tokens, "Enter");
-    await settle();
+    await settleUntil(() => budget.budget?.tokens !== undefined, "the token limit to be stored");
     expect(budget.budget).toEqual({ dollars: 3, tokens: 250_000 });
+    expect(await storage.settings.get(BUDGET_SETTINGS_KEY)).toEqual({ dollars: 3, tokens: 250_000 });
     await typeInto(tokens, "");
     await press(tokens, "Enter");
-    await settle();
+    await settleUntil(() => budget.budget?.tokens === undefined, "the token limit to be removed");
     expect(budget.budget).toEqual({ dollars: 3 });
     await typeInto(dollars, "-1");
     await press(dollars, "Enter");

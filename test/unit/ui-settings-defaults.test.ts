@@ -65,6 +65,31 @@ describe("ProviderSettings default model", () => {
     expect(settings.providerModel("other")).toBeUndefined();
   });
 
+  it("keeps every one of several changes made at once, in the order they were made (none starts from a stale copy)", async () => {
+    storage = await openStorage({ name: `settings-defaults-${Math.random()}` });
+    const settings = new ProviderSettings(storage);
+    await settings.load();
+    // What a quick user does: save two providers, then pick models and levels before the saves land.
+    await Promise.all([
+      settings.saveProvider(provider("local", ["small", "coder"])),
+      settings.saveProvider(provider("other", ["x", "y"])),
+      settings.setDefaultModel({ providerId: "local", modelId: "coder" }),
+      settings.setProviderModel("other", "y"),
+      settings.setSmallModel("other", "x"),
+      settings.setReasoning({ providerId: "local", modelId: "coder" }, "high"),
+      settings.setReasoning({ providerId: "other", modelId: "y" }, "low"),
+    ]);
+    const reloaded = new ProviderSettings(storage);
+    await reloaded.load();
+    for (const view of [settings, reloaded]) {
+      expect(view.configs.map((c) => [c.id, c.smallModel])).toEqual([["local", undefined], ["other", "x"]]);
+      expect(view.defaultModel).toEqual({ providerId: "local", modelId: "coder" });
+      expect([view.providerModel("local"), view.providerModel("other")]).toEqual(["coder", "y"]);
+      expect(view.reasoningFor({ providerId: "local", modelId: "coder" })).toBe("high");
+      expect(view.reasoningFor({ providerId: "other", modelId: "y" })).toBe("low");
+    }
+  });
+
   it("uses the provider's first model when its chosen one is gone or none was chosen", async () => {
     storage = await openStorage({ name: `settings-defaults-${Math.random()}` });
     const settings = new ProviderSettings(storage);

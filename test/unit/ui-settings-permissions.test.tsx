@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_RULES, evaluate, ruleset } from "../../src/agent";
 import { openStorage, type Storage } from "../../src/storage";
 import { PERMISSION_SETTINGS_KEY, PermissionSettings, ProviderSettings, SettingsDialog, restorePermissionChoices } from "../../src/ui/settings";
-import { byLabel, render, settle, type Rendered } from "./ui-chat-render";
+import { byLabel, render, settle, settleUntil, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
 let storage: Storage | undefined;
@@ -52,6 +52,15 @@ describe("PermissionSettings", () => {
     expect(evaluate("bash", "ls", [...DEFAULT_RULES], ruleset(reloaded.choices)).action).toBe("allow");
   });
 
+  it("keeps both of two changes made at once (each starts from the one before)", async () => {
+    storage = await openStorage({ name: `permissions-both-${Math.random()}` });
+    const permissions = new PermissionSettings(storage);
+    await permissions.load();
+    await Promise.all([permissions.set("edit", "ask"), permissions.set("bash", "deny"), permissions.set("webfetch", "allow")]);
+    expect(permissions.choices).toEqual({ edit: "ask", bash: "deny", webfetch: "allow" });
+    expect(await storage.settings.get(PERMISSION_SETTINGS_KEY)).toEqual({ edit: "ask", bash: "deny", webfetch: "allow" });
+  });
+
   it("is edited in the Settings dialog's Permissions section", async () => {
     storage = await openStorage({ name: `permissions-ui-${Math.random()}` });
     const settings = new ProviderSettings(storage);
@@ -64,15 +73,20 @@ describe("PermissionSettings", () => {
     const fetches = byLabel<HTMLSelectElement>(view.container, "Web fetches")!;
     expect(fetches.options[0]?.textContent).toBe("Default (ask first, showing the full address)");
     await choose(fetches, "allow");
+    await settleUntil(() => permissions.choices.webfetch === "allow", "the web fetch choice to be stored");
     expect(permissions.choices).toEqual({ webfetch: "allow" });
     await choose(fetches, "");
+    await settleUntil(() => permissions.choices.webfetch === undefined, "the web fetch choice to be removed");
     expect(Array.from(edits.options).map((o) => o.textContent)).toEqual(["Default (allowed)", "Ask first", "Allow", "Never"]);
     expect(edits.value).toBe("");
+    // Two choices one right after the other: the second must not lose the first.
     await choose(edits, "ask");
     await choose(commands, "deny");
+    await settleUntil(() => permissions.choices.bash === "deny", "the shell command choice to be stored");
     expect(permissions.choices).toEqual({ edit: "ask", bash: "deny" });
     expect(await storage.settings.get(PERMISSION_SETTINGS_KEY)).toEqual({ edit: "ask", bash: "deny" });
     await choose(commands, "");
+    await settleUntil(() => permissions.choices.bash === undefined, "the shell command choice to be removed");
     expect(permissions.choices).toEqual({ edit: "ask" });
   });
 

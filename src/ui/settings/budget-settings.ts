@@ -1,7 +1,7 @@
 // The user's spending limit per session (Settings, issue 21): dollars and/or tokens. Stored in this
 // origin's IndexedDB; the agent reads it before each model call and stops a turn that would pass it.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { errorMessage } from "../../base";
+import { errorMessage, Serial } from "../../base";
 import type { Storage } from "../../storage";
 
 /** Settings key of the budget. */
@@ -14,6 +14,8 @@ export interface SessionBudgetChoice {
 
 export class BudgetSettings {
   readonly store: StoreApi<{ budget: SessionBudgetChoice }> = createStore<{ budget: SessionBudgetChoice }>(() => ({ budget: {} }));
+
+  private readonly writes = new Serial();
 
   constructor(private readonly storage: Pick<Storage, "settings">) {}
 
@@ -32,15 +34,17 @@ export class BudgetSettings {
     if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
       throw new Error(`The ${kind === "dollars" ? "dollar" : "token"} budget must be a number above 0, or empty for no limit.`);
     }
-    const budget: SessionBudgetChoice = { ...this.store.getState().budget };
-    if (value === undefined) delete budget[kind];
-    else budget[kind] = value;
-    try {
-      await this.storage.settings.put(BUDGET_SETTINGS_KEY, budget);
-    } catch (error) {
-      throw new Error(`The budget could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
-    }
-    this.store.setState({ budget });
+    return this.writes.run(async () => {
+      const budget: SessionBudgetChoice = { ...this.store.getState().budget };
+      if (value === undefined) delete budget[kind];
+      else budget[kind] = value;
+      try {
+        await this.storage.settings.put(BUDGET_SETTINGS_KEY, budget);
+      } catch (error) {
+        throw new Error(`The budget could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
+      }
+      this.store.setState({ budget });
+    });
   }
 }
 

@@ -4,7 +4,7 @@
 // keys' passphrase (Settings → Key protection) the secrets are sealed exactly like provider keys:
 // locked until it is given, sealed again when it changes, stored as typed when it is removed.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { errorMessage, newId } from "../../base";
+import { errorMessage, newId, Serial } from "../../base";
 import {
   MCP_SETTINGS_KEY,
   mcpSecretFields,
@@ -51,7 +51,7 @@ export interface McpKeyGate {
 export class McpSettings implements SealedStore {
   readonly store: StoreApi<McpSettingsState> = createStore<McpSettingsState>(() => ({ servers: [], skills: [], problems: [], locked: false }));
   /** Writes one after another, each from the state it changes. */
-  private writing: Promise<unknown> = Promise.resolve();
+  private readonly writes = new Serial();
   /** The sealed secrets as stored, while they are locked. */
   private vault?: KeyVault;
   /** The keys' passphrase once given (or set) in this page load: every write seals with it. */
@@ -91,16 +91,9 @@ export class McpSettings implements SealedStore {
     return this.store.getState().locked;
   }
 
-  /** Runs one change after the writes before it (a failed one does not stop the next). */
-  private queue<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.writing.then(work);
-    this.writing = run.catch(() => undefined);
-    return run;
-  }
-
   /** Changes the server list as a function of the current one, then stores it (sealed under the passphrase when there is one). */
   private update(change: (servers: McpServerConfig[]) => McpServerConfig[]): Promise<void> {
-    return this.queue(async () => {
+    return this.writes.run(async () => {
       const servers = change(this.servers);
       await this.write(servers);
       this.store.setState({ servers });
@@ -167,7 +160,7 @@ export class McpSettings implements SealedStore {
 
   /** The passphrase was given: the sealed secrets join their servers (which then connect). */
   unlocked(passphrase: string): Promise<void> {
-    return this.queue(async () => {
+    return this.writes.run(async () => {
       if (this.locked && this.vault) {
         let secrets: McpSecrets;
         try {
@@ -191,7 +184,7 @@ export class McpSettings implements SealedStore {
 
   /** The passphrase was set or changed (sealed again with it), or removed (stored as typed). */
   reseal(passphrase: string | undefined): Promise<void> {
-    return this.queue(async () => {
+    return this.writes.run(async () => {
       if (this.locked) throw new Error("The MCP server credentials are still locked, so they could not be sealed with the new passphrase.");
       const previous = this.passphrase;
       this.passphrase = passphrase;

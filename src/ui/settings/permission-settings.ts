@@ -2,7 +2,7 @@
 // action, leave the default or always ask, allow or deny. Stored in this origin's IndexedDB in the
 // agent's config form (`{"edit": "ask"}`), applied over the defaults as the user's rules.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { errorMessage } from "../../base";
+import { errorMessage, Serial } from "../../base";
 import type { Storage } from "../../storage";
 
 /** Settings key of the permission config. */
@@ -41,6 +41,8 @@ export interface PermissionSettingsState {
 export class PermissionSettings {
   readonly store: StoreApi<PermissionSettingsState> = createStore<PermissionSettingsState>(() => ({ choices: {} }));
 
+  private readonly writes = new Serial();
+
   constructor(private readonly storage: Pick<Storage, "settings">) {}
 
   async load(): Promise<void> {
@@ -52,16 +54,18 @@ export class PermissionSettings {
   }
 
   /** Sets one permission; undefined goes back to the default (no user rule). */
-  async set(permission: string, choice: PermissionChoice | undefined): Promise<void> {
-    const choices: PermissionChoices = { ...this.choices };
-    if (choice) choices[permission] = choice;
-    else delete choices[permission];
-    try {
-      await this.storage.settings.put(PERMISSION_SETTINGS_KEY, choices);
-    } catch (error) {
-      throw new Error(`The permission settings could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
-    }
-    this.store.setState({ choices });
+  set(permission: string, choice: PermissionChoice | undefined): Promise<void> {
+    return this.writes.run(async () => {
+      const choices: PermissionChoices = { ...this.choices };
+      if (choice) choices[permission] = choice;
+      else delete choices[permission];
+      try {
+        await this.storage.settings.put(PERMISSION_SETTINGS_KEY, choices);
+      } catch (error) {
+        throw new Error(`The permission settings could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
+      }
+      this.store.setState({ choices });
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 // The provider settings the Settings dialog edits: provider configs (with their keys, kept only in
 // this origin's IndexedDB) and the default model. One way in for changes; the store is view state.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { UserFacingError, errorMessage } from "../../base";
+import { Serial, UserFacingError, errorMessage } from "../../base";
 import {
   WrongPassphraseError,
   holdsLockedSecret,
@@ -65,6 +65,8 @@ export class ProviderSettings {
   private unlocking?: Promise<void>;
   private askPassphrase?: PassphraseAsker;
   private readonly sealedStores: SealedStore[] = [];
+  /** Every change reads the current settings and stores the next: one at a time, in order. */
+  private readonly writes = new Serial();
 
   constructor(private readonly storage: Pick<Storage, "settings">) {}
 
@@ -87,12 +89,14 @@ export class ProviderSettings {
   }
 
   /** Remembers the reasoning level for a model (undefined: back to the provider's default). */
-  async setReasoning(ref: ModelRef, effort: ReasoningEffort | undefined): Promise<void> {
-    const next = { ...this.store.getState().reasoning };
-    if (effort) next[reasoningKey(ref)] = effort;
-    else delete next[reasoningKey(ref)];
-    await this.storage.settings.put(REASONING_KEY, next);
-    this.store.setState({ reasoning: next });
+  setReasoning(ref: ModelRef, effort: ReasoningEffort | undefined): Promise<void> {
+    return this.writes.run(async () => {
+      const next = { ...this.store.getState().reasoning };
+      if (effort) next[reasoningKey(ref)] = effort;
+      else delete next[reasoningKey(ref)];
+      await this.storage.settings.put(REASONING_KEY, next);
+      this.store.setState({ reasoning: next });
+    });
   }
 
   get configs(): ProviderConfig[] {
@@ -121,7 +125,11 @@ export class ProviderSettings {
   }
 
   /** Remembers the model chosen for a provider (its fallback when it becomes the default). */
-  async setProviderModel(providerId: string, modelId: string | undefined): Promise<void> {
+  setProviderModel(providerId: string, modelId: string | undefined): Promise<void> {
+    return this.writes.run(() => this.storeProviderModel(providerId, modelId));
+  }
+
+  private async storeProviderModel(providerId: string, modelId: string | undefined): Promise<void> {
     const next = { ...this.store.getState().providerModels };
     if (modelId) next[providerId] = modelId;
     else delete next[providerId];
@@ -132,6 +140,10 @@ export class ProviderSettings {
   /** Adds or replaces a provider (by id) and saves. */
   async saveProvider(edited: ProviderConfig): Promise<void> {
     await this.requireKeys();
+    await this.writes.run(() => this.storeProvider(edited));
+  }
+
+  private async storeProvider(edited: ProviderConfig): Promise<void> {
     // A form opened while locked holds stand-ins for the key it did not change: the real one now.
     const config = this.withRealSecrets(edited);
     const configs = this.configs.slice();
@@ -143,13 +155,19 @@ export class ProviderSettings {
 
   async removeProvider(providerId: string): Promise<void> {
     await this.requireKeys();
-    await this.persist(this.configs.filter((c) => c.id !== providerId));
-    if (this.store.getState().defaultModel?.providerId === providerId) await this.setDefaultModel(undefined);
-    if (this.store.getState().providerModels[providerId]) await this.setProviderModel(providerId, undefined);
+    await this.writes.run(async () => {
+      await this.persist(this.configs.filter((c) => c.id !== providerId));
+      if (this.store.getState().defaultModel?.providerId === providerId) await this.storeDefaultModel(undefined);
+      if (this.store.getState().providerModels[providerId]) await this.storeProviderModel(providerId, undefined);
+    });
   }
 
   /** Sets the default model; it also becomes its provider's own chosen model. */
-  async setDefaultModel(ref: ModelRef | undefined): Promise<void> {
+  setDefaultModel(ref: ModelRef | undefined): Promise<void> {
+    return this.writes.run(() => this.storeDefaultModel(ref));
+  }
+
+  private async storeDefaultModel(ref: ModelRef | undefined): Promise<void> {
     if (!ref) {
       await this.storage.settings.delete(DEFAULT_MODEL_KEY);
       this.store.setState({ defaultModel: undefined });
@@ -165,12 +183,15 @@ export class ProviderSettings {
 
   /** Sets a provider's small model (titles and summaries). */
   async setSmallModel(providerId: string, modelId: string | undefined): Promise<void> {
-    const config = this.configs.find((c) => c.id === providerId);
-    if (!config) return;
-    const next: ProviderConfig = { ...config };
-    if (modelId) next.smallModel = modelId;
-    else delete next.smallModel;
-    await this.saveProvider(next);
+    await this.requireKeys();
+    await this.writes.run(async () => {
+      const config = this.configs.find((c) => c.id === providerId);
+      if (!config) return;
+      const next: ProviderConfig = { ...config };
+      if (modelId) next.smallModel = modelId;
+      else delete next.smallModel;
+      await this.storeProvider(next);
+    });
   }
 
   /** Who asks for the passphrase when a locked key is first needed (the UI registers a dialog). */
@@ -252,19 +273,23 @@ export class ProviderSettings {
   async setPassphrase(passphrase: string): Promise<void> {
     if (passphrase.length < 8) throw new UserFacingError("Choose a passphrase of at least 8 characters.", "passphrase-short");
     await this.requireKeys();
-    await this.saveSealed(this.configs, passphrase);
-    this.passphrase = passphrase;
-    this.store.setState({ keys: "unlocked" });
+    await this.writes.run(async () => {
+      await this.saveSealed(this.configs, passphrase);
+      this.passphrase = passphrase;
+      this.store.setState({ keys: "unlocked" });
+    });
     for (const store of this.sealedStores) await store.reseal(passphrase);
   }
 
   /** Stores the keys as typed again (no passphrase). */
   async removePassphrase(): Promise<void> {
     await this.requireKeys();
-    await this.saveSealed(this.configs, undefined);
-    this.passphrase = undefined;
-    this.vault = undefined;
-    this.store.setState({ keys: "plain" });
+    await this.writes.run(async () => {
+      await this.saveSealed(this.configs, undefined);
+      this.passphrase = undefined;
+      this.vault = undefined;
+      this.store.setState({ keys: "plain" });
+    });
     for (const store of this.sealedStores) await store.reseal(undefined);
   }
 
