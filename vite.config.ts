@@ -105,6 +105,8 @@ export default defineConfig(({ mode }) => ({
           include: ["test/unit/**/*.test.ts", "test/unit/**/*.test.tsx"],
           environment: "node",
           testTimeout: 20000,
+          // expect.poll waits on work in flight; its 1 s default is too short for a loaded CI machine.
+          expect: { poll: { timeout: 10_000 } },
           setupFiles: ["test/support/setup-unit.ts"],
         },
       },

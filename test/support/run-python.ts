@@ -19,5 +19,5 @@ function sharedPyodide(): Promise<PythonRuntime> {
 }
 
 export function runPythonInProcess(args: string[], files: Record<string, FileData> = {}, options: ProgramRunOptions = {}): Promise<PythonRun> {
-  return runProgramInProcess("python3", (context) => runPython(context, sharedPyodide), args, files, options, 30_000);
+  return runProgramInProcess("python3", (context) => runPython(context, sharedPyodide), args, files, options, 120_000);
 }

@@ -78,7 +78,8 @@ describe("batched persistence", () => {
     expect(elapsed).toBeGreaterThan(500);
     // The interval bound plus the forced writes (prompt, step end, turn end).
     expect(transactions).toBeLessThanOrEqual(Math.ceil(elapsed / PERSIST_INTERVAL_MS) + 6);
-    expect(transactions).toBeLessThan(40);
+    // Far fewer writes than deltas, however long a loaded machine makes the turn.
+    expect(transactions).toBeLessThan(deltas / 2);
     const stored = (await rig.storage.parts.listBySession(session.id)).find((p) => p.type === "text" && p.text.startsWith("w0"));
     expect(stored?.type === "text" && stored.text.split(" ").filter(Boolean)).toHaveLength(150);
   });

@@ -43,16 +43,17 @@ describe("streams over HTTP", () => {
   it("a server that stops sending is retried after the no-data timeout", async () => {
     const { result, retries, texts, calls } = await run(
       [
-        { chunks: [{ type: "text", text: "I was say" }, { type: "delay", ms: 5_000 }, { type: "text", text: "ing" }] },
+        { chunks: [{ type: "text", text: "I was say" }, { type: "delay", ms: 30_000 }, { type: "text", text: "ing" }] },
         { chunks: [{ type: "text", text: "The whole answer." }] },
       ],
-      500,
+      // Long enough that a loaded machine cannot take the second, healthy stream for a stalled one.
+      1_500,
     );
     expect(result.error).toBeUndefined();
     expect(calls).toBe(2);
     expect(retries).toEqual([expect.stringMatching(/^No data from the model for \d+ s; the connection is treated as dropped/)]);
     expect(texts).toEqual(["The whole answer."]);
-  }, 20_000);
+  }, 60_000);
 
   it("a malformed event is retried like a dropped stream", async () => {
     const { result, retries, texts, calls } = await run([

@@ -111,5 +111,5 @@ describe("IncrementalMarkdown", () => {
     expect(maxRendered).toBeLessThanOrEqual(2);
     // The time per update is measured in a real browser by `npm run bench` (markdown.measure.ts),
     // not here, where a loaded machine would make it flaky.
-  });
+  }, 60_000);
 });

@@ -88,7 +88,8 @@ export function runtimeContract(name: string, makeRuntime: (files: WorkspaceFile
       expect(result.timedOut).toBe(true);
       expect(result.output).toMatch(/timed out after 300 ms/);
       expect(result.output).not.toContain("finished");
-      expect(elapsed).toBeLessThan(1500);
+      // The command alone would take 5 s; the bound leaves room for a loaded machine.
+      expect(elapsed).toBeLessThan(4000);
     });
 
     it("stops a busy loop at its timeout", async () => {
@@ -97,7 +98,7 @@ export function runtimeContract(name: string, makeRuntime: (files: WorkspaceFile
       const result = await runtime.exec("while true; do :; done", { timeoutMs: 300 });
       expect(result.exitCode).toBe(124);
       expect(result.timedOut).toBe(true);
-      expect(Date.now() - started).toBeLessThan(2500);
+      expect(Date.now() - started).toBeLessThan(10_000);
     });
 
     it("does not call a script that exits 124 before its timeout timed out", async () => {
@@ -120,7 +121,7 @@ export function runtimeContract(name: string, makeRuntime: (files: WorkspaceFile
       expect(result.exitCode).toBe(130);
       expect(result.aborted).toBe(true);
       expect(result.output).not.toContain("finished");
-      expect(Date.now() - started).toBeLessThan(1500);
+      expect(Date.now() - started).toBeLessThan(4000);
       const already = await runtime.exec("echo never", { signal: AbortSignal.abort() });
       expect(already.exitCode).toBe(130);
       expect(already.output).not.toContain("never");

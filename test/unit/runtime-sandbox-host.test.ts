@@ -84,7 +84,8 @@ describe("SandboxHost", () => {
     controller.abort();
     const result = await run;
     expect(result).toEqual({ exitCode: 130, end: "aborted" });
-    expect(performance.now() - before).toBeLessThan(200);
+    // The worker is ended, not asked: the answer does not wait for the loop (loose for a loaded machine).
+    expect(performance.now() - before).toBeLessThan(2000);
     await endpoints[0]!.exited;
     const next = await host.run(message(["echo", "0"]));
     expect(next).toEqual({ exitCode: 0, end: "exit" });
@@ -96,7 +97,7 @@ describe("SandboxHost", () => {
     const before = performance.now();
     const result = await host.run(message(["loop"]), { timeoutMs: 300 });
     expect(result).toEqual({ exitCode: 124, end: "timeout" });
-    expect(performance.now() - before).toBeLessThan(2000);
+    expect(performance.now() - before).toBeLessThan(5000);
     await endpoints[0]!.exited;
   });
 
@@ -107,7 +108,7 @@ describe("SandboxHost", () => {
     expect(result.exitCode).toBe(134);
     expect(result.message).toMatch(/out of memory/);
     expect(await host.run(message(["echo", "0"]))).toEqual({ exitCode: 0, end: "exit" });
-  });
+  }, 60_000);
 
   it("keeps a worker whose runtime exits reusable for the next run, without its start files; after a stop a spare is prepared", async () => {
     const host = new SandboxHost(factory());

@@ -105,8 +105,8 @@ describe("output order", () => {
     const started = Date.now();
     await t.runtime.exec("echo first; sleep 0.4; echo second >&2", { onOutput: (chunk) => seen.push({ chunk, at: Date.now() - started }) });
     expect(seen.map((s) => s.chunk)).toEqual(["first\n", "second\n"]);
-    expect(seen[0]!.at).toBeLessThan(300);
-    expect(seen[1]!.at).toBeGreaterThanOrEqual(350);
+    // Output held to the end would arrive as one burst; streamed, the sleep lies between the two.
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(350);
   });
 
   it("shows stdout and (red) stderr in the terminal in the order they were written", async () => {
@@ -171,7 +171,8 @@ describe("interruption stops the command itself", () => {
     t.shell.write("\x03");
     t.shell.write("echo ok\r");
     await t.shell.whenIdle();
-    expect(Date.now() - pressed).toBeLessThan(1000);
+    // The loop never ends by itself; the bound is loose because a loaded machine may stall the test.
+    expect(Date.now() - pressed).toBeLessThan(5000);
     expect(stripAnsi(t.raw()).replace(/\r/g, "")).toMatch(/\^C\n.*echo ok\nok\n/s);
   });
 
@@ -182,7 +183,7 @@ describe("interruption stops the command itself", () => {
     const started = Date.now();
     const result = await t.runtime.exec("while true; do echo x >> count.txt; done", { signal: controller.signal });
     expect(result).toMatchObject({ exitCode: 130, aborted: true });
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
     const length = (await t.files.readText("count.txt")).length;
     expect(length).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -195,7 +195,8 @@ describe("interactive shell", () => {
     t.shell.write("sleep 5; touch late.txt\r");
     await new Promise((resolve) => setTimeout(resolve, 100));
     await t.type(KEYS.ctrlC);
-    expect(Date.now() - started).toBeLessThan(1500);
+    // The command alone would take 5 s; the bound leaves room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(4000);
     expect(t.text()).toContain("^C");
     expect(t.text()).toMatch(/webcode:~\$ $/);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -52,7 +52,8 @@ describe("exec: commands never wait on a prompt nobody sees", () => {
     };
     const started = Date.now();
     const result = await runtime.exec("npm create vite@latest", { timeoutMs: 5000 });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Well before the 5 s timeout: the silent prompt ended it (loose for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(4000);
     expect(fake.spawned[0]!.proc.killed).toBe(true);
     expect(result.exitCode).not.toBe(0);
     expect(result.output).toMatch(/stopped at a prompt waiting for input \("\? Project name ›"\)/);

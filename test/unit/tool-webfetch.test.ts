@@ -115,7 +115,7 @@ describe("webfetch", () => {
     const hang = fakeFetch((_url, init) => new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))));
     const started = Date.now();
     await expect(runTool(createWebfetchTool({ fetch: hang }), { url: "https://slow.test/", timeout: 0.2 }, harness.context)).rejects.toThrow("timed out after 0.2 s");
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("returns images as attachments for vision models only", async () => {

@@ -49,7 +49,7 @@ describe("createAgentUi", () => {
     await click(button(bar.container, "Settings"));
     expect(bar.container.querySelector('[role="dialog"]')).not.toBeNull();
     // Settings shows the storage used per workspace.
-    await vi.waitFor(() => expect(bar.container.querySelector('table[aria-label="Storage used per workspace"]')).not.toBeNull());
+    await vi.waitFor(() => expect(bar.container.querySelector('table[aria-label="Storage used per workspace"]')).not.toBeNull(), { timeout: 10_000 });
     expect(bar.container.querySelector("#settings-storage")?.textContent).toBe("Storage");
   });
 

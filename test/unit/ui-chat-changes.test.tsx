@@ -8,7 +8,7 @@ import { ChangesView } from "../../src/ui/chat/changes-view";
 import type { MessageEntry } from "../../src/ui/chat/chat-store";
 import { SnapshotChangesSource, changedFiles, coarseLineDiff } from "../../src/ui/chat/session-changes";
 import { assistantMessage, part, userMessage } from "./ui-chat-fixtures";
-import { button, click, render, settle, type Rendered } from "./ui-chat-render";
+import { button, click, render, settleUntil, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
 let storage: Storage | undefined;
@@ -74,7 +74,7 @@ describe("ChangesView", () => {
     ]);
     const source = new SnapshotChangesSource(storage, memoryFs(files));
     view = await render(<ChangesView entries={entries()} source={source} />);
-    await settle();
+    await settleUntil(() => !!view!.container.querySelector('[aria-label="Diff"]')?.textContent?.includes("+export"), "the first file's diff");
     expect(Array.from(view.container.querySelectorAll(".changes-file")).map((b) => b.textContent)).toEqual(["src/app.ts", "src/new.ts"]);
     const diff = view.container.querySelector('[aria-label="Diff"]')!.textContent!;
     expect(diff).toContain("-export const a = 1;");
@@ -83,7 +83,7 @@ describe("ChangesView", () => {
     expect(view.container.querySelector(".changes-file-reverted")).toBeNull();
 
     await click(button(view.container, "Revert file"));
-    await settle();
+    await settleUntil(() => !!view!.container.textContent?.includes("Back to how it was"), "the revert of src/app.ts");
     expect(files.get("src/app.ts")).toBe("export const a = 1;\n");
     expect(view.container.textContent).toContain("Back to how it was before the session.");
     // Marked as reverted in the list, and nothing left to revert.
@@ -91,11 +91,9 @@ describe("ChangesView", () => {
     expect(button(view.container, "Revert file")!.disabled).toBe(true);
 
     await click(view.container.querySelectorAll<HTMLButtonElement>(".changes-file")[1]);
-    await settle();
-    expect(view.container.textContent).toContain("New file.");
+    await settleUntil(() => !!view!.container.textContent?.includes("New file."), "the second file's diff");
     await click(button(view.container, "Revert file"));
-    await settle();
-    expect(files.has("src/new.ts")).toBe(false);
+    await settleUntil(() => !files.has("src/new.ts") && !!view!.container.querySelectorAll(".changes-file")[1]?.textContent?.includes("reverted"), "the revert of src/new.ts");
     expect(Array.from(view.container.querySelectorAll(".changes-file")).map((b) => b.textContent)).toEqual(["src/app.ts (reverted)", "src/new.ts (reverted)"]);
   });
 
@@ -105,7 +103,7 @@ describe("ChangesView", () => {
     await storage.snapshots.put({ v: 1, id: "snap_1", workspaceId: "ws", createdAt: 1, files: { "src/app.ts": "old-app" } });
     const source = new SnapshotChangesSource(storage, memoryFs(new Map([["src/app.ts", "same\n"], ["src/new.ts", "x"]])));
     view = await render(<ChangesView entries={entries()} source={source} />);
-    await settle();
+    await settleUntil(() => !!view!.container.querySelector(".changes-file")?.textContent?.includes("reverted"), "the file to be marked as reverted");
     expect(Array.from(view.container.querySelectorAll(".changes-file")).map((b) => b.textContent)).toEqual(["src/app.ts (reverted)", "src/new.ts"]);
   });
 
@@ -124,7 +122,7 @@ describe("ChangesView", () => {
         }}
       />,
     );
-    await settle();
+    await settleUntil(() => (rendered.at(-1) as { modified?: string } | undefined)?.modified === "new", "the diff renderer to get the file");
     expect(rendered.at(-1)).toEqual({ path: "src/app.ts", original: "", modified: "new" });
     expect(view.container.querySelector(".monaco-diff-stub")?.textContent).toBe("src/app.ts");
   });

@@ -7,7 +7,7 @@ import { act } from "react";
 import { openStorage, type Storage } from "../../src/storage";
 import { loadProviderConfigs, testConnection, type ConnectionResult, type ProviderConfig } from "../../src/providers";
 import { ProviderSettings, SettingsDialog, DEFAULT_MODEL_KEY } from "../../src/ui/settings";
-import { button, byLabel, click, render, settle, typeInto, type Rendered } from "./ui-chat-render";
+import { button, byLabel, click, render, settle, settleUntil, typeInto, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
 let storage: Storage | undefined;
@@ -199,9 +199,8 @@ describe("SettingsDialog", () => {
     expect((await loadProviderConfigs(storage!))[0]!.smallModel).toBe("gpt-5-nano");
     await click(button(view!.container, "Edit OpenAI"));
     await click(button(view!.container, "Remove provider"));
-    await settle();
+    await settleUntil(async () => (await storage!.settings.get(DEFAULT_MODEL_KEY)) === undefined, "the default model to be removed with its provider");
     expect(await loadProviderConfigs(storage!)).toEqual([]);
-    expect(await storage!.settings.get(DEFAULT_MODEL_KEY)).toBeUndefined();
   });
 
   it("closes on Escape and with Close", async () => {

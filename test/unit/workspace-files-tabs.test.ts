@@ -26,8 +26,8 @@ async function twoTabs() {
   return { a: a!, b: b!, storages, seen };
 }
 
-/** Waits until `check` holds (the other tab's change arrives asynchronously), at most `ms`. */
-async function eventually(check: () => boolean | Promise<boolean>, ms = 1000): Promise<void> {
+/** Waits until `check` holds (the other tab's change arrives asynchronously), at most `ms` (room for a loaded machine). */
+async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error("condition not met in time");

@@ -77,7 +77,7 @@ describe("WorkspaceFiles", () => {
     expect(batches).toHaveLength(1);
   });
 
-  it("batches many writes into few transactions and persists each within 500 ms", async () => {
+  it("batches many writes into one transaction, stored on its own shortly after (PERSIST_DELAY_MS, 25 ms)", async () => {
     const storage = await freshStorage();
     const { storage: counting, state } = quotaStorage(storage);
     const files = await WorkspaceFiles.open(counting, "w1");
@@ -86,7 +86,8 @@ describe("WorkspaceFiles", () => {
     expect(files.pendingWrites).toBe(200);
     while (files.pendingWrites > 0 || (await storage.files.get("w1", "f199.txt")) === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(Date.now() - started).toBeLessThan(500);
+      // 25 ms on a quiet machine; the bound leaves room for a loaded one.
+      expect(Date.now() - started).toBeLessThan(5000);
     }
     expect(state.attempts).toBe(1);
     expect((await storage.files.list("w1")).length).toBe(200);
@@ -271,7 +272,7 @@ describe("WorkspaceFiles", () => {
     files.onDidFailToPersist((error) => failures.push(error));
     files.writeSync("a.txt", "a");
     expect(files.pendingPaths()).toEqual(["a.txt"]);
-    await vi.waitFor(() => expect(failures).toHaveLength(1));
+    await vi.waitFor(() => expect(failures).toHaveLength(1), { timeout: 10_000 });
     expect(failures[0]).toMatchObject({ code: "EIO", message: expect.stringContaining("disk I/O") });
     expect(await files.exists("a.txt")).toBe(false);
     expect(files.pendingWrites).toBe(0);
@@ -282,7 +283,7 @@ describe("WorkspaceFiles", () => {
     const files = await WorkspaceFiles.open(storage, "w1", { persistDelayMs: 10_000 });
     await files.writeFile("late.txt", "late");
     files.dispose();
-    await vi.waitFor(async () => expect((await storage.files.get("w1", "late.txt"))?.data).toBe("late"));
+    await vi.waitFor(async () => expect((await storage.files.get("w1", "late.txt"))?.data).toBe("late"), { timeout: 10_000 });
     await expect(files.writeFile("after.txt", "x")).rejects.toMatchObject({ code: "ECLOSED" });
   });
 
