@@ -27,6 +27,8 @@ interface PendingWrites {
   lastWrite: number;
   /** The write in flight; writes of one session are chained so they land in order. */
   writing: Promise<void>;
+  /** Batches handed to storage and not yet answered. */
+  inFlight: number;
   /** Why the last write failed, until one succeeds: the session's records are not all stored. */
   failure?: SessionStorageError;
 }
@@ -257,17 +259,22 @@ export class SessionStore implements Disposable {
 
   /**
    * Drops the in-memory copy of sessions another tab changed, so the next read loads what is stored.
-   * A session with writes still queued here keeps its copy (they are the newer ones). Returns the
-   * ids dropped.
+   * A session with writes still queued or in flight here keeps its copy (they are the newer ones);
+   * one whose writes have all landed is dropped like any other. Returns the ids dropped.
    */
   forget(sessionIds: readonly string[] | undefined, keep: (sessionId: string) => boolean): string[] {
     const dropped: string[] = [];
     for (const id of sessionIds ?? [...this.entries.keys()]) {
-      if (!this.entries.has(id) || keep(id) || this.pending.has(id)) continue;
+      if (!this.entries.has(id) || keep(id) || this.writesWaiting(id)) continue;
       this.entries.delete(id);
       dropped.push(id);
     }
     return dropped;
+  }
+
+  private writesWaiting(sessionId: string): boolean {
+    const queue = this.pending.get(sessionId);
+    return !!queue && (queue.timer !== undefined || queue.inFlight > 0 || queue.sessions.size + queue.messages.size + queue.parts.size > 0);
   }
 
   /** Writes everything queued for a session (or all sessions) now, in one transaction each. */
@@ -292,6 +299,7 @@ export class SessionStore implements Disposable {
       queue.messages.clear();
       queue.parts.clear();
       queue.lastWrite = Date.now();
+      queue.inFlight++;
       queue.writing = queue.writing.then(async () => {
         this.transactions++;
         try {
@@ -304,6 +312,8 @@ export class SessionStore implements Disposable {
           for (const m of batch.messages) if (!queue.messages.has(m.id)) queue.messages.set(m.id, m);
           for (const p of batch.parts) if (!queue.parts.has(p.id)) queue.parts.set(p.id, p);
           this.options.onPersistError?.(error, sessionId);
+        } finally {
+          queue.inFlight--;
         }
       });
     }
@@ -319,6 +329,7 @@ export class SessionStore implements Disposable {
         parts: new Map(),
         lastWrite: 0,
         writing: Promise.resolve(),
+        inFlight: 0,
       };
       this.pending.set(sessionId, queue);
     }
