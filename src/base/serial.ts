@@ -5,9 +5,16 @@
  */
 export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
+  private running = 0;
+
+  /** Whether work given earlier has not ended yet (new work would wait for it). */
+  get busy(): boolean {
+    return this.running > 0;
+  }
 
   run<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(work);
+    this.running++;
+    const result = this.tail.then(work).finally(() => this.running--);
     this.tail = result.catch(() => undefined);
     return result;
   }

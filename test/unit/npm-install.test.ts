@@ -121,6 +121,34 @@ describe("npm install", () => {
     expect(json(files, "package-lock.json").packages["node_modules/cjs-only"]).toBeUndefined();
   });
 
+  it("two installs at once (agent and terminal) both land: the second waits and starts from the first's result", async () => {
+    const { files, runtime } = await open({ name: "demo", version: "1.0.0" });
+    registry.tarballDelayMs = 100;
+    const [first, second] = await Promise.all([runtime.exec("npm install cjs-only"), runtime.exec("npm install -D esm-only")]);
+    expect([first.exitCode, second.exitCode]).toEqual([0, 0]);
+    const manifest = json(files, "package.json");
+    expect(manifest.dependencies).toEqual({ "cjs-only": "^1.0.0" });
+    expect(manifest.devDependencies).toEqual({ "esm-only": "^1.0.0" });
+    expect(second.output).toContain("waiting for another npm install in this workspace");
+    expect(Object.keys(json(files, "package-lock.json").packages).sort()).toEqual(["", "node_modules/cjs-only", "node_modules/esm-only"]);
+    expect(files.statSync("node_modules/cjs-only/index.js")).toBeDefined();
+    expect(files.statSync("node_modules/esm-only/index.js")).toBeDefined();
+  });
+
+  it("keeps what the user saved in package.json while the packages downloaded", async () => {
+    const { files, runtime } = await open({ name: "demo", version: "1.0.0", scripts: { test: "node --test" } });
+    registry.tarballDelayMs = 300;
+    const installing = runtime.exec("npm install cjs-only");
+    await expect.poll(() => registry.requests.some((r) => r.path.endsWith(".tgz"))).toBe(true);
+    const edited = { ...json(files, "package.json"), scripts: { test: "node --test", start: "node index.js" }, description: "saved by the user" };
+    await files.writeFile("package.json", JSON.stringify(edited, null, 2), { source: "user" });
+    expect((await installing).exitCode).toBe(0);
+    const manifest = json(files, "package.json");
+    expect(manifest.scripts).toEqual({ test: "node --test", start: "node index.js" });
+    expect(manifest.description).toBe("saved by the user");
+    expect(manifest.dependencies).toEqual({ "cjs-only": "^1.0.0" });
+  });
+
   it("says that npm workspaces are not supported and installs the root's dependencies", async () => {
     const { files, runtime } = await open({ name: "mono", workspaces: ["packages/*"], dependencies: { "cjs-only": "1.0.0" } });
     const result = await runtime.exec("npm install");

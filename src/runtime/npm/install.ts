@@ -2,7 +2,7 @@
 // tarballs, integrity, unpacking) happens in memory first; only a complete plan is written, in one
 // synchronous pass through the workspace file service and one flush. So an install that fails offline,
 // on a CORS refusal, a 404, an integrity mismatch or a corrupt tarball leaves node_modules as it was.
-import { validatePath } from "../../base";
+import { Serial, validatePath } from "../../base";
 import { checkIntegrity, integrityOf } from "./integrity";
 import { lockMismatch, lockedVersions, parseLockfile, treeFromLockfile, writeLockfile, type Lockfile } from "./lockfile";
 import type { Project } from "./project";
@@ -47,7 +47,20 @@ export interface InstallSummary {
   skipped: string[];
 }
 
-export async function install(project: Project, request: InstallRequest, deps: InstallDeps): Promise<InstallSummary> {
+/** One install at a time per workspace: each reads node_modules, package.json and the lockfile as the one before left them. */
+const installsByWorkspace = new WeakMap<Project["files"], Serial>();
+
+export function install(project: Project, request: InstallRequest, deps: InstallDeps): Promise<InstallSummary> {
+  let installs = installsByWorkspace.get(project.files);
+  if (!installs) installsByWorkspace.set(project.files, (installs = new Serial()));
+  if (installs.busy) deps.output.err("npm: waiting for another npm install in this workspace to finish…\n");
+  return installs.run(() => {
+    deps.signal?.throwIfAborted();
+    return installNow(project, request, deps);
+  });
+}
+
+async function installNow(project: Project, request: InstallRequest, deps: InstallDeps): Promise<InstallSummary> {
   const now = deps.now ?? (() => Date.now());
   const started = now();
   const npmrcs = [project.readText(".npmrc"), project.atRoot().readText(".npmrc")];
@@ -59,6 +72,8 @@ export async function install(project: Project, request: InstallRequest, deps: I
   const lockText = project.readText("package-lock.json");
   const lock = lockText === undefined ? undefined : parseLockfile(lockText);
   let skipped: string[] = [];
+  /** The dependencies this command adds or removes: only they are changed in package.json. */
+  const touched: string[] = [];
 
   let tree: Tree;
   if (request.mode === "ci") {
@@ -67,8 +82,11 @@ export async function install(project: Project, request: InstallRequest, deps: I
     if (mismatch) throw new NpmError(`npm ci can only install when package.json and package-lock.json are in sync: ${mismatch}. Run npm install to update the lockfile.`, "EUSAGE");
     tree = treeFromLockfile(lock);
   } else {
-    for (const spec of request.add ?? []) await addToManifest(root, spec, request, registry);
-    for (const name of request.remove ?? []) removeFromManifest(root, name);
+    for (const spec of request.add ?? []) touched.push(await addToManifest(root, spec, request, registry));
+    for (const name of request.remove ?? []) {
+      removeFromManifest(root, name);
+      touched.push(name);
+    }
     const followLock = lock !== undefined && lockMismatch(lock, root) === undefined;
     if (followLock) tree = treeFromLockfile(lock);
     else {
@@ -94,7 +112,7 @@ export async function install(project: Project, request: InstallRequest, deps: I
   const unpacked = await downloadAll(toFetch, registry, deps);
   // Stopped (Ctrl-C, the agent's timeout) while the last download finished: write nothing.
   deps.signal?.throwIfAborted();
-  const summary = apply(project, { root, tree, lock, unpacked, installed, replaced, writeManifest: request.mode === "install" && ((request.add?.length ?? 0) > 0 || (request.remove?.length ?? 0) > 0) });
+  const summary = apply(project, { root, tree, lock, unpacked, installed, replaced, touched });
   summary.skipped = skipped;
   await project.files.flush().catch((error: unknown) => {
     throw new NpmError(`The installed files could not be stored (${error instanceof Error ? error.message : String(error)}); the change was undone.`, "ESTORE");
@@ -103,7 +121,8 @@ export async function install(project: Project, request: InstallRequest, deps: I
   return summary;
 }
 
-async function addToManifest(root: ProjectManifest, spec: string, request: InstallRequest, registry: RegistryClient): Promise<void> {
+/** Adds `spec` to the manifest's dependencies (devDependencies with -D); returns the package name. */
+async function addToManifest(root: ProjectManifest, spec: string, request: InstallRequest, registry: RegistryClient): Promise<string> {
   const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0);
   const name = at < 0 ? spec : spec.slice(0, at);
   const range = at < 0 ? "" : spec.slice(at + 1);
@@ -117,10 +136,31 @@ async function addToManifest(root: ProjectManifest, spec: string, request: Insta
   removeFromManifest(root, name);
   const key = request.saveDev ? "devDependencies" : "dependencies";
   root[key] = sortKeys({ ...root[key], [name]: saved });
+  return name;
+}
+
+const DEPENDENCY_KEYS = ["dependencies", "devDependencies", "optionalDependencies"] as const;
+
+/**
+ * package.json as it is now (the user may have saved it during the downloads) with this command's
+ * additions and removals applied to it, so nothing else in it is written over.
+ */
+function manifestToWrite(project: Project, planned: ProjectManifest, touched: readonly string[]): ProjectManifest {
+  const current: ProjectManifest = project.hasManifest() ? project.manifest() : {};
+  for (const key of DEPENDENCY_KEYS) {
+    const next = { ...current[key] };
+    for (const name of touched) {
+      const saved = planned[key]?.[name];
+      if (saved === undefined) delete next[name];
+      else next[name] = saved;
+    }
+    if (current[key] !== undefined || Object.keys(next).length > 0) current[key] = sortKeys(next);
+  }
+  return current;
 }
 
 function removeFromManifest(root: ProjectManifest, name: string): void {
-  for (const key of ["dependencies", "devDependencies", "optionalDependencies"] as const) {
+  for (const key of DEPENDENCY_KEYS) {
     if (root[key]?.[name] === undefined) continue;
     const next = { ...root[key] };
     delete next[name];
@@ -181,13 +221,15 @@ interface Plan {
   unpacked: Unpacked[];
   installed: Map<string, { name: string; version: string }>;
   replaced: Set<string>;
-  writeManifest: boolean;
+  /** Dependencies this command added or removed; package.json is written when there are any. */
+  touched: readonly string[];
 }
 
 /** Writes the plan in one synchronous pass (batched), so no other task sees it half done. */
 function apply(project: Project, plan: Plan): InstallSummary {
   const { files } = project;
   const options = { source: project.source, batched: true };
+  const manifest = plan.touched.length > 0 ? manifestToWrite(project, plan.root, plan.touched) : undefined;
   const summary: InstallSummary = { added: 0, removed: 0, changed: 0, total: plan.tree.size, needsWebContainer: [], scriptsNotRun: [], skipped: [] };
   // Every path checked before the first write: a name the workspace cannot hold is left out, named.
   const writes: Array<[string, Uint8Array]> = [];
@@ -216,7 +258,7 @@ function apply(project: Project, plan: Plan): InstallSummary {
   for (const unpacked of plan.unpacked) if (!plan.installed.has(unpacked.placed.location)) summary.added++;
   for (const [path, data] of writes) files.writeSync(path, data, options);
   writeBins(project, plan.tree, options);
-  if (plan.writeManifest) files.writeSync(project.path("package.json"), `${JSON.stringify(plan.root, null, 2)}\n`, options);
+  if (manifest) files.writeSync(project.path("package.json"), `${JSON.stringify(manifest, null, 2)}\n`, options);
   const lockText = writeLockfile(plan.root, plan.tree);
   files.writeSync(project.path("package-lock.json"), lockText, options);
   const hidden = project.path("node_modules/.package-lock.json");
