@@ -241,12 +241,16 @@ export class McpSettings implements SealedStore {
     });
   }
 
-  async saveSkills(skills: UserSkill[]): Promise<void> {
-    try {
-      await this.storage.settings.put(USER_SKILLS_KEY, { v: 1, skills: structuredClone(skills) });
-    } catch (error) {
-      throw new Error(`The skills could not be saved: ${errorMessage(error)}.`, { cause: error });
-    }
-    this.store.setState({ skills });
+  /** Changes the user's skills as a function of the current list (after the changes before it), then stores them. */
+  updateSkills(change: (skills: UserSkill[]) => UserSkill[]): Promise<void> {
+    return this.writes.run(async () => {
+      const skills = change(this.skills);
+      try {
+        await this.storage.settings.put(USER_SKILLS_KEY, { v: 1, skills: structuredClone(skills) });
+      } catch (error) {
+        throw new Error(`The skills could not be saved: ${errorMessage(error)}.`, { cause: error });
+      }
+      this.store.setState({ skills });
+    });
   }
 }

@@ -17,7 +17,7 @@ export function SkillsSection({ settings, onProblem }: { settings: McpSettings; 
     if (skills.some((s) => s.name === skill.name)) return setProblem(`A skill named "${skill.name}" exists already.`);
     setProblem(undefined);
     onProblem(async () => {
-      await settings.saveSkills([...skills, skill]);
+      await settings.updateSkills((current) => [...current.filter((s) => s.name !== skill.name), skill]);
       setName("");
       setDescription("");
       setContent("");
@@ -36,7 +36,7 @@ export function SkillsSection({ settings, onProblem }: { settings: McpSettings; 
             <li key={skill.name} className="provider-row">
               <span className="provider-name">{skill.name}</span>
               <span className="provider-detail">{skill.description}</span>
-              <button type="button" className="button" aria-label={`Remove skill ${skill.name}`} onClick={() => onProblem(() => settings.saveSkills(skills.filter((s) => s !== skill)))}>
+              <button type="button" className="button" aria-label={`Remove skill ${skill.name}`} onClick={() => onProblem(() => settings.updateSkills((current) => current.filter((s) => s.name !== skill.name)))}>
                 Remove
               </button>
             </li>
