@@ -218,6 +218,32 @@ describe("EditorDocuments", () => {
     expect(await files.readText("a.txt")).toBe("mine");
   });
 
+  it("a file changed by another writer while the save was being stored keeps the changed-on-disk choice", async () => {
+    await files.writeFile("a.txt", "base");
+    await documents.open("a.txt");
+    buffer("a.txt").setValue("mine");
+    // The save's write is in memory at once; storing it takes a while, and the agent writes meanwhile.
+    const writeFile = files.writeFile.bind(files);
+    let release!: () => void;
+    files.writeFile = async (...args: Parameters<typeof files.writeFile>) => {
+      await writeFile(...args);
+      if (args[2]?.source === "editor") await new Promise<void>((resolve) => (release = resolve));
+    };
+    const saving = documents.save("a.txt");
+    await writeFile("a.txt", "theirs", { source: "agent" });
+    await settle();
+    release();
+    expect(await saving).toBe(true);
+    files.writeFile = writeFile;
+    // The file holds the agent's text: the tab must not say the user's text is saved.
+    expect(await files.readText("a.txt")).toBe("theirs");
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: true, conflict: true });
+    expect(buffer("a.txt").getValue()).toBe("mine");
+    documents.keepMine("a.txt");
+    await documents.save("a.txt");
+    expect(await files.readText("a.txt")).toBe("mine");
+  });
+
   it("does not raise a conflict for its own saves while the user keeps typing", async () => {
     await files.writeFile("a.txt", "a");
     await documents.open("a.txt");

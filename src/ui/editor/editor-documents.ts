@@ -156,6 +156,7 @@ export class EditorDocuments implements Disposable {
     // Nothing to save (what the disabled Save button says): not a write, so never a failure.
     if (tab && !tab.dirty && !tab.deletedOnDisk) return true;
     const text = doc.buffer.getValue();
+    const theirsBefore = doc.theirs;
     try {
       await this.options.files.writeFile(path, text, { source: "editor" });
     } catch (error) {
@@ -164,6 +165,9 @@ export class EditorDocuments implements Disposable {
     }
     const current = this.pathOf(doc);
     if (current === undefined) return true;
+    // Another writer changed the file while this save was stored: the file holds theirs, so the
+    // changed-on-disk choice the reload raised stays (the save itself did land first).
+    if (doc.theirs !== undefined && doc.theirs !== theirsBefore && doc.theirs !== text) return true;
     doc.saved = text;
     doc.theirs = undefined;
     this.patch(current, { conflict: false, deletedOnDisk: false });
