@@ -294,6 +294,23 @@ export function createAgent(deps: AgentDeps): Agent {
     }
   }
 
+  /**
+   * Runs a change of the session's history (a turn, compaction, revert, fork) as the only one in it:
+   * refused while another runs, marked busy meanwhile (so a message sent during a revert is refused
+   * rather than started on the history the revert is changing), under the cross-tab lock.
+   */
+  async function exclusive<T>(sessionId: string, what: string, work: () => Promise<T>): Promise<T> {
+    refuseWhileBusy(sessionId, what);
+    const state = sessions.get(sessionId);
+    state.starting = true;
+    try {
+      return await inTurn(sessionId, work);
+    } finally {
+      state.starting = false;
+      state.abortRequested = false;
+    }
+  }
+
   async function resolveModel(session: SessionRecord, requested?: ModelRef): Promise<ModelRef> {
     const model = requested ?? session.model ?? deps.defaultModel?.();
     if (!model) {
@@ -390,14 +407,7 @@ export function createAgent(deps: AgentDeps): Agent {
       // The code service loads its project in the background while the model thinks, so the
       // turn's first edit gets its diagnostics warm (a no-op once started).
       deps.codeIntelligence?.warm?.();
-      const state = sessions.get(sessionId);
-      state.starting = true;
-      try {
-        return await inTurn(sessionId, () => startTurn(sessionId, input));
-      } finally {
-        state.starting = false;
-        state.abortRequested = false;
-      }
+      return exclusive(sessionId, "send a message", () => startTurn(sessionId, input));
     },
 
     abort(sessionId) {
@@ -414,36 +424,26 @@ export function createAgent(deps: AgentDeps): Agent {
     rejectQuestion: (requestId) => questions.reject(requestId),
     pendingQuestions: (sessionId) => questions.pending(sessionId),
 
-    async compact(sessionId) {
-      refuseWhileBusy(sessionId, "compact the session");
-      const state = sessions.get(sessionId);
-      state.starting = true;
-      try {
-        await inTurn(sessionId, async () => {
-          await commitRevert(env, sessionId);
-          const session = await store.requireSession(sessionId);
-          const model = await resolveModel(session);
-          await queueCompaction(env, session, { auto: false, agent: session.agent, model });
-          await run(sessionId);
-        });
-      } finally {
-        state.starting = false;
-      }
+    compact(sessionId) {
+      return exclusive(sessionId, "compact the session", async () => {
+        await commitRevert(env, sessionId);
+        const session = await store.requireSession(sessionId);
+        const model = await resolveModel(session);
+        await queueCompaction(env, session, { auto: false, agent: session.agent, model });
+        await run(sessionId);
+      });
     },
 
-    async revert(sessionId, messageId) {
-      refuseWhileBusy(sessionId, "revert");
-      return revertSession(env, sessionId, messageId);
+    revert(sessionId, messageId) {
+      return exclusive(sessionId, "revert", () => revertSession(env, sessionId, messageId));
     },
 
-    async unrevert(sessionId) {
-      refuseWhileBusy(sessionId, "undo the revert");
-      return unrevertSession(env, sessionId);
+    unrevert(sessionId) {
+      return exclusive(sessionId, "undo the revert", () => unrevertSession(env, sessionId));
     },
 
-    async fork(sessionId, messageId) {
-      refuseWhileBusy(sessionId, "fork");
-      return forkSession(env, sessionId, messageId);
+    fork(sessionId, messageId) {
+      return exclusive(sessionId, "fork", () => forkSession(env, sessionId, messageId));
     },
 
     async listSessions(options = {}) {

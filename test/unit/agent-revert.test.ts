@@ -64,6 +64,21 @@ describe("snapshots and revert", () => {
     expect((await r.agent.getSession(session.id))?.revert).toBeUndefined();
   });
 
+  it("is the only change to the session while it runs: a message, a second revert or a fork sent meanwhile is refused", async () => {
+    const { session, first, second } = await setup();
+    const r = rig!;
+    const reverting = r.agent.revert(session.id, second.userMessageId);
+    await expect(r.agent.prompt(session.id, { text: "too soon" })).rejects.toThrow(/Cannot send a message while the agent is working/);
+    await expect(r.agent.revert(session.id, first.userMessageId)).rejects.toThrow(/Cannot revert while/);
+    await expect(r.agent.fork(session.id)).rejects.toThrow(/Cannot fork while/);
+    await reverting;
+    expect(await r.files.readText("a.txt")).toBe("v2");
+    expect((await r.agent.getMessages(session.id)).map((m) => m.info.id)).not.toContain(second.userMessageId);
+    // Once it is done, the session takes changes again.
+    await r.agent.unrevert(session.id);
+    expect(await r.files.readText("a.txt")).toBe("v3");
+  });
+
   it("makes the revert final on the next prompt: the hidden messages are gone for good", async () => {
     const { session, second, model } = await setup();
     const r = rig!;
