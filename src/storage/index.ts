@@ -130,9 +130,9 @@ export async function openStorageForRecovery(options: { name?: string; onInvalid
 }
 
 function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecordReporter | undefined, inMemory = false): Storage {
-  const settings = new SettingsRepository(db);
   const tabs = new TabChanges(name);
   const announce = (change: StorageChange) => tabs.announce(change);
+  const settings = new SettingsRepository(db, announce);
   return {
     inMemory,
     workspaces: new WorkspaceRepository(db, onInvalid, announce),
@@ -159,6 +159,12 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
     restoreBackup: async (bytes) => {
       const summary = await restoreBackup(db, bytes);
       if (summary.workspacesAdded.length > 0) announce({ kind: "workspaces" });
+      if (summary.settingsAdded.length > 0) {
+        // The settings stores of every tab, this one included, read the restored records.
+        const change: StorageChange = { kind: "settings", keys: summary.settingsAdded };
+        announce(change);
+        tabs.notifyHere(change);
+      }
       return summary;
     },
     readEverything: () => readEverything(db),

@@ -317,7 +317,10 @@ export class SnapshotRepository {
 }
 
 export class SettingsRepository {
-  constructor(private readonly db: WebcodeDatabase) {}
+  constructor(
+    private readonly db: WebcodeDatabase,
+    private readonly announce: Announce = silent,
+  ) {}
 
   async get<T>(key: string): Promise<T | undefined> {
     return (await this.db.get("settings", key))?.value as T | undefined;
@@ -326,11 +329,13 @@ export class SettingsRepository {
   put(key: string, value: unknown): Promise<void> {
     return guard(async () => {
       await this.db.put("settings", { key, value });
+      this.announce({ kind: "settings", keys: [key] });
     });
   }
 
   async delete(key: string): Promise<void> {
     await this.db.delete("settings", key);
+    this.announce({ kind: "settings", keys: [key] });
   }
 }
 

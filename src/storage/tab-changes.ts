@@ -9,7 +9,9 @@ export type StorageChange =
   /** File records of a workspace were written or deleted (`paths`; all of them when omitted). */
   | { kind: "files"; workspaceId: string; paths?: string[] }
   /** Sessions, or their messages or parts, changed (`sessionIds`; any session when omitted). */
-  | { kind: "sessions"; sessionIds?: string[] };
+  | { kind: "sessions"; sessionIds?: string[] }
+  /** Settings records were written or deleted (by key). */
+  | { kind: "settings"; keys: string[] };
 
 export class TabChanges implements Disposable {
   private readonly channel: BroadcastChannel | undefined;
@@ -33,6 +35,11 @@ export class TabChanges implements Disposable {
     } catch {
       // A closed channel (page unloading): the other tabs catch up on their next load.
     }
+  }
+
+  /** Tells this tab's own listeners (a backup restore changed what they loaded here too). */
+  notifyHere(change: StorageChange): void {
+    this.emitter.fire(change);
   }
 
   private receive(data: unknown): void {
@@ -63,6 +70,10 @@ function parseChange(data: unknown): StorageChange | undefined {
     case "sessions": {
       const sessionIds = strings(value.sessionIds);
       return sessionIds ? { kind: "sessions", sessionIds } : { kind: "sessions" };
+    }
+    case "settings": {
+      const keys = strings(value.keys);
+      return keys ? { kind: "settings", keys } : undefined;
     }
     default:
       return undefined;

@@ -2,7 +2,7 @@
 // origin's IndexedDB; the agent reads it before each model call and stops a turn that would pass it.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage, Serial } from "../../base";
-import type { Storage } from "../../storage";
+import { reloadWhenStoredElsewhere, type SettingsStorage } from "./follow-other-tabs";
 
 /** Settings key of the budget. */
 export const BUDGET_SETTINGS_KEY = "budget";
@@ -17,7 +17,9 @@ export class BudgetSettings {
 
   private readonly writes = new Serial();
 
-  constructor(private readonly storage: Pick<Storage, "settings">) {}
+  constructor(private readonly storage: SettingsStorage) {
+    reloadWhenStoredElsewhere(storage, [BUDGET_SETTINGS_KEY], () => this.writes.run(() => this.load()));
+  }
 
   async load(): Promise<void> {
     this.store.setState({ budget: restoreBudget(await this.storage.settings.get<unknown>(BUDGET_SETTINGS_KEY)) });

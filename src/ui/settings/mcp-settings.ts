@@ -21,7 +21,7 @@ import {
   type UserSkill,
 } from "../../agent";
 import { WrongPassphraseError, openValue, sealValue, type KeyVault } from "../../providers";
-import type { Storage } from "../../storage";
+import { reloadWhenStoredElsewhere, type SettingsStorage } from "./follow-other-tabs";
 import type { SealedStore } from "./provider-settings";
 
 export const USER_SKILLS_KEY = "skills";
@@ -60,9 +60,19 @@ export class McpSettings implements SealedStore {
   private pendingDeclared: Array<{ workspaceId: string; workspaceName: string; declared: readonly DeclaredServer[] }> = [];
 
   constructor(
-    private readonly storage: Pick<Storage, "settings">,
+    private readonly storage: SettingsStorage,
     private readonly keys?: McpKeyGate,
-  ) {}
+  ) {
+    reloadWhenStoredElsewhere(storage, [MCP_SETTINGS_KEY, USER_SKILLS_KEY], async () => {
+      // Read what another tab stored; credentials this tab had unlocked are opened again with the same passphrase.
+      const passphrase = await this.writes.run(async () => {
+        const had = this.passphrase;
+        await this.load();
+        return had;
+      });
+      if (passphrase !== undefined && this.locked) await this.unlocked(passphrase);
+    });
+  }
 
   async load(): Promise<void> {
     const problems: string[] = [];

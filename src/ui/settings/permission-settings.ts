@@ -3,7 +3,7 @@
 // agent's config form (`{"edit": "ask"}`), applied over the defaults as the user's rules.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage, Serial } from "../../base";
-import type { Storage } from "../../storage";
+import { reloadWhenStoredElsewhere, type SettingsStorage } from "./follow-other-tabs";
 
 /** Settings key of the permission config. */
 export const PERMISSION_SETTINGS_KEY = "permission";
@@ -43,7 +43,9 @@ export class PermissionSettings {
 
   private readonly writes = new Serial();
 
-  constructor(private readonly storage: Pick<Storage, "settings">) {}
+  constructor(private readonly storage: SettingsStorage) {
+    reloadWhenStoredElsewhere(storage, [PERMISSION_SETTINGS_KEY], () => this.writes.run(() => this.load()));
+  }
 
   async load(): Promise<void> {
     this.store.setState({ choices: restorePermissionChoices(await this.storage.settings.get<unknown>(PERMISSION_SETTINGS_KEY)) });

@@ -7,6 +7,7 @@ import {
   holdsLockedSecret,
   loadProviderSettings,
   mergeSecrets,
+  PROVIDER_SETTINGS_KEY,
   openVault,
   replaceLockedSecrets,
   saveProviderConfigs,
@@ -18,7 +19,8 @@ import {
   REASONING_EFFORTS,
   type ReasoningEffort,
 } from "../../providers";
-import type { ModelRef, Storage } from "../../storage";
+import type { ModelRef } from "../../storage";
+import { reloadWhenStoredElsewhere, type SettingsStorage } from "./follow-other-tabs";
 
 /** Settings key of the default model (a ModelRef). */
 export const DEFAULT_MODEL_KEY = "defaultModel";
@@ -68,19 +70,42 @@ export class ProviderSettings {
   /** Every change reads the current settings and stores the next: one at a time, in order. */
   private readonly writes = new Serial();
 
-  constructor(private readonly storage: Pick<Storage, "settings">) {}
+  constructor(private readonly storage: SettingsStorage) {
+    reloadWhenStoredElsewhere(storage, [PROVIDER_SETTINGS_KEY, DEFAULT_MODEL_KEY, PROVIDER_MODELS_KEY, REASONING_KEY], () =>
+      this.writes.run(() => this.read(this.passphrase)),
+    );
+  }
 
   async load(): Promise<void> {
+    await this.read(undefined);
+  }
+
+  /**
+   * Reads the stored settings into the store at once. With the passphrase this tab unlocked with
+   * (another tab stored a change), keys it still opens stay unlocked, so nothing asks again.
+   */
+  private async read(passphrase: string | undefined): Promise<void> {
     const problems: string[] = [];
     const { configs, vault } = await loadProviderSettings(this.storage, (problem) => problems.push(problem));
-    this.vault = vault;
-    this.passphrase = undefined;
-    this.store.setState({ keys: vault ? "locked" : "plain" });
-    const stored = await this.storage.settings.get<unknown>(DEFAULT_MODEL_KEY);
-    const defaultModel = restoreModelRef(stored);
+    let usable = configs;
+    let keys: ProviderSettingsState["keys"] = vault ? "locked" : "plain";
+    let kept: string | undefined;
+    if (vault && passphrase !== undefined) {
+      try {
+        usable = mergeSecrets(configs, await openVault(vault, passphrase));
+        keys = "unlocked";
+        kept = passphrase;
+      } catch (error) {
+        // Sealed with another passphrase meanwhile: locked here too, and asked for on next use.
+        if (!(error instanceof WrongPassphraseError)) throw error;
+      }
+    }
+    const defaultModel = restoreModelRef(await this.storage.settings.get<unknown>(DEFAULT_MODEL_KEY));
     const providerModels = restoreProviderModels(await this.storage.settings.get<unknown>(PROVIDER_MODELS_KEY));
     const reasoning = restoreReasoning(await this.storage.settings.get<unknown>(REASONING_KEY));
-    this.store.setState({ loaded: true, configs, providerModels, problems, reasoning, ...(defaultModel ? { defaultModel } : {}) });
+    this.vault = vault;
+    this.passphrase = kept;
+    this.store.setState({ loaded: true, configs: usable, providerModels, problems, reasoning, keys, defaultModel });
   }
 
   /** The reasoning level chosen for a model, if any. */

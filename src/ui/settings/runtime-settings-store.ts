@@ -4,12 +4,14 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage } from "../../base";
 import { clampBootTimeout, restoreRuntimeSettings, RUNTIME_SETTINGS_KEY, type RuntimeSettings } from "../../runtime";
-import type { Storage } from "../../storage";
+import { reloadWhenStoredElsewhere, type SettingsStorage } from "./follow-other-tabs";
 
 export class RuntimeSettingsStore {
   readonly store: StoreApi<RuntimeSettings> = createStore<RuntimeSettings>(() => restoreRuntimeSettings(undefined));
 
-  constructor(private readonly storage: Pick<Storage, "settings">) {}
+  constructor(private readonly storage: SettingsStorage) {
+    reloadWhenStoredElsewhere(storage, [RUNTIME_SETTINGS_KEY], () => this.load());
+  }
 
   async load(): Promise<void> {
     this.store.setState(restoreRuntimeSettings(await this.storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY)));
