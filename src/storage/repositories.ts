@@ -282,15 +282,19 @@ export class BlobRepository {
     return guard(async () => {
       if (blobs.length === 0) return;
       const tx = this.db.transaction("blobs", "readwrite");
-      const pending: Promise<unknown>[] = [];
-      for (const blob of blobs) {
-        pending.push(
-          tx.store.getKey(blob.hash).then((existing) => (existing === undefined ? tx.store.put(blob) : undefined)),
-        );
-      }
-      await Promise.all([...pending, tx.done]);
+      await Promise.all([...putNewBlobs(tx.store, blobs), tx.done]);
     });
   }
+}
+
+/** The blobs store of any read-write transaction that includes it. */
+interface BlobWrites {
+  getKey(hash: string): Promise<string | undefined>;
+  put(blob: BlobRecord): Promise<unknown>;
+}
+
+function putNewBlobs(store: BlobWrites, blobs: readonly BlobRecord[]): Promise<unknown>[] {
+  return blobs.map((blob) => store.getKey(blob.hash).then((existing) => (existing === undefined ? store.put(blob) : undefined)));
 }
 
 export class SnapshotRepository {
@@ -309,9 +313,18 @@ export class SnapshotRepository {
     return restoreList(values, restoreSnapshot, this.onInvalid);
   }
 
-  put(record: SnapshotRecord): Promise<void> {
+  async has(id: string): Promise<boolean> {
+    return (await this.db.getKey("snapshots", id)) !== undefined;
+  }
+
+  /**
+   * Stores a snapshot with the blobs it adds, in one transaction: a cleanup that prunes unreferenced
+   * blobs (another tab deleting a workspace) cannot fall between the blobs and the snapshot.
+   */
+  put(record: SnapshotRecord, blobs: readonly BlobRecord[] = []): Promise<void> {
     return guard(async () => {
-      await this.db.put("snapshots", record);
+      const tx = this.db.transaction(["blobs", "snapshots"], "readwrite");
+      await Promise.all([...putNewBlobs(tx.objectStore("blobs"), blobs), tx.objectStore("snapshots").put(record), tx.done]);
     });
   }
 }

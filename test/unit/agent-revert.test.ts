@@ -25,6 +25,11 @@ async function setup() {
     written.push(...blobs);
     return putMany(blobs);
   };
+  const putSnapshot = rig.storage.snapshots.put.bind(rig.storage.snapshots);
+  rig.storage.snapshots.put = async (record, blobs = []) => {
+    written.push(...blobs);
+    return putSnapshot(record, blobs);
+  };
   await rig.files.writeFile("a.txt", "v1", { source: "user" });
   await rig.files.writeFile("c.txt", "unchanged ".repeat(1000), { source: "user" });
   const session = await rig.agent.createSession({ title: "Work" });
@@ -77,6 +82,22 @@ describe("snapshots and revert", () => {
     // Once it is done, the session takes changes again.
     await r.agent.unrevert(session.id);
     expect(await r.files.readText("a.txt")).toBe("v3");
+  });
+
+  it("after Settings → Storage deleted the workspace's snapshots and pruned the blobs, the next snapshot stores every content again and revert works", async () => {
+    const { session, model } = await setup();
+    const r = rig!;
+    await r.storage.maintenance.deleteSnapshots(r.workspaceId);
+    await r.storage.maintenance.pruneBlobs();
+    expect(await r.storage.snapshots.list(r.workspaceId)).toEqual([]);
+    (model as unknown as { turns: unknown[] }).turns.push(tools([put("a.txt", "v4")]), text("turn three done"));
+    const third = await r.agent.prompt(session.id, { text: "turn three" });
+    expect(await r.files.readText("a.txt")).toBe("v4");
+    await r.agent.revert(session.id, third.userMessageId);
+    expect(await r.files.readText("a.txt")).toBe("v3");
+    expect(await r.files.readText("c.txt")).toBe("unchanged ".repeat(1000));
+    await r.agent.unrevert(session.id);
+    expect(await r.files.readText("a.txt")).toBe("v4");
   });
 
   it("makes the revert final on the next prompt: the hidden messages are gone for good", async () => {

@@ -52,6 +52,9 @@ export class SnapshotService implements Disposable {
    * reported no change since it was taken (the start of a step right after the previous one ended).
    */
   async take(options: { reuseIfQuiet?: boolean } = {}): Promise<string> {
+    // Settings → Storage (in this tab or another) may have deleted this workspace's snapshots and
+    // pruned their blobs: then nothing cached here is stored any more, and everything is written again.
+    if (this.last && !(await this.storage.snapshots.has(this.last.id))) this.forgetStored();
     if (options.reuseIfQuiet && !this.changed && this.last) return this.last.id;
     this.changed = false;
     const files: Record<string, string> = {};
@@ -81,12 +84,21 @@ export class SnapshotService implements Disposable {
         }
       }),
     );
-    if (blobs.length > 0) await this.storage.blobs.putMany(blobs);
-    if (this.last && sameFiles(this.last.files, files)) return this.last.id;
+    if (this.last && sameFiles(this.last.files, files)) {
+      if (blobs.length > 0) await this.storage.blobs.putMany(blobs);
+      return this.last.id;
+    }
     const record: SnapshotRecord = newSnapshot({ workspaceId: this.fs.workspaceId, files }, this.now());
-    await this.storage.snapshots.put(record);
+    await this.storage.snapshots.put(record, blobs);
     this.last = record;
     return record.id;
+  }
+
+  private forgetStored(): void {
+    this.last = undefined;
+    this.storedBlobs.clear();
+    this.hashes.clear();
+    this.changed = true;
   }
 
   async get(id: string): Promise<SnapshotRecord | undefined> {
