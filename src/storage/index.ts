@@ -149,7 +149,9 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
       usage: () => measureUsage(db),
       deleteSessions: async (workspaceId) => {
         await deleteSessions(db, workspaceId);
+        // Every tab's chat, this one's included, drops what it holds of them and reloads the list.
         announce({ kind: "sessions" });
+        tabs.notifyHere({ kind: "sessions" });
       },
       deleteSnapshots: (workspaceId) => deleteSnapshots(db, workspaceId),
       pruneBlobs: () => pruneBlobs(db),

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/base";
 import { createWorkspace, deleteWorkspace } from "../../src/runtime";
-import { RECORD_VERSION, StorageQuotaError, openStorage, openStorageForRecovery, type SessionRecord, type Storage } from "../../src/storage";
+import { RECORD_VERSION, StorageQuotaError, openStorage, openStorageForRecovery, type SessionRecord, type Storage, type StorageChange } from "../../src/storage";
 
 const zero = { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 };
 
@@ -64,8 +64,12 @@ describe("storage usage", () => {
   it("deletes a workspace's sessions or snapshots; contents other snapshots use stay", async () => {
     const storage = await openStorage({ name: newId("usage") });
     const { small, big, session } = await seed(storage);
+    const told: StorageChange[] = [];
+    storage.changes.onDidChange((change) => told.push(change));
     await storage.maintenance.deleteSessions(small.id);
     expect(await storage.sessions.get(session.id)).toBeUndefined();
+    // This tab's chat is told too, so its cached copies are dropped rather than written back.
+    expect(told).toEqual([{ kind: "sessions" }]);
     expect(await storage.parts.listBySession(session.id)).toEqual([]);
     await storage.maintenance.deleteSnapshots(small.id);
     expect(await storage.snapshots.list(small.id)).toEqual([]);
