@@ -39,6 +39,34 @@ describe("RuntimeSettingsStore", () => {
     expect(store.settings.useWebContainer).toBe(true);
   });
 
+  it("puts back only the refused change's own fields: a change made meanwhile that was stored stays", async () => {
+    const values = new Map<string, unknown>();
+    let refuseNext = true;
+    const store = new RuntimeSettingsStore({
+      settings: {
+        get: async <T,>(key: string) => values.get(key) as T | undefined,
+        put: async (key: string, value: unknown) => {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          if (refuseNext) {
+            refuseNext = false;
+            throw new DOMException("quota", "QuotaExceededError");
+          }
+          values.set(key, value);
+        },
+        delete: async () => undefined,
+      } as never,
+    });
+    await store.load();
+    const refused = store.update({ useWebContainer: false });
+    const stored = store.update({ gitCorsProxy: "https://proxy.example" });
+    await expect(refused).rejects.toThrow(/could not be saved/);
+    await stored;
+    expect(store.settings.useWebContainer).toBe(true);
+    expect(store.settings.gitCorsProxy).toBe("https://proxy.example");
+    // What is stored holds the change that was stored, not the refused one.
+    expect(values.get(RUNTIME_SETTINGS_KEY)).toMatchObject({ useWebContainer: true, gitCorsProxy: "https://proxy.example" });
+  });
+
   it("git's proxy and token host are cleaned when stored; a proxy that is not http(s) is dropped", async () => {
     const storage = await openStorage({ name: `runtime-settings-${counter++}` });
     const store = new RuntimeSettingsStore(storage);
