@@ -98,4 +98,24 @@ describe("rules naming MCP tools", () => {
     expect(offered(ruleset({ mcp: { "github_*": "deny" } }))).toEqual(["docs_lookup"]);
     expect(offered(ruleset({ "github_*": "deny" }))).toEqual(["docs_lookup"]);
   });
+
+  it("keeps every OAuth change made at once, and a form saved after a token refresh keeps the new tokens", async () => {
+    const h = await createToolHarness();
+    harnesses.push(h);
+    const settings = new McpSettings(h.storage);
+    await settings.load();
+    await settings.save(server());
+    const opened = settings.servers[0]!; // what the form was opened with
+    // The client registration and the tokens are saved one right after the other, as a sign-in does.
+    await Promise.all([
+      settings.updateOAuth("s1", (current) => ({ ...current, client: { client_id: "c1" }, registered: true })),
+      settings.updateOAuth("s1", (current) => ({ ...current, tokens: { access_token: "first", token_type: "Bearer" } })),
+    ]);
+    expect(settings.oauthOf("s1")).toMatchObject({ client: { client_id: "c1" }, registered: true, tokens: { access_token: "first" } });
+    // A background refresh, then the form (opened before it) is saved with a new name.
+    await settings.updateOAuth("s1", (current) => ({ ...current, tokens: { access_token: "refreshed", token_type: "Bearer" } }));
+    await settings.save({ ...opened, name: "renamed" });
+    expect(settings.servers[0]!.name).toBe("renamed");
+    expect(settings.oauthOf("s1")).toMatchObject({ client: { client_id: "c1" }, tokens: { access_token: "refreshed" } });
+  });
 });

@@ -81,7 +81,7 @@ describe("MCP credentials under the keys' passphrase", () => {
     const mcpServer = await bearerServer();
     const first = await page(storage);
     await first.mcp.save(server(mcpServer.url));
-    await first.mcp.setOAuth("srv", { tokens: { access_token: ACCESS, token_type: "Bearer", refresh_token: REFRESH }, tokensAt: 1 });
+    await first.mcp.updateOAuth("srv", () => ({ tokens: { access_token: ACCESS, token_type: "Bearer", refresh_token: REFRESH }, tokensAt: 1 }));
     expect(JSON.stringify(await storedRecord(storage))).toContain(TOKEN);
 
     await first.settings.setPassphrase(PASS);
@@ -186,7 +186,7 @@ describe("MCP credentials never leave the browser", () => {
     const storage = await newStorage();
     const first = await page(storage);
     await first.mcp.save(server("https://a.example.test/mcp"));
-    await first.mcp.setOAuth("srv", { tokens: { access_token: ACCESS, token_type: "Bearer", refresh_token: REFRESH }, client: { client_id: "webcode", client_secret: "client-secret-789" } });
+    await first.mcp.updateOAuth("srv", () => ({ tokens: { access_token: ACCESS, token_type: "Bearer", refresh_token: REFRESH }, client: { client_id: "webcode", client_secret: "client-secret-789" } }));
 
     const plainBackup = JSON.stringify(decodeBackup(await storage.backup()));
     for (const secret of [TOKEN, ACCESS, REFRESH, "client-secret-789"]) expect(plainBackup).not.toContain(secret);

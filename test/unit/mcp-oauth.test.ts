@@ -18,7 +18,7 @@ function memoryStore(): McpOAuthStore & { state: McpOAuthState | undefined } {
   const store = {
     state: undefined as McpOAuthState | undefined,
     load: () => store.state,
-    save: async (next: McpOAuthState | undefined) => void (store.state = next),
+    update: async (change: (current: McpOAuthState | undefined) => McpOAuthState | undefined) => void (store.state = change(store.state)),
   };
   return store;
 }
@@ -75,7 +75,7 @@ describe("MCP OAuth", () => {
     expect(server.calls.map((c) => c.args)).toEqual([{ text: "a" }, { text: "b" }]);
 
     // Signing out forgets the tokens: the server asks for authorization again.
-    await store.save(undefined);
+    await store.update(() => undefined);
     expect((await probeMcpServer(config, { authProvider: createMcpOAuthProvider({ config, redirectUrl: REDIRECT, store }) })).kind).toBe("auth");
   }, 30_000);
 

@@ -96,7 +96,7 @@ describe("ShareDialog with configured keys", () => {
     const mcp = new McpSettings(storage);
     await mcp.load();
     await mcp.save({ id: "m", name: "tools", url: "https://mcp.example.test/mcp", transport: "auto", enabled: true, timeoutMs: 60_000, source: { kind: "user" }, secret: { headers: { Authorization: `Bearer ${MCP_TOKEN}` } } });
-    await mcp.setOAuth("m", { tokens: { access_token: ACCESS, token_type: "Bearer" } });
+    await mcp.updateOAuth("m", () => ({ tokens: { access_token: ACCESS, token_type: "Bearer" } }));
     const workspace = await createWorkspace(storage, "Demo", { seedReadme: false });
     const files = await WorkspaceFiles.open(storage, workspace.id);
     files.writeSync("src/app.ts", "export const ok = 1;\n");

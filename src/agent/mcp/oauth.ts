@@ -10,7 +10,8 @@ import type { McpOAuthState, McpServerConfig } from "./server-config";
 /** Where the OAuth state of one server is read and written (Settings). */
 export interface McpOAuthStore {
   load(): McpOAuthState | undefined;
-  save(state: McpOAuthState | undefined): Promise<void>;
+  /** Changes the stored state as a function of the current one (after any change before it), then stores it. */
+  update(change: (current: McpOAuthState | undefined) => McpOAuthState | undefined): Promise<void>;
 }
 
 /** What the popup's redirect brought back. */
@@ -45,7 +46,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): OAuthC
   const now = options.now ?? (() => Date.now());
   let verifier: string | undefined;
   let state: string | undefined;
-  const update = (change: (current: McpOAuthState) => McpOAuthState | undefined) => store.save(change(store.load() ?? {}));
+  const update = (change: (current: McpOAuthState) => McpOAuthState | undefined) => store.update((current) => change(current ?? {}));
   return {
     get redirectUrl() {
       return options.redirectUrl;

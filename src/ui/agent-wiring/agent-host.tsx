@@ -49,7 +49,7 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
       ? createMcpOAuthProvider({
           config,
           redirectUrl: `${origin}${OAUTH_CALLBACK_PATH}`,
-          store: { load: () => mcp.oauthOf(config.id), save: (state) => mcp.setOAuth(config.id, state) },
+          store: { load: () => mcp.oauthOf(config.id), update: (change) => mcp.updateOAuth(config.id, change) },
         })
       : undefined;
   const mcpHub = new McpHub({ authProvider: storedAuth });
@@ -115,7 +115,7 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
         return probeMcpServer(config, { origin, ...(authProvider && { authProvider }) });
       },
       signIn: (config) => signInWithPopup(config, mcp, origin),
-      signOut: (id) => mcp.setOAuth(id, undefined),
+      signOut: (id) => mcp.updateOAuth(id, () => undefined),
       unlock: () => settings.requireKeys(),
     },
   });

@@ -142,7 +142,7 @@ export class McpSettings implements SealedStore {
     return this.update((servers) => {
       if (servers.some((s) => s.id !== clean.id && s.name === clean.name)) throw new Error(`Another MCP server is already named "${clean.name}": tool names must stay apart. Choose another name.`);
       const exists = servers.some((s) => s.id === clean.id);
-      return exists ? servers.map((s) => (s.id === clean.id ? clean : s)) : [...servers, clean];
+      return exists ? servers.map((s) => (s.id === clean.id ? withOAuthOf(s, clean) : s)) : [...servers, clean];
     });
   }
 
@@ -155,12 +155,17 @@ export class McpSettings implements SealedStore {
   }
 
   /** Stores OAuth state (tokens, client registration) of a server; undefined signs out. */
-  async setOAuth(id: string, oauth: McpOAuthState | undefined): Promise<void> {
+  /**
+   * Changes a server's OAuth state as a function of its current one, inside the write queue: a
+   * background token refresh and a sign-in in Settings cannot write each other's older state back.
+   */
+  async updateOAuth(id: string, change: (current: McpOAuthState | undefined) => McpOAuthState | undefined): Promise<void> {
     await this.unlockedFor("always");
     return this.update((servers) =>
       servers.map((s) => {
         if (s.id !== id) return s;
         const secret = { ...s.secret };
+        const oauth = change(s.secret?.oauth);
         if (oauth) secret.oauth = oauth;
         else delete secret.oauth;
         return { ...s, secret };
@@ -263,4 +268,16 @@ export class McpSettings implements SealedStore {
       this.store.setState({ skills });
     });
   }
+}
+
+/**
+ * A server edited in the form, with the OAuth state stored now: the form does not edit it, and a
+ * token refresh may have stored newer tokens since the form was opened.
+ */
+function withOAuthOf(current: McpServerConfig, edited: McpServerConfig): McpServerConfig {
+  const { secret: editedSecret, ...rest } = edited;
+  const secret = { ...editedSecret };
+  if (current.secret?.oauth) secret.oauth = current.secret.oauth;
+  else delete secret.oauth;
+  return Object.keys(secret).length > 0 ? { ...rest, secret } : rest;
 }

@@ -32,7 +32,7 @@ export function signInWithPopup(config: McpServerConfig, settings: McpSettings, 
   callback.catch(() => undefined);
   return signInMcp(config, {
     redirectUrl: `${origin}${OAUTH_CALLBACK_PATH}`,
-    store: { load: () => settings.oauthOf(config.id), save: (state) => settings.setOAuth(config.id, state) },
+    store: { load: () => settings.oauthOf(config.id), update: (change) => settings.updateOAuth(config.id, change) },
     openAuthorization: (url) => {
       popup.location.href = url.href;
       return callback;
