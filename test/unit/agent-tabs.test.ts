@@ -70,3 +70,31 @@ describe("a session written in two tabs", () => {
     expect((await a.agent.getSession(session.id))?.title).toBe("Not stored yet");
   });
 });
+
+describe("a deleted session", () => {
+  it("is not written back by a change that arrives while it is being deleted (a late title, a subagent's totals)", async () => {
+    const a = await createRig({ models: { [MODEL.modelId]: new ScriptedModel([]) } });
+    rigs.push(a);
+    const session = await a.agent.createSession({ title: "To delete" });
+    // Hold the delete while its transaction runs, and let a background title land meanwhile.
+    const remove = a.storage.sessions.delete.bind(a.storage.sessions);
+    let release!: () => void;
+    let holding = false;
+    a.storage.sessions.delete = async (id) => {
+      const done = remove(id);
+      holding = true;
+      await new Promise<void>((resolve) => (release = resolve));
+      return done;
+    };
+    const deleting = a.agent.deleteSession(session.id);
+    await until(async () => holding, "the delete to start");
+    const renamed = a.agent.renameSession(session.id, "Late title").catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await deleting;
+    await renamed;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await a.storage.sessions.get(session.id)).toBeUndefined();
+    expect(await a.agent.getSession(session.id)).toBeUndefined();
+  });
+});

@@ -78,6 +78,8 @@ export class SessionStore implements Disposable {
   private readonly entries = new Map<string, SessionEntry>();
   private readonly loading = new Map<string, Promise<SessionEntry | undefined>>();
   private readonly pending = new Map<string, PendingWrites>();
+  /** Sessions deleted here: a late change (a title, a subagent's totals) must not write them back. */
+  private readonly deleted = new Set<string>();
   /** Number of IndexedDB transactions issued for session records (for tests and benchmarks). */
   transactions = 0;
 
@@ -128,6 +130,7 @@ export class SessionStore implements Disposable {
   }
 
   private entry(sessionId: string): Promise<SessionEntry | undefined> {
+    if (this.deleted.has(sessionId)) return Promise.resolve(undefined);
     const cached = this.entries.get(sessionId);
     if (cached) return Promise.resolve(cached);
     let loading = this.loading.get(sessionId);
@@ -153,6 +156,7 @@ export class SessionStore implements Disposable {
     }
     for (const list of byMessage.values()) list.sort(byId);
     const entry: SessionEntry = { session, messages: messages.sort(byId), parts: byMessage };
+    if (this.deleted.has(sessionId)) return undefined;
     // Another caller may have created the session in memory meanwhile; memory wins.
     const existing = this.entries.get(sessionId);
     if (existing) return existing;
@@ -194,6 +198,7 @@ export class SessionStore implements Disposable {
   }
 
   updateMessage(message: MessageRecord): void {
+    if (this.deleted.has(message.sessionId)) return;
     const entry = this.entries.get(message.sessionId);
     if (entry) upsert(entry.messages, message);
     this.queue(message.sessionId).messages.set(message.id, message);
@@ -203,6 +208,7 @@ export class SessionStore implements Disposable {
 
   /** Publishes the part at once; persists it with the next batch. */
   updatePart(part: PartRecord, delta?: string): void {
+    if (this.deleted.has(part.sessionId)) return;
     const entry = this.entries.get(part.sessionId);
     if (entry) {
       let list = entry.parts.get(part.messageId);
@@ -245,16 +251,20 @@ export class SessionStore implements Disposable {
   }
 
   async deleteSession(sessionId: string): Promise<void> {
+    // From here on, changes to it are dropped rather than queued (they would write it back).
+    this.deleted.add(sessionId);
+    this.entries.delete(sessionId);
     await this.flush(sessionId);
     const queue = this.pending.get(sessionId);
     if (queue?.timer) clearTimeout(queue.timer);
     this.pending.delete(sessionId);
     const children = await this.storage.sessions.children(sessionId);
-    await this.storage.sessions.delete(sessionId);
-    for (const id of [sessionId, ...children.map((c) => c.id)]) {
-      this.entries.delete(id);
-      this.bus.emit("session-deleted", { sessionId: id });
+    for (const child of children) {
+      this.deleted.add(child.id);
+      this.entries.delete(child.id);
     }
+    await this.storage.sessions.delete(sessionId);
+    for (const id of [sessionId, ...children.map((c) => c.id)]) this.bus.emit("session-deleted", { sessionId: id });
   }
 
   /**
