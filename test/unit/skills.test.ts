@@ -107,4 +107,28 @@ describe("the skill tool", () => {
     await expect.poll(names).toEqual(["tone"]);
     catalog.dispose();
   });
+
+  it("a read overtaken by a newer one (the skill changed while it ran) does not put the older skills back", async () => {
+    const h = await harness({ ".claude/skills/tone/SKILL.md": skillMd("tone", "First description.") });
+    let hold: Promise<void> | undefined;
+    let release!: () => void;
+    const fs = Object.create(h.runtime.fs) as typeof h.runtime.fs;
+    fs.readText = async (path: string) => {
+      const text = await h.runtime.fs.readText(path);
+      if (hold) await hold;
+      return text;
+    };
+    fs.onDidChange = (listener) => h.runtime.fs.onDidChange(listener);
+    const catalog = new SkillCatalog(fs);
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const first = catalog.ready(); // reads "First description." and waits
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    hold = undefined;
+    await h.files.writeFile(".claude/skills/tone/SKILL.md", skillMd("tone", "Second description."));
+    await expect.poll(async () => (await catalog.ready(), catalog.list()[0]?.description)).toBe("Second description.");
+    release();
+    await first;
+    expect(catalog.list()[0]?.description).toBe("Second description.");
+    catalog.dispose();
+  });
 });

@@ -36,6 +36,8 @@ interface Entry {
   tools: ToolDefinition[];
   /** Bumped on every reconfiguration: late answers of an older connection are dropped. */
   generation: number;
+  /** Bumped by each tool listing: an answer overtaken by a later listing is dropped. */
+  listings?: number;
 }
 
 /**
@@ -175,8 +177,9 @@ export class McpHub {
   }
 
   private async refreshTools(entry: Entry, connection: McpConnection): Promise<void> {
+    const listing = (entry.listings = (entry.listings ?? 0) + 1);
     const infos = await connection.listTools(AbortSignal.timeout(15_000));
-    if (this.entries.get(entry.config.id) !== entry || entry.connection !== connection) return;
+    if (this.entries.get(entry.config.id) !== entry || entry.connection !== connection || entry.listings !== listing) return;
     const name = entry.config.name;
     entry.tools = infos.map((info) =>
       mcpTool(name, info, {

@@ -137,6 +137,8 @@ export function createSkillTool(skills: readonly Skill[], fs: WorkspaceFs): Tool
  */
 export class SkillCatalog implements Disposable {
   private loading: Promise<void> | undefined;
+  /** Bumped by each read: a read that a later one overtook does not apply its older result. */
+  private reads = 0;
   private skills: Skill[] = [];
   private tool: ToolDefinition | undefined;
   private readonly subscription: Disposable;
@@ -153,13 +155,18 @@ export class SkillCatalog implements Disposable {
 
   /** Reads the workspace's skills if they changed since the last read. */
   ready(): Promise<void> {
-    this.loading ??= discoverSkills(this.fs).then(
+    if (this.loading) return this.loading;
+    const read = ++this.reads;
+    this.loading = discoverSkills(this.fs).then(
       ({ skills, problems }) => {
+        // The skills changed again while this read ran: wait for the newer read instead.
+        if (read !== this.reads) return this.ready();
         this.skills = skills;
         this.tool = undefined;
         for (const problem of problems) this.onProblem?.(problem);
       },
       (error: unknown) => {
+        if (read !== this.reads) return this.ready();
         this.loading = undefined;
         this.onProblem?.({ path: SKILL_FOLDERS[0], message: `The skills could not be read: ${errorMessage(error)}` });
       },

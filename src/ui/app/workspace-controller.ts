@@ -41,6 +41,8 @@ export class WorkspaceController {
   /** Guards against an older switch finishing after a newer one started. */
   private generation = 0;
   private disposed = false;
+  private refreshes = 0;
+  private latestRefresh: Promise<void> = Promise.resolve();
   /** Follows the open runtime's stage (browser → Node.js) into the store. */
   private stageSubscription: Disposable | undefined;
   private otherTabs: Disposable | undefined;
@@ -128,8 +130,16 @@ export class WorkspaceController {
     await this.switchTo(next.id);
   }
 
-  async refresh(): Promise<void> {
-    this.store.setState({ workspaces: await listWorkspaces(this.services.storage) });
+  refresh(): Promise<void> {
+    // Two refreshes may overlap (a change here and one from another tab): the later one's list wins,
+    // and an overtaken one resolves when that list is in.
+    const refresh = ++this.refreshes;
+    const done = listWorkspaces(this.services.storage).then(async (workspaces) => {
+      if (refresh === this.refreshes) this.store.setState({ workspaces });
+      else await this.latestRefresh;
+    });
+    this.latestRefresh = done;
+    return done;
   }
 
   /** After another tab's change: the list refreshed, the open workspace renamed or, if deleted there, another one opened. */
