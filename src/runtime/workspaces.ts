@@ -39,16 +39,17 @@ export function validateWorkspaceName(name: string): string | undefined {
   return undefined;
 }
 
-async function checkName(storage: Storage, name: string, exceptId?: string): Promise<string> {
+function checkName(name: string): string {
   const problem = validateWorkspaceName(name);
   if (problem) throw new UserFacingError(problem, "workspace-name");
-  const trimmed = name.trim();
-  const lower = trimmed.toLowerCase();
-  const clash = (await storage.workspaces.list()).find((w) => w.id !== exceptId && w.name.toLowerCase() === lower);
-  if (clash) {
-    throw new UserFacingError(`A workspace named "${clash.name}" already exists. Choose another name.`, "workspace-name");
-  }
-  return trimmed;
+  return name.trim();
+}
+
+/** Refuses a name another workspace has (letter case aside); run inside the write's transaction. */
+function refuseTakenName(all: readonly WorkspaceRecord[], name: string, exceptId: string): void {
+  const lower = name.toLowerCase();
+  const clash = all.find((w) => w.id !== exceptId && w.name.toLowerCase() === lower);
+  if (clash) throw new UserFacingError(`A workspace named "${clash.name}" already exists. Choose another name.`, "workspace-name");
 }
 
 /** A free name based on `base`: "base", then "base 2", "base 3", ... (for imports and share links). */
@@ -68,10 +69,13 @@ export async function createWorkspace(
   name: string,
   options: { seedReadme?: boolean } = {},
 ): Promise<WorkspaceRecord> {
-  const checked = await checkName(storage, name);
+  const checked = checkName(name);
   const now = Date.now();
   const record: WorkspaceRecord = newWorkspace({ name: checked }, now);
-  await storage.workspaces.put(record);
+  await storage.workspaces.putChecked(record.id, (_current, all) => {
+    refuseTakenName(all, checked, record.id);
+    return record;
+  });
   if (options.seedReadme ?? true) {
     const files = await WorkspaceFiles.open(storage, record.id);
     // On the in-memory stand-in for IndexedDB nothing is kept: the README must not promise it is.
@@ -82,20 +86,24 @@ export async function createWorkspace(
   return record;
 }
 
+function workspaceGone(): UserFacingError {
+  return new UserFacingError("That workspace no longer exists (it may have been deleted in another tab). Reload the page.", "workspace-not-found");
+}
+
 async function requireWorkspace(storage: Storage, id: string): Promise<WorkspaceRecord> {
   const record = await storage.workspaces.get(id);
-  if (!record) {
-    throw new UserFacingError("That workspace no longer exists (it may have been deleted in another tab). Reload the page.", "workspace-not-found");
-  }
+  if (!record) throw workspaceGone();
   return record;
 }
 
 export async function renameWorkspace(storage: Storage, id: string, name: string): Promise<WorkspaceRecord> {
-  const record = await requireWorkspace(storage, id);
-  const checked = await checkName(storage, name, id);
-  const updated: WorkspaceRecord = { ...record, name: checked, updatedAt: Date.now() };
-  await storage.workspaces.put(updated);
-  return updated;
+  const checked = checkName(name);
+  // One transaction: a workspace deleted in another tab meanwhile is not written back without its files.
+  return storage.workspaces.putChecked(id, (current, all) => {
+    if (!current) throw workspaceGone();
+    refuseTakenName(all, checked, id);
+    return { ...current, name: checked, updatedAt: Date.now() };
+  });
 }
 
 /** Deletes a workspace with its files, snapshots and sessions. */

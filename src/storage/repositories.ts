@@ -73,6 +73,33 @@ export class WorkspaceRepository {
     });
   }
 
+  /**
+   * Stores `change(current, all)` in one transaction with the reads it decides on: `current` is the
+   * stored record with `id` (undefined for a new one) and `all` every workspace, so a name checked
+   * against them cannot be taken by another tab before the write. What `change` throws aborts it.
+   */
+  putChecked(id: string, change: (current: WorkspaceRecord | undefined, all: WorkspaceRecord[]) => WorkspaceRecord): Promise<WorkspaceRecord> {
+    return guard(async () => {
+      const tx = this.db.transaction("workspaces", "readwrite");
+      let record: WorkspaceRecord;
+      try {
+        const all = await restoreList(await tx.store.getAll(), restoreWorkspace, this.onInvalid);
+        record = change(
+          all.find((w) => w.id === id),
+          all,
+        );
+        await tx.store.put(record);
+        await tx.done;
+      } catch (error) {
+        tx.abort();
+        await tx.done.catch(() => undefined);
+        throw error;
+      }
+      this.announce({ kind: "workspaces" });
+      return record;
+    });
+  }
+
   /** Deletes the workspace with its files, snapshots, sessions, messages and parts. */
   async delete(id: string): Promise<void> {
     const tx = this.db.transaction(["workspaces", "files", "snapshots", "sessions", "messages", "parts"], "readwrite");

@@ -92,4 +92,23 @@ describe("workspaces", () => {
     // An imported name with invisible characters is suggested without them (the user can see what it says).
     expect(await suggestWorkspaceName(storage, "report\u202Efdp")).toBe("reportfdp");
   });
+
+  it("two tabs at once: the same new name is taken once, and a rename does not bring back a workspace deleted meanwhile", async () => {
+    const name = `workspace-records-tabs-${counter++}-${Date.now()}`;
+    const [one, two] = [await openStorage({ name }), await openStorage({ name })];
+    const results = await Promise.allSettled([createWorkspace(one, "My workspace", { seedReadme: false }), createWorkspace(two, "My workspace", { seedReadme: false })]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((await listWorkspaces(one)).map((w) => w.name)).toEqual(["My workspace"]);
+
+    const doomed = await createWorkspace(one, "Doomed", { seedReadme: false });
+    const renamed = renameWorkspace(two, doomed.id, "Renamed");
+    const deleted = deleteWorkspace(one, doomed.id);
+    const [rename] = await Promise.allSettled([renamed, deleted]);
+    // Whichever lands first, the workspace is gone afterwards: the rename either came before the
+    // delete or was refused as "no longer exists"; it never writes a record without files back.
+    if (rename.status === "rejected") expect(String(rename.reason)).toMatch(/no longer exists/);
+    expect((await listWorkspaces(one)).map((w) => w.name)).toEqual(["My workspace"]);
+    one.close();
+    two.close();
+  });
 });
