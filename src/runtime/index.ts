@@ -6,6 +6,7 @@ export { WorkspaceFiles, PERSIST_DELAY_MS, type RenameOptions, type WorkspaceFil
 export { WorkspaceFsError, isFsError, isStorageFailure, type FsErrorCode } from "./fs-errors";
 export {
   createWorkspace,
+  ensureWorkspace,
   renameWorkspace,
   deleteWorkspace,
   listWorkspaces,

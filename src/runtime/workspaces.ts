@@ -64,6 +64,17 @@ export async function suggestWorkspaceName(storage: Storage, base: string): Prom
   }
 }
 
+/**
+ * A workspace to open when the list was empty: created (with the README) unless another tab made
+ * one meanwhile, which is then returned, so two tabs opened at once share one first workspace.
+ */
+export async function ensureWorkspace(storage: Storage, name: string): Promise<WorkspaceRecord> {
+  const fresh = newWorkspace({ name: checkName(name) }, Date.now());
+  const record = await storage.workspaces.putChecked(fresh.id, (_current, all) => all[0] ?? fresh);
+  if (record === fresh) await seedReadme(storage, record);
+  return record;
+}
+
 export async function createWorkspace(
   storage: Storage,
   name: string,
@@ -76,14 +87,16 @@ export async function createWorkspace(
     refuseTakenName(all, checked, record.id);
     return record;
   });
-  if (options.seedReadme ?? true) {
-    const files = await WorkspaceFiles.open(storage, record.id);
-    // On the in-memory stand-in for IndexedDB nothing is kept: the README must not promise it is.
-    const readme = storage.inMemory ? STARTER_README.replace(STORED_LINE, TEMPORARY_LINE) : STARTER_README;
-    files.writeSync("README.md", readme, { source: "system" });
-    await files.close();
-  }
+  if (options.seedReadme ?? true) await seedReadme(storage, record);
   return record;
+}
+
+async function seedReadme(storage: Storage, record: WorkspaceRecord): Promise<void> {
+  const files = await WorkspaceFiles.open(storage, record.id);
+  // On the in-memory stand-in for IndexedDB nothing is kept: the README must not promise it is.
+  const readme = storage.inMemory ? STARTER_README.replace(STORED_LINE, TEMPORARY_LINE) : STARTER_README;
+  files.writeSync("README.md", readme, { source: "system" });
+  await files.close();
 }
 
 function workspaceGone(): UserFacingError {

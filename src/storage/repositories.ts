@@ -76,7 +76,8 @@ export class WorkspaceRepository {
   /**
    * Stores `change(current, all)` in one transaction with the reads it decides on: `current` is the
    * stored record with `id` (undefined for a new one) and `all` every workspace, so a name checked
-   * against them cannot be taken by another tab before the write. What `change` throws aborts it.
+   * against them cannot be taken by another tab before the write. What `change` throws aborts it;
+   * a record it returns from `all` unchanged is not written again.
    */
   putChecked(id: string, change: (current: WorkspaceRecord | undefined, all: WorkspaceRecord[]) => WorkspaceRecord): Promise<WorkspaceRecord> {
     return guard(async () => {
@@ -88,7 +89,7 @@ export class WorkspaceRepository {
           all.find((w) => w.id === id),
           all,
         );
-        await tx.store.put(record);
+        if (!all.includes(record)) await tx.store.put(record);
         await tx.done;
       } catch (error) {
         tx.abort();

@@ -5,6 +5,7 @@ import {
   WorkspaceFiles,
   createWorkspace,
   deleteWorkspace,
+  ensureWorkspace,
   listWorkspaces,
   renameWorkspace,
   suggestWorkspaceName,
@@ -96,9 +97,15 @@ describe("workspaces", () => {
   it("two tabs at once: the same new name is taken once, and a rename does not bring back a workspace deleted meanwhile", async () => {
     const name = `workspace-records-tabs-${counter++}-${Date.now()}`;
     const [one, two] = [await openStorage({ name }), await openStorage({ name })];
-    const results = await Promise.allSettled([createWorkspace(one, "My workspace", { seedReadme: false }), createWorkspace(two, "My workspace", { seedReadme: false })]);
-    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    // Both tabs open webcode for the first time: one first workspace, with its README, for both.
+    const [first, second] = await Promise.all([ensureWorkspace(one, "My workspace"), ensureWorkspace(two, "My workspace")]);
+    expect(second.id).toBe(first.id);
     expect((await listWorkspaces(one)).map((w) => w.name)).toEqual(["My workspace"]);
+    expect(await (await WorkspaceFiles.open(one, first.id)).readText("README.md")).toContain("Welcome to your workspace");
+    // The same name asked for from both tabs: taken once, the other is told it exists.
+    const results = await Promise.allSettled([createWorkspace(one, "Twin", { seedReadme: false }), createWorkspace(two, "Twin", { seedReadme: false })]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((await listWorkspaces(one)).map((w) => w.name).sort()).toEqual(["My workspace", "Twin"]);
 
     const doomed = await createWorkspace(one, "Doomed", { seedReadme: false });
     const renamed = renameWorkspace(two, doomed.id, "Renamed");
@@ -107,7 +114,7 @@ describe("workspaces", () => {
     // Whichever lands first, the workspace is gone afterwards: the rename either came before the
     // delete or was refused as "no longer exists"; it never writes a record without files back.
     if (rename.status === "rejected") expect(String(rename.reason)).toMatch(/no longer exists/);
-    expect((await listWorkspaces(one)).map((w) => w.name)).toEqual(["My workspace"]);
+    expect((await listWorkspaces(one)).map((w) => w.name).sort()).toEqual(["My workspace", "Twin"]);
     one.close();
     two.close();
   });

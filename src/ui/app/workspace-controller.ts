@@ -2,7 +2,7 @@
 // is persisted on its own; the last opened workspace is remembered in settings for the next visit.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { UserFacingError, errorMessage } from "../../base";
-import { createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from "../../runtime";
+import { createWorkspace, deleteWorkspace, ensureWorkspace, listWorkspaces, renameWorkspace } from "../../runtime";
 import { browserViewStore, forgetViewState } from "./workspace-view-state";
 import type { WorkspaceRecord } from "../../storage";
 import type { Disposable } from "../../base";
@@ -58,7 +58,7 @@ export class WorkspaceController {
     });
     let workspaces = await listWorkspaces(storage);
     if (workspaces.length === 0) {
-      await createWorkspace(storage, FIRST_WORKSPACE_NAME, { seedReadme: true });
+      await ensureWorkspace(storage, FIRST_WORKSPACE_NAME);
       workspaces = await listWorkspaces(storage);
     }
     const last = await storage.settings.get<string>(LAST_WORKSPACE_KEY);
@@ -124,7 +124,7 @@ export class WorkspaceController {
     if (!wasCurrent) return;
     let next = this.store.getState().workspaces[0];
     if (!next) {
-      next = await createWorkspace(this.services.storage, FIRST_WORKSPACE_NAME, { seedReadme: true });
+      next = await ensureWorkspace(this.services.storage, FIRST_WORKSPACE_NAME);
       await this.refresh();
     }
     await this.switchTo(next.id);
@@ -158,7 +158,7 @@ export class WorkspaceController {
     await this.closeCurrent().catch(() => undefined);
     let next = this.store.getState().workspaces[0];
     if (!next) {
-      next = await createWorkspace(this.services.storage, FIRST_WORKSPACE_NAME, { seedReadme: true });
+      next = await ensureWorkspace(this.services.storage, FIRST_WORKSPACE_NAME);
       await this.refresh();
     }
     await this.switchTo(next.id);
