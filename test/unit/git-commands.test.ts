@@ -93,6 +93,23 @@ describe("git in the browser runtime", () => {
     expect(committed.output).toBe("global@example.com\n");
   });
 
+  it("git config --global run twice at once (the agent's parallel commands) keeps both keys; --unset removes one", async () => {
+    let stored = "";
+    const globalConfig = {
+      read: async () => stored,
+      write: async (text: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        stored = text;
+      },
+    };
+    const { runtime } = await open({ git: { globalConfig } });
+    const results = await Promise.all([runtime.exec("git config --global user.name 'Both Kept'"), runtime.exec("git config --global user.email both@example.com")]);
+    expect(results.map((r) => r.exitCode)).toEqual([0, 0]);
+    expect(stored).toContain("name = Both Kept");
+    expect(stored).toContain("email = both@example.com");
+    expect((await runtime.exec("git config --global --unset user.name && git config --global --list")).output).toBe("user.email=both@example.com\n");
+  });
+
   it("paths are shown relative to the working folder, and pathspecs are read from it", async () => {
     const { files, sh } = await repository();
     await files.writeFile("src/b.txt", "bee\nmore\n");

@@ -1,7 +1,21 @@
 // `git config --global`: kept by the page (the composition root stores it with the settings), not
 // as a workspace file, which `git add .` would pick up. The simple `[section]` / `[section "sub"]`
 // + `key = value` form is read and written here: isomorphic-git handles a repository's config only.
+import { Serial } from "../../../base";
 import { GitUsageError, type GitContext, type GlobalConfigStore } from "./git-context";
+
+/** One change at a time per store, each applied to what is stored then (parallel commands keep both keys). */
+const changesByStore = new WeakMap<GlobalConfigStore, Serial>();
+
+async function change(store: GlobalConfigStore, apply: (values: Map<string, string>) => void): Promise<void> {
+  let changes = changesByStore.get(store);
+  if (!changes) changesByStore.set(store, (changes = new Serial()));
+  await changes.run(async () => {
+    const values = parse(await store.read());
+    apply(values);
+    await store.write(serialize(values));
+  });
+}
 
 export interface GlobalConfig {
   get(key: string): string | undefined;
@@ -51,14 +65,17 @@ export async function globalConfig(store: GlobalConfigStore): Promise<GlobalConf
       }
       const [key, value] = operands;
       if (!key) throw new GitUsageError("usage: git config --global <name> [<value>]");
-      if (args.includes("--unset")) values.delete(key.toLowerCase());
-      else if (value === undefined) {
-        const current = values.get(key.toLowerCase());
+      const name = key.toLowerCase();
+      const unset = args.includes("--unset");
+      if (value === undefined && !unset) {
+        const current = values.get(name);
         if (current === undefined) return 1;
         ctx.out(`${current}\n`);
         return 0;
-      } else values.set(key.toLowerCase(), value);
-      await store.write(serialize(values));
+      }
+      const set = (into: Map<string, string>) => (unset || value === undefined ? into.delete(name) : into.set(name, value));
+      set(values);
+      await change(store, set);
       return 0;
     },
   };
