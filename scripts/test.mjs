@@ -51,6 +51,7 @@ function vitest(label, project, jsonFile) {
       if (test.status === "failed") failures.push(`${label}: ${file} > ${test.fullName}\n    ${firstLine(test.failureMessages)}`);
     }
     if (suite.status === "failed" && suite.assertionResults.length === 0) failures.push(`${label}: ${file} did not load\n    ${firstLine([suite.message])}`);
+    else if (suite.status === "failed" && suite.message) failures.push(`${label}: ${file} failed outside its tests\n    ${firstLine([suite.message])}`);
   }
   if (!ok && report.numFailedTests === 0 && brokenSuites === 0) {
     failed++;

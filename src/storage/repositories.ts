@@ -14,6 +14,7 @@ import type {
   WorkspaceRecord,
 } from "./records";
 import {
+  restoreAll,
   restoreList,
   restoreFile,
   restoreMessage,
@@ -84,7 +85,8 @@ export class WorkspaceRepository {
       const tx = this.db.transaction("workspaces", "readwrite");
       let record: WorkspaceRecord;
       try {
-        const all = await restoreList(await tx.store.getAll(), restoreWorkspace, this.onInvalid);
+        // Restored in one go: yielding to the page here (restoreList) would let the transaction commit.
+        const all = restoreAll(await tx.store.getAll(), restoreWorkspace, this.onInvalid);
         record = change(
           all.find((w) => w.id === id),
           all,
@@ -92,7 +94,11 @@ export class WorkspaceRepository {
         if (!all.includes(record)) await tx.store.put(record);
         await tx.done;
       } catch (error) {
-        tx.abort();
+        try {
+          tx.abort();
+        } catch {
+          // Already finished (the error came from the transaction itself): nothing to undo.
+        }
         await tx.done.catch(() => undefined);
         throw error;
       }

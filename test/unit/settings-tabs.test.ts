@@ -70,7 +70,40 @@ describe("settings in two tabs", () => {
     await eventually(() => b.configs.length === 2 && b.defaultModel?.providerId === "second", "tab B to read the new provider and default");
     expect(b.store.getState().keys).toBe("unlocked");
     expect(b.configs.map((c) => c.apiKey)).toEqual(["sk-one", "sk-two"]);
-  });
+  }, 60_000);
+
+  it("MCP credentials unlocked in a tab stay open when the other tab stores a skill or a server change", async () => {
+    const name = `settings-tabs-${counter++}-${Date.now()}`;
+    const [one, two] = [await open(name), await open(name)];
+    const page = async (storage: Storage) => {
+      const settings = new ProviderSettings(storage);
+      const mcp = new McpSettings(storage, settings);
+      settings.addSealedStore(mcp);
+      await Promise.all([settings.load(), mcp.load()]);
+      return { settings, mcp };
+    };
+    const a = await page(one);
+    await a.settings.saveProvider(provider("local", "sk-one"));
+    await a.mcp.save({ id: "srv", name: "tools", url: "https://mcp.example/mcp", transport: "http", enabled: true, timeoutMs: 10_000, source: { kind: "user" }, secret: { headers: { Authorization: "Bearer secret-token" } } });
+    await a.settings.setPassphrase("correct horse battery");
+    const b = await page(two);
+    await b.settings.unlock("correct horse battery");
+    expect(b.mcp.servers[0]!.secret?.headers?.Authorization).toBe("Bearer secret-token");
+    const seen: Array<{ locked: boolean; sealed: boolean }> = [];
+    b.mcp.store.subscribe((state) => seen.push({ locked: state.locked, sealed: state.servers.some((s) => s.sealed !== undefined) }));
+
+    await a.mcp.updateSkills((skills) => [...skills, { name: "tone", description: "When writing", content: "Be brief." }]);
+    await eventually(() => b.mcp.skills.length === 1, "tab B to read the skill");
+    await a.mcp.setEnabled("srv", false);
+    await eventually(() => b.mcp.servers[0]?.enabled === false, "tab B to read the server change");
+    // Never shown locked or sealed on the way (that would disconnect the server here).
+    expect(seen.filter((s) => s.locked || s.sealed)).toEqual([]);
+    expect(b.mcp.servers[0]!.secret?.headers?.Authorization).toBe("Bearer secret-token");
+    // A change made here afterwards is sealed again, not stored in the clear.
+    await b.mcp.setEnabled("srv", true);
+    const stored = JSON.stringify(await two.settings.get("mcp-servers"));
+    expect(stored).not.toContain("secret-token");
+  }, 60_000);
 
   it("a backup restored in a tab reloads that tab's settings", async () => {
     const source = await open(`settings-source-${counter++}-${Date.now()}`);

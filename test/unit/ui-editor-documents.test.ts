@@ -244,6 +244,29 @@ describe("EditorDocuments", () => {
     expect(await files.readText("a.txt")).toBe("mine");
   });
 
+  it("a save made during a conflict, while the other writer writes the same text again, keeps the choice", async () => {
+    await files.writeFile("a.txt", "base");
+    await documents.open("a.txt");
+    buffer("a.txt").setValue("mine");
+    await files.writeFile("a.txt", "theirs", { source: "agent" });
+    await settle();
+    expect(documents.tab("a.txt")).toMatchObject({ conflict: true });
+    const writeFile = files.writeFile.bind(files);
+    let release!: () => void;
+    files.writeFile = async (...args: Parameters<typeof files.writeFile>) => {
+      await writeFile(...args);
+      if (args[2]?.source === "editor") await new Promise<void>((resolve) => (release = resolve));
+    };
+    const saving = documents.save("a.txt");
+    await writeFile("a.txt", "theirs", { source: "agent" }); // the same text again, e.g. a retried step
+    await settle();
+    release();
+    expect(await saving).toBe(true);
+    files.writeFile = writeFile;
+    expect(await files.readText("a.txt")).toBe("theirs");
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: true, conflict: true });
+  });
+
   it("does not raise a conflict for its own saves while the user keeps typing", async () => {
     await files.writeFile("a.txt", "a");
     await documents.open("a.txt");

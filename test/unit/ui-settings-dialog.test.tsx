@@ -78,7 +78,7 @@ describe("SettingsDialog", () => {
     await choose(field<HTMLSelectElement>("Model"), "claude-sonnet-4-5");
     await click(button(view!.container, "Save"));
     // Saving takes several storage round trips: wait until the form has given way to the list.
-    for (let i = 0; i < 100 && !view!.container.querySelector('button[aria-label="Edit Anthropic"]'); i++) await settle();
+    await settleUntil(() => !!view!.container.querySelector('button[aria-label="Edit Anthropic"]'), "the saved provider in the list");
     const saved = await loadProviderConfigs(storage!);
     expect(saved.map((c) => [c.id, c.apiKey])).toEqual([["anthropic", "sk-ant-secret-key-123456"]]);
     expect(await storage!.settings.get(DEFAULT_MODEL_KEY)).toEqual({ providerId: "anthropic", modelId: "claude-sonnet-4-5" });
@@ -117,7 +117,7 @@ describe("SettingsDialog", () => {
     await typeInto(field<HTMLInputElement>("No-data timeout (seconds)"), "300");
     await click(button(view!.container, "Save"));
     // Saving takes several storage round trips: wait until the form has given way to the list.
-    for (let i = 0; i < 100 && !view!.container.querySelector('button[aria-label="Edit Anthropic"]'); i++) await settle();
+    await settleUntil(() => !!view!.container.querySelector('button[aria-label^="Edit "]'), "the saved provider in the list");
     const saved = await loadProviderConfigs(storage!);
     expect(saved[0]!.models.find((m) => m.id === "local-128k")).toMatchObject({ context: 131_072, output: 16_384, stallTimeoutMs: 300_000 });
   });
@@ -175,7 +175,7 @@ describe("SettingsDialog", () => {
     expect(models).toContain("llama3.2");
     await click(button(view!.container, "Save"));
     // Saving takes several storage round trips: wait until the form has given way to the list.
-    for (let i = 0; i < 100 && !view!.container.querySelector('button[aria-label="Edit Anthropic"]'); i++) await settle();
+    await settleUntil(() => !!view!.container.querySelector('button[aria-label^="Edit "]'), "the saved provider in the list");
     const saved = await loadProviderConfigs(storage!);
     expect(saved[0]!.baseUrl).toBe("http://127.0.0.1:8080/v1");
     expect(saved[0]!.models.map((m) => m.id)).toEqual(["qwen2.5-coder:7b", "llama3.2"]);
@@ -187,15 +187,15 @@ describe("SettingsDialog", () => {
     await click(button(view!.container, "Save"));
     // Saving takes several storage round trips (the last one makes its model the default): wait
     // until the form has given way to the list, as a user does, before picking another default.
-    for (let i = 0; i < 100 && !view!.container.querySelector('button[aria-label="Edit OpenAI"]'); i++) await settle();
+    await settleUntil(() => !!view!.container.querySelector('button[aria-label="Edit OpenAI"]'), "the saved provider in the list");
     const defaultPicker = field<HTMLSelectElement>("Default model");
     await choose(defaultPicker, "openai\u0000gpt-5-mini");
     // Each pick is stored (a few fake-indexeddb round trips) before the settings change.
-    for (let i = 0; i < 100 && settings.defaultModel?.modelId !== "gpt-5-mini"; i++) await settle();
+    await settleUntil(() => settings.defaultModel?.modelId === "gpt-5-mini", "the default model to be stored");
     expect(settings.defaultModel).toEqual({ providerId: "openai", modelId: "gpt-5-mini" });
     expect(await storage!.settings.get(DEFAULT_MODEL_KEY)).toEqual({ providerId: "openai", modelId: "gpt-5-mini" });
     await choose(field<HTMLSelectElement>("Small model"), "openai\u0000gpt-5-nano");
-    for (let i = 0; i < 100 && (await loadProviderConfigs(storage!))[0]?.smallModel !== "gpt-5-nano"; i++) await settle();
+    await settleUntil(async () => (await loadProviderConfigs(storage!))[0]?.smallModel === "gpt-5-nano", "the small model to be stored");
     expect((await loadProviderConfigs(storage!))[0]!.smallModel).toBe("gpt-5-nano");
     await click(button(view!.container, "Edit OpenAI"));
     await click(button(view!.container, "Remove provider"));

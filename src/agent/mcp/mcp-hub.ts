@@ -36,8 +36,9 @@ interface Entry {
   tools: ToolDefinition[];
   /** Bumped on every reconfiguration: late answers of an older connection are dropped. */
   generation: number;
-  /** Bumped by each tool listing: an answer overtaken by a later listing is dropped. */
+  /** Bumped by each tool listing: an answer overtaken by a later listing waits for that one instead. */
   listings?: number;
+  latestListing?: Promise<void>;
 }
 
 /**
@@ -176,10 +177,17 @@ export class McpHub {
     return entry.connecting;
   }
 
-  private async refreshTools(entry: Entry, connection: McpConnection): Promise<void> {
+  private refreshTools(entry: Entry, connection: McpConnection): Promise<void> {
     const listing = (entry.listings = (entry.listings ?? 0) + 1);
+    const done = this.listTools(entry, connection, listing);
+    entry.latestListing = done;
+    return done;
+  }
+
+  private async listTools(entry: Entry, connection: McpConnection, listing: number): Promise<void> {
     const infos = await connection.listTools(AbortSignal.timeout(15_000));
-    if (this.entries.get(entry.config.id) !== entry || entry.connection !== connection || entry.listings !== listing) return;
+    if (this.entries.get(entry.config.id) !== entry || entry.connection !== connection) return;
+    if (entry.listings !== listing) return entry.latestListing;
     const name = entry.config.name;
     entry.tools = infos.map((info) =>
       mcpTool(name, info, {

@@ -59,6 +59,7 @@ export class SnapshotService implements Disposable {
     this.changed = false;
     const files: Record<string, string> = {};
     const blobs: BlobRecord[] = [];
+    const queued = new Set<string>();
     const toHash: FileStat[] = [];
     for (const stat of await this.fs.listAll()) {
       if (stat.kind !== "file" || stat.size > SNAPSHOT_MAX_FILE_BYTES || ignored(stat.path)) continue;
@@ -78,20 +79,27 @@ export class SnapshotService implements Disposable {
         const hash = await sha256Hex(bytes);
         this.hashes.set(stat.path, { mtime: stat.mtime, size: stat.size, hash });
         files[stat.path] = hash;
-        if (!this.storedBlobs.has(hash)) {
+        if (!this.storedBlobs.has(hash) && !queued.has(hash)) {
+          queued.add(hash);
           blobs.push({ hash, data: tryDecodeText(bytes) ?? bytes });
-          this.storedBlobs.add(hash);
         }
       }),
     );
     if (this.last && sameFiles(this.last.files, files)) {
       if (blobs.length > 0) await this.storage.blobs.putMany(blobs);
+      this.noteStored(blobs);
       return this.last.id;
     }
     const record: SnapshotRecord = newSnapshot({ workspaceId: this.fs.workspaceId, files }, this.now());
     await this.storage.snapshots.put(record, blobs);
+    // Only once stored: after a failed write (storage full) the contents are written again next time.
+    this.noteStored(blobs);
     this.last = record;
     return record.id;
+  }
+
+  private noteStored(blobs: readonly BlobRecord[]): void {
+    for (const blob of blobs) this.storedBlobs.add(blob.hash);
   }
 
   private forgetStored(): void {

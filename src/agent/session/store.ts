@@ -252,19 +252,39 @@ export class SessionStore implements Disposable {
 
   async deleteSession(sessionId: string): Promise<void> {
     // From here on, changes to it are dropped rather than queued (they would write it back).
+    const ids = [sessionId];
+    this.stopWriting(sessionId);
+    try {
+      await this.pending.get(sessionId)?.writing;
+      const children = await this.storage.sessions.children(sessionId);
+      for (const child of children) {
+        ids.push(child.id);
+        this.stopWriting(child.id);
+        await this.pending.get(child.id)?.writing;
+      }
+      await this.storage.sessions.delete(sessionId);
+    } catch (error) {
+      // Still stored: it can be read (and deleted) again.
+      for (const id of ids) this.deleted.delete(id);
+      throw error;
+    }
+    for (const id of ids) {
+      this.pending.delete(id);
+      this.bus.emit("session-deleted", { sessionId: id });
+    }
+  }
+
+  /** Drops a session's copy and its queued writes; later changes to it are ignored. */
+  private stopWriting(sessionId: string): void {
     this.deleted.add(sessionId);
     this.entries.delete(sessionId);
-    await this.flush(sessionId);
     const queue = this.pending.get(sessionId);
-    if (queue?.timer) clearTimeout(queue.timer);
-    this.pending.delete(sessionId);
-    const children = await this.storage.sessions.children(sessionId);
-    for (const child of children) {
-      this.deleted.add(child.id);
-      this.entries.delete(child.id);
-    }
-    await this.storage.sessions.delete(sessionId);
-    for (const id of [sessionId, ...children.map((c) => c.id)]) this.bus.emit("session-deleted", { sessionId: id });
+    if (!queue) return;
+    if (queue.timer) clearTimeout(queue.timer);
+    queue.timer = undefined;
+    queue.sessions.clear();
+    queue.messages.clear();
+    queue.parts.clear();
   }
 
   /**

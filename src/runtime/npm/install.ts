@@ -143,18 +143,24 @@ const DEPENDENCY_KEYS = ["dependencies", "devDependencies", "optionalDependencie
 
 /**
  * package.json as it is now (the user may have saved it during the downloads) with this command's
- * additions and removals applied to it, so nothing else in it is written over.
+ * additions and removals applied to it, so nothing else in it is written over. Only the sections
+ * this command changed are touched (and sorted, as npm does); a package.json deleted meanwhile is
+ * written as planned.
  */
 function manifestToWrite(project: Project, planned: ProjectManifest, touched: readonly string[]): ProjectManifest {
-  const current: ProjectManifest = project.hasManifest() ? project.manifest() : {};
+  if (!project.hasManifest()) return planned;
+  const current = project.manifest();
   for (const key of DEPENDENCY_KEYS) {
     const next = { ...current[key] };
+    let changed = false;
     for (const name of touched) {
       const saved = planned[key]?.[name];
+      if (next[name] === saved) continue;
+      changed = true;
       if (saved === undefined) delete next[name];
       else next[name] = saved;
     }
-    if (current[key] !== undefined || Object.keys(next).length > 0) current[key] = sortKeys(next);
+    if (changed) current[key] = sortKeys(next);
   }
   return current;
 }

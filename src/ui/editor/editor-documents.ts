@@ -68,6 +68,8 @@ interface OpenDocument {
   saved: string;
   /** The content on disk that conflicts with unsaved changes. */
   theirs?: string;
+  /** Counts the changes on disk that raised the conflict (a save compares it, not the text). */
+  conflicts: number;
   listener: Disposable;
 }
 
@@ -156,7 +158,7 @@ export class EditorDocuments implements Disposable {
     // Nothing to save (what the disabled Save button says): not a write, so never a failure.
     if (tab && !tab.dirty && !tab.deletedOnDisk) return true;
     const text = doc.buffer.getValue();
-    const theirsBefore = doc.theirs;
+    const conflictsBefore = doc.conflicts;
     try {
       await this.options.files.writeFile(path, text, { source: "editor" });
     } catch (error) {
@@ -167,7 +169,7 @@ export class EditorDocuments implements Disposable {
     if (current === undefined) return true;
     // Another writer changed the file while this save was stored: the file holds theirs, so the
     // changed-on-disk choice the reload raised stays (the save itself did land first).
-    if (doc.theirs !== undefined && doc.theirs !== theirsBefore && doc.theirs !== text) return true;
+    if (doc.conflicts !== conflictsBefore && doc.theirs !== undefined && doc.theirs !== text) return true;
     doc.saved = text;
     doc.theirs = undefined;
     this.patch(current, { conflict: false, deletedOnDisk: false });
@@ -274,7 +276,7 @@ export class EditorDocuments implements Disposable {
   }
 
   private attach(path: string, buffer: TextBuffer, saved: string): OpenDocument {
-    const doc: OpenDocument = { buffer, saved, listener: toDisposable(() => {}) };
+    const doc: OpenDocument = { buffer, saved, conflicts: 0, listener: toDisposable(() => {}) };
     doc.listener = buffer.onDidChangeContent(() => {
       const current = this.pathOf(doc);
       if (current !== undefined) this.updateDirty(current);
@@ -408,6 +410,7 @@ export class EditorDocuments implements Disposable {
       this.patch(path, { deletedOnDisk: false });
     } else {
       doc.theirs = text;
+      doc.conflicts++;
       this.patch(path, { conflict: true, deletedOnDisk: false });
     }
     this.updateDirty(path);

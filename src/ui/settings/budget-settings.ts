@@ -18,11 +18,14 @@ export class BudgetSettings {
   private readonly writes = new Serial();
 
   constructor(private readonly storage: SettingsStorage) {
-    reloadWhenStoredElsewhere(storage, [BUDGET_SETTINGS_KEY], () => this.writes.run(() => this.load()));
+    reloadWhenStoredElsewhere(storage, [BUDGET_SETTINGS_KEY], () => this.load());
   }
 
-  async load(): Promise<void> {
-    this.store.setState({ budget: restoreBudget(await this.storage.settings.get<unknown>(BUDGET_SETTINGS_KEY)) });
+  /** Reads what is stored (in the write queue: a read never lands over a change made after it). */
+  load(): Promise<void> {
+    return this.writes.run(async () => {
+      this.store.setState({ budget: restoreBudget(await this.storage.settings.get<unknown>(BUDGET_SETTINGS_KEY)) });
+    });
   }
 
   /** The budget, or undefined when neither limit is set. */

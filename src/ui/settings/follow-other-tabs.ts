@@ -6,10 +6,29 @@ import type { Storage } from "../../storage";
 
 export type SettingsStorage = Pick<Storage, "settings"> & Partial<Pick<Storage, "changes">>;
 
-/** Calls `reload` when another tab stores one of `keys` (storage without tab changes: never). */
-export function reloadWhenStoredElsewhere(storage: SettingsStorage, keys: readonly string[], reload: () => Promise<unknown>): Disposable | undefined {
+/**
+ * Calls `reload` with the keys stored when another tab stores one of `keys` (storage without tab
+ * changes: never). News that arrives while a reload runs is gathered into one more reload after it.
+ */
+export function reloadWhenStoredElsewhere(storage: SettingsStorage, keys: readonly string[], reload: (changed: string[]) => Promise<unknown>): Disposable | undefined {
+  let running = false;
+  let waiting: Set<string> | undefined;
+  const start = (changed: string[]) => {
+    running = true;
+    reload(changed)
+      .catch((error: unknown) => console.warn("webcode: settings changed in another tab could not be read", error))
+      .finally(() => {
+        running = false;
+        const next = waiting;
+        waiting = undefined;
+        if (next) start([...next]);
+      });
+  };
   return storage.changes?.onDidChange((change) => {
-    if (change.kind !== "settings" || !change.keys.some((key) => keys.includes(key))) return;
-    reload().catch((error: unknown) => console.warn("webcode: settings changed in another tab could not be read", error));
+    if (change.kind !== "settings") return;
+    const changed = change.keys.filter((key) => keys.includes(key));
+    if (changed.length === 0) return;
+    if (!running) start(changed);
+    else for (const key of changed) (waiting ??= new Set()).add(key);
   });
 }

@@ -63,30 +63,53 @@ export class McpSettings implements SealedStore {
     private readonly storage: SettingsStorage,
     private readonly keys?: McpKeyGate,
   ) {
-    reloadWhenStoredElsewhere(storage, [MCP_SETTINGS_KEY, USER_SKILLS_KEY], async () => {
-      // Read what another tab stored; credentials this tab had unlocked are opened again with the same passphrase.
-      const passphrase = await this.writes.run(async () => {
-        const had = this.passphrase;
-        await this.load();
-        return had;
-      });
-      if (passphrase !== undefined && this.locked) await this.unlocked(passphrase);
+    reloadWhenStoredElsewhere(storage, [MCP_SETTINGS_KEY, USER_SKILLS_KEY], async (changed) => {
+      // What another tab stored, read in one job (nothing queued here sees a half-read state).
+      if (!changed.includes(MCP_SETTINGS_KEY)) return this.writes.run(() => this.readSkills());
+      await this.writes.run(() => this.read(this.passphrase));
+      if (!this.locked) await this.addPending();
     });
   }
 
-  async load(): Promise<void> {
+  /** Reads what is stored (in the write queue: a read never lands over a change made after it). */
+  load(): Promise<void> {
+    return this.writes.run(() => this.read(undefined));
+  }
+
+  /**
+   * Reads the stored servers and skills into the store at once. With the passphrase this tab
+   * unlocked with (another tab stored a change), credentials it still opens stay open, so the
+   * servers using them stay connected.
+   */
+  private async read(passphrase: string | undefined): Promise<void> {
     const problems: string[] = [];
     const stored = await this.storage.settings.get<unknown>(MCP_SETTINGS_KEY);
     let servers = restoreMcpServers(stored, (p) => problems.push(p));
     const vault = restoreMcpVault(stored, (p) => problems.push(p));
-    if (vault) {
+    let secrets: McpSecrets | undefined;
+    if (vault && passphrase !== undefined) {
+      try {
+        secrets = restoreMcpSecrets(await openValue(vault, passphrase));
+      } catch (error) {
+        if (!(error instanceof WrongPassphraseError)) throw error;
+      }
+    }
+    if (vault && secrets) {
+      const open = secrets;
+      servers = servers.map((server) => (open[server.id] ? { ...server, secret: open[server.id]! } : server));
+    } else if (vault) {
       const sealed = sealedFieldsOf(vault);
       servers = servers.map((server) => (sealed[server.id] ? { ...server, sealed: sealed[server.id]! } : server));
     }
-    this.vault = vault;
-    this.passphrase = undefined;
     const skills = restoreSkills(await this.storage.settings.get<unknown>(USER_SKILLS_KEY));
-    this.store.setState({ servers, skills, problems, locked: vault !== undefined });
+    const locked = vault !== undefined && secrets === undefined;
+    this.vault = locked ? vault : undefined;
+    this.passphrase = secrets ? passphrase : undefined;
+    this.store.setState({ servers, skills, problems, locked });
+  }
+
+  private async readSkills(): Promise<void> {
+    this.store.setState({ skills: restoreSkills(await this.storage.settings.get<unknown>(USER_SKILLS_KEY)) });
   }
 
   get servers(): McpServerConfig[] {

@@ -44,11 +44,14 @@ export class PermissionSettings {
   private readonly writes = new Serial();
 
   constructor(private readonly storage: SettingsStorage) {
-    reloadWhenStoredElsewhere(storage, [PERMISSION_SETTINGS_KEY], () => this.writes.run(() => this.load()));
+    reloadWhenStoredElsewhere(storage, [PERMISSION_SETTINGS_KEY], () => this.load());
   }
 
-  async load(): Promise<void> {
-    this.store.setState({ choices: restorePermissionChoices(await this.storage.settings.get<unknown>(PERMISSION_SETTINGS_KEY)) });
+  /** Reads what is stored (in the write queue: a read never lands over a change made after it). */
+  load(): Promise<void> {
+    return this.writes.run(async () => {
+      this.store.setState({ choices: restorePermissionChoices(await this.storage.settings.get<unknown>(PERMISSION_SETTINGS_KEY)) });
+    });
   }
 
   get choices(): PermissionChoices {

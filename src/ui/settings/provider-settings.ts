@@ -76,8 +76,13 @@ export class ProviderSettings {
     );
   }
 
-  async load(): Promise<void> {
-    await this.read(undefined);
+  /**
+   * Reads the stored settings (through the write queue, so a reload from another tab cannot apply
+   * an older read after it). Nothing that runs inside the queue may wait for requireKeys(): the
+   * passphrase dialog's unlock() queues too.
+   */
+  load(): Promise<void> {
+    return this.writes.run(() => this.read(undefined));
   }
 
   /**
@@ -90,7 +95,12 @@ export class ProviderSettings {
     let usable = configs;
     let keys: ProviderSettingsState["keys"] = vault ? "locked" : "plain";
     let kept: string | undefined;
-    if (vault && passphrase !== undefined) {
+    if (vault && passphrase !== undefined && this.vault && JSON.stringify(vault) === JSON.stringify(this.vault)) {
+      // The keys did not change (another setting did): no need to derive the key again (600,000 rounds).
+      usable = mergeSecrets(configs, this.secrets());
+      keys = "unlocked";
+      kept = passphrase;
+    } else if (vault && passphrase !== undefined) {
       try {
         usable = mergeSecrets(configs, await openVault(vault, passphrase));
         keys = "unlocked";
@@ -231,11 +241,15 @@ export class ProviderSettings {
 
   /** Opens the vault with `passphrase`; throws WrongPassphraseError. */
   async unlock(passphrase: string): Promise<void> {
-    if (!this.vault || this.store.getState().keys !== "locked") return;
-    const secrets = await openVault(this.vault, passphrase);
-    this.passphrase = passphrase;
-    this.store.setState({ configs: mergeSecrets(this.configs, secrets), keys: "unlocked" });
-    for (const store of this.sealedStores) await store.unlocked(passphrase);
+    // In the queue: a reload from another tab cannot lock the keys again right after, nor this open a stale vault.
+    const opened = await this.writes.run(async () => {
+      if (!this.vault || this.store.getState().keys !== "locked") return false;
+      const secrets = await openVault(this.vault, passphrase);
+      this.passphrase = passphrase;
+      this.store.setState({ configs: mergeSecrets(this.configs, secrets), keys: "unlocked" });
+      return true;
+    });
+    if (opened) for (const store of this.sealedStores) await store.unlocked(passphrase);
   }
 
   /**

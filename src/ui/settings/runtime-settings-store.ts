@@ -14,12 +14,15 @@ export class RuntimeSettingsStore {
   private readonly writes = new Serial();
 
   constructor(private readonly storage: SettingsStorage) {
-    reloadWhenStoredElsewhere(storage, [RUNTIME_SETTINGS_KEY], () => this.writes.run(() => this.load()));
+    reloadWhenStoredElsewhere(storage, [RUNTIME_SETTINGS_KEY], () => this.load());
   }
 
-  async load(): Promise<void> {
-    this.stored = restoreRuntimeSettings(await this.storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY));
-    this.store.setState(this.stored, true);
+  /** Reads what is stored (in the write queue: a read never lands over a change made after it). */
+  load(): Promise<void> {
+    return this.writes.run(async () => {
+      this.stored = restoreRuntimeSettings(await this.storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY));
+      this.store.setState(this.stored, true);
+    });
   }
 
   get settings(): RuntimeSettings {
@@ -40,6 +43,8 @@ export class RuntimeSettingsStore {
         throw new Error(`The runtime settings could not be saved: ${errorMessage(error)}. Check that this site may store data, then try again.`, { cause: error });
       }
       this.stored = next;
+      // Shown again: a reload queued before this change showed what was stored then.
+      this.store.setState(withChange(this.settings, change), true);
     });
   }
 }
