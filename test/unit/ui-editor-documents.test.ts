@@ -85,6 +85,26 @@ const settle = async () => {
   await documents.idle();
 };
 
+/**
+ * Editor saves reach memory at once and then wait (storing them takes a while) until `release`;
+ * `writeFile` writes as another writer does, unheld. The next save after the release is not held.
+ */
+function holdEditorSaves(): { writeFile: WorkspaceFiles["writeFile"]; release: () => void } {
+  const writeFile = files.writeFile.bind(files);
+  let resume!: () => void;
+  files.writeFile = async (...args: Parameters<typeof files.writeFile>) => {
+    await writeFile(...args);
+    if (args[2]?.source === "editor") await new Promise<void>((resolve) => (resume = resolve));
+  };
+  return {
+    writeFile,
+    release: () => {
+      files.writeFile = writeFile;
+      resume();
+    },
+  };
+}
+
 describe("EditorDocuments", () => {
   it("opens a text file in an active, clean tab", async () => {
     await files.writeFile("src/a.ts", "export const a = 1;\n");
@@ -223,18 +243,12 @@ describe("EditorDocuments", () => {
     await documents.open("a.txt");
     buffer("a.txt").setValue("mine");
     // The save's write is in memory at once; storing it takes a while, and the agent writes meanwhile.
-    const writeFile = files.writeFile.bind(files);
-    let release!: () => void;
-    files.writeFile = async (...args: Parameters<typeof files.writeFile>) => {
-      await writeFile(...args);
-      if (args[2]?.source === "editor") await new Promise<void>((resolve) => (release = resolve));
-    };
+    const { writeFile, release } = holdEditorSaves();
     const saving = documents.save("a.txt");
     await writeFile("a.txt", "theirs", { source: "agent" });
     await settle();
     release();
     expect(await saving).toBe(true);
-    files.writeFile = writeFile;
     // The file holds the agent's text: the tab must not say the user's text is saved.
     expect(await files.readText("a.txt")).toBe("theirs");
     expect(documents.tab("a.txt")).toMatchObject({ dirty: true, conflict: true });
@@ -251,18 +265,12 @@ describe("EditorDocuments", () => {
     await files.writeFile("a.txt", "theirs", { source: "agent" });
     await settle();
     expect(documents.tab("a.txt")).toMatchObject({ conflict: true });
-    const writeFile = files.writeFile.bind(files);
-    let release!: () => void;
-    files.writeFile = async (...args: Parameters<typeof files.writeFile>) => {
-      await writeFile(...args);
-      if (args[2]?.source === "editor") await new Promise<void>((resolve) => (release = resolve));
-    };
+    const { writeFile, release } = holdEditorSaves();
     const saving = documents.save("a.txt");
     await writeFile("a.txt", "theirs", { source: "agent" }); // the same text again, e.g. a retried step
     await settle();
     release();
     expect(await saving).toBe(true);
-    files.writeFile = writeFile;
     expect(await files.readText("a.txt")).toBe("theirs");
     expect(documents.tab("a.txt")).toMatchObject({ dirty: true, conflict: true });
   });
