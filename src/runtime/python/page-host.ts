@@ -6,15 +6,11 @@ import pythonWorkerUrl from "./worker?worker&url";
 import wasmUrl from "pyodide/pyodide.asm.wasm?url";
 import stdlibUrl from "pyodide/python_stdlib.zip?url";
 import lockUrl from "pyodide/pyodide-lock.json?url";
+import { fetchAsset } from "./assets";
 import type { PythonCommandOptions } from "./python-command";
 
 let shared: PythonCommandOptions | undefined;
 
-async function fetchBytes(url: string): Promise<Uint8Array> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
-}
 
 /** The page's one python host and asset loader, shared by every workspace's shell. */
 export function pagePython(): PythonCommandOptions {
@@ -22,13 +18,13 @@ export function pagePython(): PythonCommandOptions {
     host: new SandboxHost(
       iframeEndpointFactory({
         sandboxUrl: new URL(`${import.meta.env.BASE_URL}sandbox.html`, location.href).href,
-        workerSource: async () => new TextDecoder().decode(await fetchBytes(pythonWorkerUrl)),
+        workerSource: async () => new TextDecoder().decode(await fetchAsset(pythonWorkerUrl)),
       }),
       // A spare worker costs nothing until a run: Pyodide starts with the run request.
       { keepSpare: true },
     ),
     assets: async () => {
-      const [wasm, stdlib, lock] = await Promise.all([fetchBytes(wasmUrl), fetchBytes(stdlibUrl), fetchBytes(lockUrl)]);
+      const [wasm, stdlib, lock] = await Promise.all([fetchAsset(wasmUrl), fetchAsset(stdlibUrl), fetchAsset(lockUrl)]);
       return new Map([
         ["pyodide.asm.wasm", wasm],
         ["python_stdlib.zip", stdlib],
