@@ -7,4 +7,4 @@ export * from "./paths";
 export * from "./bytes";
 export { globToRegExp, matchGlob, inSkippedFolder } from "./glob-match";
 export { yieldToEventLoop, yieldToPage } from "./yield";
-export { KeyedSerial, Serial } from "./serial";
+export { Serial } from "./serial";
