@@ -1,7 +1,8 @@
 // The agent in the built app against a scripted OpenAI-compatible server on 127.0.0.1 (the page
 // calls it directly, CORS preflight answered): first-run guide, provider set up through Settings,
 // a read → edit (asks permission) → bash → answer task, the file changed in the editor, the diff in
-// Changes, revert and unrevert; and a reject with a message that the turn goes on with.
+// Changes, revert and unrevert; a reject with a message that the turn goes on with; and the Changes
+// view closed while its diff is still being computed.
 import { describe, expect, it } from "vitest";
 import { editorText, waitForActiveTab, waitForWorkbench } from "../support/browser";
 import { FAKE_KEY, agentRequests, chat, configureProvider, messagesOf, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
@@ -113,5 +114,57 @@ describe("agent task in the IDE", () => {
     expect(requests).toHaveLength(3);
     expect(JSON.stringify(messagesOf(requests[2]!))).toContain("Keep the title as it is.");
     expect(app.errors).toEqual([]);
+  });
+
+  it("closing the Changes view while its diff is still computed leaves no error behind", async () => {
+    const server = await browser.startServer(
+      scripted(
+        [
+          { chunks: [{ type: "tool-call", name: "read", input: { filePath: "README.md" } }] },
+          { chunks: [{ type: "tool-call", name: "edit", input: { filePath: "README.md", oldString: OLD_TITLE, newString: NEW_TITLE } }] },
+          { chunks: [{ type: "text", text: "Retitled." }] },
+        ],
+        "Retitle",
+      ),
+    );
+    const app = await browser.openWithProvider(server, { edits: "allow" });
+    const { page } = app;
+    // Monaco's editor worker answers late, as it does when it starts on a busy machine: the diff is
+    // still being computed when the view closes.
+    await app.context.addInitScript(() => {
+      const NativeWorker = window.Worker;
+      window.Worker = class extends NativeWorker {
+        private readonly late: boolean;
+        constructor(url: string | URL, options?: WorkerOptions) {
+          super(url, options);
+          this.late = String(url).includes("editor.worker");
+        }
+        override postMessage(message: unknown, options?: Transferable[] | StructuredSerializeOptions): void {
+          const send = () => (Array.isArray(options) ? super.postMessage(message, options) : super.postMessage(message, options));
+          if (this.late) setTimeout(send, 500);
+          else send();
+        }
+      };
+    });
+    await page.reload();
+    await waitForWorkbench(page);
+    await sendMessage(page, "Retitle the README.");
+    await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("Retitled.");
+
+    const changes = chat(page).getByRole("button", { name: "Changes" });
+    const diffEditor = chat(page).locator(".monaco-diff-editor");
+    for (let i = 0; i < 3; i++) {
+      await changes.click();
+      await diffEditor.waitFor({ state: "attached", timeout: 20_000 });
+      await changes.click();
+      await diffEditor.waitFor({ state: "detached" });
+    }
+    // Monaco reports a diff that comes back for a closed view as "no diff result available".
+    await page.waitForTimeout(2_000);
+    expect(app.errors).toEqual([]);
+    // The view still shows its diff once the worker answers.
+    await changes.click();
+    const diff = chat(page).getByRole("region", { name: "Diff of README.md" });
+    await expect.poll(async () => (await diff.innerText()).replace(/\u00a0/g, " "), { timeout: 20_000 }).toContain("Hello from the agent");
   });
 });

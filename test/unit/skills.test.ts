@@ -124,7 +124,16 @@ describe("the skill tool", () => {
     const first = catalog.ready(); // reads "First description." and waits
     await new Promise((resolve) => setTimeout(resolve, 20));
     hold = undefined;
+    // Changes are delivered on a later task: wait for this one, so the catalog knows its read is old.
+    const delivered = new Promise<void>((resolve) => {
+      const subscription = h.runtime.fs.onDidChange((changes) => {
+        if (!changes.some((c) => c.path === ".claude/skills/tone/SKILL.md")) return;
+        subscription.dispose();
+        resolve();
+      });
+    });
     await h.files.writeFile(".claude/skills/tone/SKILL.md", skillMd("tone", "Second description."));
+    await delivered;
     await expect.poll(async () => (await catalog.ready(), catalog.list()[0]?.description)).toBe("Second description.");
     release();
     await first;

@@ -36,12 +36,19 @@ export function MonacoDiff({ path, original, modified }: DiffRendererProps) {
           theme: "webcode-dark",
           fontSize: 12,
         });
-        editor.setModel({ original: originalModel, modified: modifiedModel });
+        // The view model is made here and disposed here: one the editor makes itself from
+        // setModel({original, modified}) is never disposed (Monaco 0.57 keeps a reference), so a diff
+        // still being computed when the view closes is not cancelled and finds its models gone
+        // ("no diff result available", an unhandled rejection). Disposing it cancels that diff.
+        const viewModel = editor.createViewModel({ original: originalModel, modified: modifiedModel });
+        editor.setModel(viewModel);
         // Names for the two sides' input areas (screen readers; axe requires them). Set on each side:
         // the diff editor's originalAriaLabel/modifiedAriaLabel options do not reach them at creation.
         editor.getOriginalEditor().updateOptions({ ariaLabel: `${path} before the changes` });
         editor.getModifiedEditor().updateOptions({ ariaLabel: `${path} after the changes` });
         release = () => {
+          editor.setModel(null);
+          viewModel.dispose();
           editor.dispose();
           originalModel.dispose();
           modifiedModel.dispose();
