@@ -120,6 +120,8 @@ export default defineConfig(({ mode }) => ({
           hookTimeout: 120000,
           fileParallelism: false,
           globalSetup: ["test/e2e/global-setup.ts"],
+          // A failure's first line shows the page errors in full (`npm test` lists first lines).
+          chaiConfig: { truncateThreshold: 1000 },
         },
       },
       {

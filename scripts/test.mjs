@@ -61,7 +61,7 @@ function vitest(label, project, jsonFile) {
 
 function firstLine(messages) {
   const text = (messages ?? []).join("\n").trim();
-  return (text.split("\n")[0] ?? "").slice(0, 300);
+  return (text.split("\n")[0] ?? "").slice(0, 1000);
 }
 
 /**

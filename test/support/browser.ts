@@ -45,7 +45,14 @@ export async function openApp(browser: Browser, query = "", size = { width: 1440
   await setFakeBoot(context, options.webcontainer ?? "hang");
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  // A page error that says only "Event" is a resource that failed to load (a worker's script, say):
+  // the requests that failed just before it go into its line, so a failure report says which.
+  const failedRequests: Array<{ at: number; text: string }> = [];
+  context.on("requestfailed", (request) => failedRequests.push({ at: Date.now(), text: `${request.method()} ${request.url()} ${request.failure()?.errorText ?? ""}`.trim() }));
+  page.on("pageerror", (error) => {
+    const recent = failedRequests.filter((r) => Date.now() - r.at < 10_000).map((r) => r.text);
+    errors.push(`pageerror: ${error.message}${recent.length > 0 ? ` (requests that failed before it: ${recent.join("; ")})` : ""}`);
+  });
   await page.goto(new URL(query, baseUrl()).toString());
   return { context, page, errors };
 }
