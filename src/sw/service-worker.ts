@@ -63,8 +63,12 @@ const shellUrl = (file: string) => new URL(file, scope.location.origin).toString
 
 scope.addEventListener("install", (event) => {
   if (manifest.files.length === 0) return;
+  // "no-store": past the browser's HTTP cache both ways. The page loads the same files meanwhile
+  // (Monaco's workers, Python's start files); Chromium fails one of two requests that write the same
+  // HTTP cache entry at once (net::ERR_CACHE_WRITE_FAILURE: a worker that does not start, a
+  // "Failed to fetch"). The copy kept here is in the Cache Storage anyway.
   event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.addAll(manifest.files.map((file) => new Request(shellUrl(file), { cache: "reload" })))),
+    caches.open(CACHE).then((cache) => cache.addAll(manifest.files.map((file) => new Request(shellUrl(file), { cache: "no-store" })))),
   );
 });
 
