@@ -7,4 +7,4 @@ export * from "./paths";
 export * from "./bytes";
 export { globToRegExp, matchGlob, inSkippedFolder } from "./glob-match";
 export { yieldToEventLoop, yieldToPage } from "./yield";
-export { Serial } from "./serial";
+export { KeyedSerial, Serial } from "./serial";

@@ -19,3 +19,14 @@ export class Serial {
     return result;
   }
 }
+
+/** One Serial per object (a workspace's files, a config store), made on first use. */
+export class KeyedSerial<K extends object> {
+  private readonly queues = new WeakMap<K, Serial>();
+
+  for(key: K): Serial {
+    let queue = this.queues.get(key);
+    if (!queue) this.queues.set(key, (queue = new Serial()));
+    return queue;
+  }
+}

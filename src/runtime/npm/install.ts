@@ -2,7 +2,7 @@
 // tarballs, integrity, unpacking) happens in memory first; only a complete plan is written, in one
 // synchronous pass through the workspace file service and one flush. So an install that fails offline,
 // on a CORS refusal, a 404, an integrity mismatch or a corrupt tarball leaves node_modules as it was.
-import { Serial, validatePath } from "../../base";
+import { KeyedSerial, validatePath } from "../../base";
 import { checkIntegrity, integrityOf } from "./integrity";
 import { lockMismatch, lockedVersions, parseLockfile, treeFromLockfile, writeLockfile, type Lockfile } from "./lockfile";
 import type { Project } from "./project";
@@ -48,11 +48,10 @@ export interface InstallSummary {
 }
 
 /** One install at a time per workspace: each reads node_modules, package.json and the lockfile as the one before left them. */
-const installsByWorkspace = new WeakMap<Project["files"], Serial>();
+const installsByWorkspace = new KeyedSerial<Project["files"]>();
 
 export function install(project: Project, request: InstallRequest, deps: InstallDeps): Promise<InstallSummary> {
-  let installs = installsByWorkspace.get(project.files);
-  if (!installs) installsByWorkspace.set(project.files, (installs = new Serial()));
+  const installs = installsByWorkspace.for(project.files);
   if (installs.busy) deps.output.err("npm: waiting for another npm install in this workspace to finish…\n");
   return installs.run(() => {
     deps.signal?.throwIfAborted();

@@ -41,7 +41,7 @@ export class WorkspaceController {
   /** Guards against an older switch finishing after a newer one started. */
   private generation = 0;
   private disposed = false;
-  private refreshes = 0;
+  /** The newest list refresh: an overtaken one resolves when that one's list is in. */
   private latestRefresh: Promise<void> = Promise.resolve();
   /** Follows the open runtime's stage (browser → Node.js) into the store. */
   private stageSubscription: Disposable | undefined;
@@ -133,13 +133,12 @@ export class WorkspaceController {
   refresh(): Promise<void> {
     // Two refreshes may overlap (a change here and one from another tab): the later one's list wins,
     // and an overtaken one resolves when that list is in.
-    const refresh = ++this.refreshes;
-    const done = listWorkspaces(this.services.storage).then(async (workspaces) => {
-      if (refresh === this.refreshes) this.store.setState({ workspaces });
+    const refresh: Promise<void> = listWorkspaces(this.services.storage).then(async (workspaces) => {
+      if (this.latestRefresh === refresh) this.store.setState({ workspaces });
       else await this.latestRefresh;
     });
-    this.latestRefresh = done;
-    return done;
+    this.latestRefresh = refresh;
+    return refresh;
   }
 
   /** After another tab's change: the list refreshed, the open workspace renamed or, if deleted there, another one opened. */

@@ -1,16 +1,14 @@
 // `git config --global`: kept by the page (the composition root stores it with the settings), not
 // as a workspace file, which `git add .` would pick up. The simple `[section]` / `[section "sub"]`
 // + `key = value` form is read and written here: isomorphic-git handles a repository's config only.
-import { Serial } from "../../../base";
+import { KeyedSerial } from "../../../base";
 import { GitUsageError, type GitContext, type GlobalConfigStore } from "./git-context";
 
 /** One change at a time per store, each applied to what is stored then (parallel commands keep both keys). */
-const changesByStore = new WeakMap<GlobalConfigStore, Serial>();
+const changesByStore = new KeyedSerial<GlobalConfigStore>();
 
 async function change(store: GlobalConfigStore, apply: (values: Map<string, string>) => void): Promise<void> {
-  let changes = changesByStore.get(store);
-  if (!changes) changesByStore.set(store, (changes = new Serial()));
-  await changes.run(async () => {
+  await changesByStore.for(store).run(async () => {
     const values = parse(await store.read());
     apply(values);
     await store.write(serialize(values));
