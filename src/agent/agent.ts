@@ -142,12 +142,20 @@ export interface Agent extends Disposable {
   flush(): Promise<void>;
   /** Another tab stored changes to these sessions (all when omitted): drop the copies not in use here; returns their ids. */
   forgetChangedElsewhere(sessionIds?: readonly string[]): string[];
+  /**
+   * Sessions busy here that are no longer stored (Settings → Storage or another tab deleted them):
+   * their turns are stopped and nothing more is written to them. Returns their ids.
+   */
+  stopDeletedElsewhere(): Promise<string[]>;
 }
 
 /** Turned into a system reminder on the next user message (spec: report what the user edited). */
 export function userEditsReminder(paths: string[]): string {
   return `<system-reminder>\nThe user edited these files since your last turn: ${paths.join(", ")}. Read them again before changing them.\n</system-reminder>`;
 }
+
+/** What the user is told is being applied when a change refuses to start during one of these. */
+const CHANGES_BEING_APPLIED: Readonly<Record<string, string>> = { revert: "a revert", "undo the revert": "an undo of a revert", fork: "a fork" };
 
 export function createAgent(deps: AgentDeps): Agent {
   const now = deps.now ?? (() => Date.now());
@@ -289,9 +297,11 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   function refuseWhileBusy(sessionId: string, what: string): void {
-    if (sessions.busy(sessionId)) {
-      throw new UserFacingError(`Cannot ${what} while the agent is working in this session. Stop it first, then try again.`, "session-busy");
-    }
+    if (!sessions.busy(sessionId)) return;
+    // A revert, its undo or a fork cannot be stopped (Stop has nothing to stop): it ends by itself.
+    const applying = CHANGES_BEING_APPLIED[sessions.get(sessionId).activity ?? ""];
+    if (applying) throw new UserFacingError(`Cannot ${what} while ${applying} is being applied to this session. Try again in a moment.`, "session-busy");
+    throw new UserFacingError(`Cannot ${what} while the agent is working in this session. Stop it first, then try again.`, "session-busy");
   }
 
   /**
@@ -303,10 +313,12 @@ export function createAgent(deps: AgentDeps): Agent {
     refuseWhileBusy(sessionId, what);
     const state = sessions.get(sessionId);
     state.starting = true;
+    state.activity = what;
     try {
       return await inTurn(sessionId, work);
     } finally {
       state.starting = false;
+      state.activity = undefined;
       state.abortRequested = false;
     }
   }
@@ -383,6 +395,18 @@ export function createAgent(deps: AgentDeps): Agent {
 
     forgetChangedElsewhere(sessionIds) {
       return store.forget(sessionIds, (id) => sessions.busy(id));
+    },
+
+    async stopDeletedElsewhere() {
+      const gone: string[] = [];
+      for (const sessionId of sessions.busyIds()) {
+        if (await deps.storage.sessions.get(sessionId)) continue;
+        agent.abort(sessionId);
+        permissions.clearSession(sessionId);
+        store.dropDeleted(sessionId);
+        gone.push(sessionId);
+      }
+      return gone;
     },
 
     async createSession(input = {}) {

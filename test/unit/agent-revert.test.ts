@@ -73,9 +73,10 @@ describe("snapshots and revert", () => {
     const { session, first, second } = await setup();
     const r = rig!;
     const reverting = r.agent.revert(session.id, second.userMessageId);
-    await expect(r.agent.prompt(session.id, { text: "too soon" })).rejects.toThrow(/Cannot send a message while the agent is working/);
-    await expect(r.agent.revert(session.id, first.userMessageId)).rejects.toThrow(/Cannot revert while/);
-    await expect(r.agent.fork(session.id)).rejects.toThrow(/Cannot fork while/);
+    // Not "Stop it first": a revert cannot be stopped, it ends by itself.
+    await expect(r.agent.prompt(session.id, { text: "too soon" })).rejects.toThrow("Cannot send a message while a revert is being applied to this session. Try again in a moment.");
+    await expect(r.agent.revert(session.id, first.userMessageId)).rejects.toThrow(/Cannot revert while a revert is being applied/);
+    await expect(r.agent.fork(session.id)).rejects.toThrow(/Cannot fork while a revert is being applied/);
     await reverting;
     expect(await r.files.readText("a.txt")).toBe("v2");
     expect((await r.agent.getMessages(session.id)).map((m) => m.info.id)).not.toContain(second.userMessageId);

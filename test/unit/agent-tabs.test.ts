@@ -1,7 +1,7 @@
 // Two tabs on one workspace, each with its own agent over the same IndexedDB: a tab that has written
 // to a session must still take in what another tab wrote to it later (docs/architecture.md, "Several tabs").
 import { afterEach, describe, expect, it } from "vitest";
-import { MODEL, ScriptedModel, createRig, text, type Rig } from "./agent-harness";
+import { MODEL, ScriptedModel, createRig, text, tools, type Rig } from "./agent-harness";
 
 const rigs: Rig[] = [];
 afterEach(() => {
@@ -96,5 +96,30 @@ describe("a deleted session", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await a.storage.sessions.get(session.id)).toBeUndefined();
     expect(await a.agent.getSession(session.id)).toBeUndefined();
+  });
+
+  it("deleted by Settings → Storage while a turn runs in it: the turn stops and writes nothing back", async () => {
+    const a = await createRig({ models: { [MODEL.modelId]: new ScriptedModel([tools([{ name: "wait", input: {} }]), text("never said")]) } });
+    rigs.push(a);
+    const session = await a.agent.createSession({ title: "Busy" });
+    const turn = a.agent.prompt(session.id, { text: "wait" });
+    await until(async () => (await a.storage.parts.listBySession(session.id)).some((p) => p.type === "tool" && p.state.status === "running"), "the tool call to be stored");
+    const deleted: string[] = [];
+    a.agent.bus.on("session-deleted", ({ sessionId }) => deleted.push(sessionId));
+
+    await a.storage.maintenance.deleteSessions(a.workspaceId);
+    // This tab is told (the store announces the deletion here too): the busy session is found gone.
+    expect(await a.agent.stopDeletedElsewhere()).toEqual([session.id]);
+    await turn.catch(() => undefined);
+    await a.agent.whenIdle();
+    await a.agent.flush();
+    expect(deleted).toEqual([session.id]);
+    expect(await a.storage.sessions.get(session.id)).toBeUndefined();
+    expect(await a.storage.messages.list(session.id)).toEqual([]);
+    expect(await a.storage.parts.listBySession(session.id)).toEqual([]);
+    // A session still stored is left alone.
+    const other = await a.agent.createSession({ title: "Kept" });
+    expect(await a.agent.stopDeletedElsewhere()).toEqual([]);
+    expect((await a.agent.getSession(other.id))?.title).toBe("Kept");
   });
 });

@@ -171,3 +171,36 @@ describe("ChatController.noteFileChanges", () => {
     controller.dispose();
   });
 });
+
+describe("ChatController.followOtherTab", () => {
+  it("first stops work in sessions deleted elsewhere, then drops them from the list", async () => {
+    const agent = new FakeAgent();
+    agent.sessions = [older, newer];
+    const order: string[] = [];
+    const withStop = Object.assign(agent, {
+      stopDeletedElsewhere: async () => {
+        order.push(`stop (stored: ${agent.sessions.map((s) => s.id).join(",")})`);
+        return ["ses_a"];
+      },
+    });
+    const controller = new ChatController(withStop, { scheduler: new ManualFrames() });
+    await controller.start();
+    agent.sessions = [newer];
+    await controller.followOtherTab(undefined);
+    expect(order).toEqual(["stop (stored: ses_b)"]);
+    expect(Object.keys(controller.store.getState().sessions)).toEqual(["ses_b"]);
+    controller.dispose();
+  });
+
+  it("keeps a session that the list read missed but the agent still has (made here while the list was read)", async () => {
+    const agent = new FakeAgent();
+    agent.sessions = [older, newer];
+    const controller = new ChatController(agent, { scheduler: new ManualFrames() });
+    await controller.start();
+    const listSessions = agent.listSessions.bind(agent);
+    agent.listSessions = async () => (await listSessions()).filter((s) => s.id !== "ses_a");
+    await controller.followOtherTab(undefined);
+    expect(Object.keys(controller.store.getState().sessions).sort()).toEqual(["ses_a", "ses_b"]);
+    controller.dispose();
+  });
+});

@@ -274,6 +274,16 @@ export class SessionStore implements Disposable {
     }
   }
 
+  /**
+   * A session that is no longer stored (deleted by Settings → Storage or another tab) while this
+   * page still works in it: its copy and queued writes go, later changes to it are dropped.
+   */
+  dropDeleted(sessionId: string): void {
+    this.stopWriting(sessionId);
+    this.pending.delete(sessionId);
+    this.bus.emit("session-deleted", { sessionId });
+  }
+
   /** Drops a session's copy and its queued writes; later changes to it are ignored. */
   private stopWriting(sessionId: string): void {
     this.deleted.add(sessionId);

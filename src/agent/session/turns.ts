@@ -49,6 +49,8 @@ export class SessionState {
   starting = false;
   /** Stop was pressed while the turn was being set up: it stops as soon as it starts. */
   abortRequested = false;
+  /** What the session is busy with (the `what` of the agent's exclusive work), for refusals. */
+  activity: string | undefined;
   status: SessionStatus = { type: "idle" };
   /** Instruction files already given to the model in this session. */
   readonly instructions = new Set<string>();
@@ -79,6 +81,11 @@ export class SessionStates {
 
   delete(sessionId: string): void {
     this.states.delete(sessionId);
+  }
+
+  /** The sessions busy here (a turn running or being set up, or a revert, undo or fork). */
+  busyIds(): string[] {
+    return [...this.states].flatMap(([id, state]) => (state.busy ? [id] : []));
   }
 
   /** Every running turn. */

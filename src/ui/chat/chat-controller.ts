@@ -258,21 +258,24 @@ export class ChatController implements Disposable {
   }
 
   /**
-   * Reports workspace changes the user made (editor, terminal) to the open session, so the agent
-   * re-reads those files before touching them. Changes by the agent itself are not reported.
-   */
-  /**
    * Another tab stored changes to sessions (all when `sessionIds` is undefined): the list follows,
    * and the open session shows what the other tab wrote (a turn running there, live) unless this
    * tab is running it.
    */
   async followOtherTab(sessionIds: readonly string[] | undefined): Promise<void> {
+    // A turn running here in a session deleted meanwhile (Settings → Storage, another tab) stops
+    // and writes nothing more: it would put back messages of a session that is gone.
+    await this.agent.stopDeletedElsewhere?.().catch((error: unknown) => this.problem(`Could not check for deleted sessions: ${errorMessage(error)}.`));
     const dropped = this.agent.forgetChangedElsewhere?.(sessionIds) ?? [];
     await this.sync.loadSessions();
     const active = this.view.getState().activeSessionId;
     if (active && dropped.includes(active) && !this.isBusy(active)) await this.sync.openSession(active, { reload: true });
   }
 
+  /**
+   * Reports workspace changes the user made (editor, terminal) to the open session, so the agent
+   * re-reads those files before touching them. Changes by the agent itself are not reported.
+   */
   noteFileChanges(changes: readonly FileChange[]): void {
     const sessionId = this.view.getState().activeSessionId;
     if (!sessionId || !this.agent.noteUserEdits) return;

@@ -76,9 +76,18 @@ export class ChatSync implements Disposable {
   /** Loads the session list once (later changes arrive as events). */
   async loadSessions(): Promise<void> {
     try {
+      const shown = Object.keys(this.store.getState().sessions);
       const sessions = await this.agent.listSessions();
+      // Shown here but no longer listed: deleted in another tab or by Settings → Storage. One made
+      // here while the list was read is still found by getSession (its copy is kept until stored).
+      const listed = new Set(sessions.map((s) => s.id));
+      const gone: string[] = [];
+      for (const id of shown) if (!listed.has(id) && !(await this.agent.getSession(id))) gone.push(id);
       this.flush();
-      dispatchChat(this.store, [{ name: "sessions-loaded", payload: { sessions } }]);
+      dispatchChat(this.store, [
+        { name: "sessions-loaded", payload: { sessions } },
+        ...gone.map((sessionId): ChatAction => ({ name: "session-deleted", payload: { sessionId } })),
+      ]);
       const permissions = this.agent.pendingPermissions?.() ?? [];
       const questions = this.agent.pendingQuestions?.() ?? [];
       if (permissions.length || questions.length) dispatchChat(this.store, [{ name: "pending-loaded", payload: { permissions, questions } }]);
