@@ -167,6 +167,26 @@ describe("WorkspaceController", () => {
     expect(await now.files.exists("README.md")).toBe(true);
   });
 
+  it("a list refresh overtaken by a newer one does not put its older list back", async () => {
+    await controller.start();
+    const list = storage.workspaces.list.bind(storage.workspaces);
+    let release!: () => void;
+    let calls = 0;
+    storage.workspaces.list = async () => {
+      const result = await list();
+      if (++calls === 1) await new Promise<void>((resolve) => (release = resolve));
+      return result;
+    };
+    const first = controller.refresh(); // reads the list with one workspace and is held
+    await expect.poll(() => calls).toBe(1);
+    await createWorkspace(storage, "Second");
+    await controller.refresh();
+    expect(controller.store.getState().workspaces.map((w) => w.name).sort()).toEqual([FIRST_WORKSPACE_NAME, "Second"].sort());
+    release();
+    await first;
+    expect(controller.store.getState().workspaces.map((w) => w.name).sort()).toEqual([FIRST_WORKSPACE_NAME, "Second"].sort());
+  });
+
   it("a runtime that finishes starting after a newer switch is disposed, not shown", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
