@@ -129,6 +129,38 @@ describe("McpHub tools", () => {
     await expect.poll(() => hub.tools().map((t) => t.id), { timeout: 10_000 }).toContain("test_fresh");
   });
 
+  it("a tool listing overtaken by a newer one does not put its older list back", async () => {
+    const server = await start();
+    // Holds the answer to the next tools/list once armed (it has left the server: it lists what was there then).
+    let arm = false;
+    let release!: () => void;
+    let held = false;
+    const holdingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (arm && body.includes('"tools/list"')) {
+        arm = false;
+        held = true;
+        await new Promise<void>((resolve) => (release = resolve));
+      }
+      return response;
+    };
+    const hub = new McpHub({ fetch: holdingFetch });
+    hubs.push(hub);
+    hub.setServers([config(server.url)]);
+    await expect.poll(() => hub.store.getState().servers.srv1?.status, { timeout: 10_000 }).toBe("connected");
+    const addTool = (name: string) => hub.tools().find((t) => t.id === "test_add_tool")!.execute({ name }, createToolContext());
+
+    arm = true;
+    await addTool("first"); // its listing is held
+    await expect.poll(() => held, { timeout: 10_000 }).toBe(true);
+    await addTool("second"); // a newer listing, answered at once
+    await expect.poll(() => hub.tools().map((t) => t.id), { timeout: 10_000 }).toContain("test_second");
+    release();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(hub.tools().map((t) => t.id)).toEqual(expect.arrayContaining(["test_first", "test_second"]));
+  });
+
   it("refreshes the tool list on the older SSE transport too, and only on tools/list_changed", async () => {
     const server = await start({ legacySse: true });
     const hub = await connectedHub(server);
