@@ -143,10 +143,11 @@ export interface Agent extends Disposable {
   /** Another tab stored changes to these sessions (all when omitted): drop the copies not in use here; returns their ids. */
   forgetChangedElsewhere(sessionIds?: readonly string[]): string[];
   /**
-   * Sessions busy here that are no longer stored (Settings → Storage or another tab deleted them):
-   * their turns are stopped and nothing more is written to them. Returns their ids.
+   * Sessions deleted elsewhere (Settings → Storage, another tab): a turn running here in one is
+   * stopped, nothing more is written to it, and what it wrote after the delete is deleted too.
+   * Returns the ids this agent held.
    */
-  stopDeletedElsewhere(): Promise<string[]>;
+  dropDeletedSessions(sessionIds: readonly string[]): Promise<string[]>;
 }
 
 /** Turned into a system reminder on the next user message (spec: report what the user edited). */
@@ -397,16 +398,24 @@ export function createAgent(deps: AgentDeps): Agent {
       return store.forget(sessionIds, (id) => sessions.busy(id));
     },
 
-    async stopDeletedElsewhere() {
-      const gone: string[] = [];
-      for (const sessionId of sessions.busyIds()) {
-        if (await deps.storage.sessions.get(sessionId)) continue;
-        agent.abort(sessionId);
+    async dropDeletedSessions(sessionIds) {
+      const dropped: string[] = [];
+      for (const sessionId of sessionIds) {
+        const busy = sessions.busy(sessionId);
+        if (!busy && !store.holds(sessionId)) continue;
+        if (busy) {
+          agent.abort(sessionId);
+          // Its state goes once the stopped turn has ended (its last status is about a deleted session).
+          const turn = sessions.get(sessionId).turn;
+          void (turn ? turn.done.catch(() => undefined) : Promise.resolve()).then(() => {
+            if (!sessions.busy(sessionId)) sessions.delete(sessionId);
+          });
+        } else sessions.delete(sessionId);
         permissions.clearSession(sessionId);
-        store.dropDeleted(sessionId);
-        gone.push(sessionId);
+        await store.dropDeleted(sessionId);
+        dropped.push(sessionId);
       }
-      return gone;
+      return dropped;
     },
 
     async createSession(input = {}) {

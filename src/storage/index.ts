@@ -148,10 +148,10 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
     maintenance: {
       usage: () => measureUsage(db),
       deleteSessions: async (workspaceId) => {
-        await deleteSessions(db, workspaceId);
-        // Every tab's chat, this one's included, drops what it holds of them and reloads the list.
-        announce({ kind: "sessions" });
-        tabs.notifyHere({ kind: "sessions" });
+        const deleted = await deleteSessions(db, workspaceId);
+        // Every tab's chat, this one's included, stops work in them, drops them and reloads the list.
+        announce({ kind: "sessions", deleted });
+        tabs.notifyHere({ kind: "sessions", deleted });
       },
       deleteSnapshots: (workspaceId) => deleteSnapshots(db, workspaceId),
       pruneBlobs: () => pruneBlobs(db),

@@ -223,7 +223,8 @@ export class SessionRepository {
     const tx = this.db.transaction(["sessions", "messages", "parts"], "readwrite");
     for (const sessionId of [id, ...children]) await deleteSessionIn(tx, sessionId);
     await tx.done;
-    this.announce({ kind: "sessions", sessionIds: [id, ...children.map(String)] });
+    const ids = [id, ...children.map(String)];
+    this.announce({ kind: "sessions", sessionIds: ids, deleted: ids });
   }
 }
 

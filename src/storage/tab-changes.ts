@@ -8,8 +8,11 @@ export type StorageChange =
   | { kind: "workspaces" }
   /** File records of a workspace were written or deleted (`paths`; all of them when omitted). */
   | { kind: "files"; workspaceId: string; paths?: string[] }
-  /** Sessions, or their messages or parts, changed (`sessionIds`; any session when omitted). */
-  | { kind: "sessions"; sessionIds?: string[] }
+  /**
+   * Sessions, or their messages or parts, changed (`sessionIds`; any session when omitted);
+   * `deleted` names sessions that were deleted (a tab still working in one stops and sweeps it).
+   */
+  | { kind: "sessions"; sessionIds?: string[]; deleted?: string[] }
   /** Settings records were written or deleted (by key). */
   | { kind: "settings"; keys: string[] };
 
@@ -69,7 +72,8 @@ function parseChange(data: unknown): StorageChange | undefined {
     }
     case "sessions": {
       const sessionIds = strings(value.sessionIds);
-      return sessionIds ? { kind: "sessions", sessionIds } : { kind: "sessions" };
+      const deleted = strings(value.deleted);
+      return { kind: "sessions", ...(sessionIds && { sessionIds }), ...(deleted && deleted.length > 0 && { deleted }) };
     }
     case "settings": {
       const keys = strings(value.keys);

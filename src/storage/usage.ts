@@ -134,8 +134,8 @@ async function pruneBlobsIn(tx: IDBPTransaction<WebcodeSchema, ("snapshots" | "b
   for (const hash of await tx.objectStore("blobs").getAllKeys()) if (!used.has(hash)) await tx.objectStore("blobs").delete(hash);
 }
 
-/** Deletes every session (with messages and parts) of a workspace. */
-export async function deleteSessions(db: WebcodeDatabase, workspaceId: string): Promise<void> {
+/** Deletes every session (with messages and parts) of a workspace; returns their ids. */
+export async function deleteSessions(db: WebcodeDatabase, workspaceId: string): Promise<string[]> {
   const tx = db.transaction(["sessions", "messages", "parts"], "readwrite");
   const ids = await tx.objectStore("sessions").index("workspaceId").getAllKeys(IDBKeyRange.only(workspaceId));
   for (const sessionId of ids) {
@@ -149,4 +149,5 @@ export async function deleteSessions(db: WebcodeDatabase, workspaceId: string): 
     }
   }
   await tx.done;
+  return ids.map(String);
 }

@@ -61,6 +61,23 @@ describe("storage usage", () => {
     expect(usage.total).toBe(s!.total + b!.total);
   });
 
+  it("tells another tab which sessions were deleted, by Settings → Storage or one by one", async () => {
+    const name = newId("usage");
+    const here = await openStorage({ name });
+    const other = await openStorage({ name });
+    const { small, session } = await seed(here);
+    const told: StorageChange[] = [];
+    other.changes.onDidChange((change) => told.push(change));
+    await here.maintenance.deleteSessions(small.id);
+    await expect.poll(() => told).toContainEqual({ kind: "sessions", deleted: [session.id] });
+    const again = { ...session, id: newId("ses") };
+    await here.sessions.put(again);
+    await here.sessions.delete(again.id);
+    await expect.poll(() => told).toContainEqual({ kind: "sessions", sessionIds: [again.id], deleted: [again.id] });
+    here.close();
+    other.close();
+  });
+
   it("deletes a workspace's sessions or snapshots; contents other snapshots use stay", async () => {
     const storage = await openStorage({ name: newId("usage") });
     const { small, big, session } = await seed(storage);
@@ -68,8 +85,8 @@ describe("storage usage", () => {
     storage.changes.onDidChange((change) => told.push(change));
     await storage.maintenance.deleteSessions(small.id);
     expect(await storage.sessions.get(session.id)).toBeUndefined();
-    // This tab's chat is told too, so its cached copies are dropped rather than written back.
-    expect(told).toEqual([{ kind: "sessions" }]);
+    // This tab's chat is told which, so a turn in one stops and its copies are dropped rather than written back.
+    expect(told).toEqual([{ kind: "sessions", deleted: [session.id] }]);
     expect(await storage.parts.listBySession(session.id)).toEqual([]);
     await storage.maintenance.deleteSnapshots(small.id);
     expect(await storage.snapshots.list(small.id)).toEqual([]);

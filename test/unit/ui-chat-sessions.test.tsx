@@ -172,35 +172,23 @@ describe("ChatController.noteFileChanges", () => {
   });
 });
 
-describe("ChatController.followOtherTab", () => {
-  it("first stops work in sessions deleted elsewhere, then drops them from the list", async () => {
+describe("ChatController.sessionsDeleted", () => {
+  it("first stops the agent's work in sessions deleted elsewhere, then drops them from the list", async () => {
     const agent = new FakeAgent();
     agent.sessions = [older, newer];
     const order: string[] = [];
-    const withStop = Object.assign(agent, {
-      stopDeletedElsewhere: async () => {
-        order.push(`stop (stored: ${agent.sessions.map((s) => s.id).join(",")})`);
-        return ["ses_a"];
+    const withDrop = Object.assign(agent, {
+      dropDeletedSessions: async (ids: readonly string[]) => {
+        order.push(`drop ${ids.join(",")} (listed: ${Object.keys(controller.store.getState().sessions).sort().join(",")})`);
+        return [...ids];
       },
     });
-    const controller = new ChatController(withStop, { scheduler: new ManualFrames() });
+    const controller = new ChatController(withDrop, { scheduler: new ManualFrames() });
     await controller.start();
     agent.sessions = [newer];
-    await controller.followOtherTab(undefined);
-    expect(order).toEqual(["stop (stored: ses_b)"]);
+    await controller.sessionsDeleted(["ses_a"]);
+    expect(order).toEqual(["drop ses_a (listed: ses_a,ses_b)"]);
     expect(Object.keys(controller.store.getState().sessions)).toEqual(["ses_b"]);
-    controller.dispose();
-  });
-
-  it("keeps a session that the list read missed but the agent still has (made here while the list was read)", async () => {
-    const agent = new FakeAgent();
-    agent.sessions = [older, newer];
-    const controller = new ChatController(agent, { scheduler: new ManualFrames() });
-    await controller.start();
-    const listSessions = agent.listSessions.bind(agent);
-    agent.listSessions = async () => (await listSessions()).filter((s) => s.id !== "ses_a");
-    await controller.followOtherTab(undefined);
-    expect(Object.keys(controller.store.getState().sessions).sort()).toEqual(["ses_a", "ses_b"]);
     controller.dispose();
   });
 });

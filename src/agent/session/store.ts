@@ -274,13 +274,24 @@ export class SessionStore implements Disposable {
     }
   }
 
+  /** Whether this store has a copy of the session, or writes for it queued or in flight. */
+  holds(sessionId: string): boolean {
+    return this.entries.has(sessionId) || this.loading.has(sessionId) || this.pending.has(sessionId);
+  }
+
   /**
-   * A session that is no longer stored (deleted by Settings → Storage or another tab) while this
-   * page still works in it: its copy and queued writes go, later changes to it are dropped.
+   * A session deleted elsewhere (Settings → Storage, another tab) while this page may still work in
+   * it: its copy and queued writes go and later changes to it are dropped. A write already in
+   * flight, or one that landed after the delete (a batch, a step's totals), would leave it half
+   * back: it is deleted again once that write is done.
    */
-  dropDeleted(sessionId: string): void {
+  async dropDeleted(sessionId: string): Promise<void> {
+    if (this.deleted.has(sessionId)) return;
+    const inFlight = this.pending.get(sessionId)?.writing;
     this.stopWriting(sessionId);
+    await inFlight?.catch(() => undefined);
     this.pending.delete(sessionId);
+    await this.storage.sessions.delete(sessionId);
     this.bus.emit("session-deleted", { sessionId });
   }
 
@@ -346,6 +357,8 @@ export class SessionStore implements Disposable {
           await this.storage.writeBatch(batch);
           queue.failure = undefined;
         } catch (error) {
+          // Deleted meanwhile (elsewhere): nothing to keep or report.
+          if (this.deleted.has(sessionId)) return;
           queue.failure = new SessionStorageError(error);
           // Keep what failed queued (unless a newer version is already waiting) and report it.
           for (const s of batch.sessions) if (!queue.sessions.has(s.id)) queue.sessions.set(s.id, s);

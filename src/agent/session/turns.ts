@@ -83,11 +83,6 @@ export class SessionStates {
     this.states.delete(sessionId);
   }
 
-  /** The sessions busy here (a turn running or being set up, or a revert, undo or fork). */
-  busyIds(): string[] {
-    return [...this.states].flatMap(([id, state]) => (state.busy ? [id] : []));
-  }
-
   /** Every running turn. */
   turns(): Turn[] {
     return [...this.states.values()].flatMap((state) => (state.turn ? [state.turn] : []));

@@ -99,6 +99,6 @@ export interface ChatAgent {
   pendingQuestions?(sessionId?: string): PendingQuestion[];
   /** Another tab changed these sessions: drop the copies not in use here; returns the ids dropped (optional). */
   forgetChangedElsewhere?(sessionIds?: readonly string[]): string[];
-  /** Sessions busy here that are no longer stored (deleted elsewhere): stops them; returns their ids (optional). */
-  stopDeletedElsewhere?(): Promise<string[]>;
+  /** Sessions deleted elsewhere: stops work in them and drops them; returns the ids it held (optional). */
+  dropDeletedSessions?(sessionIds: readonly string[]): Promise<string[]>;
 }

@@ -183,6 +183,8 @@ function followSessionsOfOtherTabs(services: WorkbenchServices, controller: Chat
   let timer: ReturnType<typeof setTimeout> | undefined;
   const subscription = services.storage.changes?.onDidChange((change) => {
     if (change.kind !== "sessions") return;
+    // Deletions are followed at once: a turn running here in a deleted session must stop writing.
+    if (change.deleted) void controller.sessionsDeleted(change.deleted);
     if (!change.sessionIds) ids = "all";
     else if (ids !== "all") {
       const set: Set<string> = ids ?? new Set();

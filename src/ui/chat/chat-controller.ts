@@ -42,6 +42,8 @@ export class ChatController implements Disposable {
   private readonly agentsWatch: Disposable;
   private agentLoads = 0;
   private disposed = false;
+  /** Sessions deleted elsewhere while this page showed them (a send refused for one is not reported). */
+  private readonly deletedElsewhere = new Set<string>();
 
   constructor(
     readonly agent: ChatAgent,
@@ -141,6 +143,8 @@ export class ChatController implements Disposable {
         ...(input.reasoning && { reasoning: input.reasoning }),
       });
     } catch (error) {
+      // Deleted elsewhere while the message was being sent: the session is gone, nothing to report.
+      if (this.deletedElsewhere.has(sessionId)) return;
       this.problem(`The message could not be sent: ${errorMessage(error)}.`);
     }
   }
@@ -263,13 +267,24 @@ export class ChatController implements Disposable {
    * tab is running it.
    */
   async followOtherTab(sessionIds: readonly string[] | undefined): Promise<void> {
-    // A turn running here in a session deleted meanwhile (Settings → Storage, another tab) stops
-    // and writes nothing more: it would put back messages of a session that is gone.
-    await this.agent.stopDeletedElsewhere?.().catch((error: unknown) => this.problem(`Could not check for deleted sessions: ${errorMessage(error)}.`));
     const dropped = this.agent.forgetChangedElsewhere?.(sessionIds) ?? [];
     await this.sync.loadSessions();
     const active = this.view.getState().activeSessionId;
     if (active && dropped.includes(active) && !this.isBusy(active)) await this.sync.openSession(active, { reload: true });
+  }
+
+  /**
+   * Sessions deleted elsewhere (Settings → Storage, another tab): a turn running here in one stops
+   * and writes nothing more (it would put back a session that is gone), and the list drops them.
+   */
+  async sessionsDeleted(sessionIds: readonly string[]): Promise<void> {
+    for (const id of sessionIds) this.deletedElsewhere.add(id);
+    try {
+      await this.agent.dropDeletedSessions?.(sessionIds);
+    } catch (error) {
+      this.problem(`Could not finish deleting the sessions: ${errorMessage(error)}.`);
+    }
+    this.sync.removeSessions(sessionIds);
   }
 
   /**

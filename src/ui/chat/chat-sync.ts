@@ -76,24 +76,24 @@ export class ChatSync implements Disposable {
   /** Loads the session list once (later changes arrive as events). */
   async loadSessions(): Promise<void> {
     try {
-      const shown = Object.keys(this.store.getState().sessions);
       const sessions = await this.agent.listSessions();
-      // Shown here but no longer listed: deleted in another tab or by Settings → Storage. One made
-      // here while the list was read is still found by getSession (its copy is kept until stored).
-      const listed = new Set(sessions.map((s) => s.id));
-      const gone: string[] = [];
-      for (const id of shown) if (!listed.has(id) && !(await this.agent.getSession(id))) gone.push(id);
       this.flush();
-      dispatchChat(this.store, [
-        { name: "sessions-loaded", payload: { sessions } },
-        ...gone.map((sessionId): ChatAction => ({ name: "session-deleted", payload: { sessionId } })),
-      ]);
+      dispatchChat(this.store, [{ name: "sessions-loaded", payload: { sessions } }]);
       const permissions = this.agent.pendingPermissions?.() ?? [];
       const questions = this.agent.pendingQuestions?.() ?? [];
       if (permissions.length || questions.length) dispatchChat(this.store, [{ name: "pending-loaded", payload: { permissions, questions } }]);
     } catch (error) {
       this.onError(`Could not load the session list: ${errorMessage(error)}. Reload the page to try again.`);
     }
+  }
+
+  /** Sessions deleted elsewhere leave the list (and their messages the view). */
+  removeSessions(sessionIds: readonly string[]): void {
+    const shown = this.store.getState().sessions;
+    const gone = sessionIds.filter((id) => shown[id]);
+    if (gone.length === 0) return;
+    this.flush();
+    dispatchChat(this.store, gone.map((sessionId): ChatAction => ({ name: "session-deleted", payload: { sessionId } })));
   }
 
   /** Loads a session's messages once; events arriving meanwhile are kept and win over the snapshot. */
