@@ -103,7 +103,8 @@ describe("two tabs on one workspace", () => {
         {
           chunks: [
             { type: "text", text: "Working on it in tab A. " },
-            { type: "delay", ms: 4_000 },
+            // Long enough that a loaded machine still opens the second tab and sends from it meanwhile.
+            { type: "delay", ms: 10_000 },
             { type: "text", text: "Finished in tab A." },
           ],
         },
@@ -119,7 +120,7 @@ describe("two tabs on one workspace", () => {
     await expect.poll(() => transcript(b), { timeout: 10_000 }).toContain("Working on it in tab A.");
     await sendMessage(b, "Second message from B");
     await expect.poll(() => b.getByText(/running a turn in another webcode tab/).count(), { timeout: 5_000 }).toBeGreaterThan(0);
-    await expect.poll(() => transcript(b), { timeout: 15_000 }).toContain("Finished in tab A.");
+    await expect.poll(() => transcript(b), { timeout: 20_000 }).toContain("Finished in tab A.");
     await expect.poll(() => transcript(a)).toContain("Finished in tab A.");
     // The reply B loaded while A was writing it is not marked interrupted.
     expect(await chat(b).getByText(/interrupted|aborted/i).count()).toBe(0);
