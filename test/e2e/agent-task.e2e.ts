@@ -167,4 +167,48 @@ describe("agent task in the IDE", () => {
     const diff = chat(page).getByRole("region", { name: "Diff of README.md" });
     await expect.poll(async () => (await diff.innerText()).replace(/\u00a0/g, " "), { timeout: 20_000 }).toContain("Hello from the agent");
   });
+
+  it("deleting the sessions in Settings → Storage while a turn runs stops the turn, and the session stays gone after a reload", async () => {
+    const server = await browser.startServer(
+      scripted(
+        [
+          {
+            chunks: [
+              { type: "text", text: "Working on a long answer. " },
+              { type: "delay", ms: 20_000 },
+              { type: "text", text: "This part comes after the delete." },
+            ],
+          },
+        ],
+        "Long one",
+      ),
+    );
+    const app = await browser.openWithProvider(server);
+    const { page } = app;
+    await sendMessage(page, "Start something long.");
+    await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("Working on a long answer.");
+    await expect.poll(() => chat(page).getByRole("button", { name: "Stop" }).count()).toBe(1);
+
+    await page.getByRole("button", { name: "Settings", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    await dialog.getByRole("button", { name: /^Delete the sessions of "My workspace"/ }).click();
+    await page.getByRole("button", { name: "Delete sessions", exact: true }).click();
+    await expect.poll(() => dialog.getByRole("status").filter({ hasText: 'Deleted the sessions of "My workspace".' }).count(), { timeout: 15_000 }).toBe(1);
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    // The turn stopped and the chat no longer shows the session.
+    await expect.poll(() => chat(page).getByRole("button", { name: "Stop" }).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => transcript(page)).not.toContain("Working on a long answer.");
+    await chat(page).getByRole("button", { name: "Sessions", exact: true }).click();
+    expect(await page.locator("nav.sessions-sidebar").innerText()).not.toContain("Long one");
+    await page.keyboard.press("Escape");
+
+    await page.reload();
+    await waitForWorkbench(page);
+    await chat(page).getByRole("button", { name: "Sessions", exact: true }).click();
+    await expect.poll(() => page.locator("nav.sessions-sidebar").count()).toBe(1);
+    expect(await page.locator("nav.sessions-sidebar").innerText()).not.toContain("Long one");
+    expect(await transcript(page)).not.toContain("Working on a long answer.");
+    expect(app.errors).toEqual([]);
+  });
 });
