@@ -2,7 +2,7 @@
 // permission and question managers and the workspace snapshots, runs turns (one at a time per
 // session) and exposes sessions, messages, revert/fork and replies to asks.
 import { newPartHeader, newSession, newUserMessage } from "../storage";
-import { DisposableStore, EventBus, UserFacingError, type Disposable } from "../base";
+import { DisposableStore, EventBus, UserFacingError, errorMessage, type Disposable } from "../base";
 import type { ProviderRegistry, ReasoningEffort } from "../providers";
 import type { Runtime } from "../runtime";
 import {
@@ -321,6 +321,8 @@ export function createAgent(deps: AgentDeps): Agent {
       state.starting = false;
       state.activity = undefined;
       state.abortRequested = false;
+      // Deleted elsewhere while this ran (dropDeletedSessions): nothing of it is kept here.
+      if (store.isDeleted(sessionId)) sessions.delete(sessionId);
     }
   }
 
@@ -399,23 +401,19 @@ export function createAgent(deps: AgentDeps): Agent {
     },
 
     async dropDeletedSessions(sessionIds) {
-      const dropped: string[] = [];
-      for (const sessionId of sessionIds) {
+      // Every turn stops and every copy stops writing first; then the sweeps run.
+      const dropped = sessionIds.flatMap((sessionId) => {
         const busy = sessions.busy(sessionId);
-        if (!busy && !store.holds(sessionId)) continue;
-        if (busy) {
-          agent.abort(sessionId);
-          // Its state goes once the stopped turn has ended (its last status is about a deleted session).
-          const turn = sessions.get(sessionId).turn;
-          void (turn ? turn.done.catch(() => undefined) : Promise.resolve()).then(() => {
-            if (!sessions.busy(sessionId)) sessions.delete(sessionId);
-          });
-        } else sessions.delete(sessionId);
+        if (!busy && !store.holds(sessionId)) return [];
+        if (busy) agent.abort(sessionId);
+        else sessions.delete(sessionId); // a busy one's state goes when its work ends (exclusive)
         permissions.clearSession(sessionId);
-        await store.dropDeleted(sessionId);
-        dropped.push(sessionId);
-      }
-      return dropped;
+        return [{ sessionId, sweep: store.stopWritingDeleted(sessionId, busy) }];
+      });
+      const results = await Promise.allSettled(dropped.map((d) => d.sweep));
+      const failed = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+      if (failed.length > 0) throw new Error(`What was written after the delete could not be removed: ${errorMessage(failed[0])}`);
+      return dropped.map((d) => d.sessionId);
     },
 
     async createSession(input = {}) {

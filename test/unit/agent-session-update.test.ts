@@ -75,4 +75,38 @@ describe("updating a session", () => {
     await store.deleteSession(record.id);
     expect(await store.updateSession(record.id, (s) => ({ ...s, title: "gone" }))).toBeUndefined();
   });
+
+  it("a session deleted elsewhere: its subagent sessions held here stop writing too, one started just then is never stored, and a write in flight is swept", async () => {
+    const storage = await openStorage({ name: newId("testdb") });
+    const store = new SessionStore(storage, new EventBus<AgentEvents>());
+    const parent = session("ws1");
+    await store.createSession(parent);
+    const child = { ...session("ws1"), parentId: parent.id };
+    await store.createSession(child);
+    // A write of the child is in flight when the delete happens elsewhere.
+    const writeBatch = storage.writeBatch.bind(storage);
+    let release!: () => void;
+    storage.writeBatch = async (batch) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return writeBatch(batch);
+    };
+    const message: MessageRecord = { v: 1, id: newId("msg"), sessionId: child.id, role: "user", createdAt: Date.now(), agent: "build" } as MessageRecord;
+    store.updateMessage(message);
+    const flushing = store.flush(child.id);
+    await storage.sessions.delete(parent.id); // elsewhere: the parent and its stored child
+    const sweeping = store.stopWritingDeleted(parent.id, true);
+    store.updateMessage({ ...message, id: newId("msg") }); // a late change of the child: dropped
+    const late = { ...session("ws1"), parentId: parent.id };
+    await store.createSession(late); // a subagent started just then: never stored
+    release();
+    await flushing;
+    await sweeping;
+    storage.writeBatch = writeBatch;
+    await store.flush();
+    expect(await storage.sessions.get(parent.id)).toBeUndefined();
+    expect(await storage.sessions.get(child.id)).toBeUndefined();
+    expect(await storage.sessions.get(late.id)).toBeUndefined();
+    expect(await storage.messages.list(child.id)).toEqual([]);
+    expect(store.isDeleted(child.id)).toBe(true);
+  });
 });

@@ -172,6 +172,11 @@ export class SessionStore implements Disposable {
 
   /** Registers a new session (written at once: the session list must survive a reload). */
   async createSession(session: SessionRecord): Promise<void> {
+    // A subagent's session started just as its parent was deleted: it is deleted with it.
+    if (session.parentId && this.deleted.has(session.parentId)) {
+      this.deleted.add(session.id);
+      return;
+    }
     this.entries.set(session.id, { session, messages: [], parts: new Map() });
     this.queue(session.id).sessions.set(session.id, session);
     this.bus.emit("session-created", { session });
@@ -279,20 +284,30 @@ export class SessionStore implements Disposable {
     return this.entries.has(sessionId) || this.loading.has(sessionId) || this.pending.has(sessionId);
   }
 
+  /** Whether the session was deleted while this page held it (here or elsewhere). */
+  isDeleted(sessionId: string): boolean {
+    return this.deleted.has(sessionId);
+  }
+
   /**
    * A session deleted elsewhere (Settings → Storage, another tab) while this page may still work in
-   * it: its copy and queued writes go and later changes to it are dropped. A write already in
-   * flight, or one that landed after the delete (a batch, a step's totals), would leave it half
-   * back: it is deleted again once that write is done.
+   * it: its copy and queued writes go at once, with those of its subagent sessions held here, and
+   * later changes to them are dropped. When this page was working in it (`busy`) or had writes on
+   * the way, something may have landed after the delete (a batch, a step's totals): the session is
+   * deleted again once the write in flight is done. Resolves when that is done.
    */
-  async dropDeleted(sessionId: string): Promise<void> {
+  async stopWritingDeleted(sessionId: string, busy: boolean): Promise<void> {
     if (this.deleted.has(sessionId)) return;
-    const inFlight = this.pending.get(sessionId)?.writing;
-    this.stopWriting(sessionId);
-    await inFlight?.catch(() => undefined);
-    this.pending.delete(sessionId);
-    await this.storage.sessions.delete(sessionId);
-    this.bus.emit("session-deleted", { sessionId });
+    const children = [...this.entries.values()].filter((e) => e.session.parentId === sessionId).map((e) => e.session.id);
+    const ids = [sessionId, ...children];
+    const writing = ids.map((id) => this.pending.get(id)?.writing);
+    const mayHaveWritten = busy || ids.some((id) => this.writesWaiting(id));
+    for (const id of ids) this.stopWriting(id);
+    for (const id of ids) this.bus.emit("session-deleted", { sessionId: id });
+    if (mayHaveWritten) await Promise.all(writing.map((w) => w?.catch(() => undefined)));
+    for (const id of ids) this.pending.delete(id);
+    // Each one by id: a subagent's messages may have landed after its session record was deleted.
+    if (mayHaveWritten) for (const id of ids) await this.storage.sessions.delete(id);
   }
 
   /** Drops a session's copy and its queued writes; later changes to it are ignored. */
