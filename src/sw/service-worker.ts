@@ -66,7 +66,9 @@ scope.addEventListener("install", (event) => {
   // "no-store": past the browser's HTTP cache both ways. The page loads the same files meanwhile
   // (Monaco's workers, Python's start files); Chromium fails one of two requests that write the same
   // HTTP cache entry at once (net::ERR_CACHE_WRITE_FAILURE: a worker that does not start, a
-  // "Failed to fetch"). The copy kept here is in the Cache Storage anyway.
+  // "Failed to fetch"). The copy kept here is in the Cache Storage anyway. (The default mode shares
+  // the entry instead, but then a page request waits behind the precache's, whose priority is
+  // lower: the first terminal command came later when the two overlapped.)
   event.waitUntil(
     caches.open(CACHE).then((cache) => cache.addAll(manifest.files.map((file) => new Request(shellUrl(file), { cache: "no-store" })))),
   );
