@@ -155,9 +155,6 @@ export function userEditsReminder(paths: string[]): string {
   return `<system-reminder>\nThe user edited these files since your last turn: ${paths.join(", ")}. Read them again before changing them.\n</system-reminder>`;
 }
 
-/** What the user is told is being applied when a change refuses to start during one of these. */
-const CHANGES_BEING_APPLIED: Readonly<Record<string, string>> = { revert: "a revert", "undo the revert": "an undo of a revert", fork: "a fork" };
-
 export function createAgent(deps: AgentDeps): Agent {
   const now = deps.now ?? (() => Date.now());
   const services: AgentServices = {
@@ -300,7 +297,7 @@ export function createAgent(deps: AgentDeps): Agent {
   function refuseWhileBusy(sessionId: string, what: string): void {
     if (!sessions.busy(sessionId)) return;
     // A revert, its undo or a fork cannot be stopped (Stop has nothing to stop): it ends by itself.
-    const applying = CHANGES_BEING_APPLIED[sessions.get(sessionId).activity ?? ""];
+    const applying = sessions.get(sessionId).applying;
     if (applying) throw new UserFacingError(`Cannot ${what} while ${applying} is being applied to this session. Try again in a moment.`, "session-busy");
     throw new UserFacingError(`Cannot ${what} while the agent is working in this session. Stop it first, then try again.`, "session-busy");
   }
@@ -309,17 +306,18 @@ export function createAgent(deps: AgentDeps): Agent {
    * Runs a change of the session's history (a turn, compaction, revert, fork) as the only one in it:
    * refused while another runs, marked busy meanwhile (so a message sent during a revert is refused
    * rather than started on the history the revert is changing), under the cross-tab lock.
+   * `applying` names a change Stop cannot stop (a revert, its undo, a fork), for the refusals meanwhile.
    */
-  async function exclusive<T>(sessionId: string, what: string, work: () => Promise<T>): Promise<T> {
+  async function exclusive<T>(sessionId: string, what: string, work: () => Promise<T>, applying?: string): Promise<T> {
     refuseWhileBusy(sessionId, what);
     const state = sessions.get(sessionId);
     state.starting = true;
-    state.activity = what;
+    state.applying = applying;
     try {
       return await inTurn(sessionId, work);
     } finally {
       state.starting = false;
-      state.activity = undefined;
+      state.applying = undefined;
       state.abortRequested = false;
       // Deleted elsewhere while this ran (dropDeletedSessions): nothing of it is kept here.
       if (store.isDeleted(sessionId)) sessions.delete(sessionId);
@@ -466,15 +464,15 @@ export function createAgent(deps: AgentDeps): Agent {
     },
 
     revert(sessionId, messageId) {
-      return exclusive(sessionId, "revert", () => revertSession(env, sessionId, messageId));
+      return exclusive(sessionId, "revert", () => revertSession(env, sessionId, messageId), "a revert");
     },
 
     unrevert(sessionId) {
-      return exclusive(sessionId, "undo the revert", () => unrevertSession(env, sessionId));
+      return exclusive(sessionId, "undo the revert", () => unrevertSession(env, sessionId), "an undo of a revert");
     },
 
     fork(sessionId, messageId) {
-      return exclusive(sessionId, "fork", () => forkSession(env, sessionId, messageId));
+      return exclusive(sessionId, "fork", () => forkSession(env, sessionId, messageId), "a fork");
     },
 
     async listSessions(options = {}) {

@@ -49,8 +49,8 @@ export class SessionState {
   starting = false;
   /** Stop was pressed while the turn was being set up: it stops as soon as it starts. */
   abortRequested = false;
-  /** What the session is busy with (the `what` of the agent's exclusive work), for refusals. */
-  activity: string | undefined;
+  /** A change being applied that Stop cannot stop ("a revert", "a fork"), named in refusals meanwhile. */
+  applying: string | undefined;
   status: SessionStatus = { type: "idle" };
   /** Instruction files already given to the model in this session. */
   readonly instructions = new Set<string>();
