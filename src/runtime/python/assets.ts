@@ -31,4 +31,3 @@ export async function fetchAsset(url: string, fetchImpl: (url: string) => Promis
     return new Uint8Array(await response.arrayBuffer());
   }
 }
-

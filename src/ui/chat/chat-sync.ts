@@ -89,10 +89,11 @@ export class ChatSync implements Disposable {
 
   /** Sessions deleted elsewhere leave the list (and their messages the view). */
   removeSessions(sessionIds: readonly string[]): void {
+    // The agent's own "session-deleted" events for the ones it held are applied first.
+    this.flush();
     const shown = this.store.getState().sessions;
     const gone = sessionIds.filter((id) => shown[id]);
     if (gone.length === 0) return;
-    this.flush();
     dispatchChat(this.store, gone.map((sessionId): ChatAction => ({ name: "session-deleted", payload: { sessionId } })));
   }
 
