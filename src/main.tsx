@@ -26,6 +26,7 @@ import { searchPanelContribution } from "./ui/search";
 import { createShareUi, refuseRuntimeWhenReadOnly } from "./ui/share";
 import { createTransferUi } from "./ui/transfer";
 import { registerAppServiceWorker, updateTopBarItem } from "./ui/preview";
+import { NetworkLog } from "./runtime";
 
 /** How long after the start-up work the offline cache starts downloading the app. */
 const SERVICE_WORKER_DELAY_MS = 3000;
@@ -88,7 +89,7 @@ function gitOptions(storage: Storage) {
 
 const GIT_GLOBAL_CONFIG_KEY = "git-global-config";
 
-function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>, preview: PreviewHub, storage: Storage) {
+function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>, preview: PreviewHub, storage: Storage, networkLog: NetworkLog) {
   return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
     const [{ createBrowserRuntime }, { attachWebContainer }, { pageNodeHost }, { pagePython }] = await modules;
     const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
@@ -100,6 +101,7 @@ function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: R
         python: pagePython(),
         git: gitOptions(storage),
         preview,
+        networkLog,
       }),
       webcontainer,
       attach: attachWebContainer,
@@ -115,8 +117,11 @@ async function main(): Promise<void> {
   modules.catch(() => undefined); // a failed load is reported when a workspace starts its runtime
   // The agent's diagnostics and code tool: TypeScript's language service in a worker of its own,
   // loaded with the agent's first edit or code query.
+  // Every request made by a command, webfetch or an MCP server, listed in Settings → Permissions.
+  const networkLog = new NetworkLog();
   const agent = createAgentWiring({
     origin: location.origin,
+    networkLog,
     codeIntelligence: (fs) => lazyCodeIntelligence(async () => (await import("./runtime/code-intel")).createWorkerCodeIntelligence(fs)),
   });
   // The built-in preview's sessions; the service worker (offline cache, preview pages) asks them.
@@ -171,7 +176,7 @@ async function main(): Promise<void> {
         onInvalidRecord: (error) => console.warn("webcode: skipped an invalid stored file", error),
       }),
     // A shared workspace runs nothing (terminal, preview, agent) until "Continue".
-    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules, preview, storage)),
+    startRuntime: refuseRuntimeWhenReadOnly(storage, runtimeStarter(webcontainer, modules, preview, storage, networkLog)),
   });
 }
 

@@ -25,6 +25,17 @@ const DEFAULT_BASE: Partial<Record<ProviderConfig["kind"], string>> = {
   openrouter: OPENROUTER_BASE_URL,
 };
 
+/** The origin a provider's requests go to (its base URL's, or its kind's default), if known. */
+export function providerOrigin(config: Pick<ProviderConfig, "kind" | "baseUrl">): string | undefined {
+  const base = config.baseUrl?.trim() || DEFAULT_BASE[config.kind];
+  if (!base) return undefined;
+  try {
+    return new URL(base).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 function modelsRequest(config: ProviderConfig): { url: string; headers: Record<string, string> } | undefined {
   const base = (config.baseUrl?.trim() || DEFAULT_BASE[config.kind])?.replace(/\/+$/, "");
   if (!base) return undefined;

@@ -31,7 +31,7 @@ export {
   restoreProviderConfigs,
   saveProviderConfigs,
 } from "./settings";
-export { CONNECTION_TIMEOUT_MS, testConnection, type ConnectionResult, type TestConnectionOptions } from "./connection";
+export { CONNECTION_TIMEOUT_MS, providerOrigin, testConnection, type ConnectionResult, type TestConnectionOptions } from "./connection";
 export {
   VAULT_ITERATIONS,
   WrongPassphraseError,

@@ -3,6 +3,7 @@
 // src/main.tsx only.
 export * from "./types";
 export { WorkspaceFiles, PERSIST_DELAY_MS, type RenameOptions, type WorkspaceFilesOptions } from "./workspace-files";
+export { EgressRefusedError, NetworkLog, originOf, recordingFetch, type EgressRequest, type ExecGate, type GatedFetch, type NetworkLogEntry } from "./egress";
 export { WorkspaceFsError, isFsError, isStorageFailure, type FsErrorCode } from "./fs-errors";
 export {
   createWorkspace,

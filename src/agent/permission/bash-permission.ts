@@ -188,3 +188,12 @@ export function bashPermission(command: string): BashPermission {
   if (patterns.length === 0 && command.trim()) patterns.push(command.trim());
   return { patterns, always };
 }
+
+/** The patterns one simple command asks for, from its words as the shell will run them (quotes and expansions done). */
+export function argvPermission(argv: readonly string[]): BashPermission {
+  return bashPermission(argv.map(quoteArg).join(" "));
+}
+
+function quoteArg(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -11,6 +11,7 @@ export {
   networkRules,
   isNetworkPermission,
   NETWORK_PERMISSIONS,
+  DEFAULT_NETWORK_ORIGINS,
   ruleset,
   stricter,
   toolPermission,
@@ -18,7 +19,8 @@ export {
   type PermissionConfig,
   type Rule,
 } from "./rules";
-export { BASH_ARITY, bashPermission, commandPrefix, shellWords, splitCommands, type BashPermission } from "./bash-permission";
+export { NETWORK_PERMISSION, commandGate, textChecks, type CommandGate } from "./command-gate";
+export { BASH_ARITY, argvPermission, bashPermission, commandPrefix, shellWords, splitCommands, type BashPermission } from "./bash-permission";
 export {
   PermissionManager,
   type AskInput,

@@ -47,12 +47,14 @@ export function ruleset(config: PermissionConfig): Rule[] {
 }
 
 /**
- * Permissions of tools that reach the network (webfetch, the provider's web search, and "mcp" for the
- * tools of MCP servers, whose pattern is the tool's name "<server>_<tool>"). In a browser tab the page may reach any origin, so this permission is what
- * stands between a prompt-injected agent and the exfiltration of workspace data: they ask by default,
- * and the user's choice for them is final over what an agent's own rules say (networkRules()).
+ * Permissions that reach the network: webfetch, the provider's web search, "mcp" for the tools of
+ * MCP servers (pattern: the tool's name "<server>_<tool>"), and "network" for a request a command
+ * makes (pattern: the destination's origin, see command-gate.ts). In a browser tab the page may
+ * reach any origin, so these are what stand between a prompt-injected agent and the exfiltration of
+ * workspace data: they ask by default, and the user's choice for them is final over what an agent's
+ * own rules say (networkRules()).
  */
-export const NETWORK_PERMISSIONS: readonly string[] = ["webfetch", "websearch", "mcp"];
+export const NETWORK_PERMISSIONS: readonly string[] = ["webfetch", "websearch", "mcp", "network"];
 
 /** Whether `permission` reaches the network (see NETWORK_PERMISSIONS). */
 export function isNetworkPermission(permission: string): boolean {
@@ -60,15 +62,11 @@ export function isNetworkPermission(permission: string): boolean {
 }
 
 /**
- * Shell commands that reach the network by themselves: the command names a URL, or is a download
- * client. (A script the agent wrote can still open connections in WebContainer; only "bash: ask"
- * in Settings closes that.)
+ * Origins commands reach without an ask: the public package registries npm and pip use by default.
+ * A registry or index named in a workspace file (.npmrc, pip.conf, requirements.txt's -i) is another
+ * origin and asks the first time, like any other.
  */
-const NETWORK_COMMANDS: Readonly<Record<string, PermissionAction>> = {
-  "*://*": "ask",
-  "curl *": "ask",
-  "wget *": "ask",
-};
+export const DEFAULT_NETWORK_ORIGINS: readonly string[] = ["https://registry.npmjs.org", "https://pypi.org", "https://files.pythonhosted.org"];
 
 /** The defaults: everything allowed except the few asks of docs/agent.md, "Permissions". Users can override all of it. */
 export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
@@ -76,6 +74,7 @@ export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
   doom_loop: "ask",
   external_directory: "ask",
   ...Object.fromEntries(NETWORK_PERMISSIONS.map((permission) => [permission, "ask" as const])),
+  network: { "*": "ask", ...Object.fromEntries(DEFAULT_NETWORK_ORIGINS.map((origin) => [origin, "allow" as const])) },
   read: {
     "*": "allow",
     "*.env": "ask",
@@ -88,7 +87,6 @@ export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
     "rm -fr *": "ask",
     "git push *": "ask",
     "npm publish *": "ask",
-    ...NETWORK_COMMANDS,
   },
 };
 

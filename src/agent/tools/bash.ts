@@ -2,7 +2,7 @@
 // stopping on timeout or abort, keeping the tail of long output and reporting the exit code.
 import { z } from "zod";
 import description from "../../../prompts/tools/bash.md?raw";
-import { bashPermission } from "../permission";
+import { commandGate, textChecks } from "../permission/command-gate";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateText } from "./wrapper";
 import { resolveToolPath, showPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
@@ -32,8 +32,13 @@ export const bashTool: ToolDefinition<typeof parameters> = {
       const stat = await context.runtime.fs.stat(cwd);
       if (stat?.kind !== "dir") throw new Error(`workdir ${cwd} is not a folder of the workspace.`);
     }
-    const { patterns, always } = bashPermission(args.command);
-    await context.ask({ permission: "bash", patterns, always, metadata: { command: args.command, description: args.description } });
+    // A runtime that shows each command and request as it runs is judged on those (command-gate.ts);
+    // one that runs the line in its own shell is judged on the line's text, before it runs.
+    const refused = new AbortController();
+    const checks = context.runtime.capabilities.gate
+      ? commandGate({ line: args.command, description: args.description, ask: (request) => context.ask(request), onRefused: () => refused.abort() })
+      : undefined;
+    if (!checks) for (const request of textChecks(args.command, args.description)) await context.ask(request);
 
     let output = "";
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -47,8 +52,9 @@ export const bashTool: ToolDefinition<typeof parameters> = {
       result = await context.runtime.exec(args.command, {
         cwd,
         timeoutMs: timeout,
-        signal: context.abort,
+        signal: AbortSignal.any([context.abort, refused.signal]),
         source: "agent",
+        ...(checks && { gate: checks.gate }),
         onOutput: (chunk) => {
           output += chunk;
           if (output.length > BASH_MAX_KEPT_CHARS * 2) output = output.slice(-BASH_MAX_KEPT_CHARS);
@@ -58,6 +64,9 @@ export const bashTool: ToolDefinition<typeof parameters> = {
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
+    // A reject or deny while the line ran is the call's answer (as for an ask before it): a bare
+    // reject stops the turn, one with a message tells the model what to do instead.
+    if (checks?.refusal() !== undefined) throw checks.refusal();
     // Runtimes that do not stream still return the whole output.
     const full = (result.output || output).slice(-BASH_MAX_KEPT_CHARS);
     const cut = truncateText(full, { keep: "tail" });

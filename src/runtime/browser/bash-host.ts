@@ -2,9 +2,10 @@
 // workspace mounted at /workspace, a fresh interpreter per run (so each run gets its own deadline),
 // output streamed in the order it was written (output-routing.ts), and timeout/abort raced so a
 // caller is answered promptly while the interrupted script is stopped.
-import { Bash, InMemoryFs, MountableFs, type CustomCommand, type IFileSystem } from "just-bash";
+import { Bash, InMemoryFs, MountableFs, defineCommand, getCommandNames, type Command, type CustomCommand, type IFileSystem } from "just-bash";
 import { PathError, errorMessage, normalizePath } from "../../base";
 import type { ChangeSource } from "../types";
+import { EgressRefusedError, NetworkLog, type ExecGate, type GatedFetch } from "../egress";
 import type { WorkspaceFiles } from "../workspace-files";
 import { WorkspaceBashFs, normalizeAbsolute } from "./workspace-bash-fs";
 import { delay, watchInterruption } from "../interruption";
@@ -50,7 +51,19 @@ export interface RunOptions {
   commands?: CustomCommand[];
   /** The interactive terminal: a foreground program (node, python3) reads its standard input there. */
   terminal?: ProgramTerminal;
+  /** Checks each command before it runs and each request before it leaves (egress.ts); none: everything runs. */
+  gate?: ExecGate;
 }
+
+export interface BashHostOptions {
+  /** What commands' requests go out with (the page's fetch). */
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** Where every request a command makes is recorded. */
+  networkLog?: NetworkLog;
+}
+
+/** Exit code of a command its gate refused (bash's "permission denied" for a command that cannot run). */
+export const EXIT_REFUSED = 126;
 
 export interface RunResult {
   /** All stdout and all stderr (already delivered in order through `onOutput`). */
@@ -72,14 +85,21 @@ export class BashHost {
   private readonly runSources = new WeakMap<IFileSystem, ChangeSource>();
   /** Each run's interactive terminal, when it has one, by the run's number (RUN_ID on its file system). */
   private readonly runTerminals = new Map<number, ProgramTerminal>();
+  /** Each gated run's gate, by the run's number. */
+  private readonly runGates = new Map<number, ExecGate>();
   private nextRun = 1;
+  private readonly fetchImpl: (input: string, init?: RequestInit) => Promise<Response>;
+  readonly networkLog: NetworkLog;
 
   constructor(
     private readonly files: WorkspaceFiles,
     private readonly commands: CustomCommand[],
     private readonly baseEnv: Record<string, string>,
+    options: BashHostOptions = {},
   ) {
     for (const dir of ["/tmp", "/home"]) void this.root.mkdir(dir, { recursive: true });
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.networkLog = options.networkLog ?? new NetworkLog();
   }
 
   /** The file system a shell sees, with workspace changes attributed to `source`. */
@@ -147,13 +167,14 @@ export class BashHost {
       return finish({ exitCode: 1 });
     }
     if (options.terminal) this.runTerminals.set(runId, options.terminal);
+    if (options.gate) this.runGates.set(runId, options.gate);
     // Taken before just-bash starts its own clock, so its deadline never ends a run earlier than ours.
     const started = Date.now();
     const bash = new Bash({
       fs,
       cwd,
       env: this.baseEnv,
-      customCommands: [...this.commands, ...(options.commands ?? [])],
+      customCommands: options.gate ? gatedCommands([...this.commands, ...(options.commands ?? [])], options.gate) : [...this.commands, ...(options.commands ?? [])],
       // The deadline is also enforced inside just-bash, for a loop that never reaches a command
       // routed to the output sinks (where a script yields to our timer).
       executionLimits: {
@@ -203,7 +224,35 @@ export class BashHost {
       watch.dispose();
       sink.close();
       this.runTerminals.delete(runId);
+      this.runGates.delete(runId);
     }
+  }
+
+  /**
+   * The fetch a command (`argv`, for the log and the ask) makes its requests with: the run's gate
+   * sees each request first, and each is recorded in the network log. A refused request rejects
+   * with an EgressRefusedError, a TypeError like an offline fetch's.
+   */
+  fetchFor(fs: IFileSystem, argv: readonly string[]): GatedFetch {
+    const runId = (fs as IFileSystem & { [RUN_ID]?: unknown })[RUN_ID];
+    const gate = typeof runId === "number" ? this.runGates.get(runId) : undefined;
+    const by = this.sourceOf(fs);
+    const command = argv.map(quoteWord).join(" ");
+    return async (input, init) => {
+      const { destination = input, ...rest } = init ?? {};
+      const method = (rest.method ?? "GET").toUpperCase();
+      const entry = { at: Date.now(), method, url: input, destination, by, command };
+      if (gate) {
+        try {
+          await gate.request({ url: input, destination, method, command });
+        } catch (error) {
+          this.networkLog.record({ ...entry, outcome: "refused" });
+          throw new EgressRefusedError(destination, errorMessage(error));
+        }
+      }
+      this.networkLog.record({ ...entry, outcome: "sent" });
+      return this.fetchImpl(input, rest);
+    };
   }
 
   /** One run's file system: the shared root, the workspace, the output sinks. */
@@ -230,3 +279,47 @@ export class BashHost {
   }
 }
 
+
+/** Every command the shell can run (ours and just-bash's own), each shown to `gate` with its arguments before it runs. */
+function gatedCommands(commands: CustomCommand[], gate: ExecGate): CustomCommand[] {
+  const ours = new Set(commands.map((command) => command.name));
+  const check = async (name: string, args: string[], cwd: string): Promise<string | undefined> => {
+    try {
+      await gate.command([name, ...args], { cwd });
+      return undefined;
+    } catch (error) {
+      return `${name}: not run: ${errorMessage(error)}\n`;
+    }
+  };
+  const wrapped: CustomCommand[] = commands.map((command) => {
+    let loaded: Command | undefined;
+    const load = async () => (loaded ??= "execute" in command ? command : await command.load());
+    return defineCommand(
+      command.name,
+      async (args, ctx) => {
+        const refused = await check(command.name, args, ctx.cwd);
+        if (refused !== undefined) return { stdout: "", stderr: refused, exitCode: EXIT_REFUSED };
+        return (await load()).execute(args, ctx);
+      },
+      { trusted: command.trusted ?? true },
+    );
+  });
+  // just-bash's own commands (cat, env, xargs, sh, find, …): the same check, then the original.
+  for (const name of getCommandNames()) {
+    if (ours.has(name)) continue;
+    wrapped.push(
+      defineCommand(name, async (args, ctx) => {
+        const refused = await check(name, args, ctx.cwd);
+        if (refused !== undefined) return { stdout: "", stderr: refused, exitCode: EXIT_REFUSED };
+        if (!ctx.origCommand) return { stdout: "", stderr: `${name}: command not found\n`, exitCode: 127 };
+        return ctx.origCommand(args);
+      }),
+    );
+  }
+  return wrapped;
+}
+
+/** A word as a shell would need it typed (for showing a command as it runs). */
+export function quoteWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -10,7 +10,8 @@ import { BashHost, EXIT_ABORTED, EXIT_TIMEOUT, WORKSPACE_MOUNT } from "./bash-ho
 import { InteractiveShell } from "./interactive-shell";
 import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 import { archiveCommands } from "./archive-commands";
-import { curlCommand, type PageFetch } from "./curl-command";
+import { curlCommand, type CommandFetch, type PageFetch } from "./curl-command";
+import type { NetworkLog } from "../egress";
 import { htmlToMarkdownCommand } from "./user-facing-wording";
 import { npmCommands } from "./npm-commands";
 import { pipCommands, withPythonPip } from "./pip-commands";
@@ -30,8 +31,10 @@ export interface BrowserRuntimeOptions {
   reasonText?: string | (() => string);
   /** Extra environment variables for every command. */
   env?: Record<string, string>;
-  /** What `curl` fetches with (the page's fetch unless given). */
+  /** What commands' requests (curl, npm, pip, git) go out with (the page's fetch unless given). */
   fetch?: PageFetch;
+  /** Where every request a command makes is recorded (one per page: Settings → Network shows it). */
+  networkLog?: NetworkLog;
   /** git's remote settings (CORS proxy, token; read per command) and where `git config --global` is kept. */
   git?: { remoteSettings?: () => Promise<GitRemoteSettings>; globalConfig?: GlobalConfigStore; now?: () => number };
   /** Where `node` runs programs (the isolated execution host); without it `node` is not a command. */
@@ -47,7 +50,7 @@ const SHELL_BANNER =
 
 export class BrowserRuntime implements Runtime {
   readonly kind = "browser" as const;
-  readonly capabilities: { node: boolean; npm: boolean; servers: boolean; python: boolean };
+  readonly capabilities: { node: boolean; npm: boolean; servers: boolean; python: boolean; gate: boolean };
   private readonly host: BashHost;
   private readonly preview: BuiltinPreview | undefined;
   private readonly running = new Set<AbortController>();
@@ -60,20 +63,22 @@ export class BrowserRuntime implements Runtime {
   ) {
     const reasonText =
       options.reasonText ?? (options.fallback ? `${DEFAULT_FALLBACK_TEXT} because ${fallbackCause(options.fallback)}` : DEFAULT_FALLBACK_TEXT);
-    this.capabilities = { node: options.node !== undefined, npm: true, servers: false, python: options.python !== undefined };
+    this.capabilities = { node: options.node !== undefined, npm: true, servers: false, python: options.python !== undefined, gate: true };
     const fetchImpl: PageFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    const npm = npmCommands({ files: fs, fetch: fetchImpl, sourceOf: (shellFs) => this.host.sourceOf(shellFs) });
+    // Every request of a command leaves through the host, which shows it to the run's gate first.
+    const fetchFor: CommandFetch = (shellFs, argv) => this.host.fetchFor(shellFs, argv);
+    const npm = npmCommands({ files: fs, fetch: fetchFor, sourceOf: (shellFs) => this.host.sourceOf(shellFs) });
     const git = gitCommand({
       files: fs,
       mount: WORKSPACE_MOUNT,
-      fetch: fetchImpl,
+      fetch: fetchFor,
       remoteSettings: options.git?.remoteSettings ?? (async () => NO_REMOTE_SETTINGS),
       globalConfig: options.git?.globalConfig ?? memoryGlobalConfig(),
       now: options.git?.now,
     });
     const io = { terminalOf: (shellFs: IFileSystem) => this.host.terminalOf(shellFs) };
     const node = options.node ? [nodeCommand(options.node, fs, io)] : [];
-    const pip = options.python ? pipCommands({ files: fs, fetch: fetchImpl, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];
+    const pip = options.python ? pipCommands({ files: fs, fetch: fetchFor, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];
     const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];
     const provided = new Set([...npm, ...python, ...pip].map((command) => command.name));
     this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
@@ -92,12 +97,12 @@ export class BrowserRuntime implements Runtime {
       serving.push(...devServerCommands((start) => preview.start(start), (name) => byName.get(name)));
       commands = commands.filter((c) => !serving.some((s) => s.name === c.name));
     }
-    this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchImpl), htmlToMarkdownCommand(), git], {
+    this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchFor), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
       ...options.env,
-    });
+    }, { fetch: fetchImpl, networkLog: options.networkLog });
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
@@ -113,6 +118,7 @@ export class BrowserRuntime implements Runtime {
         cwd: options.cwd,
         env: options.env,
         source: options.source ?? "runtime",
+        gate: options.gate,
         signal: controller.signal,
         timeoutMs: options.timeoutMs,
         // stdout and stderr interleaved as the command wrote them, streamed as they come.

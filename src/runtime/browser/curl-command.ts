@@ -6,8 +6,11 @@
 // -X METHOD, -H "Name: value", -d/--data/--data-raw/--data-binary (@file reads a file), -f/--fail,
 // -m/--max-time SECS, -A, -u USER:PASS, -w '%{http_code}'.
 import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
+import { EgressRefusedError } from "../egress";
 
 export type PageFetch = (input: string, init?: RequestInit) => Promise<Response>;
+/** The fetch one command makes its requests with (the run's egress gate sees each, see ../egress.ts). */
+export type CommandFetch = (fs: IFileSystem, argv: readonly string[]) => PageFetch;
 
 type Result = { stdout: string; stderr: string; exitCode: number; stdoutKind?: "text" | "bytes" };
 
@@ -46,11 +49,11 @@ const HELP = `Usage: curl [options] URL
 Requests are made by this web page: the server must allow requests from it (CORS).
 `;
 
-export function curlCommand(fetchImpl: PageFetch): CustomCommand {
+export function curlCommand(fetchFor: CommandFetch): CustomCommand {
   return defineCommand("curl", async (args, ctx) => {
     const parsed = parse(args);
     if (typeof parsed === "string") return parsed === "help" ? { stdout: HELP, stderr: "", exitCode: 0 } : fail(parsed, 2, false);
-    return run(parsed, { fs: ctx.fs, cwd: ctx.cwd, signal: ctx.signal }, fetchImpl);
+    return run(parsed, { fs: ctx.fs, cwd: ctx.cwd, signal: ctx.signal }, fetchFor(ctx.fs, ["curl", ...args]));
   });
 }
 
@@ -282,6 +285,8 @@ async function run(request: Request, ctx: { fs: IFileSystem; cwd: string; signal
     } catch (error) {
       if (timedOut) return fail(`operation timed out after ${request.maxTimeMs} ms`, 28, quiet);
       if (controller.signal.aborted) return fail("stopped", 130, true);
+      // Refused before anything was sent: say so, and make no second request to find out why.
+      if (error instanceof EgressRefusedError) return fail(error.message, 7, quiet);
       return fail(await unreachable(url, fetchImpl, error), 7, quiet);
     }
   } finally {

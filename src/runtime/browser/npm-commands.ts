@@ -6,11 +6,12 @@ import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { OUTPUT_SINK_DIR, TERMINAL_ENV } from "./output-routing";
-import type { NpmContext, RegistryFetch } from "../npm";
+import type { NpmContext } from "../npm";
+import type { CommandFetch } from "./curl-command";
 
 export interface NpmCommandOptions {
   files: WorkspaceFiles;
-  fetch: RegistryFetch;
+  fetch: CommandFetch;
   /** Who the shell running the command writes as (terminal, agent, runtime). */
   sourceOf: (fs: IFileSystem) => ChangeSource;
 }
@@ -20,7 +21,7 @@ let captures = 0;
 
 export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
   const load = () => import("../npm");
-  const context = (ctx: Ctx): NpmContext => {
+  const context = (ctx: Ctx, argv: string[]): NpmContext => {
     const terminal = ctx.env.get(TERMINAL_ENV) ?? "";
     const toOut = terminal.includes("1");
     const toErr = terminal.includes("2");
@@ -30,15 +31,15 @@ export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
       source: options.sourceOf(ctx.fs),
       cwd: ctx.cwd,
       env: ctx.env,
-      fetch: options.fetch,
+      fetch: options.fetch(ctx.fs, argv),
       signal: ctx.signal,
       live: { out: toOut ? sink(1) : undefined, err: toErr ? sink(2) : undefined },
       exec: ctx.exec ? (script, run) => execScript(ctx, script, { ...run, env: { ...run.env, [TERMINAL_ENV]: "" } }, toOut, toErr) : undefined,
     };
   };
   return [
-    defineCommand("npm", async (args, ctx) => (await load()).runNpm(args, context(ctx))),
-    defineCommand("npx", async (args, ctx) => (await load()).runNpx(args, context(ctx))),
+    defineCommand("npm", async (args, ctx) => (await load()).runNpm(args, context(ctx, ["npm", ...args]))),
+    defineCommand("npx", async (args, ctx) => (await load()).runNpx(args, context(ctx, ["npx", ...args]))),
   ];
 }
 

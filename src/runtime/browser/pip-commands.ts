@@ -6,11 +6,12 @@ import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { OUTPUT_SINK_DIR, TERMINAL_ENV } from "./output-routing";
-import type { IndexFetch, PipContext } from "../pip";
+import type { PipContext } from "../pip";
+import type { CommandFetch } from "./curl-command";
 
 export interface PipCommandOptions {
   files: WorkspaceFiles;
-  fetch: IndexFetch;
+  fetch: CommandFetch;
   /** Who the shell running the command writes as (terminal, agent, runtime). */
   sourceOf: (fs: IFileSystem) => ChangeSource;
 }
@@ -20,19 +21,19 @@ type Ctx = Parameters<Parameters<typeof defineCommand>[1]>[1];
 
 export function pipCommands(options: PipCommandOptions): [Command, Command] {
   const load = () => import("../pip");
-  const context = (ctx: Ctx): PipContext => {
+  const context = (ctx: Ctx, argv: string[]): PipContext => {
     const toOut = (ctx.env.get(TERMINAL_ENV) ?? "").includes("1");
     return {
       files: options.files,
       source: options.sourceOf(ctx.fs),
       cwd: ctx.cwd,
       env: ctx.env,
-      fetch: options.fetch,
+      fetch: options.fetch(ctx.fs, argv),
       signal: ctx.signal,
       live: toOut ? (text) => void ctx.fs.appendFile(`${OUTPUT_SINK_DIR}/1`, text).catch(() => undefined) : undefined,
     };
   };
-  const pip = defineCommand("pip", async (args, ctx) => (await load()).runPip(args, context(ctx)));
+  const pip = defineCommand("pip", async (args, ctx) => (await load()).runPip(args, context(ctx, ["pip", ...args])));
   const pip3 = defineCommand("pip3", (args, ctx) => pip.execute(args, ctx));
   return [pip, pip3];
 }

@@ -2,9 +2,10 @@
 // permission settings, the provider registry that follows them, one agent per open workspace
 // runtime, and the chat UI (Chat panel, Settings button, Monaco diff for the Changes view).
 import type { Disposable } from "../../base";
-import { MCP_CONFIG_FILES, McpHub, createAgent, createMcpOAuthProvider, probeMcpServer, readWorkspaceServers, ruleset, type Agent, type CodeIntelligence, type McpServerConfig } from "../../agent";
-import { createProviderRegistry, testConnection } from "../../providers";
+import { MCP_CONFIG_FILES, McpHub, createAgent, createMcpOAuthProvider, probeMcpServer, readWorkspaceServers, type Agent, type Rule, type CodeIntelligence, type McpServerConfig } from "../../agent";
+import { createProviderRegistry, providerOrigin, testConnection, type ProviderConfig } from "../../providers";
 import type { WorkspaceFs } from "../../runtime";
+import { NetworkLog, recordingFetch } from "../../runtime";
 import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
 import { BudgetSettings, McpSettings, OAUTH_CALLBACK_PATH, PermissionSettings, ProviderSettings, RuntimeSettingsStore, signInWithPopup } from "../settings";
@@ -19,6 +20,8 @@ export interface AgentHostOptions {
   origin: string;
   /** Makes the code service for a workspace's files (each agent owns and disposes its own). */
   codeIntelligence?: (fs: WorkspaceFs) => CodeIntelligence;
+  /** The page's record of requests (commands write theirs; webfetch and MCP write theirs here). */
+  networkLog?: NetworkLog;
 }
 
 export interface AgentHost extends Disposable {
@@ -33,7 +36,7 @@ export interface AgentHost extends Disposable {
 }
 
 /** Builds the host and loads the stored settings (providers, default model, permissions, budget). */
-export async function createAgentHost({ storage, origin, codeIntelligence }: AgentHostOptions): Promise<AgentHost> {
+export async function createAgentHost({ storage, origin, codeIntelligence, networkLog = new NetworkLog() }: AgentHostOptions): Promise<AgentHost> {
   const settings = new ProviderSettings(storage);
   const permissions = new PermissionSettings(storage);
   const runtime = new RuntimeSettingsStore(storage);
@@ -52,7 +55,8 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
           store: { load: () => mcp.oauthOf(config.id), update: (change) => mcp.updateOAuth(config.id, change) },
         })
       : undefined;
-  const mcpHub = new McpHub({ authProvider: storedAuth });
+  const pageFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+  const mcpHub = new McpHub({ authProvider: storedAuth, fetch: recordingFetch(networkLog, pageFetch, "user", "MCP server") });
   mcpHub.setServers(mcp.servers);
   const unsubscribeMcp = mcp.store.subscribe((state, previous) => {
     if (state.servers !== previous.servers) mcpHub.setServers(state.servers);
@@ -77,10 +81,13 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
       storage,
       runtime,
       providers,
+      fetch: recordingFetch(networkLog, pageFetch, "agent", "webfetch"),
       ...(codeIntelligence && { codeIntelligence: codeIntelligence(runtime.fs) }),
       // Read at each use: a model or permission changed in Settings applies to the next request.
       defaultModel: () => settings.defaultModel,
-      userRules: () => ruleset(permissions.choices),
+      // The user's choices and trusted sites, and the provider endpoints in Settings: commands may
+      // reach those without an ask (docs/agent.md, "Permissions").
+      userRules: () => [...providerRules(settings.configs), ...permissions.rules()],
       sessionBudget: () => budget.budget,
       onWorkspaceProblem: (problem) => services.notifications.notify("warning", `${problem.path}: ${problem.message}`),
       onPersistError: (error) => {
@@ -102,6 +109,7 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
   const ui = createAgentUi({
     settings,
     permissions,
+    networkLog,
     runtime,
     budget,
     testConnection: (config) => testConnection(config, { origin, fetch: settings.fetchWithKeys }),
@@ -135,4 +143,10 @@ export async function createAgentHost({ storage, origin, codeIntelligence }: Age
       mcpHub.dispose();
     },
   };
+}
+
+/** An allow of "network" for each configured provider's origin (before the user's own rules, which may still say otherwise). */
+function providerRules(configs: readonly ProviderConfig[]): Rule[] {
+  const origins = new Set(configs.map(providerOrigin).filter((origin): origin is string => origin !== undefined));
+  return [...origins].map((origin) => ({ permission: "network", pattern: origin, action: "allow" }));
 }

@@ -1,6 +1,7 @@
 // Wires the agent into the IDE for main.tsx: a Chat panel (the right panel's first tab) and a
 // Settings button whose real content arrives with the agent chunk (chat UI, agent core, AI SDK),
 // loaded once storage is open so the first paint does not wait for it.
+import type { NetworkLog } from "../../runtime";
 import { Fragment, type ReactNode } from "react";
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
@@ -18,6 +19,8 @@ export interface AgentWiringOptions {
   origin: string;
   /** The code service for a workspace's files (diagnostics after edits, the code tool); none when absent. */
   codeIntelligence?: AgentHostOptions["codeIntelligence"];
+  /** The page's record of requests made by commands and tools (Settings → Permissions shows it). */
+  networkLog?: NetworkLog;
   /** Builds the host (default: the lazy agent chunk); tests inject their own. */
   createHost?: (options: AgentHostOptions) => Promise<AgentHost>;
 }
@@ -88,7 +91,12 @@ export function createAgentWiring(options: AgentWiringOptions): AgentWiring {
       },
     ],
     attach(storage) {
-      attaching ??= createHost({ storage, origin: options.origin, ...(options.codeIntelligence && { codeIntelligence: options.codeIntelligence }) }).then(
+      attaching ??= createHost({
+        storage,
+        origin: options.origin,
+        ...(options.codeIntelligence && { codeIntelligence: options.codeIntelligence }),
+        ...(options.networkLog && { networkLog: options.networkLog }),
+      }).then(
         (created) => {
           if (disposed) created.dispose();
           else state.setState({ status: "ready", host: created });

@@ -10,6 +10,7 @@ import type { PanelContribution, TopBarContribution, WorkbenchServices } from ".
 import { downloadBytes } from "../transfer";
 import { findModel, SettingsButton, type BackupActions, type McpActions, type BudgetSettings, type PermissionSettings, type ProviderSettings, type RuntimeSettingsStore, type TestConnection } from "../settings";
 import type { ChatAgent } from "./agent-port";
+import type { NetworkLog } from "../../runtime";
 import { ChatController } from "./chat-controller";
 import { ChatPanel } from "./chat-panel";
 import type { DiffRenderer } from "./changes-view";
@@ -27,6 +28,8 @@ export interface AgentUiDeps {
   renderDiff?: DiffRenderer;
   /** The user's permission choices, edited in Settings (optional; the section is hidden without it). */
   permissions?: PermissionSettings;
+  /** The page's record of requests, listed in Settings → Permissions (optional). */
+  networkLog?: NetworkLog;
   /** Settings → Runtime (optional; the section is hidden without it). */
   runtime?: RuntimeSettingsStore;
   /** The spending limit per session, edited in Settings (optional; the section is hidden without it). */
@@ -84,6 +87,7 @@ function SettingsTopBarItem({ deps, settingsOpen, services }: { deps: AgentUiDep
       settings={deps.settings}
       testConnection={deps.testConnection}
       {...(deps.permissions && { permissions: deps.permissions })}
+      {...(deps.networkLog && { networkLog: deps.networkLog })}
       {...(deps.runtime && { runtime: deps.runtime })}
       {...(deps.budget && { budget: deps.budget })}
       {...(deps.mcp && { mcp: deps.mcp })}
@@ -170,6 +174,12 @@ function ChatPanelHost({
             }
           : undefined
       }
+      {...(deps.permissions && {
+        onTrustOrigin: (origin: string) =>
+          deps.permissions!.trustOrigin(origin).catch((error: unknown) => {
+            services.notifications.notify("error", errorMessage(error));
+          }),
+      })}
     />
   );
 }

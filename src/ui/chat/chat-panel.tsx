@@ -48,6 +48,8 @@ export interface ChatPanelProps {
   confirm?(message: string): Promise<boolean>;
   /** The reasoning control for the selected model (not shown when it has no levels). */
   reasoning?: ReasoningControl;
+  /** Stores a site commands may always reach (the network card's "Always allow ORIGIN"). */
+  onTrustOrigin?(origin: string): Promise<void>;
 }
 
 type ReasoningLevel = NonNullable<PromptInput["reasoning"]>;
@@ -63,7 +65,7 @@ export interface ReasoningControl {
 const EMPTY: readonly MessageEntry[] = [];
 
 export function ChatPanel(props: ChatPanelProps) {
-  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm, reasoning } = props;
+  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm, reasoning, onTrustOrigin } = props;
   const view = useStore(controller.view);
   const textSearch = useMemo(() => new SessionTextSearch(controller.agent), [controller]);
   const sessionId = view.activeSessionId;
@@ -196,7 +198,12 @@ export function ChatPanel(props: ChatPanelProps) {
                 </div>
               )}
               {pendingPermissions.map((request) => (
-                <PermissionCard key={request.id} request={request} onReply={(id, reply, message) => controller.answerPermission(id, reply, message)} />
+                <PermissionCard
+                  key={request.id}
+                  request={request}
+                  onReply={(id, reply, message) => controller.answerPermission(id, reply, message)}
+                  {...(onTrustOrigin && { onTrustOrigin })}
+                />
               ))}
               {pendingQuestions.map((request) => (
                 <QuestionCard

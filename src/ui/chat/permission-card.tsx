@@ -11,6 +11,8 @@ import { DiffBlock } from "./tool-part-view";
 export interface PermissionCardProps {
   request: PendingPermission;
   onReply(requestId: string, reply: PermissionReply, message?: string): void;
+  /** Stores "always allow this site" in Settings (network asks); without it that button is not offered. */
+  onTrustOrigin?(origin: string): Promise<void>;
 }
 
 const TITLES: Record<string, string> = {
@@ -19,6 +21,7 @@ const TITLES: Record<string, string> = {
   read: "The agent wants to read a protected file",
   external_directory: "The agent wants to work outside the workspace",
   webfetch: "The agent wants to fetch a web page",
+  network: "A command the agent runs wants to reach a site",
   websearch: "The agent may search the web in this turn",
   doom_loop: "The agent is repeating the same call",
   task: "The agent wants to start a subagent",
@@ -37,6 +40,7 @@ const SUBJECTS: Record<string, string> = {
   read: "reads of protected files",
   external_directory: "work outside the workspace",
   webfetch: "web page fetches",
+  network: "requests by commands to",
   websearch: "web searches",
   doom_loop: "repeated identical calls",
   task: "subagents",
@@ -56,7 +60,7 @@ export function alwaysAllowNote(permission: string, always: readonly string[]): 
   return { lead: `Always allow: allow ${subject} matching `, patterns: always.map(revealInvisibleChars), tail };
 }
 
-export function PermissionCard({ request, onReply }: PermissionCardProps) {
+export function PermissionCard({ request, onReply, onTrustOrigin }: PermissionCardProps) {
   const [message, setMessage] = useState("");
   const [sent, setSent] = useState(false);
   const messageId = useId();
@@ -68,6 +72,19 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
   // gone, the focus goes to the message box rather than falling to <body>.
   useEffect(() => announce(`Permission needed. ${permissionTitle(request.permission)}${command !== undefined ? `: ${command}` : request.patterns.length > 0 ? `: ${request.patterns.join(", ")}` : ""}.`, "assertive"), [request.id]);
   useTakeFocus(card, (parent) => parent.closest(".chat-panel")?.querySelector<HTMLElement>("textarea.prompt-input"));
+  // A command's request: the site is what the answer is about (the full first URL is in the detail).
+  const origin = request.permission === "network" && typeof request.metadata.origin === "string" ? request.metadata.origin : undefined;
+  const trust = async () => {
+    if (sent || origin === undefined || !onTrustOrigin) return;
+    setSent(true);
+    card.current?.focus();
+    try {
+      await onTrustOrigin(origin);
+    } finally {
+      // Stored or not (the error is shown by whoever stores it), this request goes ahead for the session.
+      onReply(request.id, "always");
+    }
+  };
   const reply = (answer: PermissionReply) => {
     if (sent) return;
     setSent(true);
@@ -108,7 +125,7 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
           ))}
         </ul>
       )}
-      {request.always.length > 0 && <AlwaysAllowNote permission={request.permission} always={request.always} />}
+      {request.always.length > 0 && origin === undefined && <AlwaysAllowNote permission={request.permission} always={request.always} />}
       {/* A rejected web search is not a failed call: the turn goes on without the search tool. */}
       {request.permission === "websearch" ? (
         <p className="card-note">Reject: the model answers this turn without searching.</p>
@@ -134,9 +151,22 @@ export function PermissionCard({ request, onReply }: PermissionCardProps) {
         <button type="button" className="button button-primary" disabled={sent} onClick={() => reply("once")}>
           Allow once
         </button>
-        <button type="button" className="button" disabled={sent} onClick={() => reply("always")}>
-          Always allow
-        </button>
+        {origin !== undefined ? (
+          <>
+            <button type="button" className="button" disabled={sent} onClick={() => reply("always")}>
+              Allow {revealInvisibleChars(origin)} for this session
+            </button>
+            {onTrustOrigin && (
+              <button type="button" className="button" disabled={sent} onClick={() => void trust()}>
+                Always allow {revealInvisibleChars(origin)}
+              </button>
+            )}
+          </>
+        ) : (
+          <button type="button" className="button" disabled={sent} onClick={() => reply("always")}>
+            Always allow
+          </button>
+        )}
         <button type="button" className="button button-danger" disabled={sent} onClick={() => reply("reject")}>
           Reject
         </button>

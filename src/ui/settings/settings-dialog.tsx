@@ -19,6 +19,7 @@ import { RuntimeSection } from "./runtime-section";
 import { BackupSection, type BackupActions } from "./backup-section";
 import type { RuntimeSettingsStore } from "./runtime-settings-store";
 import type { ProviderSettings } from "./provider-settings";
+import type { NetworkLog } from "../../runtime";
 import "./settings.css";
 
 export interface SettingsDialogProps {
@@ -26,6 +27,8 @@ export interface SettingsDialogProps {
   testConnection: TestConnection;
   /** The user's permission choices; the Permissions section shows when given. */
   permissions?: PermissionSettings;
+  /** The page's record of requests by commands and tools, listed under Permissions when given. */
+  networkLog?: NetworkLog;
   /** Settings → Runtime (WebContainer on/off, its API key, boot timeout); shown when given. */
   runtime?: RuntimeSettingsStore;
   /** The spending limit per session; the Budget section shows when given. */
@@ -41,7 +44,7 @@ export interface SettingsDialogProps {
 
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; providerId: string };
 
-export function SettingsDialog({ settings, testConnection, permissions, runtime, budget, backup, mcp, extraSections, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, testConnection, permissions, networkLog, runtime, budget, backup, mcp, extraSections, onClose }: SettingsDialogProps) {
   const state = useStore(settings.store);
   const [editing, setEditing] = useState<Editing>(() => (state.configs.length === 0 ? { mode: "add" } : { mode: "none" }));
   const [problem, setProblem] = useState<string | undefined>();
@@ -186,7 +189,7 @@ export function SettingsDialog({ settings, testConnection, permissions, runtime,
         )}
         {mcp && <McpSection actions={mcp} onProblem={(action) => void run(action)} />}
         {mcp && <SkillsSection settings={mcp.settings} onProblem={(action) => void run(action)} />}
-        {permissions && <PermissionSection permissions={permissions} onProblem={(action) => void run(action)} />}
+        {permissions && <PermissionSection permissions={permissions} {...(networkLog && { networkLog })} onProblem={(action) => void run(action)} />}
         {runtime && <RuntimeSection runtime={runtime} onProblem={(action) => void run(action)} />}
         {backup && <BackupSection actions={backup} />}
         {budget && <BudgetSection budget={budget} onProblem={(action) => void run(action)} />}

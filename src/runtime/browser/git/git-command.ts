@@ -3,7 +3,7 @@
 import { MountableFs, defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 import type { ChangeSource } from "../../types";
 import type { WorkspaceFiles } from "../../workspace-files";
-import type { PageFetch } from "../curl-command";
+import type { CommandFetch } from "../curl-command";
 import { WorkspaceBashFs } from "../workspace-bash-fs";
 import type { GitRemoteSettings, GlobalConfigStore } from "./git-context";
 
@@ -13,7 +13,7 @@ export interface GitCommandOptions {
   files: WorkspaceFiles;
   /** Where commands run: the workspace's mount in the shell ("/workspace"). */
   mount: string;
-  fetch: PageFetch;
+  fetch: CommandFetch;
   /** Read per command (the user may change them in Settings while the page runs). */
   remoteSettings: () => Promise<GitRemoteSettings>;
   globalConfig: GlobalConfigStore;
@@ -53,7 +53,7 @@ export function gitCommand(options: GitCommandOptions): CustomCommand {
     for (const [key, value] of ctx.env) vars[key] = value;
     const fs = new GitFs(options.files, sourceOf(ctx.fs, options.mount));
     return runGit(
-      { fs, fetch: options.fetch, remoteSettings: options.remoteSettings, globalConfig: options.globalConfig, now: options.now ?? Date.now },
+      { fs, fetch: options.fetch(ctx.fs, ["git", ...args]), remoteSettings: options.remoteSettings, globalConfig: options.globalConfig, now: options.now ?? Date.now },
       { args, cwd: cwd.slice(options.mount.length) || "/", vars, signal: ctx.signal },
     );
   });

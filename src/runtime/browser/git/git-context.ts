@@ -3,7 +3,7 @@
 import "./buffer-global";
 import git from "isomorphic-git";
 import type { GitFs } from "./git-fs";
-import type { PageFetch } from "../curl-command";
+import type { GatedFetch } from "../../egress";
 import { normalizeAbsolute } from "../workspace-bash-fs";
 
 /** POSIX-style absolute path normalisation, as the shell's file system does it. */
@@ -30,7 +30,7 @@ export interface GlobalConfigStore {
 export interface GitEnvironment {
   globalConfig: GlobalConfigStore;
   fs: GitFs;
-  fetch: PageFetch;
+  fetch: GatedFetch;
   remoteSettings: () => Promise<GitRemoteSettings>;
   /** Milliseconds since the epoch (commit and tag times). */
   now: () => number;

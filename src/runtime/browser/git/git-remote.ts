@@ -8,8 +8,19 @@ import { git, GitFatal, GitUsageError, type GitContext, type GitRemoteSettings }
 const NO_PROXY =
   "fatal: no CORS proxy is set. A web page can reach a git host only through a CORS proxy: set one in Settings → Runtime → Git (for example https://cors.isomorphic-git.org), then try again.";
 
+/**
+ * Where a request through the CORS proxy really goes: isomorphic-git asks for
+ * "<proxy>/<host>/<path>" (or "<proxy>?<url>"), and the remote behind it is what the egress gate
+ * must judge, not the proxy the user set.
+ */
+export function proxiedDestination(url: string, corsProxy: string): string {
+  if (corsProxy === "" || !url.startsWith(corsProxy)) return url;
+  const rest = url.slice(corsProxy.length).replace(/^[/?]/, "");
+  return /^https?:\/\//i.test(rest) ? rest : `https://${rest}`;
+}
+
 /** isomorphic-git's HTTP client over the page's fetch (bodies are small enough to send whole). */
-function httpClient(ctx: GitContext): HttpClient {
+function httpClient(ctx: GitContext, corsProxy: string): HttpClient {
   return {
     async request(request: GitHttpRequest): Promise<GitHttpResponse> {
       let body: Uint8Array | undefined;
@@ -28,6 +39,7 @@ function httpClient(ctx: GitContext): HttpClient {
         headers: request.headers,
         body: body as BodyInit | undefined,
         signal: ctx.signal,
+        destination: proxiedDestination(request.url, corsProxy),
       });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, key) => (headers[key] = value));
@@ -68,7 +80,7 @@ async function access(ctx: GitContext, url: string): Promise<RemoteAccess> {
     : `Authentication failed for '${url}': this remote needs an access token. Set one for ${host} in Settings → Runtime → Git.`;
   return {
     authProblem,
-    http: httpClient(ctx),
+    http: httpClient(ctx, settings.corsProxy.replace(/\/+$/, "")),
     corsProxy: settings.corsProxy.replace(/\/+$/, ""),
     onAuth: () => (tokenFits ? { username: "x-access-token", password: settings.token } : undefined),
     onAuthFailure: () => {

@@ -1,0 +1,141 @@
+// What the bash tool checks while a command line runs (docs/agent.md, "Permissions"). On a runtime
+// that shows each command and request as it happens (the browser runtime's gate, see
+// src/runtime/egress.ts) the rules judge what actually runs and where bytes actually go; elsewhere
+// (WebContainer runs the line in its own shell) the line's text is judged, and a line whose commands
+// or destinations cannot be known from its text asks.
+import { originOf, type EgressRequest, type ExecGate } from "../../runtime";
+import type { PermissionRequest } from "../tools/tool";
+import { argvPermission, bashPermission, shellWords, splitCommands } from "./bash-permission";
+
+/** The permission of a request to an origin not allowed yet (pattern: the origin). */
+export const NETWORK_PERMISSION = "network";
+
+export interface CommandGateInput {
+  /** The command line the agent sent (shown on each card: which call the command comes from). */
+  line: string;
+  description: string;
+  ask(request: PermissionRequest): Promise<void>;
+  /** Called at the first refusal: the rest of the line must not run (the tool stops the run). */
+  onRefused?(error: unknown): void;
+}
+
+export interface CommandGate {
+  gate: ExecGate;
+  /** The first refusal (a reject or a deny) while the line ran; the tool reports it after the run. */
+  refusal(): unknown;
+}
+
+/**
+ * The gate for one run of the bash tool. An answer holds for the rest of that run: a command or
+ * origin allowed once is not asked about again within it (a loop calling curl asks once).
+ */
+export function commandGate(input: CommandGateInput): CommandGate {
+  const allowedPatterns = new Set<string>();
+  const allowedOrigins = new Set<string>();
+  let refusal: unknown;
+  const asking = async (request: PermissionRequest) => {
+    try {
+      await input.ask(request);
+    } catch (error) {
+      if (refusal === undefined) {
+        refusal = error;
+        input.onRefused?.(error);
+      }
+      throw error;
+    }
+  };
+  const gate: ExecGate = {
+    async command(argv) {
+      const { patterns, always } = argvPermission(argv);
+      const open = patterns.filter((pattern) => !allowedPatterns.has(pattern));
+      if (open.length === 0) return;
+      await asking({
+        permission: "bash",
+        patterns: open,
+        always,
+        metadata: { command: open.join("\n"), from: input.line, description: input.description, detail: fromNote(input.line, open) },
+      });
+      for (const pattern of open) allowedPatterns.add(pattern);
+    },
+    async request(request: EgressRequest) {
+      const origin = originOf(request.destination);
+      if (allowedOrigins.has(origin)) return;
+      await asking(networkRequest(origin, request, input.line));
+      allowedOrigins.add(origin);
+    },
+  };
+  return { gate, refusal: () => refusal };
+}
+
+/** The ask for a request to `origin`: the full first URL, the command making it, the agent's call. */
+function networkRequest(origin: string, request: EgressRequest, line: string): PermissionRequest {
+  const via = request.url !== request.destination ? ` (through ${originOf(request.url)})` : "";
+  return {
+    permission: NETWORK_PERMISSION,
+    patterns: [origin],
+    always: [origin],
+    metadata: {
+      url: request.destination,
+      origin,
+      method: request.method,
+      command: request.command,
+      from: line,
+      detail: `${request.method} ${request.destination}${via}${request.command.trim() === line.trim() ? "" : `, from the agent's command: ${line}`}`,
+    },
+  };
+}
+
+function fromNote(line: string, shown: string[]): string | undefined {
+  return shown.length === 1 && shown[0]!.trim() === line.trim() ? undefined : `From the agent's command: ${line}`;
+}
+
+/** URLs written in a command line (for runtimes that cannot show requests as they are made). */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`<>|;&()]+/gi;
+
+/**
+ * The asks for a command line judged by its text (runtimes without a gate): its simple commands
+ * against the bash rules, each URL written in it against the network rules, and, for a line whose
+ * commands or destinations cannot be known before it runs (eval, scripts, package scripts, a
+ * command named by a variable, download clients without a URL), one network ask for any site.
+ */
+export function textChecks(line: string, description: string): PermissionRequest[] {
+  const { patterns, always } = bashPermission(line);
+  const unanalysable = cannotAnalyse(line);
+  const requests: PermissionRequest[] = [{ permission: "bash", patterns, always, metadata: { command: line, description } }];
+  const origins = [...new Set([...line.matchAll(URL_IN_TEXT)].map((match) => originOf(match[0])))];
+  for (const origin of origins) {
+    requests.push({ permission: NETWORK_PERMISSION, patterns: [origin], always: [origin], metadata: { url: origin, origin, command: line, description } });
+  }
+  if (unanalysable) {
+    requests.push({
+      permission: NETWORK_PERMISSION,
+      patterns: ["*"],
+      always: [],
+      metadata: {
+        command: line,
+        description,
+        detail: "This runtime runs the line in its own shell: the commands it runs and the sites they reach cannot be checked before it runs.",
+      },
+    });
+  }
+  return requests;
+}
+
+/** Commands whose effect lives outside the line's text: scripts, package scripts, eval, input-driven runs. */
+const OPAQUE = new Set(["eval", "source", ".", "sh", "bash", "zsh", "dash", "xargs", "npx", "bunx", "yarn", "pnpm", "bun", "make", "exec"]);
+const NETWORK_CLIENTS = new Set(["curl", "wget"]);
+/** npm subcommands that run package scripts or reach a registry a workspace file may name. */
+const NPM_SCRIPTS_OR_REGISTRY = new Set(["run", "run-script", "exec", "test", "start", "restart", "stop", "install", "i", "ci", "add", "update"]);
+
+function cannotAnalyse(line: string): boolean {
+  return splitCommands(line).some((command) => {
+    const text = command.trim().replace(/^([A-Za-z_][A-Za-z0-9_]*=\S*\s+)*/, "");
+    if (/^[$`]/.test(text)) return true;
+    const words = shellWords(text);
+    const name = words[0] ?? "";
+    if (OPAQUE.has(name)) return true;
+    if (name === "npm" && NPM_SCRIPTS_OR_REGISTRY.has(words[1] ?? "")) return true;
+    if (name === "pip" || name === "pip3") return true;
+    return NETWORK_CLIENTS.has(name) && !words.some((word) => /:\/\//.test(word));
+  });
+}
