@@ -258,6 +258,13 @@ describe("@@ lines bound the search to their block", () => {
     expect(() => update("Cargo.toml", TOML, "@@ [profile.dev]", "-opt-level = 3", "+opt-level = 2")).toThrow(/not inside the block of "@@ \[profile\.dev\]" \(lines 5-8\); they are at line 10/);
   });
 
+  it("takes neither an array value for a TOML table header nor a variable named `end` for a closer", () => {
+    const toml = lines("[tool.lint]", "rules = [", '  ["a", "b"]', "]", 'select = "all"', "", "[tool.format]", 'select = "all"');
+    expect(update("pyproject.toml", toml, "@@ [tool.lint]", '-select = "all"', '+select = "strict"')).toBe(toml.replace('select = "all"\n\n', 'select = "strict"\n\n'));
+    const python = lines("def span():", "    start = 0", "end = 10", "def other():", "    end = 10");
+    expect(() => update("span.py", python, "@@ def span():", "-end = 10", "+end = 20")).toThrow(/not inside the block of "@@ def span\(\):" \(lines 1-2\)/);
+  });
+
   it("bounds a Markdown section by the next heading of the same or a higher level, matching typographic punctuation", () => {
     const hunk = ['-Run "npm start" - that\'s all.', '+Run "npm start", then open the printed URL.'];
     const result = update("README.md", MARKDOWN, "@@ ## Usage", ...hunk);
@@ -265,6 +272,11 @@ describe("@@ lines bound the search to their block", () => {
     // The subsection belongs to Usage; Install stops at Usage.
     expect(update("README.md", MARKDOWN, "@@ ## Usage", " - `--port`: the port...", "+- `--host`: the host")).toBe(MARKDOWN + "- `--host`: the host\n");
     expect(() => update("README.md", MARKDOWN, "@@ ## Install", ...hunk)).toThrow(/not inside the block of "@@ ## Install" \(lines 3-6\); they are at line 9/);
+  });
+
+  it("does not take a comment in a fenced code block for a Markdown heading", () => {
+    const source = lines("## Setup", "", "```sh", "# install the tools", "npm ci", "```", "", "Then run `npm ci` again.", "", "## Next", "", "Then run `npm ci` again.");
+    expect(update("docs/setup.md", source, "@@ ## Setup", "-Then run `npm ci` again.", "+Then run `npm test`.")).toBe(source.replace("Then run `npm ci` again.", "Then run `npm test`."));
   });
 
   it("an @@ line that opens nothing bounds the search to the rest of the block it is in", () => {
@@ -279,6 +291,10 @@ describe("End of File", () => {
     const source = lines("}", "", "export default app;", "}");
     expect(() => update("app.ts", source, "-export default app;", "+export default server;", "*** End of File")).toThrow(/marked "\*\*\* End of File", but its lines are at line 3, not the file's last lines/);
     expect(update("app.ts", source, " export default app;", "-}", "*** End of File")).toBe(lines("}", "", "export default app;"));
+  });
+
+  it("takes a trailing blank context line for the final newline", () => {
+    expect(update("app.ts", lines("export default app;"), "-export default app;", "+export default server;", " ", "*** End of File")).toBe(lines("export default server;"));
   });
 
   it("inside an @@ block that does not reach the end, refuses", () => {
@@ -296,6 +312,14 @@ describe("hunks stand on their own", () => {
   it("refuses hunks that change the same lines", () => {
     const source = lines("a = 1", "b = 2", "c = 3", "d = 4");
     expect(() => update("v.py", source, " a = 1", "-b = 2", "+b = 20", "@@", "-b = 2", "-c = 3", "+bc = 5")).toThrow(/Hunks 1 and 2 of v\.py change overlapping lines \(line 2 and lines 2-3\)\. Merge them into one hunk/);
+  });
+
+  it("refuses a hunk inside another's changed lines even past an insertion at the same line", () => {
+    const source = lines("a", "b", "c", "d", "e");
+    expect(() => update("t.txt", source, " a", "-b", "-c", "-d", "+bcd", "@@", " a", "+top", "@@", "-c", "+C")).toThrow(/Hunks 1 and 3 of t\.txt change overlapping lines \(lines 2-4 and line 3\)/);
+    expect(() => update("t.txt", source, "-b", "-c", "-d", "+bcd", "@@", " c", "+X", " d")).toThrow(/Hunks 1 and 2 of t\.txt change overlapping lines \(lines 2-4 and before line 4\)/);
+    // An insertion just before another hunk's lines is no overlap: it goes first.
+    expect(update("t.txt", source, "-b", "+B", "@@", " a", "+top")).toBe(lines("a", "top", "B", "c", "d", "e"));
   });
 
   it("accepts hunks that only share context lines", () => {

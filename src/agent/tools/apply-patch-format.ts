@@ -2,7 +2,7 @@
 // "@@" hunks): a parser and a pure function that applies one file's hunks to its text. Where each
 // hunk goes is apply-patch-locate.ts's business; here the located hunks are checked against each
 // other and written, keeping the file's characters, line endings and final newline.
-import { fileLines, locateHunk, type Located } from "./apply-patch-locate";
+import { fileLines, locateHunk, type Located, type Result } from "./apply-patch-locate";
 import { buildIndentMap, detectIndentStyle, type IndentMap } from "./edit-indent";
 import { isBlank, leadingWhitespace } from "./edit-text";
 
@@ -159,11 +159,11 @@ interface Replacement {
  * with the file's lines consistently shifted. Leading and trailing context is left out, so hunks
  * that share context lines do not count as overlapping.
  */
-function replacement(file: readonly FileLine[], found: Located, hunk: number, eol: string, label: string): Replacement | string {
+function replacement(file: readonly FileLine[], found: Located, hunk: number, eol: string, label: string): Result<Replacement> {
   const matched = file.slice(found.at, found.at + found.lines.filter((l) => l.kind !== "+").length);
   const map = indentMap(found, matched.map((l) => l.text));
   if (map === undefined) {
-    return `The lines of ${label} match only with an indentation that differs from the file's inconsistently, so the added lines cannot be indented safely. Rewrite the hunk with the file's exact indentation.`;
+    return { refusal: `The lines of ${label} match only with an indentation that differs from the file's inconsistently, so the added lines cannot be indented safely. Rewrite the hunk with the file's exact indentation.` };
   }
   const insert: FileLine[] = [];
   let k = 0;
@@ -172,7 +172,7 @@ function replacement(file: readonly FileLine[], found: Located, hunk: number, eo
     else if (line.kind === "-") k++;
     else {
       const text = reindentLine(line.text, map);
-      if (text === undefined) return `An added line of ${label} would be indented left of column 0. Rewrite the hunk with the file's exact indentation.`;
+      if (text === undefined) return { refusal: `An added line of ${label} would be indented left of column 0. Rewrite the hunk with the file's exact indentation.` };
       insert.push({ text, eol });
     }
   }
@@ -180,7 +180,7 @@ function replacement(file: readonly FileLine[], found: Located, hunk: number, eo
   while (lead < found.lines.length && found.lines[lead]!.kind === " ") lead++;
   let trail = 0;
   while (trail < found.lines.length - lead && found.lines[found.lines.length - 1 - trail]!.kind === " ") trail++;
-  return { hunk, at: found.at + lead, remove: matched.length - lead - trail, insert: insert.slice(lead, insert.length - trail) };
+  return { ok: { hunk, at: found.at + lead, remove: matched.length - lead - trail, insert: insert.slice(lead, insert.length - trail) } };
 }
 
 /** Identity unless the hunk matched ignoring indentation; undefined when added lines need a mapping none explains. */
@@ -207,16 +207,17 @@ function reindentLine(text: string, map: IndentMap): string | undefined {
 /** Two hunks changing the same lines would each assume the other's lines untouched: refuse. */
 function overlapping(replacements: readonly Replacement[], path: string): string | undefined {
   const sorted = [...replacements].sort((a, b) => a.at - b.at || a.hunk - b.hunk);
-  for (let i = 1; i < sorted.length; i++) {
-    const a = sorted[i - 1]!;
-    const b = sorted[i]!;
-    // Sorted by position, so only `a` can reach over `b`; an insertion overlaps only lines it falls inside of.
-    const aEnd = a.at + a.remove;
-    if (b.remove > 0 ? b.at < aEnd : b.at > a.at && b.at < aEnd) {
-      const [first, second] = a.hunk < b.hunk ? [a, b] : [b, a];
+  // The earlier replacement reaching furthest down: only it can overlap the next one.
+  let reach: Replacement | undefined;
+  for (const b of sorted) {
+    const end = reach ? reach.at + reach.remove : 0;
+    // An insertion overlaps only lines it falls strictly inside of (one just before them is fine).
+    if (reach && (b.remove > 0 ? b.at < end : b.at > reach.at && b.at < end)) {
+      const [first, second] = reach.hunk < b.hunk ? [reach, b] : [b, reach];
       const lines = (r: Replacement) => (r.remove === 0 ? `before line ${r.at + 1}` : r.remove === 1 ? `line ${r.at + 1}` : `lines ${r.at + 1}-${r.at + r.remove}`);
       return `Hunks ${first.hunk + 1} and ${second.hunk + 1} of ${path} change overlapping lines (${lines(first)} and ${lines(second)}). Merge them into one hunk.`;
     }
+    if (!reach || b.at + b.remove > end) reach = b;
   }
   return undefined;
 }
@@ -236,8 +237,8 @@ export function applyChunks(path: string, original: string, chunks: readonly Pat
     const found = locateHunk(file, chunk, label);
     if ("refusal" in found) throw new PatchError(found.refusal);
     const change = replacement(lines, found.ok, index, eol, label);
-    if (typeof change === "string") throw new PatchError(change);
-    replacements.push(change);
+    if ("refusal" in change) throw new PatchError(change.refusal);
+    replacements.push(change.ok);
   });
   const overlap = overlapping(replacements, path);
   if (overlap) throw new PatchError(overlap);

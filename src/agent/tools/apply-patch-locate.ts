@@ -91,7 +91,8 @@ const FENCE = /^\s{0,3}(```|~~~)/;
 function sectionRule(path: string): ((line: string) => number | undefined) | undefined {
   if (MARKDOWN.test(path)) return (line) => /^(#{1,6})(\s|$)/.exec(line)?.[1]!.length;
   // TOML tables and INI sections: a flat list of sections, whatever their dotted names say.
-  if (SECTIONED_CONFIG.test(path)) return (line) => (/^\s*\[\[?[^\]]+\]\]?\s*(#.*|;.*)?$/.test(line) ? 1 : undefined);
+  // Unindented, and only name characters inside: a nested array value like `  ["a", "b"]` is no header.
+  if (SECTIONED_CONFIG.test(path)) return (line) => (/^\[\[?[\w.\-"' ]+\]\]?\s*([#;].*)?$/.test(line) ? 1 : undefined);
   return undefined;
 }
 
@@ -110,8 +111,8 @@ function indentWidth(line: string): number {
   return width;
 }
 
-/** A line that closes a block at its opener's indentation: it still belongs to the block. */
-const CLOSER = /^(?:[}\])]|end\b|<\/)/;
+/** A line that closes a block at its opener's indentation: it still belongs to the block (not a variable named `end`). */
+const CLOSER = /^(?:[}\])]|end\b(?!\s*[=(:])|<\/)/;
 /** A closer that opens the next part at once (`} else {`, `): number {`, `) -> int:`) continues the block. */
 const REOPENS = /[{([:]\s*$/;
 
@@ -156,7 +157,8 @@ function blockOf(file: FileLines, at: number): Range {
 // ---------------------------------------------------------------------------------------------
 // Locating a hunk
 
-type Result<T> = { ok: T } | { refusal: string };
+/** A value, or a refusal: the message telling the model what to do instead. */
+export type Result<T> = { ok: T } | { refusal: string };
 
 /** The range the hunk's "@@" lines name, each inside the one before; the whole file without any. */
 function anchorRange(file: FileLines, anchors: readonly string[], label: string): Result<{ range: Range; anchorAt?: number }> {
