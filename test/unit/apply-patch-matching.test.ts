@@ -210,6 +210,12 @@ describe("@@ lines bound the search to their block", () => {
     );
   });
 
+  it("looks for a nested @@ line only inside the outer one's block", () => {
+    expect(() => update("shapes.py", PYTHON, "@@ class Circle:", "@@     def scale(self, k):", "-        return self", "+        return None")).toThrow(
+      /Could not find the line "@@ def scale\(self, k\):" of hunk 1 of shapes\.py inside the block of "@@ class Circle:" \(lines 1-8\) \(it is at line 16, outside that block/,
+    );
+  });
+
   it("refuses lines that exist only outside the named block, saying where they are", () => {
     // `return self` is in Square.scale, not in Square.area.
     expect(() => update("shapes.py", PYTHON, "@@ class Square:", "@@     def area(self):", "-        return self", "+        return None")).toThrow(

@@ -168,7 +168,9 @@ function anchorRange(file: FileLines, anchors: readonly string[], label: string)
     const inside = index === 0 ? "" : ` inside the block of "@@ ${anchors[index - 1]!.trim()}" (${span(range)})`;
     const found = seek(file, [anchor], range);
     if (!found) {
-      return { refusal: `Could not find the line "@@ ${anchor.trim()}" of ${label}${inside}. Read the file again and copy the line exactly, or drop the @@ line.` };
+      const elsewhere = index > 0 ? seek(file, [anchor], { start: 0, end: file.lines.length }) : undefined;
+      const outside = elsewhere ? ` (it is at line ${lineList(elsewhere.places)}, outside that block: fix or drop the outer @@ line)` : "";
+      return { refusal: `Could not find the line "@@ ${anchor.trim()}" of ${label}${inside}${outside}. Read the file again and copy the line exactly, or drop the @@ line.` };
     }
     if (found.places.length > 1) {
       return {
