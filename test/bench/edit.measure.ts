@@ -1,9 +1,12 @@
 // The edit matcher (applyEdit, docs/agent.md, "Editing files") on a 10,000-line TypeScript file: an exact match
 // (target <= 20 ms), a fuzzy match that forgives indentation and whitespace runs (target <= 100 ms),
 // and the slowest successful path, a one-line content difference found only after every formatting
-// matcher has failed. Also the refusal that shows the closest regions. Median of RUNS after a warm-up.
+// matcher has failed. Also the refusal that shows the closest regions. Then apply_patch's matcher on
+// the same file: a 20-hunk patch (target <= 50 ms), with and without @@ lines, and with every hunk's
+// indentation lost so each is found only at the whitespace step. Median of RUNS after a warm-up.
 import { it } from "vitest";
 import { applyEdit } from "../../src/agent/tools";
+import { applyChunks, parsePatch, type PatchChunk } from "../../src/agent/tools/apply-patch-format";
 import { median, report } from "./report";
 
 const LINES = 10_000;
@@ -94,4 +97,43 @@ it("measures applyEdit on a 10,000-line file", () => {
     unit: "ms",
     note: `closest-region search; ${NOTE}`,
   });
+});
+
+/** 20 hunks, one in every 50th class (given in reverse order: each hunk stands on its own). */
+function twentyHunks(options: { anchored: boolean; indent: string }): PatchChunk[] {
+  const body: string[] = [];
+  for (let i = 975; i > 0; i -= 50) {
+    const pad = (level: number) => options.indent.repeat(level);
+    if (options.anchored) body.push(`@@ export class Service${i} {`);
+    else body.push("@@");
+    body.push(
+      ` ${pad(2)}if (hit !== undefined) return hit;`,
+      `-${pad(2)}const value = await fetchValue("service-${i}", key);`,
+      `+${pad(2)}const value = await fetchValue("service-${i}", key, { retry: true });`,
+      ` ${pad(2)}this.cache.set(key, value);`,
+    );
+  }
+  const op = parsePatch(["*** Begin Patch", "*** Update File: services.ts", ...body, "*** End Patch"].join("\n"))[0]!;
+  if (op.kind !== "update" || op.chunks.length !== 20) throw new Error("the benchmark patch should hold 20 hunks");
+  return op.chunks;
+}
+
+it("measures apply_patch on a 10,000-line file", () => {
+  const content = bigFile();
+  const cases = [
+    { name: "apply_patch, 20 hunks with @@ lines (10k lines)", chunks: twentyHunks({ anchored: true, indent: "  " }), note: NOTE },
+    { name: "apply_patch, 20 hunks without @@ lines (10k lines)", chunks: twentyHunks({ anchored: false, indent: "  " }), note: NOTE },
+    {
+      name: "apply_patch, 20 hunks, indentation lost (10k lines)",
+      chunks: twentyHunks({ anchored: false, indent: "" }),
+      note: `each found at the whitespace step, added lines re-indented; ${NOTE}`,
+    },
+  ];
+  for (const { name, chunks, note } of cases) {
+    const result = applyChunks("services.ts", content, chunks);
+    if (result.split("{ retry: true }").length !== 21 || !result.includes(`    const value = await fetchValue("service-25", key, { retry: true });`)) {
+      throw new Error(`the benchmark patch did not apply as expected (${name})`);
+    }
+    report({ name, value: time(() => applyChunks("services.ts", content, chunks)), unit: "ms", target: "<= 50", note });
+  }
 });

@@ -1,5 +1,6 @@
 // apply_patch: the format parser, hunk matching (exact, trailing-whitespace, trimmed), clear errors,
-// and the all-or-nothing tool over the real browser runtime.
+// and the all-or-nothing tool over the real browser runtime. The matching rules of issue 34 (one
+// place or refuse, anchors bound the search) are in apply-patch-matching.test.ts.
 import { afterEach, describe, expect, it } from "vitest";
 import { applyChunks, parsePatch, PatchError } from "../../src/agent/tools/apply-patch-format";
 import { applyPatchTool } from "../../src/agent/tools/apply-patch";
@@ -35,7 +36,7 @@ describe("parsePatch", () => {
     expect(ops).toEqual([
       { kind: "add", path: "a.txt", content: "one\ntwo\n" },
       { kind: "delete", path: "b.txt" },
-      { kind: "update", path: "c.txt", moveTo: "d.txt", chunks: [{ header: "def f():", endOfFile: true, lines: [{ kind: " ", text: "x" }, { kind: "-", text: "y" }, { kind: "+", text: "z" }] }] },
+      { kind: "update", path: "c.txt", moveTo: "d.txt", chunks: [{ anchors: ["def f():"], endOfFile: true, lines: [{ kind: " ", text: "x" }, { kind: "-", text: "y" }, { kind: "+", text: "z" }] }] },
     ]);
   });
 
@@ -80,7 +81,7 @@ describe("applyChunks", () => {
   });
 
   it("says which hunk could not be found", () => {
-    expect(() => update("m.py", source, "@@ def h():", " a = 1")).toThrow(/Could not find the line "def h\(\):" .*hunk 1 of m\.py/);
+    expect(() => update("m.py", source, "@@ def h():", " a = 1")).toThrow(/Could not find the line "@@ def h\(\):" of hunk 1 of m\.py/);
     expect(() => update("m.py", source, " nothing like this", "-at all", "+x")).toThrow(/Could not find the lines of hunk 1 of m\.py:\nnothing like this\nat all/);
   });
 });

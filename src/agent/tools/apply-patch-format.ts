@@ -1,14 +1,19 @@
 // The apply_patch format (Begin/End Patch envelope with Add / Delete / Update [+ Move to] sections and
-// "@@" hunks): a parser and a pure function that applies one file's hunks to its text. Context lines
-// match exactly, then with trailing whitespace trimmed, then fully trimmed.
+// "@@" hunks): a parser and a pure function that applies one file's hunks to its text. Where each
+// hunk goes is apply-patch-locate.ts's business; here the located hunks are checked against each
+// other and written, keeping the file's characters, line endings and final newline.
+import { fileLines, locateHunk, type Located, type Result } from "./apply-patch-locate";
 import { buildIndentMap, detectIndentStyle, type IndentMap } from "./edit-indent";
-import { toLf } from "./edit-text";
+import { isBlank, leadingWhitespace } from "./edit-text";
 
 export type PatchLine = { kind: " " | "-" | "+"; text: string };
 
 export interface PatchChunk {
-  /** Text after "@@": a line to find before the hunk (such as a function signature). */
-  header?: string;
+  /**
+   * Text after each "@@" (a function signature, a heading): a line that opens the block holding the
+   * hunk. Consecutive "@@" lines name blocks inside each other, outermost first.
+   */
+  anchors: string[];
   lines: PatchLine[];
   /** "*** End of File": the hunk must sit at the end of the file. */
   endOfFile: boolean;
@@ -80,17 +85,22 @@ export function parsePatch(patchText: string): PatchOperation[] {
       while (i < body.length) {
         const current = body[i]!;
         if (current.startsWith("@@")) {
-          const header = current.slice(2).trim();
-          chunk = { lines: [], endOfFile: false, ...(header && { header }) };
-          chunks.push(chunk);
-        } else if (current === END_OF_FILE) {
+          // "@@ text": the one space after "@@" is the separator; further indentation is the line's own.
+          const anchor = current.slice(current.startsWith("@@ ") ? 3 : 2).trimEnd();
+          // An "@@" right after another (no lines between) names a block inside the previous one.
+          if (!chunk || chunk.lines.length > 0 || chunk.endOfFile) {
+            chunk = { anchors: [], lines: [], endOfFile: false };
+            chunks.push(chunk);
+          }
+          if (anchor.trim() !== "") chunk.anchors.push(anchor);
+        } else if (current.trimEnd() === END_OF_FILE) {
           if (!chunk) throw new PatchError(`"${END_OF_FILE}" must follow a hunk (${where()}).`);
           chunk.endOfFile = true;
         } else if (current.startsWith("*** ")) break;
         else if (current === "" || current[0] === " " || current[0] === "-" || current[0] === "+") {
           if (!chunk) {
             // The first hunk may leave out its "@@" line.
-            chunk = { lines: [], endOfFile: false };
+            chunk = { anchors: [], lines: [], endOfFile: false };
             chunks.push(chunk);
           }
           chunk.lines.push(current === "" ? { kind: " ", text: "" } : { kind: current[0] as PatchLine["kind"], text: current.slice(1) });
@@ -111,93 +121,131 @@ export function parsePatch(patchText: string): PatchOperation[] {
   return ops;
 }
 
-type Compare = (a: string, b: string) => boolean;
-const PASSES: { name: string; equal: Compare }[] = [
-  { name: "exact", equal: (a, b) => a === b },
-  { name: "trailing", equal: (a, b) => a.trimEnd() === b.trimEnd() },
-  { name: "trimmed", equal: (a, b) => a.trim() === b.trim() },
-];
+/** A line and the line ending that follows it in the file. */
+interface FileLine {
+  text: string;
+  eol: string;
+}
 
-function seek(lines: readonly string[], wanted: readonly string[], from: number, endOfFile: boolean): { at: number; pass: string } | undefined {
-  for (const pass of PASSES) {
-    const fits = (at: number) => wanted.every((w, k) => pass.equal(lines[at + k]!, w));
-    if (endOfFile) {
-      const at = lines.length - wanted.length;
-      if (at >= from && fits(at)) return { at, pass: pass.name };
+/** Lines with their own endings; `finalNewline` says whether the last one really ends with one. */
+function splitLines(text: string): { lines: FileLine[]; finalNewline: boolean; eol: string } {
+  const parts = text.split(/(\r?\n)/);
+  const lines: FileLine[] = [];
+  let crlf = 0;
+  for (let i = 0; i < parts.length; i += 2) lines.push({ text: parts[i]!, eol: parts[i + 1] ?? "" });
+  for (const line of lines) if (line.eol === "\r\n") crlf++;
+  // New lines take the ending most lines use.
+  const eol = crlf > 0 && crlf * 2 >= lines.length - 1 ? "\r\n" : "\n";
+  // "a\n".split gives a last empty part: the final newline, not a line. An empty file counts as
+  // ending with one, so lines added to it end with a newline.
+  const finalNewline = lines[lines.length - 1]!.text === "";
+  if (finalNewline) lines.pop();
+  const last = lines[lines.length - 1];
+  if (last && !finalNewline) last.eol = eol;
+  return { lines, finalNewline, eol };
+}
+
+/** One hunk's change: `remove` file lines from `at` replaced by `insert`. */
+interface Replacement {
+  hunk: number;
+  at: number;
+  remove: number;
+  insert: FileLine[];
+}
+
+/**
+ * The located hunk as a replacement of only the lines it changes: context lines are the file's own
+ * (whatever step matched them), added lines are as given, re-indented when the hunk matched only
+ * with the file's lines consistently shifted. Leading and trailing context is left out, so hunks
+ * that share context lines do not count as overlapping.
+ */
+function replacement(file: readonly FileLine[], found: Located, hunk: number, eol: string, label: string): Result<Replacement> {
+  const matched = file.slice(found.at, found.at + found.lines.filter((l) => l.kind !== "+").length);
+  const map = indentMap(found, matched.map((l) => l.text));
+  if (map === undefined) {
+    return { refusal: `The lines of ${label} match only with an indentation that differs from the file's inconsistently, so the added lines cannot be indented safely. Rewrite the hunk with the file's exact indentation.` };
+  }
+  const insert: FileLine[] = [];
+  let k = 0;
+  for (const line of found.lines) {
+    if (line.kind === " ") insert.push(matched[k++]!);
+    else if (line.kind === "-") k++;
+    else {
+      const text = reindentLine(line.text, map);
+      if (text === undefined) return { refusal: `An added line of ${label} would be indented left of column 0. Rewrite the hunk with the file's exact indentation.` };
+      insert.push({ text, eol });
     }
-    for (let at = from; at + wanted.length <= lines.length; at++) if (fits(at)) return { at, pass: pass.name };
+  }
+  let lead = 0;
+  while (lead < found.lines.length && found.lines[lead]!.kind === " ") lead++;
+  let trail = 0;
+  while (trail < found.lines.length - lead && found.lines[found.lines.length - 1 - trail]!.kind === " ") trail++;
+  return { ok: { hunk, at: found.at + lead, remove: matched.length - lead - trail, insert: insert.slice(lead, insert.length - trail) } };
+}
+
+/** Identity unless the hunk matched ignoring indentation; undefined when added lines need a mapping none explains. */
+function indentMap(found: Located, matched: readonly string[]): IndentMap | undefined {
+  const identity: IndentMap = (indent) => indent;
+  if (found.step !== "whitespace" && found.step !== "punctuation") return identity;
+  const olds = found.lines.filter((l) => l.kind !== "+");
+  const map = buildIndentMap(
+    olds.map((l, k) => ({ old: l.text, file: matched[k]! })),
+    { old: detectIndentStyle(found.lines.map((l) => l.text)), file: detectIndentStyle(matched) },
+  );
+  // With nothing to indent (only removals), an inconsistent indentation is no reason to refuse.
+  const adds = found.lines.some((l) => l.kind === "+" && !isBlank(l.text));
+  return map ?? (adds ? undefined : identity);
+}
+
+function reindentLine(text: string, map: IndentMap): string | undefined {
+  if (isBlank(text)) return text;
+  const indent = leadingWhitespace(text);
+  const mapped = map(indent);
+  return mapped === undefined ? undefined : mapped + text.slice(indent.length);
+}
+
+/** Two hunks changing the same lines would each assume the other's lines untouched: refuse. */
+function overlapping(replacements: readonly Replacement[], path: string): string | undefined {
+  const sorted = [...replacements].sort((a, b) => a.at - b.at || a.hunk - b.hunk);
+  // The earlier replacement reaching furthest down: only it can overlap the next one.
+  let reach: Replacement | undefined;
+  for (const b of sorted) {
+    const end = reach ? reach.at + reach.remove : 0;
+    // An insertion overlaps only lines it falls strictly inside of (one just before them is fine).
+    if (reach && (b.remove > 0 ? b.at < end : b.at > reach.at && b.at < end)) {
+      const [first, second] = reach.hunk < b.hunk ? [reach, b] : [b, reach];
+      const lines = (r: Replacement) => (r.remove === 0 ? `before line ${r.at + 1}` : r.remove === 1 ? `line ${r.at + 1}` : `lines ${r.at + 1}-${r.at + r.remove}`);
+      return `Hunks ${first.hunk + 1} and ${second.hunk + 1} of ${path} change overlapping lines (${lines(first)} and ${lines(second)}). Merge them into one hunk.`;
+    }
+    if (!reach || b.at + b.remove > end) reach = b;
   }
   return undefined;
 }
 
-/** Applies an update's hunks to `original`; keeps its line endings and byte-order mark. */
+/**
+ * Applies an update's hunks to `original`, or throws PatchError saying what to do. Every hunk is
+ * located in the original text, whatever its order in the patch; then all are applied from the
+ * bottom up. Keeps the file's line endings, final-newline state and byte-order mark.
+ */
 export function applyChunks(path: string, original: string, chunks: readonly PatchChunk[]): string {
   const bom = original.startsWith("\uFEFF");
-  const lf = toLf(bom ? original.slice(1) : original);
-  // An empty file has no lines; otherwise keep whether the last line ended with a newline.
-  const lines = lf.text === "" ? [] : lf.text.split("\n");
-  const trailingNewline = lf.text === "" || lf.text.endsWith("\n");
-  if (lf.text.endsWith("\n")) lines.pop();
-  const style = detectIndentStyle(lines);
-  const replacements: { at: number; remove: number; insert: string[] }[] = [];
-  let cursor = 0;
+  const { lines, finalNewline, eol } = splitLines(bom ? original.slice(1) : original);
+  const file = fileLines(path, lines.map((l) => l.text));
+  const replacements: Replacement[] = [];
   chunks.forEach((chunk, index) => {
     const label = `hunk ${index + 1} of ${path}`;
-    if (chunk.header !== undefined) {
-      const found = seek(lines, [chunk.header], cursor, false);
-      if (!found) throw new PatchError(`Could not find the line "${chunk.header}" (the @@ context of ${label}). Read the file and rewrite the patch with its current text.`);
-      cursor = found.at + 1;
-    }
-    const old = chunk.lines.filter((l) => l.kind !== "+").map((l) => l.text);
-    const added = chunk.lines.filter((l) => l.kind === "+").map((l) => l.text);
-    if (old.length === 0) {
-      const at = chunk.header !== undefined && !chunk.endOfFile ? cursor : lines.length;
-      replacements.push({ at, remove: 0, insert: added });
-      cursor = at;
-      return;
-    }
-    let found = seek(lines, old, cursor, chunk.endOfFile);
-    // A trailing blank context line is often an artefact of how the model ended the hunk.
-    let lineSet = chunk.lines;
-    if (!found && old[old.length - 1] === "") {
-      const trimmedLines = [...chunk.lines];
-      while (trimmedLines.length > 0 && trimmedLines[trimmedLines.length - 1]!.kind === " " && trimmedLines[trimmedLines.length - 1]!.text === "") trimmedLines.pop();
-      const shorter = trimmedLines.filter((l) => l.kind !== "+").map((l) => l.text);
-      found = shorter.length > 0 ? seek(lines, shorter, cursor, chunk.endOfFile) : undefined;
-      if (found) lineSet = trimmedLines;
-    }
-    if (!found) {
-      const shown = old.slice(0, 12).join("\n");
-      throw new PatchError(`Could not find the lines of ${label}:\n${shown}\nRead the file and rewrite the patch with its exact current lines.`);
-    }
-    const matched = lines.slice(found.at, found.at + lineSet.filter((l) => l.kind !== "+").length);
-    let map: IndentMap = (indent) => indent;
-    if (found.pass === "trimmed") {
-      const olds = lineSet.filter((l) => l.kind !== "+");
-      const derived = buildIndentMap(
-        olds.map((l, k) => ({ old: l.text, file: matched[k]! })),
-        { old: detectIndentStyle(lineSet.map((l) => l.text)), file: style },
-      );
-      if (!derived) throw new PatchError(`The lines of ${label} match only with different indentation that cannot be carried over safely. Rewrite the patch with the file's exact indentation.`);
-      map = derived;
-    }
-    const insert: string[] = [];
-    let k = 0;
-    for (const line of lineSet) {
-      if (line.kind === " ") insert.push(matched[k++]!);
-      else if (line.kind === "-") k++;
-      else {
-        const indent = /^[ \t]*/.exec(line.text)![0];
-        const mapped = line.text.trim() === "" ? "" : map(indent);
-        if (mapped === undefined) throw new PatchError(`An added line of ${label} would be indented left of column 0.`);
-        insert.push(line.text.trim() === "" ? line.text : mapped + line.text.slice(indent.length));
-      }
-    }
-    replacements.push({ at: found.at, remove: matched.length, insert });
-    cursor = found.at + matched.length;
+    const found = locateHunk(file, chunk, label);
+    if ("refusal" in found) throw new PatchError(found.refusal);
+    const change = replacement(lines, found.ok, index, eol, label);
+    if ("refusal" in change) throw new PatchError(change.refusal);
+    replacements.push(change.ok);
   });
-  for (const r of [...replacements].sort((a, b) => b.at - a.at)) lines.splice(r.at, r.remove, ...r.insert);
-  let text = lines.join("\n") + (trailingNewline && lines.length > 0 ? "\n" : "");
-  if (lf.eol === "\r\n") text = text.replace(/\n/g, "\r\n");
+  const overlap = overlapping(replacements, path);
+  if (overlap) throw new PatchError(overlap);
+  // Bottom up, so earlier positions stay valid. At one position the replacement goes first, then the
+  // insertions from the last hunk to the first: the lines end up in patch order, insertions first.
+  for (const r of [...replacements].sort((a, b) => b.at - a.at || b.remove - a.remove || b.hunk - a.hunk)) lines.splice(r.at, r.remove, ...r.insert);
+  let text = lines.map((l) => l.text + l.eol).join("");
+  if (!finalNewline && lines.length > 0) text = text.slice(0, text.length - lines[lines.length - 1]!.eol.length);
   return (bom ? "\uFEFF" : "") + text;
 }

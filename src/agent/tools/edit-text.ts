@@ -166,3 +166,18 @@ export function curlQuotes(text: string, kinds: { single: boolean; double: boole
     return opening ? "\u201C" : "\u201D";
   });
 }
+
+/**
+ * Typographic punctuation spelled in ASCII: quotes, dashes, the ellipsis and the wide and
+ * non-breaking spaces (Codex's seek_sequence normalises the same characters). For comparing lines
+ * only: the ellipsis grows to three characters, so offsets into the result do not hold.
+ */
+export function asciiPunctuation(text: string): string {
+  if (!/[^\x00-\x7F]/.test(text)) return text;
+  return text
+    .replace(/[\u2018\u2019\u201A\u201B]/g, "'")
+    .replace(/[\u201C\u201D\u201E\u201F]/g, '"')
+    .replace(/[\u2010-\u2015\u2212]/g, "-")
+    .replace(/\u2026/g, "...")
+    .replace(/[\u00A0\u2002-\u200A\u202F\u205F\u3000]/g, " ");
+}
