@@ -372,3 +372,14 @@ describe("parsePatch", () => {
     expect(op.kind === "update" && op.chunks.map((c) => c.anchors)).toEqual([["class A:", "    def f(self):"], []]);
   });
 });
+
+describe("unified diff range headers", () => {
+  it("an @@ -a,b +c,d @@ header is a bare @@ (its numbers are not trusted), and its trailing text is the anchor", () => {
+    const file = lines("fn a() {", "    1", "}", "", "fn b() {", "    1", "}");
+    expect(update("x.rs", file, "@@ -1,3 +1,3 @@", " fn a() {", "-    1", "+    2")).toBe(lines("fn a() {", "    2", "}", "", "fn b() {", "    1", "}"));
+    // Wrong numbers change nothing: the anchor text decides.
+    expect(update("x.rs", file, "@@ -1,3 +1,3 @@ fn b() {", "-    1", "+    2")).toBe(lines("fn a() {", "    1", "}", "", "fn b() {", "    2", "}"));
+    // Without an anchor, two equal places are still refused.
+    expect(() => update("x.rs", file, "@@ -5,3 +5,3 @@", "-    1", "+    2")).toThrow(/lines 2 and 6|2, 6/);
+  });
+});

@@ -86,7 +86,13 @@ export function parsePatch(patchText: string): PatchOperation[] {
         const current = body[i]!;
         if (current.startsWith("@@")) {
           // "@@ text": the one space after "@@" is the separator; further indentation is the line's own.
-          const anchor = current.slice(current.startsWith("@@ ") ? 3 : 2).trimEnd();
+          // A unified diff's range header ("@@ -12,5 +12,6 @@ fn x") names no line of the file, only
+          // numbers a model may have got wrong: it counts as a bare "@@" (with its trailing text, if
+          // any, as the anchor), and the lines are located as for any other hunk.
+          const anchor = current
+            .slice(current.startsWith("@@ ") ? 3 : 2)
+            .replace(/^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?/, "")
+            .trimEnd();
           // An "@@" right after another (no lines between) names a block inside the previous one.
           if (!chunk || chunk.lines.length > 0 || chunk.endOfFile) {
             chunk = { anchors: [], lines: [], endOfFile: false };
