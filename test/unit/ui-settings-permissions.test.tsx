@@ -6,7 +6,7 @@ import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_RULES, evaluate, ruleset } from "../../src/agent";
 import { openStorage, type Storage } from "../../src/storage";
-import { PERMISSION_SETTINGS_KEY, PermissionSettings, ProviderSettings, SettingsDialog, restorePermissionChoices } from "../../src/ui/settings";
+import { PERMISSION_SETTINGS_KEY, PermissionSettings, ProviderSettings, SettingsDialog, restoreOrigins, restorePermissionChoices } from "../../src/ui/settings";
 import { byLabel, render, settle, settleUntil, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
@@ -26,6 +26,26 @@ async function choose(select: HTMLSelectElement, value: string) {
 }
 
 describe("PermissionSettings", () => {
+  it("keeps only well-formed http(s) origins from stored data", () => {
+    expect(restoreOrigins(["https://a.test", "https://a.test/path", "javascript:alert(1)", "http://127.0.0.1:9", 5, "https://a.test"])).toEqual(["https://a.test", "http://127.0.0.1:9"]);
+    expect(restoreOrigins({ 0: "https://a.test" })).toEqual([]);
+  });
+
+  it("trusts a site for good: stored, read back after a reload, and an allow rule for commands' requests to it only", async () => {
+    storage = await openStorage({ name: `permissions-${Math.random()}` });
+    const permissions = new PermissionSettings(storage);
+    await permissions.load();
+    expect(evaluate("network", "https://api.example.test", [...DEFAULT_RULES], permissions.rules()).action).toBe("ask");
+    await permissions.trustOrigin("https://api.example.test");
+    const reloaded = new PermissionSettings(storage);
+    await reloaded.load();
+    expect(reloaded.store.getState().origins).toEqual(["https://api.example.test"]);
+    expect(evaluate("network", "https://api.example.test", [...DEFAULT_RULES], reloaded.rules()).action).toBe("allow");
+    expect(evaluate("network", "https://other.test", [...DEFAULT_RULES], reloaded.rules()).action).toBe("ask");
+    await reloaded.distrustOrigin("https://api.example.test");
+    expect(evaluate("network", "https://api.example.test", [...DEFAULT_RULES], reloaded.rules()).action).toBe("ask");
+  });
+
   it("keeps only known permissions with valid actions from stored data", () => {
     expect(restorePermissionChoices({ edit: "ask", bash: "sometimes", webfetch: "deny", "*": "allow", read: "deny" })).toEqual({ edit: "ask", webfetch: "deny" });
     expect(restorePermissionChoices(["ask"])).toEqual({});

@@ -6,7 +6,7 @@ export { ProviderForm, OUTCOME_HEADINGS, type ProviderFormProps, type TestConnec
 export { ModelPicker, modelLabel, type ModelPickerProps } from "./model-picker";
 export { ProviderSettings, DEFAULT_MODEL_KEY, findModel, uniqueProviderId, type ProviderSettingsState } from "./provider-settings";
 export { FirstRunGuide } from "./first-run-guide";
-export { PermissionSettings, PERMISSION_KINDS, PERMISSION_SETTINGS_KEY, restorePermissionChoices, type PermissionChoice, type PermissionChoices } from "./permission-settings";
+export { PermissionSettings, PERMISSION_KINDS, PERMISSION_SETTINGS_KEY, restoreOrigins, restorePermissionChoices, TRUSTED_ORIGINS_KEY, type PermissionChoice, type PermissionChoices } from "./permission-settings";
 export { PermissionSection } from "./permission-section";
 export { RuntimeSettingsStore } from "./runtime-settings-store";
 export { RuntimeSection } from "./runtime-section";
