@@ -1,6 +1,7 @@
 // An agent turn that runs the project's tests with npm in the browser runtime (scripted fake model,
 // fake registry on 127.0.0.1): npm install, npm test (node --test, requiring the installed package)
 // fails, the agent edits, npm test passes. The model sees each command's real output and exit code.
+// The registry named in .npmrc asks once (the egress gate) before npm reaches it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, waitForTerminal } from "../support/browser";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry";
@@ -50,6 +51,14 @@ describe("agent runs npm test in the browser runtime", () => {
     await expect.poll(() => terminalText(page), { timeout: 15_000 }).toMatch(/^setup-done$/m);
 
     await sendMessage(page, "Make npm test pass.");
+    // The registry named in .npmrc is a site like any other: npm install asks before reaching it,
+    // naming the site and the command, and nothing reaches it before the answer.
+    const origin = new URL(registry.url).origin;
+    const allowSite = page.getByRole("button", { name: `Allow ${origin} for this session` });
+    await allowSite.waitFor({ timeout: 60_000 });
+    expect(await page.locator(".permission-card").innerText()).toContain("npm install");
+    expect(registry.requests).toHaveLength(0);
+    await allowSite.click();
     await expect.poll(() => transcript(page), { timeout: 60_000 }).toContain("Fixed: the answer is 42 and npm test passes.");
 
     const requests = agentRequests(server.requests);
