@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
-import type { EgressRequest, ExecGate } from "../../src/runtime/egress";
+import { NetworkLog, type EgressRequest, type ExecGate } from "../../src/runtime/egress";
 import { openStorage } from "../../src/storage";
 
 let counter = 0;
@@ -118,5 +118,44 @@ describe("the gate sees each command as it runs", () => {
     const result = await runtime.exec(`curl -s ${attacker}/typed`, { source: "terminal" });
     expect(result.exitCode).toBe(0);
     expect(arrived).toEqual(["GET /typed "]);
+  });
+});
+
+describe("git through a CORS proxy", () => {
+  it("shows the gate the remote behind the proxy as the destination, and a refusal reaches neither", async () => {
+    const storage = await openStorage({ name: `runtime-egress-git-${counter++}-${Date.now()}` });
+    const files = await WorkspaceFiles.open(storage, "ws");
+    const runtime = createBrowserRuntime(files, { git: { remoteSettings: async () => ({ corsProxy: attacker, token: "", tokenHost: "" }) } });
+    disposers.push(() => {
+      runtime.dispose();
+      files.dispose();
+    });
+    const { gate, requests } = recordingGate();
+    const result = await runtime.exec("git clone https://git.example.test/owner/repo.git", { source: "agent", gate });
+    expect(result.exitCode).not.toBe(0);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.url.startsWith(attacker)).toBe(true);
+    expect(requests[0]!.destination).toMatch(/^https:\/\/git\.example\.test\/owner\/repo\.git\/info\/refs/);
+    expect(requests[0]!.command).toBe("git clone https://git.example.test/owner/repo.git");
+    expect(arrived).toEqual([]);
+  });
+});
+
+describe("the network log", () => {
+  it("records every request a command makes, the user's and the agent's, with the outcome", async () => {
+    const storage = await openStorage({ name: `runtime-egress-log-${counter++}-${Date.now()}` });
+    const files = await WorkspaceFiles.open(storage, "ws");
+    const networkLog = new NetworkLog();
+    const runtime = createBrowserRuntime(files, { networkLog });
+    disposers.push(() => {
+      runtime.dispose();
+      files.dispose();
+    });
+    await runtime.exec(`curl -s ${attacker}/typed`, { source: "terminal" });
+    await runtime.exec(`curl -s ${attacker}/agent`, { source: "agent", gate: recordingGate().gate });
+    expect(networkLog.entries().map((e) => [e.by, e.method, e.destination, e.command, e.outcome])).toEqual([
+      ["terminal", "GET", `${attacker}/typed`, `curl -s ${attacker}/typed`, "sent"],
+      ["agent", "GET", `${attacker}/agent`, `curl -s ${attacker}/agent`, "refused"],
+    ]);
   });
 });
