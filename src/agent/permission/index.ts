@@ -18,7 +18,8 @@ export {
   type PermissionConfig,
   type Rule,
 } from "./rules";
-export { BASH_ARITY, bashPermission, commandPrefix, shellWords, splitCommands, type BashPermission } from "./bash-permission";
+export { BASH_ARITY, argvPermission, bashPermission, commandPrefix, shellWords, splitCommands, type BashPermission, type UnanalysableCommand } from "./bash-permission";
+export { canonicalCommand, type CanonicalCommand } from "./canonical-command";
 export {
   PermissionManager,
   type AskInput,
