@@ -20,6 +20,7 @@ export {
 } from "./rules";
 export { BASH_ARITY, argvPermission, bashPermission, commandPrefix, shellWords, splitCommands, type BashPermission, type UnanalysableCommand } from "./bash-permission";
 export { canonicalCommand, type CanonicalCommand } from "./canonical-command";
+export { looserDecisions, type LooserDecision } from "./loosening";
 export {
   PermissionManager,
   type AskInput,
