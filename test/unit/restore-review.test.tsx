@@ -145,7 +145,7 @@ describe("a hostile backup restored through Settings → Backup", () => {
     await click(document.activeElement);
     await settleUntil(() => status(container).startsWith("Restored"), "the summary");
     expect(dialog(container)).toBeNull();
-    expect(status(container)).toContain("your current settings were kept instead of the backup's mcp-servers, permission, runtime");
+    expect(status(container)).toContain("your current MCP servers, permission rules, runtime settings were kept (the backup's would allow more)");
     expect(await here.settings.get("permission")).toBeUndefined();
     expect(await here.settings.get("mcp-servers")).toBeUndefined();
     expect(await here.settings.get("runtime")).toBeUndefined();

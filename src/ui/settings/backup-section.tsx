@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { errorMessage, formatBytes } from "../../base";
 import type { RestoreSummary, SettingRecord, Storage } from "../../storage";
 import { modalKeyDown, useRestoreFocus } from "../common";
-import { restoreLoosenings, type RestoreLoosening } from "./restore-review";
+import { restoreLoosenings, settingName, type RestoreLoosening } from "./restore-review";
 
 export interface BackupActions {
   storage: Pick<Storage, "backup" | "restoreBackup">;
@@ -31,7 +31,7 @@ export function describeRestore(summary: RestoreSummary): string {
   for (const [from, to] of summary.workspacesRenamed) parts.push(`"${from}" was added as "${to}" because the name is taken`);
   if (summary.sessionsAdded > 0) parts.push(`${n(summary.sessionsAdded, "session", "sessions")} with ${n(summary.messagesAdded, "message", "messages")} added`);
   if (summary.settingsAdded.length > 0) parts.push(`settings added: ${summary.settingsAdded.join(", ")}`);
-  if (summary.settingsWithheld.length > 0) parts.push(`your current settings were kept instead of the backup's ${summary.settingsWithheld.join(", ")}`);
+  if (summary.settingsWithheld.length > 0) parts.push(`your current ${summary.settingsWithheld.map(settingName).join(", ")} were kept (the backup's would allow more)`);
   const kept = summary.workspacesKept + summary.sessionsKept;
   const tail = kept > 0 ? ` ${n(summary.workspacesKept, "workspace", "workspaces")} and ${n(summary.sessionsKept, "session", "sessions")} were already here and were left as they are.` : "";
   return parts.length === 0 ? `Nothing new to add: everything in the backup is already here.${tail}` : `Restored: ${parts.join("; ")}.${tail}`;

@@ -99,6 +99,18 @@ const CHECKS: Readonly<Record<string, (current: unknown, incoming: unknown) => s
   [RUNTIME_SETTINGS_KEY]: runtimeLoosenings,
 };
 
+/** What each reviewed setting is, in words ("permission rules"). */
+const SETTING_NAMES: Readonly<Record<string, string>> = {
+  [PERMISSION_SETTINGS_KEY]: "permission rules",
+  [MCP_SETTINGS_KEY]: "MCP servers",
+  [PROVIDER_SETTINGS_KEY]: "model providers",
+  [RUNTIME_SETTINGS_KEY]: "runtime settings",
+};
+
+export function settingName(key: string): string {
+  return Object.hasOwn(SETTING_NAMES, key) ? SETTING_NAMES[key]! : key;
+}
+
 /** How storing `incoming` under `key` over `current` (undefined: nothing stored) would loosen what the agent may do. */
 export function settingLoosenings(key: string, current: unknown, incoming: unknown): string[] {
   const check = Object.hasOwn(CHECKS, key) ? CHECKS[key] : undefined;
