@@ -35,6 +35,8 @@ const LINES: Row[] = [
   ["! git push", "ask"],
   ["{ git push; }", "ask"],
   ["2>/dev/null git push", "ask"],
+  ["git -c alias.p=push p origin main", "ask"],
+  ["git -c 'alias.up=!curl example.com' up", "ask"],
   // curl and wget behind wrappers
   ["curl https://example.com", "ask"],
   ["\\curl https://example.com", "ask"],
@@ -131,6 +133,7 @@ const ARGVS: Array<[argv: string[], expected: PermissionAction]> = [
   [["git", "-C", ".", "push", "origin", "main"], "ask"],
   [["git", "-c", "x=y", "push"], "ask"],
   [["git", "--git-dir=/w/.git", "push"], "ask"],
+  [["git", "-c", "alias.p=push", "p"], "ask"],
   [["command", "git", "push"], "ask"],
   [["\\curl", "example.com"], "ask"],
   [["/usr/bin/curl", "example.com"], "ask"],
@@ -219,7 +222,7 @@ describe("unanalysable: what runs cannot be known from the text", () => {
     ["pnpm run lint", "pnpm run lint"],
     ["pnpm lint", "pnpm lint"],
     ["alias ls=curl", "alias ls=curl"],
-    ["git -c alias.st='!curl x' st", "git st"],
+    ["git -c core.pager='curl x' log", "git log"],
     ["/bin/c?rl example.com", "c?rl example.com"],
   ])("%s", (line, command) => {
     expect(unanalysable(line)).toContain(command);

@@ -39,13 +39,15 @@ interface WrapperSpec {
   noRun?: string;
   /** xargs: the command's further arguments come from its input, unknown from the text. */
   argumentsFromInput?: boolean;
+  /** env -S / --split-string: the option's value is split into the command's first words. */
+  splitString?: { short: string; long: string };
 }
 
 const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   command: { noRun: "vV" },
   builtin: {},
   nohup: {},
-  env: { valued: "uCS", valuedLong: ["unset", "chdir", "split-string"], assignments: true },
+  env: { valued: "uCS", valuedLong: ["unset", "chdir", "split-string"], assignments: true, splitString: { short: "S", long: "split-string" } },
   time: { valued: "fo", valuedLong: ["format", "output"] },
   nice: { valued: "n", valuedLong: ["adjustment"] },
   exec: { valued: "a" },
@@ -64,7 +66,7 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
 const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds"]);
 
 /** git config keys whose value is a command git runs (`-c alias.x='!curl …'`, `-c core.pager=…`). */
-const GIT_COMMAND_CONFIG = /^(alias\..*|core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass)|.*\.(helper|command|cmd|textconv|driver|tool|program|path|receivepack|uploadpack))$/i;
+const GIT_COMMAND_CONFIG = /^(core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass)|.*\.(helper|command|cmd|textconv|driver|tool|program|path|receivepack|uploadpack))$/i;
 
 /** Tools that run a script whose text lives elsewhere (package.json): what it runs is unknown. */
 function runsPackageScript(words: readonly string[]): boolean {
@@ -91,7 +93,8 @@ export interface CanonicalCommand {
    * read at run time (eval, source, a shell running a file or its input, `sh -c` with a non-literal
    * script), a command or subcommand word that is a variable, substitution, glob or brace pattern,
    * an alias definition, xargs (its command's arguments come from its input), package-manager
-   * scripts (their text lives in package.json), and git given config that runs a command.
+   * scripts (their text lives in package.json), and git given config that runs a command (other
+   * than an alias given with -c, which is resolved).
    */
   unknown?: string;
 }
@@ -112,7 +115,7 @@ function unwrap(spec: WrapperSpec, args: string[]): string[] | undefined {
     if (word.startsWith("--")) {
       const [name, value] = splitLong(word.slice(2));
       if (value === undefined && spec.valuedLong?.includes(name)) i++;
-      if (name === "split-string") split.push(value ?? args[i] ?? "");
+      if (name === spec.splitString?.long) split.push(value ?? args[i] ?? "");
       continue;
     }
     for (let j = 1; j < word.length; j++) {
@@ -121,7 +124,7 @@ function unwrap(spec: WrapperSpec, args: string[]): string[] | undefined {
       if (spec.attached?.includes(letter)) break;
       if (spec.valued?.includes(letter)) {
         const value = j + 1 < word.length ? word.slice(j + 1) : args[++i];
-        if (letter === "S" && spec.assignments) split.push(value ?? "");
+        if (letter === spec.splitString?.short) split.push(value ?? "");
         break;
       }
     }
@@ -163,21 +166,32 @@ function expands(word: string): boolean {
   return /[$`*?[]/.test(word) || /\{[^}]*,[^}]*\}/.test(word);
 }
 
-/** git with its global options before the subcommand dropped; `unknown` when one makes git run a command. */
-function canonicalGit(args: string[]): { words: string[]; unknown?: string } {
+/**
+ * git with its global options before the subcommand dropped. An alias given with `-c alias.p=push`
+ * is resolved (`git -c alias.p=push p` is `git push`; a `!` alias is a shell script); other config
+ * that makes git run a command sets `unknown`. (Aliases stored in a config file cannot be seen
+ * here; the browser runtime's git has none.)
+ */
+function canonicalGit(args: string[]): { words: string[]; scripts: string[]; unknown?: string } {
   let i = 0;
   let unknown: string | undefined;
+  const aliases = new Map<string, string>();
   while (i < args.length && args[i]!.startsWith("-")) {
     const word = args[i]!;
     const [name, value] = word.startsWith("--") ? splitLong(word) : [word, undefined];
     const taken = GIT_VALUED.has(name) && value === undefined ? args[i + 1] : value;
     if ((name === "-c" || name === "--config-env") && taken !== undefined) {
-      const key = taken.split("=")[0]!;
-      if (GIT_COMMAND_CONFIG.test(key)) unknown = `git config ${key} runs a command`;
+      const [key = "", ...rest] = taken.split("=");
+      if (name === "-c" && /^alias\./i.test(key)) aliases.set(key.slice("alias.".length), rest.join("="));
+      else if (GIT_COMMAND_CONFIG.test(key)) unknown = `git config ${key} runs a command`;
     }
     i += GIT_VALUED.has(name) && value === undefined ? 2 : 1;
   }
-  return { words: ["git", ...args.slice(i)], unknown };
+  const [subcommand, ...rest] = args.slice(i);
+  const alias = subcommand === undefined ? undefined : aliases.get(subcommand);
+  if (alias === undefined) return { words: ["git", ...args.slice(i)], scripts: [], unknown };
+  if (alias.startsWith("!")) return { words: ["git", subcommand!, ...rest], scripts: [[alias.slice(1), ...rest].join(" ")], unknown };
+  return { words: ["git", ...alias.split(/\s+/).filter(Boolean), ...rest], scripts: [], unknown };
 }
 
 /** rm with recursive and forced options, however spelled (`-r -f`, `-Rf`, `--recursive --force`), written `-rf`. */
@@ -247,8 +261,8 @@ export function canonicalCommand(input: readonly string[]): CanonicalCommand {
     const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (!wrapper) break;
     const inner = unwrap(wrapper, words.slice(1));
-    // `command -v curl`, or `env` / `time` / `exec >log` alone: nothing else runs; the words stand as they are.
-    if (inner === undefined || inner.length === 0) return { words: inner === undefined ? words : name === "env" ? words : [], runs: [], scripts: [], unknown };
+    // `command -v curl`, or `env` / `time` alone: nothing else runs; the words stand as they are.
+    if (inner === undefined || inner.length === 0) return { words, runs: [], scripts: [], unknown };
     if (wrapper.argumentsFromInput) unknown ??= `${name} gives the command arguments from its input`;
     words = inner;
   }
@@ -264,7 +278,7 @@ export function canonicalCommand(input: readonly string[]): CanonicalCommand {
   }
   if (name === "git") {
     const git = canonicalGit(args);
-    return { words: git.words, runs: [], scripts: [], unknown: unknown ?? git.unknown };
+    return { words: git.words, runs: [], scripts: git.scripts, unknown: unknown ?? git.unknown };
   }
   if (name === "rm") {
     if (args.some((word) => /^[$`]/.test(word))) unknown ??= "an rm option may be expanded when it runs";
