@@ -41,7 +41,17 @@ export interface RestoreSummary {
   sessionsKept: number;
   messagesAdded: number;
   settingsAdded: string[];
+  /** Settings of the backup that were new here but left out by the review (see SettingsReview). */
+  settingsWithheld: string[];
 }
+
+/**
+ * Asked before anything is written, with the backup's settings that a restore would add (settings
+ * whose key is stored here are never overwritten, so they are not asked about): returns the keys of
+ * those to leave out. The caller knows which settings let the agent do more (permission rules, MCP
+ * servers, network settings) and asks the user; storage only applies the answer.
+ */
+export type SettingsReview = (added: readonly SettingRecord[]) => Promise<Iterable<string>>;
 
 export class BackupError extends Error {
   constructor(message: string) {
@@ -171,13 +181,28 @@ function freeName(name: string, taken: Set<string>): string {
   }
 }
 
+/** The backup's settings whose key is not stored here (the first of each key, as the restore adds them). */
+async function settingsToAdd(db: WebcodeDatabase, settings: readonly SettingRecord[]): Promise<SettingRecord[]> {
+  const stored = new Set(await db.getAllKeys("settings"));
+  const added: SettingRecord[] = [];
+  for (const setting of settings) {
+    if (stored.has(setting.key)) continue;
+    stored.add(setting.key);
+    added.push(setting);
+  }
+  return added;
+}
+
 /**
  * Merges a backup into the database without overwriting anything: records whose identity exists are
  * kept as they are (a workspace already here keeps its files), new ones are added, a new workspace
- * whose name is taken gets " (restored)". One transaction: on any failure nothing is written.
+ * whose name is taken gets " (restored)". `review` is asked first which new settings to leave out.
+ * One transaction: on any failure nothing is written.
  */
-export async function restoreBackup(db: WebcodeDatabase, bytes: Uint8Array): Promise<RestoreSummary> {
+export async function restoreBackup(db: WebcodeDatabase, bytes: Uint8Array, review: SettingsReview): Promise<RestoreSummary> {
   const backup = decodeBackup(bytes);
+  // Asked before the write transaction: a transaction would not stay open while the user answers.
+  const withheld = new Set(await review(await settingsToAdd(db, backup.settings)));
   const summary: RestoreSummary = {
     workspacesAdded: [],
     workspacesRenamed: [],
@@ -187,6 +212,7 @@ export async function restoreBackup(db: WebcodeDatabase, bytes: Uint8Array): Pro
     sessionsKept: 0,
     messagesAdded: 0,
     settingsAdded: [],
+    settingsWithheld: [],
   };
   try {
     const tx = db.transaction([...STORES], "readwrite");
@@ -226,7 +252,11 @@ export async function restoreBackup(db: WebcodeDatabase, bytes: Uint8Array): Pro
     for (const part of backup.parts) await addIfAbsent("parts", part.id, part);
     for (const blob of backup.blobs) await addIfAbsent("blobs", blob.hash, blob);
     for (const snapshot of backup.snapshots) await addIfAbsent("snapshots", snapshot.id, snapshot);
-    for (const setting of backup.settings) if (await addIfAbsent("settings", setting.key, setting)) summary.settingsAdded.push(setting.key);
+    for (const setting of backup.settings) {
+      if (withheld.has(setting.key)) {
+        if (!summary.settingsWithheld.includes(setting.key)) summary.settingsWithheld.push(setting.key);
+      } else if (await addIfAbsent("settings", setting.key, setting)) summary.settingsAdded.push(setting.key);
+    }
     await tx.done;
   } catch (error) {
     if (error instanceof DOMException && error.name === "QuotaExceededError") throw new StorageQuotaError(error);

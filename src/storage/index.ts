@@ -3,7 +3,7 @@ import { DATABASE_NAME, openDatabase, openDatabaseAsIs, type WebcodeDatabase } f
 import { installMemoryIndexedDB, memoryDatabaseName, openMemoryDatabase } from "./memory";
 import { TabChanges, type StorageChange } from "./tab-changes";
 import { deleteSessions, deleteSnapshots, measureUsage, pruneBlobs, type StorageUsage } from "./usage";
-import { createBackup, readEverything, restoreBackup, type BackupContents, type RestoreSummary } from "./backup";
+import { createBackup, readEverything, restoreBackup, type BackupContents, type RestoreSummary, type SettingsReview } from "./backup";
 import {
   BlobRepository,
   FileRepository,
@@ -24,7 +24,7 @@ export { recordSchemas, type RecordSchemas } from "./schemas";
 export { StorageQuotaError, type RecordBatch } from "./repositories";
 export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";
-export { BackupError, BACKUP_FORMAT, BACKUP_VERSION, decodeBackup, encodeBackup, type BackupContents, type RestoreSummary } from "./backup";
+export { BackupError, BACKUP_FORMAT, BACKUP_VERSION, decodeBackup, encodeBackup, type BackupContents, type RestoreSummary, type SettingsReview } from "./backup";
 export { TabChanges, type StorageChange } from "./tab-changes";
 export { recordSize, type StorageUsage, type WorkspaceUsage } from "./usage";
 export type {
@@ -57,8 +57,11 @@ export interface Storage {
   readonly maintenance: StorageMaintenance;
   /** One file with every workspace, session and setting (without keys). */
   backup(): Promise<Uint8Array>;
-  /** Merges a backup file in without overwriting anything; refuses a file that is not a valid backup (BackupError). */
-  restoreBackup(bytes: Uint8Array): Promise<RestoreSummary>;
+  /**
+   * Merges a backup file in without overwriting anything; refuses a file that is not a valid backup
+   * (BackupError). `review` says which of the settings it would add to leave out, before anything is written.
+   */
+  restoreBackup(bytes: Uint8Array, review: SettingsReview): Promise<RestoreSummary>;
   /** Every record as stored (settings without keys), for checking a restore. */
   readEverything(): Promise<BackupContents>;
   close(): void;
@@ -158,8 +161,8 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
       probe: () => settings.put(PROBE_KEY, Date.now()),
     },
     backup: () => createBackup(db),
-    restoreBackup: async (bytes) => {
-      const summary = await restoreBackup(db, bytes);
+    restoreBackup: async (bytes, review) => {
+      const summary = await restoreBackup(db, bytes, review);
       if (summary.workspacesAdded.length > 0) announce({ kind: "workspaces" });
       if (summary.settingsAdded.length > 0) {
         // The settings stores of every tab, this one included, read the restored records.

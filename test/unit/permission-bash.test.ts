@@ -4,7 +4,7 @@ import { DEFAULT_RULES, bashPermission, evaluate, splitCommands, shellWords, com
 
 describe("bashPermission", () => {
   it("uses the leading words by arity plus ' *' as the always pattern", () => {
-    expect(bashPermission("git status --short")).toEqual({ patterns: ["git status --short"], always: ["git status *"] });
+    expect(bashPermission("git status --short")).toEqual({ patterns: ["git status --short"], always: ["git status *"], unanalysable: [] });
     expect(bashPermission("npm install lodash").always).toEqual(["npm install *"]);
     expect(bashPermission("npm run build -- --watch").always).toEqual(["npm run build *"]);
     expect(bashPermission("pnpm run test").always).toEqual(["pnpm run test *"]);
@@ -43,11 +43,12 @@ describe("bashPermission", () => {
     expect(bashPermission("npm install && npm test; git status | head -5 || echo failed & ls\ncat x")).toEqual({
       patterns: ["npm install", "npm test", "git status", "head -5", "echo failed", "ls", "cat x"],
       always: ["npm install *", "npm test *", "git status *", "head *", "echo *", "ls *", "cat *"],
+      unanalysable: [{ command: "npm test", reason: "it runs a script from package.json" }],
     });
   });
 
-  it("does not split inside quotes or on redirections", () => {
-    expect(bashPermission(`echo "a && b; c | d" 'e;f'`).patterns).toEqual([`echo "a && b; c | d" 'e;f'`]);
+  it("does not split inside quotes or on redirections (patterns are the words, quotes removed)", () => {
+    expect(bashPermission(`echo "a && b; c | d" 'e;f'`).patterns).toEqual([`echo a && b; c | d e;f`]);
     expect(bashPermission("npm test 2>&1 | tail -3").patterns).toEqual(["npm test 2>&1", "tail -3"]);
     expect(bashPermission("npm test &> log.txt").patterns).toEqual(["npm test &> log.txt"]);
   });
@@ -67,7 +68,7 @@ describe("bashPermission", () => {
   });
 
   it("drops leading environment assignments from patterns", () => {
-    expect(bashPermission("CI=1 NODE_ENV='prod x' npm test")).toEqual({ patterns: ["npm test"], always: ["npm test *"] });
+    expect(bashPermission("CI=1 NODE_ENV='prod x' npm test")).toMatchObject({ patterns: ["npm test"], always: ["npm test *"] });
   });
 
   it("ignores comments and empty commands", () => {
@@ -75,7 +76,7 @@ describe("bashPermission", () => {
   });
 
   it("deduplicates repeated commands", () => {
-    expect(bashPermission("ls; ls; ls -a")).toEqual({ patterns: ["ls", "ls -a"], always: ["ls *"] });
+    expect(bashPermission("ls; ls; ls -a")).toEqual({ patterns: ["ls", "ls -a"], always: ["ls *"], unanalysable: [] });
   });
 
   it("removes quotes from the words of the always pattern", () => {

@@ -115,7 +115,8 @@ describe("settings in two tabs", () => {
     const here = await open(`settings-here-${counter++}-${Date.now()}`);
     const permissions = new PermissionSettings(here);
     await permissions.load();
-    const summary = await here.restoreBackup(backup);
+    // The user confirmed the backup's permission settings.
+    const summary = await here.restoreBackup(backup, async () => []);
     expect(summary.settingsAdded).toContain("permission");
     await eventually(() => permissions.choices.webfetch === "allow", "the restored choice to be read");
     await permissions.set("edit", "ask");

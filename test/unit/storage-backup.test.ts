@@ -9,6 +9,8 @@ import { assistantMessage, part, session, userMessage } from "./ui-chat-fixtures
 
 let counter = 0;
 const fresh = () => openStorage({ name: `backup-${counter++}-${Date.now()}` });
+/** A review that keeps every setting of the backup (what the user chooses when nothing loosens, or confirms). */
+const applyAll = async () => [];
 
 async function seed(storage: Storage) {
   const ws = await createWorkspace(storage, "My app", { seedReadme: true });
@@ -44,7 +46,7 @@ describe("backup and restore", () => {
     expect(decoded).not.toContain("wc-secret");
     expect(decoded).toContain("Please fix it");
     const target = await fresh();
-    const summary = await target.restoreBackup(bytes);
+    const summary = await target.restoreBackup(bytes, applyAll);
     expect(summary.workspacesAdded.sort()).toEqual(["My app", "Scratch"]);
     const before = await source.readEverything();
     const fileCount = before.files.filter((f) => f.kind === "file").length;
@@ -67,14 +69,14 @@ describe("backup and restore", () => {
     const bytes = await source.backup();
     // Restoring into the same database adds nothing and changes nothing.
     const before = await source.readEverything();
-    const again = await source.restoreBackup(bytes);
+    const again = await source.restoreBackup(bytes, applyAll);
     expect(again).toMatchObject({ workspacesAdded: [], workspacesKept: 2, filesAdded: 0, sessionsAdded: 0, sessionsKept: 1, messagesAdded: 0, settingsAdded: [] });
     expect(await source.readEverything()).toEqual(before);
 
     const target = await fresh();
     const mine = await createWorkspace(target, "My app");
     await target.settings.put("budget", { maxCost: 1 });
-    const summary = await target.restoreBackup(bytes);
+    const summary = await target.restoreBackup(bytes, applyAll);
     expect(summary.workspacesRenamed).toEqual([["My app", "My app (restored)"]]);
     expect(summary.settingsAdded.sort()).toEqual(["providers", "runtime"]);
     const list = await target.workspaces.list();
@@ -103,7 +105,7 @@ describe("backup and restore", () => {
       [manifest({ format: "webcode-backup", version: 1, workspaces: [], files: [{ $bytes: 0 }] }), /binary entry 0 is missing/],
     ];
     for (const [bytes, message] of cases) {
-      const error = await target.restoreBackup(bytes).catch((e: unknown) => e);
+      const error = await target.restoreBackup(bytes, applyAll).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(BackupError);
       expect((error as Error).message).toMatch(message);
     }

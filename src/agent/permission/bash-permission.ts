@@ -1,6 +1,8 @@
 // What a bash command asks permission for (docs/agent.md, "Permissions"): each simple command of a command line (split on
 // &&, ||, ;, |, &, newlines, subshells and $(...) substitutions) is one pattern, and the "always"
-// pattern is the command's leading words by a small arity table plus " *".
+// pattern is the command's leading words by a small arity table plus " *". Commands are matched in
+// their canonical form (canonical-command.ts), so wrappers, option order and spelling do not matter.
+import { canonicalCommand } from "./canonical-command";
 
 /**
  * How many leading words name a command ("git push", "npm run build"). The longest prefix listed
@@ -27,11 +29,26 @@ export const BASH_ARITY: Readonly<Record<string, number>> = {
 
 const LONGEST_PREFIX = 3;
 
+/** A command whose executed commands cannot be known from its words, and why. */
+export interface UnanalysableCommand {
+  /** The command as its pattern reads ("eval $cmd", "npm run build"). */
+  command: string;
+  /** Why, in words for the user ("it runs a script from package.json"). */
+  reason: string;
+}
+
 export interface BashPermission {
-  /** The simple commands, each checked against the rules. */
+  /** The simple commands in canonical form (canonical-command.ts), each checked against the rules. */
   patterns: string[];
-  /** What an "always" reply allows for the rest of the session. */
+  /** What an "always" reply allows for the rest of the session: each command's prefix by arity plus " *". */
   always: string[];
+  /**
+   * Commands that run something the text does not show: eval, source, a shell running a file or
+   * a non-literal script, a command word that is a variable or substitution, xargs, npm/yarn/pnpm
+   * scripts, git with command-running config (see CanonicalCommand.unknown). Empty when every
+   * command that runs is among `patterns`.
+   */
+  unanalysable: UnanalysableCommand[];
 }
 
 /** Index of the ")" closing the "(" before `start`, respecting quotes; input.length if none. */
@@ -152,17 +169,6 @@ export function shellWords(command: string): string[] {
   return words;
 }
 
-const ASSIGNMENT = /^\s*[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*\s+/;
-
-/** "FOO=1 BAR=2 npm test" -> "npm test": rules are written for the command, not its environment. */
-function stripAssignments(command: string): string {
-  let text = command;
-  for (let match = ASSIGNMENT.exec(text); match && match[0].length < text.length; match = ASSIGNMENT.exec(text)) {
-    text = text.slice(match[0].length);
-  }
-  return text.trim();
-}
-
 /** The leading words that name the command, by the arity table. */
 export function commandPrefix(words: string[]): string[] {
   for (let length = Math.min(LONGEST_PREFIX, words.length); length >= 1; length--) {
@@ -172,28 +178,63 @@ export function commandPrefix(words: string[]): string[] {
   return words.slice(0, 1);
 }
 
-/** The patterns a bash command asks for and the "always" patterns a session grant would add. */
-export function bashPermission(command: string): BashPermission {
-  const patterns: string[] = [];
-  const always: string[] = [];
-  for (const simple of splitCommands(command)) {
-    const pattern = stripAssignments(simple);
-    if (!pattern) continue;
-    if (!patterns.includes(pattern)) patterns.push(pattern);
-    const prefix = commandPrefix(shellWords(pattern));
-    if (prefix.length === 0) continue;
-    const grant = `${prefix.join(" ")} *`;
-    if (!always.includes(grant)) always.push(grant);
+/** How deep `sh -c` scripts inside `sh -c` scripts are followed before the rest counts as unanalysable. */
+const MAX_SCRIPT_DEPTH = 4;
+
+function addOnce(list: string[], item: string): void {
+  if (!list.includes(item)) list.push(item);
+}
+
+/** Adds what one simple command (its words, quotes removed) asks for, and the commands it visibly runs. */
+function addCommand(words: readonly string[], out: BashPermission, depth: number): void {
+  const command = canonicalCommand(words);
+  const pattern = command.words.join(" ");
+  let unknown = command.unknown;
+  if (pattern) {
+    addOnce(out.patterns, pattern);
+    const prefix = commandPrefix(command.words);
+    addOnce(out.always, `${prefix.join(" ")} *`);
+    // `git $(echo push)`: the words that pick what the command does are known only when it runs.
+    if (prefix.slice(1).some((word) => /^[$`]/.test(word))) unknown ??= "its subcommand is expanded when it runs";
   }
-  if (patterns.length === 0 && command.trim()) patterns.push(command.trim());
-  return { patterns, always };
+  if (unknown && !out.unanalysable.some((entry) => entry.command === (pattern || words.join(" ")))) {
+    out.unanalysable.push({ command: pattern || words.join(" "), reason: unknown });
+  }
+  for (const run of command.runs) addCommand(run, out, depth + 1);
+  for (const script of command.scripts) {
+    if (depth >= MAX_SCRIPT_DEPTH) out.unanalysable.push({ command: pattern, reason: "its script is nested too deeply to follow" });
+    else for (const simple of splitCommands(script)) addCommand(shellWords(simple), out, depth + 1);
+  }
 }
 
-/** The patterns one simple command asks for, from its words as the shell will run them (quotes and expansions done). */
+function emptyPermission(): BashPermission {
+  return { patterns: [], always: [], unanalysable: [] };
+}
+
+/**
+ * What ONE simple command asks for, given as its argv after the shell expanded it (variables,
+ * substitutions, globs and aliases done, quotes and assignments removed; argv[0] is the command
+ * name). For a runtime that reports every command it runs: the commands that xargs, eval, scripts
+ * and `find -exec` start are reported (and checked) on their own, so `unanalysable` may be ignored
+ * there; it is filled in the same way as for a command line.
+ */
 export function argvPermission(argv: readonly string[]): BashPermission {
-  return bashPermission(argv.map(quoteArg).join(" "));
+  const out = emptyPermission();
+  addCommand(argv, out, 0);
+  if (out.patterns.length === 0 && argv.length > 0) out.patterns.push(argv.join(" "));
+  return out;
 }
 
-function quoteArg(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+/**
+ * The patterns a bash command line asks for and the "always" patterns a session grant would add:
+ * each simple command of the line in its canonical form (canonical-command.ts). For a runtime that
+ * cannot report the commands it runs (WebContainer): `unanalysable` lists the commands whose
+ * executed commands cannot be known from the text, and such a line should be asked about.
+ */
+export function bashPermission(commandLine: string): BashPermission {
+  const out = emptyPermission();
+  for (const simple of splitCommands(commandLine)) addCommand(shellWords(simple), out, 0);
+  if (out.patterns.length === 0 && commandLine.trim()) out.patterns.push(commandLine.trim());
+  return out;
 }
+

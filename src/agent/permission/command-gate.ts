@@ -5,7 +5,7 @@
 // or destinations cannot be known from its text asks.
 import { originOf, type EgressRequest, type ExecGate } from "../../runtime";
 import type { PermissionRequest } from "../tools/tool";
-import { argvPermission, bashPermission, shellWords, splitCommands } from "./bash-permission";
+import { argvPermission, bashPermission } from "./bash-permission";
 
 /** The permission of a request to an origin not allowed yet (pattern: the origin). */
 export const NETWORK_PERMISSION = "network";
@@ -91,22 +91,47 @@ function fromNote(line: string, shown: string[]): string | undefined {
 
 /** URLs written in a command line (for runtimes that cannot show requests as they are made). */
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`<>|;&()]+/gi;
+/** Download clients: their first operand is where they go (curl's default scheme is http). */
+const DOWNLOAD_CLIENTS = new Set(["curl", "wget"]);
+const NPM_INSTALLS = new Set(["install", "i", "ci", "add", "update", "exec"]);
+
+/**
+ * Where a download client (curl, wget) given as its canonical words goes: the origin of its first
+ * operand, "*" when it names none the text can tell; undefined for any other command.
+ */
+export function downloadTarget(words: readonly string[]): string | undefined {
+  if (!DOWNLOAD_CLIENTS.has(words[0] ?? "")) return undefined;
+  const operand = words.slice(1).find((word) => !word.startsWith("-") && /^[a-z0-9.-]+\.[a-z]{2,}|:\/\//i.test(word));
+  if (operand === undefined) return "*";
+  const origin = originOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(operand) ? operand : `http://${operand}`);
+  return /^https?:\/\//.test(origin) ? origin : "*";
+}
 
 /**
  * The asks for a command line judged by its text (runtimes without a gate): its simple commands
- * against the bash rules, each URL written in it against the network rules, and, for a line whose
- * commands or destinations cannot be known before it runs (eval, scripts, package scripts, a
- * command named by a variable, download clients without a URL), one network ask for any site.
+ * against the bash rules, each site it names (a URL in it, a download client's target) against the
+ * network rules, and, for a line whose commands or destinations cannot be known before it runs
+ * (eval, scripts, package scripts and installs, a command named by a variable, a download client
+ * without a target), one network ask for any site, marked `unanalysable`.
  */
 export function textChecks(line: string, description: string): PermissionRequest[] {
-  const { patterns, always } = bashPermission(line);
-  const unanalysable = cannotAnalyse(line);
+  const { patterns, always, unanalysable } = bashPermission(line);
   const requests: PermissionRequest[] = [{ permission: "bash", patterns, always, metadata: { command: line, description } }];
-  const origins = [...new Set([...line.matchAll(URL_IN_TEXT)].map((match) => originOf(match[0])))];
-  for (const origin of origins) {
-    requests.push({ permission: NETWORK_PERMISSION, patterns: [origin], always: [origin], metadata: { url: origin, origin, command: line, description } });
+  const origins = new Set<string>();
+  let unnamed = unanalysable.length > 0;
+  for (const pattern of patterns) {
+    const words = pattern.split(/\s+/);
+    const target = downloadTarget(words);
+    if (target !== undefined) origins.add(target);
+    for (const match of pattern.matchAll(URL_IN_TEXT)) origins.add(originOf(match[0]));
+    if (words[0] === "npm" && NPM_INSTALLS.has(words[1] ?? "")) unnamed = true;
+    if (words[0] === "pip" || words[0] === "pip3" || (/^python3?$/.test(words[0] ?? "") && words[1] === "-m" && words[2] === "pip")) unnamed = true;
   }
-  if (unanalysable) {
+  for (const origin of origins) {
+    // "*": a download client whose target the text does not tell; only an allow of every site covers it.
+    requests.push({ permission: NETWORK_PERMISSION, patterns: [origin], always: origin === "*" ? [] : [origin], metadata: { url: origin, origin, command: line, description } });
+  }
+  if (unnamed) {
     requests.push({
       permission: NETWORK_PERMISSION,
       patterns: ["*"],
@@ -114,28 +139,10 @@ export function textChecks(line: string, description: string): PermissionRequest
       metadata: {
         command: line,
         description,
+        unanalysable: true,
         detail: "This runtime runs the line in its own shell: the commands it runs and the sites they reach cannot be checked before it runs.",
       },
     });
   }
   return requests;
-}
-
-/** Commands whose effect lives outside the line's text: scripts, package scripts, eval, input-driven runs. */
-const OPAQUE = new Set(["eval", "source", ".", "sh", "bash", "zsh", "dash", "xargs", "npx", "bunx", "yarn", "pnpm", "bun", "make", "exec"]);
-const NETWORK_CLIENTS = new Set(["curl", "wget"]);
-/** npm subcommands that run package scripts or reach a registry a workspace file may name. */
-const NPM_SCRIPTS_OR_REGISTRY = new Set(["run", "run-script", "exec", "test", "start", "restart", "stop", "install", "i", "ci", "add", "update"]);
-
-function cannotAnalyse(line: string): boolean {
-  return splitCommands(line).some((command) => {
-    const text = command.trim().replace(/^([A-Za-z_][A-Za-z0-9_]*=\S*\s+)*/, "");
-    if (/^[$`]/.test(text)) return true;
-    const words = shellWords(text);
-    const name = words[0] ?? "";
-    if (OPAQUE.has(name)) return true;
-    if (name === "npm" && NPM_SCRIPTS_OR_REGISTRY.has(words[1] ?? "")) return true;
-    if (name === "pip" || name === "pip3") return true;
-    return NETWORK_CLIENTS.has(name) && !words.some((word) => /:\/\//.test(word));
-  });
 }

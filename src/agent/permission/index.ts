@@ -20,7 +20,9 @@ export {
   type Rule,
 } from "./rules";
 export { NETWORK_PERMISSION, commandGate, textChecks, type CommandGate } from "./command-gate";
-export { BASH_ARITY, argvPermission, bashPermission, commandPrefix, shellWords, splitCommands, type BashPermission } from "./bash-permission";
+export { BASH_ARITY, argvPermission, bashPermission, commandPrefix, shellWords, splitCommands, type BashPermission, type UnanalysableCommand } from "./bash-permission";
+export { canonicalCommand, type CanonicalCommand } from "./canonical-command";
+export { looserDecisions, type LooserDecision } from "./loosening";
 export {
   PermissionManager,
   type AskInput,

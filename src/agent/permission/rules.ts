@@ -83,8 +83,15 @@ export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
   },
   bash: {
     "*": "allow",
+    // Commands are matched in canonical form (canonical-command.ts): "rm -rf" stands for every
+    // spelling of recursive and forced, "git push" for git with any global options before it, and
+    // find always names its start path, so these few rules catch every way of writing them.
     "rm -rf *": "ask",
-    "rm -fr *": "ask",
+    "find * -delete *": "ask",
+    "find * -exec *": "ask",
+    "find * -execdir *": "ask",
+    "find * -ok *": "ask",
+    "find * -okdir *": "ask",
     "git push *": "ask",
     "npm publish *": "ask",
   },
