@@ -1,6 +1,6 @@
 // The script put first in every page the built-in preview serves. It runs inside the previewed
 // page (an opaque origin: no access to webcode) and talks to the Preview panel by postMessage only:
-// it reports the page's path and its errors, shows errors in an overlay with file and line, and
+// it reports the page's path, its errors and the requests its policy blocked, shows errors in an overlay with file and line, and
 // answers the page's fetch() of its own files through the panel (the service worker does not see
 // requests from opaque-origin pages). It is one self-contained function, serialised into the page.
 
@@ -108,6 +108,12 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
   window.addEventListener("unhandledrejection", (event) => {
     const reason = event.reason as { message?: string; stack?: string } | undefined;
     show({ message: `Unhandled rejection: ${reason?.message ?? String(event.reason)}`, ...frameOf(reason?.stack), stack: reason?.stack });
+  });
+  // Requests the preview's Content-Security-Policy blocked (src/sw/service-worker.ts: only the
+  // page's own files and the origins allowed in the Preview panel): the panel lists them with an
+  // "Allow" for each origin. The browser made no request; this only says which one it refused.
+  document.addEventListener("securitypolicyviolation", (event) => {
+    post({ kind: "blocked", url: event.blockedURI, directive: event.effectiveDirective });
   });
   const reportLocation = () => {
     const path = location.href.startsWith(config.base) ? `/${location.href.slice(config.base.length)}` : location.pathname;

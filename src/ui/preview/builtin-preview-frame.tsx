@@ -7,6 +7,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { Runtime } from "../../runtime";
 import { IconButton, Icon } from "../common";
+import { blockedOrigin, previewRequestPolicies, type PreviewRequestPolicies } from "./request-policy";
 import { startAppServiceWorker } from "./service-worker";
 
 /** Frames reload this long after the last change of a burst (an agent writing several files). */
@@ -17,8 +18,11 @@ const HOT_UPDATE_TIMEOUT_MS = 5_000;
 
 interface PreviewMessage {
   source: "webcode-preview";
-  kind: "location" | "error" | "fetch" | "hot-result";
+  kind: "location" | "error" | "fetch" | "hot-result" | "blocked";
   path?: string;
+  /** With "blocked": the refused request's address and the policy directive that refused it. */
+  url?: string;
+  directive?: string;
   /** With "location": the page build's id, for hot updates. */
   build?: string;
   /** With "hot-result". */
@@ -38,11 +42,26 @@ export function sitePath(typed: string, base: string): string {
   return text.startsWith("/") ? text : `/${text}`;
 }
 
-export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runtime; base: string; actions?: React.ReactNode }) {
+export interface BuiltinPreviewFrameProps {
+  runtime: Runtime;
+  base: string;
+  actions?: React.ReactNode;
+  /** Where "Allow" writes the origins this preview may reach (default: this page's). */
+  policies?: PreviewRequestPolicies;
+}
+
+/** A blocked origin as the panel lists it: what kinds of request went there (CSP directives). */
+interface Blocked {
+  origin: string;
+  directives: string[];
+}
+
+export function BuiltinPreviewFrame({ runtime, base, actions, policies = previewRequestPolicies }: BuiltinPreviewFrameProps) {
   const [worker, setWorker] = useState<"waiting" | "ready" | "unavailable">("waiting");
   const [src, setSrc] = useState(base);
   const [reloads, setReloads] = useState(0);
   const [typed, setTyped] = useState("/");
+  const [blocked, setBlocked] = useState<Blocked[]>([]);
   const current = useRef("/");
   /** The page build the frame runs (from its prelude); undefined until it reports one. */
   const build = useRef<string | undefined>(undefined);
@@ -95,6 +114,17 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
       const data = event.data;
       if (data.kind === "hot-result" && typeof data.id === "number") {
         hotResults.current.get(data.id)?.(data.ok === true);
+      } else if (data.kind === "blocked" && typeof data.url === "string") {
+        // The page can claim anything here; it only ever leads to a button the user presses.
+        const origin = blockedOrigin(data.url);
+        if (origin === undefined || policies.allowedFor(base).includes(origin)) return;
+        const directive = typeof data.directive === "string" ? data.directive : "request";
+        setBlocked((list) => {
+          const known = list.find((b) => b.origin === origin);
+          if (!known) return [...list, { origin, directives: [directive] }];
+          if (known.directives.includes(directive)) return list;
+          return list.map((b) => (b === known ? { origin, directives: [...b.directives, directive] } : b));
+        });
       } else if (data.kind === "location" && typeof data.path === "string") {
         current.current = data.path;
         build.current = typeof data.build === "string" ? data.build : undefined;
@@ -112,7 +142,14 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
     };
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
-  }, [runtime, base]);
+  }, [runtime, base, policies]);
+
+  /** Lets this preview reach `origin` and loads the page again under the new policy. */
+  const allow = (origin: string) => {
+    policies.allow(base, origin);
+    setBlocked((list) => list.filter((b) => b.origin !== origin));
+    navigate(current.current);
+  };
 
   // A save (or any change of the workspace) updates the page in place when only its modules changed,
   // else reloads it on the path it is showing. Updates run one after another.
@@ -181,6 +218,22 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
         />
         {actions}
       </form>
+      {blocked.length > 0 && (
+        <section className="preview-blocked" aria-label="Blocked requests">
+          <p>This page tried to reach other sites. Nothing was sent; allow a site to let the page reach it, then the page reloads.</p>
+          <ul>
+            {blocked.map((b) => (
+              <li key={b.origin}>
+                <span className="preview-blocked-origin">{b.origin}</span>
+                <span className="preview-blocked-kind"> ({b.directives.join(", ")})</span>
+                <button type="button" className="button" onClick={() => allow(b.origin)}>
+                  Allow {b.origin}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {worker === "ready" ? (
         <iframe key={`${src}#${reloads}`} ref={frame} className="preview-frame" title="Preview" src={src} allow="clipboard-write" data-preview-src={src} />
       ) : worker === "waiting" ? (
@@ -194,7 +247,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
         </div>
       )}
       <p className="preview-note">
-        Served by the browser runtime from the workspace files; it updates when they change. The site runs sandboxed, with no access to webcode.
+        Served by the browser runtime from the workspace files; it updates when they change. The site runs sandboxed, with no access to webcode, and reaches no other site unless you allow it.
       </p>
     </div>
   );
