@@ -31,11 +31,13 @@ interface HotMessage {
  * `(url) => import(url)`, passed from the page's script text so that the app's bundler leaves it alone.
  */
 function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeConfig): void {
+  // The Preview panel is in webcode's page, the top window: the page's own frame sits in a frame of
+  // the panel's that holds its navigation policy (builtin-preview-frame.tsx).
   const post = (message: Record<string, unknown>, transfer: Transferable[] = []) => {
     try {
-      window.parent.postMessage({ source: "webcode-preview", ...message }, "*", transfer);
+      window.top!.postMessage({ source: "webcode-preview", ...message }, "*", transfer);
     } catch {
-      // A page opened on its own (no parent frame) has nobody to tell.
+      // Nothing to do when posting fails: a page opened in a tab of its own has no panel to tell.
     }
   };
   const workspacePath = (url: string | undefined): string | undefined => {
@@ -187,7 +189,7 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
     for (const [root] of roots) reactRoots.delete(root);
   };
 
-  // Hot updates, from the parent frame only (the Preview panel) and only in the expected shape.
+  // Hot updates, from the top window only (the Preview panel) and only in the expected shape.
   const isHot = (data: unknown): data is HotMessage => {
     const m = data as Partial<HotMessage> | null;
     return (
@@ -199,7 +201,7 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
   };
   let updating: Promise<unknown> = Promise.resolve();
   window.addEventListener("message", (event) => {
-    if (event.source !== window.parent || window.parent === window || !isHot(event.data)) return;
+    if (event.source !== window.top || window.top === window || !isHot(event.data)) return;
     const update = event.data;
     updating = updating.then(async () => {
       try {

@@ -7,7 +7,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { Runtime } from "../../runtime";
 import { IconButton, Icon } from "../common";
-import { blockedOrigin, previewRequestPolicies, type PreviewRequestPolicies } from "./request-policy";
+import { blockedOrigin, previewFrameDocument, previewRequestPolicies, type PreviewRequestPolicies } from "./request-policy";
 import { startAppServiceWorker } from "./service-worker";
 
 /** Frames reload this long after the last change of a burst (an agent writing several files). */
@@ -50,10 +50,27 @@ export interface BuiltinPreviewFrameProps {
   policies?: PreviewRequestPolicies;
 }
 
-/** A blocked origin as the panel lists it: what kinds of request went there (CSP directives). */
+/** What the policy's directives block, in the panel's words. */
+const REQUEST_KINDS: Record<string, string> = {
+  "connect-src": "fetch, beacon or socket",
+  "img-src": "image",
+  "form-action": "form",
+  "script-src": "script",
+  "script-src-elem": "script",
+  "style-src": "stylesheet",
+  "style-src-elem": "stylesheet",
+  "font-src": "font",
+  "media-src": "media",
+  "frame-src": "frame",
+  "worker-src": "worker",
+  "manifest-src": "manifest",
+  "object-src": "plugin",
+};
+
+/** A blocked origin as the panel lists it: what kinds of request went there. */
 interface Blocked {
   origin: string;
-  directives: string[];
+  kinds: string[];
 }
 
 export function BuiltinPreviewFrame({ runtime, base, actions, policies = previewRequestPolicies }: BuiltinPreviewFrameProps) {
@@ -89,6 +106,50 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
     };
   }, []);
 
+  /** The previewed page's window: the only frame of the panel's frame (previewFrameDocument). */
+  const pageWindow = (): Window | undefined => frame.current?.contentWindow?.frames[0] ?? undefined;
+
+  /**
+   * The page navigating itself somewhere not allowed is refused by its frame's policy, whose
+   * violations are reported in that frame's document (webcode's origin: readable here). Watched from
+   * as soon as that document exists (a page can navigate before its frame's load event), and again
+   * at load in case the first look came too early.
+   */
+  const watchNavigations = () => {
+    const attach = () => {
+      const document = frame.current?.contentDocument;
+      if (!document || document.URL !== "about:srcdoc") return false;
+      if (!watched.current.has(document)) {
+        watched.current.add(document);
+        document.addEventListener("securitypolicyviolation", (event) => reportBlocked(event.blockedURI, "navigation"));
+      }
+      return true;
+    };
+    if (attach()) return;
+    const timer = setInterval(() => {
+      if (attach() || !frame.current) clearInterval(timer);
+    }, 20);
+  };
+  const watched = useRef(new WeakSet<Document>());
+  // Each new frame (a reload, another policy) is watched from its start.
+  useEffect(() => {
+    if (worker === "ready") watchNavigations();
+    // watchNavigations only reads refs and state setters.
+  }, [worker, src, reloads]);
+
+  /** Lists a refused request's origin (from the page's prelude or its frame's policy). */
+  const reportBlocked = (url: string, kind: string) => {
+    // The page can claim anything here; it only ever leads to a button the user presses.
+    const origin = blockedOrigin(url);
+    if (origin === undefined || policies.allowedFor(base).includes(origin)) return;
+    setBlocked((list) => {
+      const known = list.find((b) => b.origin === origin);
+      if (!known) return [...list, { origin, kinds: [kind] }];
+      if (known.kinds.includes(kind)) return list;
+      return list.map((b) => (b === known ? { origin, kinds: [...b.kinds, kind] } : b));
+    });
+  };
+
   /**
    * Shows `path`. `fresh` replaces the frame (the Reload button: it also recovers from a page that
    * hangs); otherwise the frame navigates in place, which keeps its process and is faster.
@@ -98,7 +159,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
     build.current = undefined;
     setTyped(path);
     const next = base + path.replace(/^\//, "");
-    const view = frame.current?.contentWindow;
+    const view = pageWindow();
     if (!fresh && view) {
       view.location.replace(next);
       return;
@@ -110,21 +171,13 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
   // Messages from the previewed page: only from this frame's window, whatever it claims to be.
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
-      if (!frame.current || event.source !== frame.current.contentWindow || !isPreviewMessage(event.data)) return;
+      const view = pageWindow();
+      if (!view || event.source !== view || !isPreviewMessage(event.data)) return;
       const data = event.data;
       if (data.kind === "hot-result" && typeof data.id === "number") {
         hotResults.current.get(data.id)?.(data.ok === true);
       } else if (data.kind === "blocked" && typeof data.url === "string") {
-        // The page can claim anything here; it only ever leads to a button the user presses.
-        const origin = blockedOrigin(data.url);
-        if (origin === undefined || policies.allowedFor(base).includes(origin)) return;
-        const directive = typeof data.directive === "string" ? data.directive : "request";
-        setBlocked((list) => {
-          const known = list.find((b) => b.origin === origin);
-          if (!known) return [...list, { origin, directives: [directive] }];
-          if (known.directives.includes(directive)) return list;
-          return list.map((b) => (b === known ? { origin, directives: [...b.directives, directive] } : b));
-        });
+        reportBlocked(data.url, (typeof data.directive === "string" && REQUEST_KINDS[data.directive]) || "request");
       } else if (data.kind === "location" && typeof data.path === "string") {
         current.current = data.path;
         build.current = typeof data.build === "string" ? data.build : undefined;
@@ -159,11 +212,11 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
     let live = true;
     let nextId = 0;
     const hotUpdate = async (): Promise<boolean> => {
-      const view = frame.current?.contentWindow;
+      const view = pageWindow();
       const page = build.current;
       if (!view || page === undefined || !runtime.previewUpdate) return false;
       const update = await runtime.previewUpdate(base, page).catch(() => undefined);
-      if (!live || update?.kind !== "hot" || frame.current?.contentWindow !== view || build.current !== page) return false;
+      if (!live || update?.kind !== "hot" || pageWindow() !== view || build.current !== page) return false;
       const id = ++nextId;
       const applied = new Promise<boolean>((resolve) => {
         const timeout = setTimeout(() => resolve(false), HOT_UPDATE_TIMEOUT_MS);
@@ -225,7 +278,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
             {blocked.map((b) => (
               <li key={b.origin}>
                 <span className="preview-blocked-origin">{b.origin}</span>
-                <span className="preview-blocked-kind"> ({b.directives.join(", ")})</span>
+                <span className="preview-blocked-kind">({b.kinds.join("; ")})</span>
                 <button type="button" className="button" onClick={() => allow(b.origin)}>
                   Allow {b.origin}
                 </button>
@@ -235,7 +288,16 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
         </section>
       )}
       {worker === "ready" ? (
-        <iframe key={`${src}#${reloads}`} ref={frame} className="preview-frame" title="Preview" src={src} allow="clipboard-write" data-preview-src={src} />
+        <iframe
+          key={`${src}#${reloads}`}
+          ref={frame}
+          className="preview-frame"
+          title="Preview"
+          srcDoc={previewFrameDocument(src, base, policies.allowedFor(base))}
+          allow="clipboard-write"
+          data-preview-src={src}
+          onLoad={watchNavigations}
+        />
       ) : worker === "waiting" ? (
         <div className="preview-message" role="status">
           Starting the preview…

@@ -59,3 +59,29 @@ export class PreviewRequestPolicies {
 
 /** This page's policies: read by the service worker's answers, written by the Preview panel. */
 export const previewRequestPolicies = new PreviewRequestPolicies();
+
+const escapeAttribute = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * The document of the frame the Preview panel puts the previewed page in (as srcdoc). The page's
+ * own policy (the service worker's) cannot stop the page from navigating itself (location.href, a
+ * link, a meta refresh, a download link: CSP has no working navigate-to), and that request carries
+ * whatever the address says. A frame's navigations are checked against its parent's frame-src,
+ * though, before any request: so the page gets a parent of its own whose policy allows only the
+ * preview's address and the origins allowed for it. This frame is webcode's origin (a srcdoc
+ * document) so that the page's navigations still reach the service worker (an opaque-origin parent
+ * would put the page in another storage partition, which the worker does not serve); it holds no
+ * script (webcode's own policy, which it inherits, allows none inline), and the sandboxed page
+ * inside can neither read it nor navigate it.
+ */
+export function previewFrameDocument(src: string, base: string, allowed: readonly string[]): string {
+  const session = previewSessionOf(base);
+  const origins = allowed.filter((origin) => blockedOrigin(origin) === origin);
+  const frameSources = [session ?? "'none'", ...origins, "data:", "blob:"].join(" ");
+  const policy = `default-src 'none'; style-src 'unsafe-inline'; frame-src ${frameSources}; form-action 'none'; base-uri 'none'`;
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${escapeAttribute(policy)}">` +
+    `<style>html,body{margin:0;height:100%;overflow:hidden;background:#fff}iframe{display:block;border:0;width:100%;height:100%}</style></head>` +
+    `<body><iframe title="Previewed page" src="${escapeAttribute(src)}" allow="clipboard-write"></iframe></body></html>`
+  );
+}
