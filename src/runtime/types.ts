@@ -114,8 +114,12 @@ export interface Runtime extends Disposable {
   readonly fs: WorkspaceFs;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   openShell(size: { cols: number; rows: number }): Shell;
-  /** Servers already up are reported synchronously, during this call (replays); later ones as they become ready. */
-  onServerReady(listener: (port: number, url: string) => void): Disposable;
+  /**
+   * Servers already up are reported synchronously, during this call (replays); later ones as they
+   * become ready. `startedBy`: who started it, when the runtime knows (the built-in preview: the
+   * source of the command or call that started it, undefined for the Preview panel's own button).
+   */
+  onServerReady(listener: (port: number, url: string, startedBy?: ChangeSource) => void): Disposable;
   /** A server reported by onServerReady stopped (its port closed). Absent: the runtime runs no servers. */
   onServerClosed?(listener: (port: number) => void): Disposable;
   /** Errors outside any command (the container's, file sync's), for the user to see. */
@@ -139,6 +143,8 @@ export interface PreviewStartOptions {
   root?: string;
   /** The port the command asked for (shown only: nothing listens on it). */
   port?: number;
+  /** Who asked (the agent's commands: "agent"); undefined is the user, from the Preview panel. */
+  source?: ChangeSource;
 }
 
 export interface PreviewStart {

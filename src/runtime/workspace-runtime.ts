@@ -6,6 +6,7 @@ import { Emitter, errorMessage, toDisposable, type Disposable } from "../base";
 import { fallbackCause } from "./fallback";
 import type { WebContainerBoot, WebContainerStatus } from "./webcontainer-boot";
 import type {
+  ChangeSource,
   ExecOptions,
   ExecResult,
   PreviewHotUpdate,
@@ -95,7 +96,7 @@ export class WorkspaceRuntime<C = unknown> implements Runtime, RuntimeUpgrade {
   }
 
   /** The built-in preview (the browser runtime's) is reported in every stage; WebContainer's servers once it runs. */
-  onServerReady(listener: (port: number, url: string) => void): Disposable {
+  onServerReady(listener: (port: number, url: string, startedBy?: ChangeSource) => void): Disposable {
     const browser = this.options.browser;
     const builtin = browser.onServerReady(listener);
     const others = this.followActive((runtime) => (runtime === browser ? undefined : runtime.onServerReady(listener)));

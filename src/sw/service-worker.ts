@@ -4,7 +4,8 @@
 //    until the page accepts the update (no mix of old and new chunks).
 // 2. The built-in preview: it answers navigations under /__preview/<session>/ by asking the page
 //    that holds that session (src/ui/preview/preview-service-worker.ts), and marks what it serves
-//    as a sandboxed, opaque-origin document (CSP sandbox without allow-same-origin).
+//    as a sandboxed, opaque-origin document (CSP sandbox without allow-same-origin) whose requests
+//    reach only its own files and the origins the user allowed (previewRequestPolicy).
 // Hand-written rather than generated (Workbox): the preview routing and the headers must live in
 // the same worker, and the precache part is a few dozen lines. It imports nothing.
 
@@ -47,17 +48,58 @@ const KEEP_CACHES = 2;
 
 /**
  * What the preview's documents run under: an opaque origin (no allow-same-origin: no access to
- * webcode's storage, keys or DOM), no top-level navigation, framed by webcode only; embeddable in
- * the cross-origin-isolated app (COEP).
+ * webcode's storage, keys or DOM), no top-level navigation, no pop-ups (a pop-up is a new
+ * top-level document: it would load whatever address it is given, past every policy below), framed
+ * by webcode only; embeddable in the cross-origin-isolated app (COEP). The request policy
+ * (previewRequestPolicy) is added per response.
  */
+const PREVIEW_SANDBOX = "sandbox allow-scripts allow-forms allow-modals allow-downloads; frame-ancestors 'self'";
 const PREVIEW_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": "sandbox allow-scripts allow-forms allow-modals allow-popups allow-downloads; frame-ancestors 'self'",
   "Cross-Origin-Embedder-Policy": "credentialless",
   "Cross-Origin-Resource-Policy": "same-origin",
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "no-referrer",
 };
+
+/** An origin the page may name in a policy: scheme, host and port only (nothing that could end a CSP source list). */
+const ORIGIN = /^(https?|wss?):\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
+
+/**
+ * The preview page's own requests: its files (everything in the page is inline or a data:/blob:
+ * URL, html-document.ts; its own pages are under its prefix) and the origins the user allowed for
+ * this preview in the Preview panel, nothing else. Fetch, XHR, sendBeacon, WebSocket, EventSource,
+ * images, scripts, styles, fonts, media, frames, workers and form targets elsewhere are blocked
+ * before the request is made, and the page's prelude reports each block to the panel
+ * (securitypolicyviolation). 'self' is not used: the document's origin is opaque, so the preview's
+ * own address is spelled out (a source with a path ending in "/" matches everything under it).
+ */
+function previewRequestPolicy(requestUrl: string, allowed: readonly string[]): string {
+  const url = new URL(requestUrl);
+  const session = url.pathname.slice(PREVIEW_PREFIX.length).split("/", 1)[0] ?? "";
+  const own = `${url.origin}${PREVIEW_PREFIX}${session.replace(/[^A-Za-z0-9_-]/g, "")}/`;
+  const sources = [own, ...allowed.filter((origin) => ORIGIN.test(origin))].join(" ");
+  const local = `${sources} data: blob:`;
+  return [
+    `default-src ${local}`,
+    `script-src ${local} 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'`,
+    `style-src ${local} 'unsafe-inline'`,
+    `img-src ${local}`,
+    `font-src ${local}`,
+    `media-src ${local}`,
+    `connect-src ${local}`,
+    `frame-src ${local}`,
+    `worker-src ${local}`,
+    `manifest-src ${sources}`,
+    `form-action ${sources}`,
+    "object-src 'none'",
+  ].join("; ");
+}
+
+function previewHeaders(requestUrl: string, allowed: readonly string[], extra: Record<string, string>): Record<string, string> {
+  // Two policies in one header (a comma): both are enforced.
+  return { ...PREVIEW_HEADERS, "Content-Security-Policy": `${PREVIEW_SANDBOX}, ${previewRequestPolicy(requestUrl, allowed)}`, ...extra };
+}
 
 const shellUrl = (file: string) => new URL(file, scope.location.origin).toString();
 
@@ -113,6 +155,8 @@ interface PreviewAnswer {
   contentType: string;
   body: string | ArrayBuffer;
   location?: string;
+  /** The origins the user allowed this preview's pages to reach (the Preview panel's "Allow"). */
+  allow?: string[];
 }
 
 /** Asks every webcode tab; the one that holds the session answers, the others say "unknown". */
@@ -135,10 +179,11 @@ async function previewResponse(request: Request): Promise<Response> {
   if (!answer) {
     const body =
       "<!doctype html><meta charset=utf-8><title>Preview closed</title><p style=\"font:14px system-ui;padding:16px\">This preview is not open any more: the webcode tab that served it was closed, reloaded or switched workspace. Open it again from webcode's Preview panel.</p>";
-    return new Response(body, { status: 404, headers: { ...PREVIEW_HEADERS, "Content-Type": "text/html; charset=utf-8" } });
+    return new Response(body, { status: 404, headers: previewHeaders(request.url, [], { "Content-Type": "text/html; charset=utf-8" }) });
   }
-  if (answer.location) return new Response(null, { status: answer.status, headers: { ...PREVIEW_HEADERS, Location: answer.location } });
-  return new Response(answer.body, { status: answer.status, headers: { ...PREVIEW_HEADERS, "Content-Type": answer.contentType } });
+  const allowed = Array.isArray(answer.allow) ? answer.allow.filter((origin): origin is string => typeof origin === "string") : [];
+  if (answer.location) return new Response(null, { status: answer.status, headers: previewHeaders(request.url, allowed, { Location: answer.location }) });
+  return new Response(answer.body, { status: answer.status, headers: previewHeaders(request.url, allowed, { "Content-Type": answer.contentType }) });
 }
 
 function firstDefined<T>(promises: Array<Promise<T | undefined>>): Promise<T | undefined> {

@@ -12,7 +12,8 @@ const SAVES = 5;
 
 /** Milliseconds until the previewed app's button reads `text` (polled every 10 ms). */
 async function until(page: Page, text: string, started: number, timeoutMs = 30_000): Promise<number> {
-  const button = page.frameLocator('iframe[title="Preview"]').getByRole("button");
+  // The previewed page is inside the Preview's frame, which holds its navigation policy.
+  const button = page.frameLocator('iframe[title="Preview"]').frameLocator('iframe[title="Previewed page"]').getByRole("button");
   for (;;) {
     const now = await button.textContent({ timeout: 50 }).catch(() => null);
     if (now === text) return performance.now() - started;
@@ -45,7 +46,8 @@ it("opens the React starter in the preview and updates it on save", async () => 
     }
 
     // Saves are hot updates: a value the last load set on the frame's window must survive them.
-    const frame = await (await page.locator('iframe[title="Preview"]').elementHandle())!.contentFrame();
+    const outer = await (await page.locator('iframe[title="Preview"]').elementHandle())!.contentFrame();
+    const frame = await (await outer!.locator('iframe[title="Previewed page"]').elementHandle())!.contentFrame();
     await frame!.evaluate(() => ((window as unknown as { loaded: string }).loaded = "once"));
     await waitForTerminal(page);
     const saves: number[] = [];

@@ -8,12 +8,14 @@ import { DEFAULT_APP, brokenApp, hostileSite, importZip, reactStarter, staticSit
 
 const browser = useBrowser();
 
+/** The previewed page: inside the Preview's frame, which holds its navigation policy. */
 function preview(page: Page): FrameLocator {
-  return page.frameLocator('iframe[title="Preview"]');
+  return page.frameLocator('iframe[title="Preview"]').frameLocator('iframe[title="Previewed page"]');
 }
 
 async function previewFrame(page: Page): Promise<Frame> {
-  const handle = await page.locator('iframe[title="Preview"]').elementHandle({ timeout: 20_000 });
+  const outer = await (await page.locator('iframe[title="Preview"]').elementHandle({ timeout: 20_000 }))!.contentFrame();
+  const handle = await outer!.locator('iframe[title="Previewed page"]').elementHandle({ timeout: 20_000 });
   const frame = await handle!.contentFrame();
   return frame!;
 }

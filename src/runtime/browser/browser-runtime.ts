@@ -20,7 +20,7 @@ import { nodeCommand } from "../node";
 import { pythonCommands, type PythonCommandOptions } from "../python";
 import type { SandboxHost } from "../sandbox";
 import type { PreviewHub } from "../preview";
-import type { PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
 import { BuiltinPreview } from "./builtin-preview";
 import { devServerCommands } from "./dev-server-commands";
 
@@ -94,7 +94,8 @@ export class BrowserRuntime implements Runtime {
     if (this.preview) {
       const preview = this.preview;
       const byName = new Map(commands.map((c) => [c.name, c]));
-      serving.push(...devServerCommands((start) => preview.start(start), (name) => byName.get(name)));
+      // The preview is told who ran the command: the Preview panel does not open one the agent started.
+      serving.push(...devServerCommands((start, shellFs) => preview.start({ ...start, source: this.host.sourceOf(shellFs) }), (name) => byName.get(name)));
       commands = commands.filter((c) => !serving.some((s) => s.name === c.name));
     }
     this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchFor), htmlToMarkdownCommand(), git], {
@@ -154,7 +155,7 @@ export class BrowserRuntime implements Runtime {
   }
 
   /** The browser runtime runs no server processes; its built-in previews are reported here. */
-  onServerReady(listener: (port: number, url: string) => void): Disposable {
+  onServerReady(listener: (port: number, url: string, startedBy?: ChangeSource) => void): Disposable {
     return this.preview ? this.preview.onServerReady(listener) : toDisposable(() => undefined);
   }
 

@@ -3,15 +3,16 @@
 // commands (dev-server-commands.ts) and the panel's "Open preview" make.
 import { Emitter, toDisposable, type Disposable } from "../../base";
 import type { PreviewHub, PreviewSession } from "../preview";
-import type { PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 
 /** The port a preview reports when its command named none (Vite's default). */
 export const DEFAULT_PREVIEW_PORT = 5173;
 
 export class BuiltinPreview implements Disposable {
-  private readonly sessions = new Map<string, { session: PreviewSession; port: number }>();
-  private readonly ready = new Emitter<{ port: number; url: string }>();
+  /** `startedBy`: who started the session last (replayed with it). */
+  private readonly sessions = new Map<string, { session: PreviewSession; port: number; startedBy?: ChangeSource }>();
+  private readonly ready = new Emitter<{ port: number; url: string; startedBy?: ChangeSource }>();
   private readonly watch: Disposable;
 
   constructor(
@@ -33,7 +34,8 @@ export class BuiltinPreview implements Disposable {
       entry = { session: this.hub.open(this.files, root), port: options.port ?? DEFAULT_PREVIEW_PORT + this.sessions.size };
       this.sessions.set(root, entry);
     }
-    this.ready.fire({ port: entry.port, url: entry.session.url });
+    entry.startedBy = options.source;
+    this.ready.fire({ port: entry.port, url: entry.session.url, startedBy: options.source });
     return { url: entry.session.url, root, port: entry.port };
   }
 
@@ -50,9 +52,9 @@ export class BuiltinPreview implements Disposable {
   }
 
   /** Previews already started are reported during the call (as runtimes replay their servers). */
-  onServerReady(listener: (port: number, url: string) => void): Disposable {
-    for (const { session, port } of this.sessions.values()) listener(port, session.url);
-    const subscription = this.ready.event(({ port, url }) => listener(port, url));
+  onServerReady(listener: (port: number, url: string, startedBy?: ChangeSource) => void): Disposable {
+    for (const { session, port, startedBy } of this.sessions.values()) listener(port, session.url, startedBy);
+    const subscription = this.ready.event(({ port, url, startedBy }) => listener(port, url, startedBy));
     return toDisposable(() => subscription.dispose());
   }
 

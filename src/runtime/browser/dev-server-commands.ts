@@ -83,7 +83,8 @@ function workspacePathOf(shellPath: string): string | undefined {
   return shellPath.startsWith(`${WORKSPACE_MOUNT}/`) ? shellPath.slice(WORKSPACE_MOUNT.length + 1) : undefined;
 }
 
-export type PreviewStarter = (options: PreviewStartOptions) => Promise<PreviewStart>;
+/** `shellFs`: the file system of the command's run, which tells who ran it (BashHost.sourceOf). */
+export type PreviewStarter = (options: PreviewStartOptions, shellFs: IFileSystem) => Promise<PreviewStart>;
 
 /** Starts the preview for `request` run in shell folder `cwd`; the terminal's answer. */
 export async function startDevServerPreview(request: DevServerRequest, cwd: string, fs: IFileSystem, start: PreviewStarter): Promise<BashResult> {
@@ -92,7 +93,7 @@ export async function startDevServerPreview(request: DevServerRequest, cwd: stri
   if (root === undefined) return { stdout: "", stderr: `${request.label}: ${folder} is outside the workspace; the preview serves workspace folders only.\n`, exitCode: 1 };
   const stat = await fs.stat(folder).catch(() => undefined);
   if (!stat?.isDirectory) return { stdout: "", stderr: `${request.label}: ${folder} is not a folder.\n`, exitCode: 1 };
-  const started = await start({ root, port: request.port });
+  const started = await start({ root, port: request.port }, fs);
   const stdout =
     `No Node.js dev server runs in the browser runtime: ${request.label} is served by the browser runtime's built-in preview instead.\n` +
     `  Serving  ${folder}\n  Preview  the Preview tab, or ${started.url} in this browser while webcode stays open\n` +

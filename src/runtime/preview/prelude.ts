@@ -1,6 +1,6 @@
 // The script put first in every page the built-in preview serves. It runs inside the previewed
 // page (an opaque origin: no access to webcode) and talks to the Preview panel by postMessage only:
-// it reports the page's path and its errors, shows errors in an overlay with file and line, and
+// it reports the page's path, its errors and the requests its policy blocked, shows errors in an overlay with file and line, and
 // answers the page's fetch() of its own files through the panel (the service worker does not see
 // requests from opaque-origin pages). It is one self-contained function, serialised into the page.
 
@@ -31,11 +31,13 @@ interface HotMessage {
  * `(url) => import(url)`, passed from the page's script text so that the app's bundler leaves it alone.
  */
 function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeConfig): void {
+  // The Preview panel is in webcode's page, the top window: the page's own frame sits in a frame of
+  // the panel's that holds its navigation policy (builtin-preview-frame.tsx).
   const post = (message: Record<string, unknown>, transfer: Transferable[] = []) => {
     try {
-      window.parent.postMessage({ source: "webcode-preview", ...message }, "*", transfer);
+      window.top!.postMessage({ source: "webcode-preview", ...message }, "*", transfer);
     } catch {
-      // A page opened on its own (no parent frame) has nobody to tell.
+      // Nothing to do when posting fails: a page opened in a tab of its own has no panel to tell.
     }
   };
   const workspacePath = (url: string | undefined): string | undefined => {
@@ -109,6 +111,12 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
     const reason = event.reason as { message?: string; stack?: string } | undefined;
     show({ message: `Unhandled rejection: ${reason?.message ?? String(event.reason)}`, ...frameOf(reason?.stack), stack: reason?.stack });
   });
+  // Requests the preview's Content-Security-Policy blocked (src/sw/service-worker.ts: only the
+  // page's own files and the origins allowed in the Preview panel): the panel lists them with an
+  // "Allow" for each origin. The browser made no request; this only says which one it refused.
+  document.addEventListener("securitypolicyviolation", (event) => {
+    post({ kind: "blocked", url: event.blockedURI, directive: event.effectiveDirective });
+  });
   const reportLocation = () => {
     const path = location.href.startsWith(config.base) ? `/${location.href.slice(config.base.length)}` : location.pathname;
     post({ kind: "location", path, build: config.build });
@@ -181,7 +189,7 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
     for (const [root] of roots) reactRoots.delete(root);
   };
 
-  // Hot updates, from the parent frame only (the Preview panel) and only in the expected shape.
+  // Hot updates, from the top window only (the Preview panel) and only in the expected shape.
   const isHot = (data: unknown): data is HotMessage => {
     const m = data as Partial<HotMessage> | null;
     return (
@@ -193,7 +201,7 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
   };
   let updating: Promise<unknown> = Promise.resolve();
   window.addEventListener("message", (event) => {
-    if (event.source !== window.parent || window.parent === window || !isHot(event.data)) return;
+    if (event.source !== window.top || window.top === window || !isHot(event.data)) return;
     const update = event.data;
     updating = updating.then(async () => {
       try {

@@ -7,6 +7,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { Runtime } from "../../runtime";
 import { IconButton, Icon } from "../common";
+import { blockedOrigin, previewFrameDocument, previewRequestPolicies, type PreviewRequestPolicies } from "./request-policy";
 import { startAppServiceWorker } from "./service-worker";
 
 /** Frames reload this long after the last change of a burst (an agent writing several files). */
@@ -17,8 +18,11 @@ const HOT_UPDATE_TIMEOUT_MS = 5_000;
 
 interface PreviewMessage {
   source: "webcode-preview";
-  kind: "location" | "error" | "fetch" | "hot-result";
+  kind: "location" | "error" | "fetch" | "hot-result" | "blocked";
   path?: string;
+  /** With "blocked": the refused request's address and the policy directive that refused it. */
+  url?: string;
+  directive?: string;
   /** With "location": the page build's id, for hot updates. */
   build?: string;
   /** With "hot-result". */
@@ -38,11 +42,43 @@ export function sitePath(typed: string, base: string): string {
   return text.startsWith("/") ? text : `/${text}`;
 }
 
-export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runtime; base: string; actions?: React.ReactNode }) {
+export interface BuiltinPreviewFrameProps {
+  runtime: Runtime;
+  base: string;
+  actions?: React.ReactNode;
+  /** Where "Allow" writes the origins this preview may reach (default: this page's). */
+  policies?: PreviewRequestPolicies;
+}
+
+/** What the policy's directives block, in the panel's words. */
+const REQUEST_KINDS: Record<string, string> = {
+  "connect-src": "fetch, beacon or socket",
+  "img-src": "image",
+  "form-action": "form",
+  "script-src": "script",
+  "script-src-elem": "script",
+  "style-src": "stylesheet",
+  "style-src-elem": "stylesheet",
+  "font-src": "font",
+  "media-src": "media",
+  "frame-src": "frame",
+  "worker-src": "worker",
+  "manifest-src": "manifest",
+  "object-src": "plugin",
+};
+
+/** A blocked origin as the panel lists it: what kinds of request went there. */
+interface Blocked {
+  origin: string;
+  kinds: string[];
+}
+
+export function BuiltinPreviewFrame({ runtime, base, actions, policies = previewRequestPolicies }: BuiltinPreviewFrameProps) {
   const [worker, setWorker] = useState<"waiting" | "ready" | "unavailable">("waiting");
   const [src, setSrc] = useState(base);
   const [reloads, setReloads] = useState(0);
   const [typed, setTyped] = useState("/");
+  const [blocked, setBlocked] = useState<Blocked[]>([]);
   const current = useRef("/");
   /** The page build the frame runs (from its prelude); undefined until it reports one. */
   const build = useRef<string | undefined>(undefined);
@@ -70,6 +106,50 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
     };
   }, []);
 
+  /** The previewed page's window: the only frame of the panel's frame (previewFrameDocument). */
+  const pageWindow = (): Window | undefined => frame.current?.contentWindow?.frames[0] ?? undefined;
+
+  /**
+   * The page navigating itself somewhere not allowed is refused by its frame's policy, whose
+   * violations are reported in that frame's document (webcode's origin: readable here). Watched from
+   * as soon as that document exists (a page can navigate before its frame's load event), and again
+   * at load in case the first look came too early.
+   */
+  const watchNavigations = () => {
+    const attach = () => {
+      const document = frame.current?.contentDocument;
+      if (!document || document.URL !== "about:srcdoc") return false;
+      if (!watched.current.has(document)) {
+        watched.current.add(document);
+        document.addEventListener("securitypolicyviolation", (event) => reportBlocked(event.blockedURI, "navigation"));
+      }
+      return true;
+    };
+    if (attach()) return;
+    const timer = setInterval(() => {
+      if (attach() || !frame.current) clearInterval(timer);
+    }, 20);
+  };
+  const watched = useRef(new WeakSet<Document>());
+  // Each new frame (a reload, another policy) is watched from its start.
+  useEffect(() => {
+    if (worker === "ready") watchNavigations();
+    // watchNavigations only reads refs and state setters.
+  }, [worker, src, reloads]);
+
+  /** Lists a refused request's origin (from the page's prelude or its frame's policy). */
+  const reportBlocked = (url: string, kind: string) => {
+    // The page can claim anything here; it only ever leads to a button the user presses.
+    const origin = blockedOrigin(url);
+    if (origin === undefined || policies.allowedFor(base).includes(origin)) return;
+    setBlocked((list) => {
+      const known = list.find((b) => b.origin === origin);
+      if (!known) return [...list, { origin, kinds: [kind] }];
+      if (known.kinds.includes(kind)) return list;
+      return list.map((b) => (b === known ? { origin, kinds: [...b.kinds, kind] } : b));
+    });
+  };
+
   /**
    * Shows `path`. `fresh` replaces the frame (the Reload button: it also recovers from a page that
    * hangs); otherwise the frame navigates in place, which keeps its process and is faster.
@@ -79,7 +159,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
     build.current = undefined;
     setTyped(path);
     const next = base + path.replace(/^\//, "");
-    const view = frame.current?.contentWindow;
+    const view = pageWindow();
     if (!fresh && view) {
       view.location.replace(next);
       return;
@@ -91,10 +171,13 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
   // Messages from the previewed page: only from this frame's window, whatever it claims to be.
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
-      if (!frame.current || event.source !== frame.current.contentWindow || !isPreviewMessage(event.data)) return;
+      const view = pageWindow();
+      if (!view || event.source !== view || !isPreviewMessage(event.data)) return;
       const data = event.data;
       if (data.kind === "hot-result" && typeof data.id === "number") {
         hotResults.current.get(data.id)?.(data.ok === true);
+      } else if (data.kind === "blocked" && typeof data.url === "string") {
+        reportBlocked(data.url, (typeof data.directive === "string" && REQUEST_KINDS[data.directive]) || "request");
       } else if (data.kind === "location" && typeof data.path === "string") {
         current.current = data.path;
         build.current = typeof data.build === "string" ? data.build : undefined;
@@ -112,7 +195,14 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
     };
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
-  }, [runtime, base]);
+  }, [runtime, base, policies]);
+
+  /** Lets this preview reach `origin` and loads the page again under the new policy. */
+  const allow = (origin: string) => {
+    policies.allow(base, origin);
+    setBlocked((list) => list.filter((b) => b.origin !== origin));
+    navigate(current.current);
+  };
 
   // A save (or any change of the workspace) updates the page in place when only its modules changed,
   // else reloads it on the path it is showing. Updates run one after another.
@@ -122,11 +212,11 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
     let live = true;
     let nextId = 0;
     const hotUpdate = async (): Promise<boolean> => {
-      const view = frame.current?.contentWindow;
+      const view = pageWindow();
       const page = build.current;
       if (!view || page === undefined || !runtime.previewUpdate) return false;
       const update = await runtime.previewUpdate(base, page).catch(() => undefined);
-      if (!live || update?.kind !== "hot" || frame.current?.contentWindow !== view || build.current !== page) return false;
+      if (!live || update?.kind !== "hot" || pageWindow() !== view || build.current !== page) return false;
       const id = ++nextId;
       const applied = new Promise<boolean>((resolve) => {
         const timeout = setTimeout(() => resolve(false), HOT_UPDATE_TIMEOUT_MS);
@@ -181,8 +271,33 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
         />
         {actions}
       </form>
+      {blocked.length > 0 && (
+        <section className="preview-blocked" aria-label="Blocked requests">
+          <p>This page tried to reach other sites. Nothing was sent; allow a site to let the page reach it, then the page reloads.</p>
+          <ul>
+            {blocked.map((b) => (
+              <li key={b.origin}>
+                <span className="preview-blocked-origin">{b.origin}</span>
+                <span className="preview-blocked-kind">({b.kinds.join("; ")})</span>
+                <button type="button" className="button" onClick={() => allow(b.origin)}>
+                  Allow {b.origin}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {worker === "ready" ? (
-        <iframe key={`${src}#${reloads}`} ref={frame} className="preview-frame" title="Preview" src={src} allow="clipboard-write" data-preview-src={src} />
+        <iframe
+          key={`${src}#${reloads}`}
+          ref={frame}
+          className="preview-frame"
+          title="Preview"
+          srcDoc={previewFrameDocument(src, base, policies.allowedFor(base))}
+          allow="clipboard-write"
+          data-preview-src={src}
+          onLoad={watchNavigations}
+        />
       ) : worker === "waiting" ? (
         <div className="preview-message" role="status">
           Starting the preview…
@@ -194,7 +309,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions }: { runtime: Runti
         </div>
       )}
       <p className="preview-note">
-        Served by the browser runtime from the workspace files; it updates when they change. The site runs sandboxed, with no access to webcode.
+        Served by the browser runtime from the workspace files; it updates when they change. The site runs sandboxed, with no access to webcode, and reaches no other site unless you allow it.
       </p>
     </div>
   );

@@ -7,6 +7,7 @@ import { PREVIEW_PREFIX, type Runtime } from "../../runtime";
 import "./preview.css";
 import { Icon, IconButton } from "../common";
 import { BuiltinPreviewFrame } from "./builtin-preview-frame";
+import { previewRequestPolicies, type PreviewRequestPolicies } from "./request-policy";
 
 /** Is `url` one of this page's built-in previews (served by its service worker)? */
 export function isBuiltinPreview(url: string, appOrigin: string): boolean {
@@ -17,9 +18,12 @@ export interface PreviewPanelProps {
   runtime: Runtime | undefined;
   /**
    * Called once when a server newly becomes ready, so the host can bring the preview to the front;
-   * never for servers that were already up when the panel subscribed (replays).
+   * never for servers that were already up when the panel subscribed (replays), nor for a built-in
+   * preview the agent started (it waits for the user's "Open preview").
    */
   onServerReady?(url: string): void;
+  /** Which built-in previews the user opened (default: this page's). */
+  policies?: PreviewRequestPolicies;
 }
 
 interface Server {
@@ -67,7 +71,7 @@ function sameServer(shown: string, server: string): boolean {
   }
 }
 
-export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
+export function PreviewPanel({ runtime, onServerReady, policies = previewRequestPolicies }: PreviewPanelProps) {
   const [servers, setServers] = useState<Server[]>([]);
   const [url, setShownUrl] = useState<string | undefined>(undefined);
   // The listeners below read what is shown now, not what it was when they subscribed.
@@ -81,6 +85,11 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
   const [urlError, setUrlError] = useState<string | undefined>(undefined);
   /** The port of a server that stopped while it was shown. */
   const [stopped, setStopped] = useState<number | undefined>(undefined);
+  /**
+   * A built-in preview the agent started, not opened yet: the agent wrote that site, so its page is
+   * loaded only when the user asks (the request policy is in place by then and the user sees it).
+   */
+  const [held, setHeld] = useState<Server | undefined>(undefined);
   const inputId = useId();
   // The host passes a new callback on every render: read it through a ref so that a render never
   // re-subscribes (each subscription replays the running servers).
@@ -91,15 +100,26 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
     setServers([]);
     setUrl(undefined);
     setStopped(undefined);
+    setHeld(undefined);
     if (!runtime) return;
     const known = new Map<number, string>();
     // Servers already up are reported during the subscribe call: they update the panel quietly.
     let replaying = true;
-    const ready = runtime.onServerReady((port, serverUrl) => {
+    const ready = runtime.onServerReady((port, serverUrl, startedBy) => {
       const isNew = !replaying && known.get(port) !== serverUrl;
       known.set(port, serverUrl);
+      const builtin = isBuiltinPreview(serverUrl, window.location.origin);
+      // The agent's command never brings the Preview to the front (only the user's do).
+      const byAgent = builtin && startedBy === "agent";
+      if (byAgent && !policies.isOpened(serverUrl)) {
+        // Not in the server picker either: choosing it there would load it past the notice.
+        setHeld({ port, url: serverUrl });
+        return;
+      }
+      if (builtin) policies.markOpened(serverUrl);
+      setHeld((h) => (h?.url === serverUrl ? undefined : h));
       setServers((list) => [...list.filter((s) => s.port !== port), { port, url: serverUrl }]);
-      if (replaying) {
+      if (replaying || byAgent) {
         if (shown.current === undefined) {
           setUrl(serverUrl);
           setTyped(serverUrl);
@@ -117,6 +137,7 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
       const serverUrl = known.get(port);
       known.delete(port);
       setServers((list) => list.filter((s) => s.port !== port));
+      setHeld((h) => (h?.port === port ? undefined : h));
       if (serverUrl === undefined || shown.current === undefined || !sameServer(shown.current, serverUrl)) return;
       setStopped(port);
       setUrl(undefined);
@@ -125,7 +146,7 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
       ready.dispose();
       closed?.dispose();
     };
-  }, [runtime]);
+  }, [runtime, policies]);
 
   const go = () => {
     const safe = safePreviewUrl(typed);
@@ -169,8 +190,31 @@ export function PreviewPanel({ runtime, onServerReady }: PreviewPanelProps) {
     </select>
   );
 
+  const openHeld = (server: Server) => {
+    policies.markOpened(server.url);
+    setHeld(undefined);
+    setServers((list) => [...list.filter((s) => s.port !== server.port), server]);
+    setStopped(undefined);
+    setUrl(server.url);
+    setTyped(server.url);
+  };
+  const heldNotice = held && (
+    <div className="preview-message preview-held" role="status">
+      <Icon name="globe" size={32} />
+      <p>
+        The agent started a preview of <code>{held.url}</code>. It is not loaded until you open it: its page runs code the agent wrote.
+      </p>
+      <button type="button" className="button button-primary" onClick={() => openHeld(held)}>
+        Open preview
+      </button>
+    </div>
+  );
+
+  // In front of whatever is shown: the agent's new preview is what the panel has to say now.
+  if (heldNotice) return heldNotice;
+
   if (url && isBuiltinPreview(url, window.location.origin)) {
-    return <BuiltinPreviewFrame key={url} runtime={runtime} base={url} actions={serverPicker} />;
+    return <BuiltinPreviewFrame key={url} runtime={runtime} base={url} actions={serverPicker} policies={policies} />;
   }
 
   if (!runtime.capabilities.servers && !url) {

@@ -3,6 +3,7 @@
 // build is ready (the update is applied when the user asks: the page reloads on the new build).
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { PreviewHub } from "../../runtime";
+import { previewRequestPolicies, type PreviewRequestPolicies } from "./request-policy";
 
 export interface ServiceWorkerState {
   /** "unsupported": no service workers here (some private modes): no offline and no built-in preview. */
@@ -37,8 +38,9 @@ export function startAppServiceWorker(): void {
 export function registerAppServiceWorker(
   hub: PreviewHub,
   container: ServiceWorkerContainer | undefined = navigator.serviceWorker,
-  options: { after?: Promise<unknown> } = {},
+  options: { after?: Promise<unknown>; policies?: PreviewRequestPolicies } = {},
 ): AppServiceWorker {
+  const policies = options.policies ?? previewRequestPolicies;
   const store = createStore<ServiceWorkerState>(() => ({ status: container ? "registering" : "unsupported", updateReady: false }));
   if (!container) {
     return { store, ready: () => Promise.resolve(false), applyUpdate: () => undefined };
@@ -47,11 +49,13 @@ export function registerAppServiceWorker(
     const data = event.data as { type?: string; url?: string; mode?: "page" | "raw" } | null;
     const port = event.ports[0];
     if (data?.type !== "webcode-preview-request" || !port || typeof data.url !== "string") return;
-    void hub.handle(data.url, data.mode === "raw" ? "raw" : "page").then(
+    const url = data.url;
+    void hub.handle(url, data.mode === "raw" ? "raw" : "page").then(
       (response) => {
         if (!response) return port.postMessage({ unknown: true });
         const body = typeof response.body === "string" ? response.body : response.body.slice().buffer;
-        port.postMessage({ status: response.status, contentType: response.contentType, body, location: response.location }, typeof body === "string" ? [] : [body]);
+        const allow = policies.allowedFor(url);
+        port.postMessage({ status: response.status, contentType: response.contentType, body, location: response.location, allow }, typeof body === "string" ? [] : [body]);
       },
       (error: unknown) => {
         port.postMessage({ status: 500, contentType: "text/plain; charset=utf-8", body: `The preview failed: ${error instanceof Error ? error.message : String(error)}` });
