@@ -164,6 +164,8 @@ export class FakeWebContainer implements WebContainerLike {
   private watchTimer: ReturnType<typeof setTimeout> | undefined;
   /** How long after a change its watch event is delivered (events stay in order). */
   watchLagMs = 1;
+  /** How long a mount takes (a big workspace takes a while). */
+  mountDelayMs = 0;
   /** Output pieces of at most this many bytes (0: each print whole). Odd by default, so escape sequences and multi-byte characters get cut. */
   outputChunkBytes = 61;
   tornDown = false;
@@ -218,7 +220,7 @@ export class FakeWebContainer implements WebContainerLike {
   async mount(tree: MountTree): Promise<void> {
     // A round trip to the container's frame, on the same channel as on(): subscriptions made
     // before the mount are in place when it resolves.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setTimeout(resolve, this.mountDelayMs));
     this.mounted = tree;
     // The real mount sends JSON.stringify(toInternalFileSystemTree(tree)); its folders are plain
     // objects, so an entry named "__proto__" becomes the prototype and is not sent.

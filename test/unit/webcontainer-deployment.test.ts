@@ -115,17 +115,27 @@ describe("response headers", () => {
 });
 
 describe("@webcontainer/api's output decoding, as the build patches it", () => {
-  /** The module's binaryListener, patched, as a function (it only uses TextDecoder and its argument). */
-  function patchedBinaryListener(): (listener: (text: string | null) => void) => (data: Uint8Array | null) => void {
-    const code = patchWebContainerOutputDecoding(readFileSync("node_modules/@webcontainer/api/dist/index.js", "utf8"));
+  /** The module's binaryListener (as published, or patched) as a function: it only uses TextDecoder and its argument. */
+  function binaryListenerOf(patched = true): (listener: (text: string | null) => void) => (data: Uint8Array | null) => void {
+    const published = readFileSync("node_modules/@webcontainer/api/dist/index.js", "utf8");
+    const code = patched ? patchWebContainerOutputDecoding(published) : published;
     const source = code.slice(code.indexOf("function binaryListener(listener) {"));
     const body = source.slice(0, source.indexOf("\n}\n") + 2);
     return new Function("decoder", `${body}; return binaryListener;`)(new TextDecoder()) as never;
   }
 
+  it("as published, a character cut between two chunks becomes U+FFFD (why the build patches it)", () => {
+    const seen: Array<string | null> = [];
+    const listener = binaryListenerOf(false)((text) => seen.push(text));
+    const bytes = new TextEncoder().encode("é");
+    listener(bytes.subarray(0, 1));
+    listener(bytes.subarray(1));
+    expect(seen.join("")).toBe("\uFFFD\uFFFD");
+  });
+
   it("keeps a character cut between two chunks whole (before: two U+FFFD)", () => {
     const seen: Array<string | null> = [];
-    const listener = patchedBinaryListener()((text) => seen.push(text));
+    const listener = binaryListenerOf()((text) => seen.push(text));
     const bytes = new TextEncoder().encode("✓ héllo");
     listener(bytes.subarray(0, 1));
     listener(bytes.subarray(1, 6));
