@@ -108,13 +108,13 @@ export function licensedBoot<C>(options: LicensedBootOptions<C>): () => Promise<
   };
 }
 
-/** The sentence after a boot error: which key was used, and what to check. */
+/** The sentence after a boot error: which key was used, and what to check (no final stop: the notice adds one). */
 export function keyHint(key: ResolvedApiKey | undefined, hostname: string): string {
   if (key) {
-    return `WebContainer API key used: ${API_KEY_SOURCE_NAMES[key.source]}; check that it is valid and that StackBlitz allows it on ${hostname}.`;
+    return `WebContainer API key used: ${API_KEY_SOURCE_NAMES[key.source]}; check that it is valid and that StackBlitz allows it on ${hostname}`;
   }
-  if (isLocalHost(hostname)) return "No WebContainer API key is set (none is needed on localhost).";
-  return `No WebContainer API key is set: on ${hostname} StackBlitz needs one (the deployer sets VITE_WEBCONTAINER_API_KEY or ${DEPLOYMENT_CONFIG_FILE}; a user can set one in Settings → Runtime).`;
+  if (isLocalHost(hostname)) return "No WebContainer API key is set (none is needed on localhost)";
+  return `No WebContainer API key is set: on ${hostname} StackBlitz needs one (the deployer sets VITE_WEBCONTAINER_API_KEY or ${DEPLOYMENT_CONFIG_FILE}; a user can set one in Settings → Runtime)`;
 }
 
 function isLocalHost(hostname: string): boolean {
