@@ -10,6 +10,7 @@ import react from "@vitejs/plugin-react";
 import { RESPONSE_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
 import { serviceWorkerPlugin } from "./scripts/service-worker-plugin";
 import { pythonStdlibPlugin } from "./scripts/python-stdlib-plugin";
+import { webcontainerOutputDecoding } from "./scripts/webcontainer-output-decoding";
 
 /**
  * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
@@ -81,11 +82,14 @@ const processShim: Plugin = {
 };
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), devCsp, headersOnEveryResponse, serviceWorkerPlugin(), pythonStdlibPlugin(fileURLToPath(new URL(".", import.meta.url)))],
+  plugins: [react(), devCsp, headersOnEveryResponse, webcontainerOutputDecoding(), serviceWorkerPlugin(), pythonStdlibPlugin(fileURLToPath(new URL(".", import.meta.url)))],
   resolve:
     mode === E2E_MODE
       ? { alias: { "@webcontainer/api": fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) } }
       : undefined,
+  // Not pre-bundled in the dev server: pre-bundling skips plugins' transforms, and
+  // webcontainerOutputDecoding must patch the module there too.
+  optimizeDeps: { exclude: ["@webcontainer/api"] },
   server: { headers: RESPONSE_HEADERS },
   preview: { headers: RESPONSE_HEADERS },
   // Workers are one file each: the sandbox starts them as classic scripts from text (no chunks to import).

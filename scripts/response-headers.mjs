@@ -12,16 +12,20 @@ export const ISOLATION_HEADERS = {
 };
 
 /**
- * No other site may frame the app (clickjacking the permission cards), no response is sniffed into
- * another type, and no request made from the app tells the target which page (and which
- * #share=/#import= link) it came from. frame-ancestors only works as a header, not in the page's
- * <meta> policy; X-Frame-Options covers browsers that ignore it.
+ * No other site may frame the app (clickjacking the permission cards) and no response is sniffed
+ * into another type. frame-ancestors only works as a header, not in the page's <meta> policy;
+ * X-Frame-Options covers browsers that ignore it.
+ * Referrer: strict-origin-when-cross-origin, not no-referrer. StackBlitz checks the WebContainer API
+ * key against the domain its frame is loaded from, which it learns from the Referer: with
+ * no-referrer a licensed deployment could be refused. Cross-origin requests carry the origin only
+ * (never the path or query; a #share=/#import= fragment is never sent at all), and nothing over
+ * plain HTTP from an HTTPS page.
  */
 export const SECURITY_HEADERS = {
   "Content-Security-Policy": "frame-ancestors 'none'",
   "X-Frame-Options": "DENY",
   "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
 };
 
 /** Both sets: what every response sends. */

@@ -18,6 +18,7 @@ import {
   type RuntimeSelection,
   type RuntimeSettings,
 } from "./runtime";
+import { fetchDeploymentConfig, licensedBoot, resolveApiKey } from "./runtime/webcontainer-licence";
 import { lazyCodeIntelligence } from "./runtime/code-intel/lazy";
 import { checkBrowserIndexedDB, openMemoryStorage, openStorage, openStorageForRecovery, type Storage } from "./storage";
 import { mountApp, startupOrder, storageFailure, type AppServices } from "./ui";
@@ -54,11 +55,18 @@ function createWebContainerBoot(settings: RuntimeSettings): WebContainerBoot<Web
       browserSupported: isChromiumBased(),
     }),
     timeoutMs: bootTimeout(location.search, settings),
-    boot: async () => {
-      const { WebContainer, configureAPIKey } = await import("@webcontainer/api");
-      if (settings.webContainerApiKey) configureAPIKey(settings.webContainerApiKey);
-      return WebContainer.boot({ coep: "credentialless", workdirName: "workspace" });
-    },
+    // One boot function per page: it applies the API key once, before the first boot, and Retry
+    // reuses it (the real API throws on configureAPIKey after any boot call).
+    boot: licensedBoot<WebContainer>({
+      load: () => import("@webcontainer/api"),
+      apiKey: () =>
+        resolveApiKey({
+          settings: settings.webContainerApiKey,
+          build: import.meta.env.VITE_WEBCONTAINER_API_KEY as string | undefined,
+          readConfig: fetchDeploymentConfig(location.href),
+        }),
+      hostname: location.hostname,
+    }),
     teardown: (container) => container.teardown(),
   });
 }
@@ -91,7 +99,7 @@ const GIT_GLOBAL_CONFIG_KEY = "git-global-config";
 
 function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: ReturnType<typeof runtimeModules>, preview: PreviewHub, storage: Storage, networkLog: NetworkLog) {
   return async (files: WorkspaceFiles): Promise<RuntimeSelection> => {
-    const [{ createBrowserRuntime }, { attachWebContainer }, { pageNodeHost }, { pagePython }] = await modules;
+    const [{ createBrowserRuntime }, { attachWebContainer, probeWebContainer }, { pageNodeHost }, { pagePython }] = await modules;
     const runtime: WorkspaceRuntime<WebContainer> = new WorkspaceRuntime<WebContainer>({
       files,
       // node runs in the page's one isolated execution host, whose worker loads with the first program.
@@ -104,7 +112,8 @@ function runtimeStarter(webcontainer: WebContainerBoot<WebContainer>, modules: R
         networkLog,
       }),
       webcontainer,
-      attach: attachWebContainer,
+      attach: (container, workspaceFiles, signal) => attachWebContainer(container, workspaceFiles, { signal }),
+      probe: probeWebContainer,
     });
     // In the background, once there is a workspace to move (a no-op after the first time).
     setTimeout(() => webcontainer.start(), 0);

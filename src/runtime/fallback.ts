@@ -26,6 +26,8 @@ export function fallbackCause(reason: FallbackReason): string {
       return `WebContainer did not start within ${Math.round(reason.timeoutMs / 1000)} s (it needs the network and third-party cookies for StackBlitz)`;
     case "boot-failed":
       return `WebContainer failed to start: ${reason.message}`;
+    case "lost":
+      return `WebContainer stopped answering (${reason.message}) and was shut down`;
     case "forced":
       return "the page was opened with ?runtime=browser";
     case "disabled":
@@ -62,6 +64,12 @@ export function describeFallback(reason: FallbackReason): FallbackNotice {
       return {
         title: "WebContainer failed to start",
         detail: `WebContainer reported: ${reason.message}. Press Retry to try again.` + tail,
+        unavailable,
+      };
+    case "lost":
+      return {
+        title: "WebContainer stopped answering",
+        detail: `WebContainer stopped answering (${reason.message}), so webcode shut it down and the workspace runs in the browser runtime again. Press Retry to start a new one.` + tail,
         unavailable,
       };
     case "forced":

@@ -12,7 +12,7 @@ export const MAX_BOOT_TIMEOUT_MS = 120_000;
 export interface RuntimeSettings {
   /** Use WebContainer when available; off: it is never loaded. */
   useWebContainer: boolean;
-  /** StackBlitz WebContainer API key, applied with configureAPIKey before boot ("" = none). */
+  /** StackBlitz WebContainer API key: this browser's override of the deployment's (webcontainer-licence.ts; "" = none). */
   webContainerApiKey: string;
   bootTimeoutMs: number;
   /** git clone/fetch/pull/push go through this CORS proxy URL prefix ("" = none, they say so). Read per command. */

@@ -109,6 +109,17 @@ export interface RuntimeProblem {
 }
 
 export interface Runtime extends Disposable {
+  /**
+   * Like dispose, but resolves once it is done: its processes have ended and every change they
+   * made is in the workspace files (so the files may close, and the next workspace may use the
+   * container). Absent: dispose is already complete when it returns.
+   */
+  close?(): Promise<void>;
+  /**
+   * Resolves when the changes its processes made so far are in the workspace files and the
+   * workspace's changes are in its file system (WebContainer's sync). Absent: they share the files.
+   */
+  settle?(): Promise<void>;
   readonly kind: RuntimeKind;
   readonly capabilities: RuntimeCapabilities;
   readonly fs: WorkspaceFs;
@@ -170,6 +181,8 @@ export type FallbackReason =
   | { kind: "unsupported-browser" }
   | { kind: "boot-timeout"; timeoutMs: number }
   | { kind: "boot-failed"; message: string }
+  /** It was running, then stopped answering (health check): torn down; Retry boots a new one. */
+  | { kind: "lost"; message: string }
   | { kind: "forced" }
   /** "Use WebContainer when available" is turned off in Settings → Runtime. */
   | { kind: "disabled" };

@@ -104,12 +104,26 @@ export class WebContainerBoot<C> implements Disposable {
       },
       (error: unknown) => {
         this.pending = undefined;
-        if (this.current.state !== "booting") return;
+        // A boot that already timed out may still fail with the real cause (a refused key, a
+        // blocked frame): that says more than "did not start in time", so it replaces it.
+        const lateAfterTimeout = this.current.state === "unavailable" && this.current.reason.kind === "boot-timeout";
+        if (this.disposed || (this.current.state !== "booting" && !lateAfterTimeout)) return;
         this.clearTimer();
         const message = error instanceof BootTimeoutError ? error.message : errorMessage(error);
         this.set({ state: "unavailable", reason: { kind: "boot-failed", message }, canRetry: true });
       },
     );
+  }
+
+  /**
+   * The ready container stopped answering (a health check failed): it is torn down and the status
+   * says why; Retry boots a new one (with the API key already applied: see webcontainer-licence.ts).
+   */
+  lost(container: C, message: string): void {
+    if (this.disposed || this.container !== container) return;
+    this.container = undefined;
+    this.release(container);
+    this.set({ state: "unavailable", reason: { kind: "lost", message }, canRetry: true });
   }
 
   private release(container: C): void {

@@ -31,7 +31,11 @@ function log(): FakeLog {
   return window.__webcodeFakeWebContainerLog;
 }
 
+/** Like the real API: after any WebContainer.boot call (even a failed one) the key can no longer be set. */
+let bootCalled = false;
+
 export function configureAPIKey(key: string): void {
+  if (bootCalled) throw new Error("`configureAPIKey` should always be called before `WebContainer.boot`");
   log().apiKey = key;
 }
 
@@ -117,6 +121,7 @@ function interactive(proc: FakeProcess, container: FakeWebContainer): void {
 export class WebContainer {
   static boot(options?: unknown): Promise<BrowserContainer> {
     const entry = log();
+    bootCalled = true;
     // Like the real API: one instance per page; a second boot() while one exists fails.
     if (instance) return Promise.reject(new Error("Unable to boot more than one WebContainer instance."));
     entry.boots++;

@@ -5,7 +5,12 @@
 // - `boot()` refuses a second instance until the first is torn down; teardown twice throws;
 // - processes have a terminal: they print escape codes and can prompt, reading typed input until
 //   a line or end-of-input (Ctrl-D);
-// - `readdir` reports symlinks as neither file nor folder (lstat), `readFile`/`readdir` follow them.
+// - `readdir` reports symlinks as neither file nor folder (lstat), `readFile`/`readdir` follow them;
+// - `on()` subscribes asynchronously (the real one registers over postMessage): an event fired in
+//   the same task as the call is missed; unsubscribing takes effect at once;
+// - output arrives as bytes cut at arbitrary places (`outputChunkBytes`), decoded with one streaming
+//   decoder per process, as the build's patched API does (scripts/webcontainer-output-decoding.mjs);
+// - `configureAPIKey` after any boot call throws (fakeWebContainerApi below).
 // Used by the unit tests and, through the e2e build's alias of "@webcontainer/api", by the
 // browser tests.
 import type { MountTree, ProcessLike, WebContainerLike } from "../../src/runtime/webcontainer";
@@ -23,6 +28,10 @@ export class FakeProcess implements ProcessLike {
   readonly typed: string[] = [];
   killed = false;
   exited = false;
+  /** A process that ignores kill() (a stuck one): it runs on until `end()`. */
+  survivesKill = false;
+  /** Writes to the input and resizes that came after the process exited. */
+  readonly afterExit: string[] = [];
   size: { cols: number; rows: number } | undefined;
   /** Called with each chunk written to the process's input (an interactive fake shell reacts to it). */
   onInput: ((chunk: string) => void) | undefined;
@@ -31,11 +40,15 @@ export class FakeProcess implements ProcessLike {
   private inputBuffer = "";
   private readers: Array<() => void> = [];
 
-  constructor() {
+  private readonly decoder = new TextDecoder();
+
+  /** `chunkBytes`: output is cut into pieces of at most this many bytes (0: as printed). */
+  constructor(private readonly chunkBytes = 0) {
     this.exit = new Promise((resolve) => (this.finish = resolve));
     this.output = new ReadableStream({ start: (controller) => void (this.out = controller) });
     this.input = new WritableStream({
       write: (chunk) => {
+        if (this.exited) this.afterExit.push(`write ${JSON.stringify(chunk)}`);
         this.typed.push(chunk);
         this.inputBuffer += chunk;
         for (const wake of this.readers.splice(0)) wake();
@@ -46,7 +59,15 @@ export class FakeProcess implements ProcessLike {
 
   print(text: string): void {
     if (this.exited) return;
-    this.out.enqueue(text);
+    if (this.chunkBytes <= 0) {
+      this.out.enqueue(text);
+      return;
+    }
+    const bytes = new TextEncoder().encode(text);
+    for (let i = 0; i < bytes.length; i += this.chunkBytes) {
+      const piece = this.decoder.decode(bytes.subarray(i, i + this.chunkBytes), { stream: true });
+      if (piece !== "") this.out.enqueue(piece);
+    }
   }
 
   /** Reads one typed line (without its end), or null at end of input (Ctrl-D on an empty line). */
@@ -88,11 +109,12 @@ export class FakeProcess implements ProcessLike {
 
   kill(): void {
     this.killed = true;
-    this.end(143);
+    if (!this.survivesKill) this.end(143);
   }
 
   resize(size: { cols: number; rows: number }): void {
-    this.size = size;
+    if (this.exited) this.afterExit.push(`resize ${size.cols}x${size.rows}`);
+    else this.size = size;
   }
 }
 
@@ -142,6 +164,10 @@ export class FakeWebContainer implements WebContainerLike {
   private watchTimer: ReturnType<typeof setTimeout> | undefined;
   /** How long after a change its watch event is delivered (events stay in order). */
   watchLagMs = 1;
+  /** How long a mount takes (a big workspace takes a while). */
+  mountDelayMs = 0;
+  /** Output pieces of at most this many bytes (0: each print whole). Odd by default, so escape sequences and multi-byte characters get cut. */
+  outputChunkBytes = 61;
   tornDown = false;
   mounted: MountTree | undefined;
   /** Decides what a spawned process does; by default an interactive jsh shows its prompt and waits, anything else exits 0. */
@@ -192,6 +218,9 @@ export class FakeWebContainer implements WebContainerLike {
   };
 
   async mount(tree: MountTree): Promise<void> {
+    // A round trip to the container's frame, on the same channel as on(): subscriptions made
+    // before the mount are in place when it resolves.
+    await new Promise((resolve) => setTimeout(resolve, this.mountDelayMs));
     this.mounted = tree;
     // The real mount sends JSON.stringify(toInternalFileSystemTree(tree)); its folders are plain
     // objects, so an entry named "__proto__" becomes the prototype and is not sent.
@@ -220,7 +249,7 @@ export class FakeWebContainer implements WebContainerLike {
   }
 
   async spawn(command: string, args: string[], options?: { cwd?: string; env?: Record<string, string | number | boolean>; terminal?: { cols: number; rows: number } }) {
-    const proc = new FakeProcess();
+    const proc = new FakeProcess(this.outputChunkBytes);
     const record: SpawnRecord = { command, args, proc, cwd: options?.cwd, terminal: options?.terminal, env: options?.env };
     this.spawned.push(record);
     queueMicrotask(() => this.onSpawn(proc, this, args, options?.cwd, record));
@@ -228,10 +257,21 @@ export class FakeWebContainer implements WebContainerLike {
   }
 
   on(event: string, listener: (...args: never[]) => void): () => void {
-    const list = this.listeners.get(event) ?? [];
-    list.push(listener);
-    this.listeners.set(event, list);
-    return () => this.listeners.set(event, (this.listeners.get(event) ?? []).filter((l) => l !== listener));
+    // Registered a task later, like the real API's round trip to its frame; stopped at once.
+    let stopped = false;
+    const wrapped = ((...args: never[]) => {
+      if (!stopped) listener(...args);
+    }) as (...args: never[]) => void;
+    setTimeout(() => {
+      if (stopped) return;
+      const list = this.listeners.get(event) ?? [];
+      list.push(wrapped);
+      this.listeners.set(event, list);
+    }, 0);
+    return () => {
+      stopped = true;
+      this.listeners.set(event, (this.listeners.get(event) ?? []).filter((l) => l !== wrapped));
+    };
   }
 
   emit(event: string, ...args: unknown[]): void {
@@ -330,6 +370,36 @@ export class FakeWebContainer implements WebContainerLike {
     const entry = this.files.get(path);
     return entry instanceof Uint8Array ? new TextDecoder().decode(entry) : undefined;
   }
+}
+
+/**
+ * A fresh "@webcontainer/api" module (one per page): like the real one, configureAPIKey throws once
+ * WebContainer.boot has been called, even a boot that failed ("configureAPIKey should always be
+ * called before WebContainer.boot"). `failBoots` makes the next boots reject.
+ */
+export function fakeWebContainerApi(options: { failBoots?: number; bootError?: string } = {}) {
+  let bootCalled = false;
+  let failures = options.failBoots ?? 0;
+  const api = {
+    keys: [] as string[],
+    boots: 0,
+    configureAPIKey(key: string): void {
+      if (bootCalled) throw new Error("`configureAPIKey` should always be called before `WebContainer.boot`");
+      api.keys.push(key);
+    },
+    WebContainer: {
+      async boot(_options: { coep: string; workdirName: string }): Promise<FakeWebContainer> {
+        bootCalled = true;
+        api.boots++;
+        if (failures > 0) {
+          failures--;
+          throw new Error(options.bootError ?? "Failed to boot WebContainer");
+        }
+        return new FakeWebContainer();
+      },
+    },
+  };
+  return api;
 }
 
 function clean(path: string): string {

@@ -90,8 +90,10 @@ describe("buildSystemPrompt", () => {
     const text = describeRuntime({ kind: "webcontainer", capabilities: WEBCONTAINER });
     expect(text).toContain("Runtime: WebContainer");
     expect(text).toMatch(/Can run: node, npm, dev servers/);
-    expect(text).toContain("Not available: git");
-    expect(describeRuntime({ kind: "webcontainer", capabilities: { node: true, npm: true, servers: false } })).toContain("Not available: dev servers, git");
+    // git, pip and python3 run in the browser runtime after the move (issue 32).
+    expect(text).not.toContain("Not available: git");
+    expect(text).toMatch(/git, pip and python3 run in webcode's browser runtime/);
+    expect(describeRuntime({ kind: "webcontainer", capabilities: { node: true, npm: true, servers: false } })).toContain("Not available: dev servers");
   });
 
   it("says what the browser runtime's node runs and what still needs WebContainer", () => {

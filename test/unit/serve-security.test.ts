@@ -28,7 +28,7 @@ const EXPECTED = {
   "content-security-policy": "frame-ancestors 'none'",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "strict-origin-when-cross-origin",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-embedder-policy": "credentialless",
 };

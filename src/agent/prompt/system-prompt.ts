@@ -34,19 +34,23 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
       ? "WebContainer (Node.js running in the browser tab)"
       : "browser fallback (simulated bash with file and text commands such as ls, cat, grep, sed, find, wc)";
   const lines = [`Runtime: ${name}`];
-  // git is isomorphic-git in the browser runtime (src/runtime/browser/git); WebContainer has none.
+  // git is isomorphic-git in the browser runtime (src/runtime/browser/git); WebContainer has none,
+  // so after the move a command line starting with git, pip or python3 still runs there
+  // (WorkspaceRuntime's BROWSER_ROUTED_COMMANDS).
   if (browser) can.push("git (init, status, add, rm, mv, commit, log, diff, show, branch, switch, checkout, restore, reset, stash, tag; no merge or rebase)");
   if (browser && runtime.capabilities.python) {
     can.push("python3 (CPython 3.14 via Pyodide: FILE, -c, -m unittest/doctest/json.tool, -m pytest once installed; stdin from a pipe, not typed)");
     can.push("pip (install NAME.../-r requirements.txt, uninstall, list, show: pure-Python wheels only, into .venv, from pip.conf's index-url or PyPI; packages with native code cannot install)");
   }
   if (can.length) lines.push(`Can run: ${can.join(", ")}`);
-  lines.push(`Not available: ${[...cannot, !browser && "git", browser && "network access from bash except git remotes through the user's CORS proxy"].filter(Boolean).join(", ")}`);
+  const unavailable = [...cannot, browser && "network access from bash except git remotes through the user's CORS proxy"].filter(Boolean);
+  if (unavailable.length) lines.push(`Not available: ${unavailable.join(", ")}`);
   if (browser && node) lines.push(BROWSER_NODE_NOTE);
   if (browser && npm) lines.push(BROWSER_NPM_NOTE);
   if (browser) lines.push(browserPreviewNote(runtime.capabilities.python === true));
   if (runtime.kind === "webcontainer") {
     lines.push(JSH_NOTE);
+    lines.push(ROUTED_NOTE);
     if (servers) lines.push("Dev servers: end the command with \" &\" (npm run dev &): it returns when the server is ready and the server keeps running.");
   }
   return lines.join("\n");
@@ -68,9 +72,14 @@ const BROWSER_NPM_NOTE =
  * them), and what to use for the text tools it lacks. Commands run unattended (runtime/webcontainer).
  */
 const JSH_NOTE =
-  "Shell: jsh (not bash). Commands: cat, cd, chmod, cp, curl, echo, env, export, head, jq, kill, ln, ls, mkdir, mv, ps, pwd, rm, rmdir, sort, tail, touch, which, xxd, node, npm, npx, python3 (standard library only). " +
+  "Shell: jsh (not bash). Commands: cat, cd, chmod, cp, curl, echo, env, export, head, jq, kill, ln, ls, mkdir, mv, ps, pwd, rm, rmdir, sort, tail, touch, which, xxd, node, npm, npx. " +
   "No grep, sed, find, awk, xargs, wc, diff, cut or tr: use the grep, glob, read and edit tools, or a node script. No native binaries. " +
   "Commands run without input (CI=1): pass flags such as --yes instead of answering prompts.";
+
+/** Where commands run once the workspace is in WebContainer (src/runtime/workspace-runtime.ts). */
+const ROUTED_NOTE =
+  "git, pip and python3 run in webcode's browser runtime on the same files, as a command line of their own (not in a && b or a pipe); all else runs in WebContainer. " +
+  "Its node_modules is its own: npm install there (the browser npm's is not carried over).";
 
 export async function environmentBlock(input: Pick<SystemPromptInput, "model" | "modelName" | "runtime" | "date">): Promise<string> {
   const isGit = await input.runtime.fs.exists(".git").catch(() => false);

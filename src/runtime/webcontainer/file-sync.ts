@@ -27,6 +27,16 @@ export const MAX_PULL_DEPTH = 48;
 const DIR = Symbol("dir");
 type Mirrored = string | Uint8Array | typeof DIR;
 
+/**
+ * Whether a workspace path is inside a node_modules folder. Those are never carried in either
+ * direction: each runtime owns its own dependencies (docs/architecture.md, "Runtime"). The browser
+ * npm's tree (no install scripts, packages with native code left unbuilt) stays in the workspace
+ * for the browser runtime; WebContainer's npm installs its own from package.json and the lockfile.
+ */
+export function isInNodeModules(path: string): boolean {
+  return path === "node_modules" || path.startsWith("node_modules/") || path.includes("/node_modules/") || path.endsWith("/node_modules");
+}
+
 /** A name the real mount cannot carry: its JSON conversion makes it an object's prototype. */
 const UNMOUNTABLE = "__proto__";
 
@@ -98,11 +108,12 @@ export class ContainerFileSync implements Disposable {
     };
     for (const path of this.files.snapshotPaths()) {
       const stat = this.files.statSync(path);
-      if (stat?.kind !== "dir") continue;
+      if (stat?.kind !== "dir" || isInNodeModules(path)) continue;
       if (folderOf(path)) this.mirror.set(path, DIR);
       else late.push(path);
     }
     for (const [path, data] of this.files.entries()) {
+      if (isInNodeModules(path)) continue;
       const folder = folderOf(dirname(path));
       if (folder && basename(path) !== UNMOUNTABLE) {
         folder[basename(path)] = { file: { contents: data } };
@@ -328,7 +339,7 @@ export class ContainerFileSync implements Disposable {
 
   /** Renames in the container what the mirror says is there; pushPath writes whatever is left. */
   private async renameInContainer(from: string, to: string): Promise<void> {
-    if (this.disposed) return;
+    if (this.disposed || isInNodeModules(from) || isInNodeModules(to)) return;
     const mirrored = this.mirror.get(from);
     if (mirrored === undefined || this.mirror.has(to)) return;
     await this.ensureFolder(dirname(to));
@@ -346,7 +357,7 @@ export class ContainerFileSync implements Disposable {
   }
 
   private async pushPath(path: string): Promise<void> {
-    if (this.disposed) return;
+    if (this.disposed || isInNodeModules(path)) return;
     const fs = this.container.fs;
     const stat = this.files.statSync(path);
     const mirrored = this.mirror.get(path);

@@ -12,6 +12,8 @@ export class ProcessShell implements Shell {
   /** Output produced before anyone listened (the first prompt), replayed to the first listener. */
   private backlog = "";
   private size: { cols: number; rows: number };
+  /** The process ended: nothing is written to it or resized any more (its input is gone). */
+  private exited = false;
   private disposed = false;
 
   constructor(
@@ -39,6 +41,9 @@ export class ProcessShell implements Shell {
       .pipeTo(new WritableStream({ write: (chunk) => this.emit(chunk) }))
       .catch(() => undefined);
     void process.exit.then((code) => {
+      this.exited = true;
+      this.writer?.releaseLock();
+      this.writer = undefined;
       if (!this.disposed) this.emit(`\r\n\x1b[2m[the shell exited with code ${code}; open a new terminal to continue]\x1b[0m\r\n`);
     });
   }
@@ -60,20 +65,20 @@ export class ProcessShell implements Shell {
   }
 
   write(data: string): void {
-    if (this.disposed) return;
+    if (this.disposed || this.exited) return;
     if (this.writer) void this.writer.write(data).catch(() => undefined);
     else this.pendingInput.push(data);
   }
 
   resize(size: { cols: number; rows: number }): void {
     this.size = size;
-    this.process?.resize(size);
+    if (!this.exited) this.process?.resize(size);
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.process?.kill();
+    if (!this.exited) this.process?.kill();
     this.output.dispose();
     this.onDispose?.();
   }

@@ -9,7 +9,7 @@ import { Emitter, PathError, errorMessage, normalizePath, type Disposable } from
 import type { ChangeSource, ExecOptions, ExecResult, Runtime, RuntimeProblem, Shell } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { CommandOutput } from "./command-output";
-import { ContainerFileSync } from "./file-sync";
+import { ContainerFileSync, MARKER_TIMEOUT_MS } from "./file-sync";
 import { ProcessShell } from "./process-shell";
 import type { ProcessLike, WebContainerLike } from "./webcontainer-like";
 import { delay, watchInterruption } from "../interruption";
@@ -24,6 +24,19 @@ const OUTPUT_DRAIN_MS = 500;
 export const PROMPT_IDLE_MS = 8000;
 /** A background command (`cmd &`) returns when its server is ready, or after this long. */
 export const BACKGROUND_WAIT_MS = 30_000;
+/**
+ * close(): how long the workspace's processes get to exit after kill(), and its servers' ports to
+ * report closing, before the container is handed to the next workspace anyway.
+ */
+export const STOP_WAIT_MS = 2000;
+
+/** What a closed runtime leaves to the next workspace on the same container. */
+export interface ContainerHandoff {
+  /** Processes that were killed but had not exited (reported once, by the next runtime). */
+  survivors: string[];
+}
+
+export const NO_HANDOFF: ContainerHandoff = { survivors: [] };
 
 /**
  * Environment for the agent's commands (the command's own `env` wins): CI makes npm, test runners
@@ -57,6 +70,12 @@ export interface WebContainerRuntimeOptions {
   promptIdleMs?: number;
   /** Overrides BACKGROUND_WAIT_MS (tests). */
   backgroundWaitMs?: number;
+  /** Overrides STOP_WAIT_MS. */
+  stopWaitMs?: number;
+  /** Left by the previous workspace on this container (attachWebContainer passes it on). */
+  inherited?: ContainerHandoff;
+  /** Called once close() is done, with what is left for the next workspace. */
+  onClosed?: (handoff: ContainerHandoff) => void;
 }
 
 export class WebContainerRuntime implements Runtime {
@@ -72,6 +91,11 @@ export class WebContainerRuntime implements Runtime {
   private readonly serverClosed = new Emitter<number>();
   private readonly problems = new Emitter<RuntimeProblem>();
   private readonly unsubscribe: Array<() => void> = [];
+  /** Every process this runtime started (commands and shells) until it exits, with its command line. */
+  private readonly processes = new Map<ProcessLike, string>();
+  /** Problems met before anyone listened (at attach), told to the first listener. */
+  private readonly earlyProblems: RuntimeProblem[] = [];
+  private closing: Promise<void> | undefined;
   private disposed = false;
 
   constructor(
@@ -82,7 +106,7 @@ export class WebContainerRuntime implements Runtime {
     this.sync = new ContainerFileSync(container, fs, {
       sourceOfContainerChanges: () => this.currentSource(),
       exclude: options.syncExclude,
-      onError: (error) => this.problems.fire({ kind: "file-sync", message: errorMessage(error) }),
+      onError: (error) => this.report({ kind: "file-sync", message: errorMessage(error) }),
     });
     this.unsubscribe.push(
       container.on("server-ready", (port, url) => {
@@ -95,14 +119,42 @@ export class WebContainerRuntime implements Runtime {
         if (known) this.serverClosed.fire(port);
       }),
       container.on("error", (error) => {
-        this.problems.fire({ kind: "container", message: error?.message || "WebContainer reported an error without a message." });
+        this.report({ kind: "container", message: error?.message || "WebContainer reported an error without a message." });
       }),
     );
+    const survivors = options.inherited?.survivors ?? [];
+    if (survivors.length > 0) {
+      const list = survivors.slice(0, 3).join(", ") + (survivors.length > 3 ? ` and ${survivors.length - 3} more` : "");
+      this.report({
+        kind: "container",
+        message: `${survivors.length === 1 ? "A process" : `${survivors.length} processes`} of the previous workspace did not stop when asked (${list}) and may still run in WebContainer; reload the page to clear ${survivors.length === 1 ? "it" : "them"}.`,
+      });
+    }
+  }
+
+  private report(problem: RuntimeProblem): void {
+    if (this.problems.listenerCount === 0) this.earlyProblems.push(problem);
+    else this.problems.fire(problem);
+  }
+
+  /** Spawns in the container and keeps track of the process until it exits. */
+  private async spawn(command: string, args: string[], options: Parameters<WebContainerLike["spawn"]>[2]): Promise<ProcessLike> {
+    const process = await this.container.spawn(command, args, options);
+    this.processes.set(process, [command, ...args].join(" "));
+    void process.exit.then(
+      () => this.processes.delete(process),
+      () => this.processes.delete(process),
+    );
+    return process;
   }
 
   /** Mounts the workspace and starts syncing. */
   start(): Promise<void> {
     return this.sync.start();
+  }
+
+  settle(): Promise<void> {
+    return this.sync.settle();
   }
 
   /** Changes seen in the container belong to the agent while its command runs, else the terminal. */
@@ -128,7 +180,7 @@ export class WebContainerRuntime implements Runtime {
     await this.sync.pushed();
     let process: ProcessLike;
     try {
-      process = await this.container.spawn("jsh", ["-c", script], { cwd, env: { ...EXEC_ENV_DEFAULTS, ...options.env } });
+      process = await this.spawn("jsh", ["-c", script], { cwd, env: { ...EXEC_ENV_DEFAULTS, ...options.env } });
     } catch (error) {
       return { output: `The command could not be started in WebContainer: ${errorMessage(error)}\n`, exitCode: 1 };
     }
@@ -250,7 +302,7 @@ export class WebContainerRuntime implements Runtime {
 
   openShell(size: { cols: number; rows: number }): Shell {
     const shell: Shell = new ProcessShell(
-      (initial) => this.container.spawn("jsh", [], { terminal: initial }),
+      (initial) => this.spawn("jsh", [], { terminal: initial }),
       size,
       () => this.shells.delete(shell),
     );
@@ -269,22 +321,59 @@ export class WebContainerRuntime implements Runtime {
   }
 
   onDidReportProblem(listener: (problem: RuntimeProblem) => void): Disposable {
-    return this.problems.event(listener);
+    const subscription = this.problems.event(listener);
+    for (const problem of this.earlyProblems.splice(0)) listener(problem);
+    return subscription;
   }
 
+  /** Stops everything at once; the rest of close() (waiting, the last pulls) goes on in the background. */
   dispose(): void {
-    if (this.disposed) return;
+    void this.close();
+  }
+
+  /**
+   * Ends this workspace's use of the container, which is the page's and goes on to the next
+   * workspace: kills its processes and waits (a while) for them to exit and for their servers'
+   * ports to close, so that nothing of this workspace runs on and no late port event reaches the
+   * next one; then brings the container's last changes into the workspace files and stops the sync.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
     this.disposed = true;
-    for (const process of [...this.running.keys(), ...this.background]) process.kill();
+    for (const shell of [...this.shells]) shell.dispose();
+    for (const process of [...this.processes.keys()]) process.kill();
     this.running.clear();
     this.background.clear();
-    for (const shell of [...this.shells]) shell.dispose();
+    const stopWaitMs = this.options.stopWaitMs ?? STOP_WAIT_MS;
+    const deadline = delay(stopWaitMs);
+    const exits = [...this.processes.keys()].map((process) => process.exit.catch(() => undefined));
+    await Promise.race([Promise.all(exits), deadline]);
+    const survivors = [...this.processes.values()];
+    await Promise.race([this.portsClosed(), deadline]);
+    // A container that stopped answering would keep the settle waiting: bounded as well.
+    await Promise.race([this.sync.settle().catch(() => undefined), delay(stopWaitMs + MARKER_TIMEOUT_MS)]);
+    this.sync.dispose();
     for (const off of this.unsubscribe.splice(0)) off();
     this.serverReady.dispose();
     this.serverClosed.dispose();
     this.problems.dispose();
-    this.sync.dispose();
-    // The container is the page's (one boot per page): the next workspace reuses it.
+    this.options.onClosed?.({ survivors });
+  }
+
+  /** Resolves when every server this runtime reported has closed its port. */
+  private portsClosed(): Promise<void> {
+    if (this.servers.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const subscription = this.serverClosed.event(() => {
+        if (this.servers.size > 0) return;
+        subscription.dispose();
+        resolve();
+      });
+    });
   }
 }
 

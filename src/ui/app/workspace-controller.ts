@@ -6,7 +6,7 @@ import { createWorkspace, deleteWorkspace, ensureWorkspace, listWorkspaces, rena
 import { browserViewStore, forgetViewState } from "./workspace-view-state";
 import type { WorkspaceRecord } from "../../storage";
 import type { Disposable } from "../../base";
-import type { RuntimeStage } from "../../runtime";
+import type { Runtime, RuntimeStage } from "../../runtime";
 import type { AppServices, RuntimeSelection, WorkspaceFiles } from "./services";
 
 export const LAST_WORKSPACE_KEY = "ui.lastWorkspaceId";
@@ -210,10 +210,21 @@ export class WorkspaceController {
     this.store.setState({ current: undefined, runtime: { status: "starting" } });
     this.stageSubscription?.dispose();
     this.stageSubscription = undefined;
-    if (runtime.status === "ready") runtime.runtime.dispose();
+    // The runtime's close waits for the container's last changes to reach the files (and hands the
+    // container on), so it comes before the files close.
+    if (runtime.status === "ready") await closeRuntime(runtime.runtime);
     if (current) {
       // close() waits until the last changes are stored before the next workspace opens.
       await current.files.close();
     }
+  }
+}
+
+async function closeRuntime(runtime: Runtime): Promise<void> {
+  try {
+    if (runtime.close) await runtime.close();
+    else runtime.dispose();
+  } catch (error) {
+    console.warn("webcode: the runtime did not close cleanly", error);
   }
 }

@@ -1,5 +1,6 @@
 // The "Runtime" part of the Settings dialog: use WebContainer (Node.js in the tab) when available,
-// the StackBlitz API key a deployment on a domain other than localhost needs, and the boot timeout.
+// a per-user override of the deployment's StackBlitz API key (src/runtime/webcontainer-licence.ts),
+// and the boot timeout.
 import { useId, useState } from "react";
 import { useStore } from "zustand";
 import { maskKey } from "../../providers";
@@ -71,9 +72,9 @@ export function RuntimeSection({ runtime, onProblem }: { runtime: RuntimeSetting
           )}
         </div>
         <p className="form-hint">
-          WebContainer runs without a key on localhost. On any other domain StackBlitz requires a commercial licence: its WebContainer API key (from your StackBlitz
-          account's WebContainer API settings, with this site's domain allowed) is applied before WebContainer starts. Kept only in this browser's storage for
-          this site; never exported or shared.
+          WebContainer runs without a key on localhost. On any other domain StackBlitz requires a commercial licence; the site's deployer usually sets its key
+          for everyone. A key set here overrides it in this browser only (from your StackBlitz account's WebContainer API settings, with this site's domain
+          allowed). Kept only in this browser's storage for this site; never exported or shared.
         </p>
       </div>
       <div className="form-row form-row-inline">
