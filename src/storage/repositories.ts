@@ -4,6 +4,7 @@ import { UserFacingError, isQuotaError } from "../base";
 import type { IDBPTransaction } from "idb";
 import type { WebcodeDatabase, WebcodeSchema } from "./database";
 import type { StorageChange } from "./tab-changes";
+import { resolveWrite, type CheckedResult, type CheckedWrite } from "./file-writes";
 import type {
   BlobRecord,
   FileRecord,
@@ -169,6 +170,38 @@ export class FileRepository {
       for (const record of puts) pending.push(store.put(record));
       await Promise.all([...pending, tx.done]);
       this.announce({ kind: "files", workspaceId, paths: [...deletes, ...puts.map((r) => r.path)] });
+    });
+  }
+
+  /**
+   * Writes and deletes in one transaction, each compared with its base first (compare-and-set, see
+   * file-writes.ts): a path another tab changed since is merged, or kept with conflict markers, or
+   * (a deletion) left as they stored it. Returns what happened to each path and what it now holds.
+   */
+  applyChecked(workspaceId: string, writes: CheckedWrite[]): Promise<CheckedResult[]> {
+    return guard(async () => {
+      const tx = this.db.transaction("files", "readwrite");
+      const store = tx.objectStore("files");
+      // The reads and the writes decided on them share the transaction: no other tab's write can
+      // land in between. Nothing but IndexedDB requests is awaited here, so it stays open.
+      const currents = await Promise.all(writes.map((w) => store.get([workspaceId, w.path])));
+      const results: CheckedResult[] = [];
+      const pending: Promise<unknown>[] = [];
+      writes.forEach((write, i) => {
+        let current: FileRecord | undefined;
+        try {
+          current = currents[i] === undefined ? undefined : restoreFile(currents[i]);
+        } catch (error) {
+          this.onInvalid?.(error); // An unreadable record is replaced, as before the check.
+        }
+        const { store: next, outcome } = resolveWrite(write, current);
+        if (next === null) pending.push(store.delete([workspaceId, write.path]));
+        else if (next !== undefined) pending.push(store.put(next));
+        results.push({ path: write.path, outcome, stored: next === undefined ? current : (next ?? undefined) });
+      });
+      await Promise.all([...pending, tx.done]);
+      this.announce({ kind: "files", workspaceId, paths: writes.map((w) => w.path) });
+      return results;
     });
   }
 

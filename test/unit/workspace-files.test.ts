@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { PathError } from "../../src/base";
 import { WorkspaceFiles, WorkspaceFsError, type FileChange } from "../../src/runtime";
-import { RECORD_VERSION, StorageQuotaError, openStorage, type FileRecord, type Storage } from "../../src/storage";
+import { RECORD_VERSION, StorageQuotaError, openStorage, type CheckedWrite, type FileRecord, type Storage } from "../../src/storage";
 
 let counter = 0;
 const freshStorage = () => openStorage({ name: `workspace-files-${counter++}-${Date.now()}` });
@@ -28,10 +28,10 @@ function quotaStorage(storage: Storage) {
       list: (id: string) => files.list(id),
       get: (id: string, path: string) => files.get(id, path),
       deleteAll: (id: string) => files.deleteAll(id),
-      apply: async (id: string, puts: FileRecord[], deletes: string[]) => {
+      applyChecked: async (id: string, writes: CheckedWrite[]) => {
         state.attempts++;
         if (state.failing) throw new StorageQuotaError(new DOMException("quota", "QuotaExceededError"));
-        return files.apply(id, puts, deletes);
+        return files.applyChecked(id, writes);
       },
     } as Storage["files"],
   };
@@ -263,7 +263,7 @@ describe("WorkspaceFiles", () => {
     const files = await WorkspaceFiles.open(
       {
         ...base,
-        files: { ...base.files, list: (id: string) => base.files.list(id), apply: async () => Promise.reject(new Error("disk I/O")) } as unknown as Storage["files"],
+        files: { ...base.files, list: (id: string) => base.files.list(id), applyChecked: async () => Promise.reject(new Error("disk I/O")) } as unknown as Storage["files"],
       },
       "w1",
       { persistDelayMs: 5 },

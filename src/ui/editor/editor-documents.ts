@@ -8,13 +8,14 @@ import {
   Emitter,
   errorMessage,
   isInside,
+  mergeText,
   looksBinary,
   normalizePath,
   toDisposable,
   tryDecodeText,
   type Disposable,
 } from "../../base";
-import type { FileChange, WorkspaceFs } from "../../runtime";
+import { isFsError, type FileChange, type WorkspaceFs } from "../../runtime";
 import type { BufferFactory, TextBuffer } from "./text-buffer";
 
 export type TabStatus = "loading" | "text" | "binary" | "error";
@@ -157,11 +158,26 @@ export class EditorDocuments implements Disposable {
     const tab = this.tab(path);
     // Nothing to save (what the disabled Save button says): not a write, so never a failure.
     if (tab && !tab.dirty && !tab.deletedOnDisk) return true;
-    const text = doc.buffer.getValue();
     const conflictsBefore = doc.conflicts;
+    let text = doc.buffer.getValue();
+    // The text was edited from `saved`. If the file changed since (the terminal, the agent or another
+    // tab wrote it, and its reload may not have reached this tab yet), both changes are merged into
+    // the tab first, as an editor merges a file changed on disk; changes to the same lines stop the
+    // save and ask. A file deleted on disk is simply written again.
+    const onDisk = tab?.deletedOnDisk ? undefined : await this.options.files.readText(path).catch(() => undefined);
+    if (onDisk !== undefined && onDisk !== doc.saved) {
+      // Typed on while the file was read: merge what the tab holds now.
+      text = doc.buffer.getValue();
+      const merged = mergeText(doc.saved, text, onDisk, { ours: "editor", theirs: "on disk" });
+      if (merged.conflicts > 0) return this.saveConflicted(doc, onDisk);
+      if (merged.text !== text) doc.buffer.setValue(merged.text);
+      text = merged.text;
+    }
     try {
-      await this.options.files.writeFile(path, text, { source: "editor" });
+      // `base` again: a change landing between the read above and this write is merged (or refused) too.
+      await this.options.files.writeFile(path, text, { source: "editor", base: onDisk });
     } catch (error) {
+      if (isFsError(error, "ECONFLICT")) return this.saveConflicted(doc, await this.options.files.readText(path).catch(() => undefined));
       this.options.onError(error, `Could not save ${path}`);
       return false;
     }
@@ -175,6 +191,20 @@ export class EditorDocuments implements Disposable {
     this.patch(current, { conflict: false, deletedOnDisk: false });
     this.updateDirty(current);
     return true;
+  }
+
+  /**
+   * The save changed the same lines as a change on disk it had not seen: nothing was written, and
+   * the tab asks Keep mine / Load theirs (Keep mine, then Save, writes this text over theirs).
+   */
+  private saveConflicted(doc: OpenDocument, theirs: string | undefined): boolean {
+    const path = this.pathOf(doc);
+    if (path === undefined || theirs === undefined) return false; // Deleted meanwhile: reported on its own.
+    doc.theirs = theirs;
+    doc.conflicts++;
+    this.patch(path, { conflict: true, deletedOnDisk: false });
+    this.updateDirty(path);
+    return false;
   }
 
   async saveAll(): Promise<boolean> {
