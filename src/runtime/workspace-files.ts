@@ -154,9 +154,9 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   // ---- other tabs ---------------------------------------------------------------------------
 
   /**
-   * Another tab stored changes to this workspace: take what is stored now (IndexedDB is the judge of
-   * which write came last; see other-tab-adoption.ts), reported with source "other-tab" so an editor
-   * with unsaved edits treats them as a change on disk.
+   * Another tab stored changes to this workspace: take what is stored now (see other-tab-adoption.ts;
+   * storage never let one tab's write replace another's unseen, see persistOnce), reported with
+   * source "other-tab" so an editor with unsaved edits treats them as a change on disk.
    */
   private adoptFromOtherTab(paths: string[] | undefined): void {
     this.adopting = this.adopting

@@ -293,6 +293,25 @@ describe("EditorDocuments", () => {
     expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
   });
 
+  it("a save after one that raced an append merges against what that save wrote: no line lost or repeated", async () => {
+    await files.writeFile("log.txt", "log\n");
+    await documents.open("log.txt");
+    await settle();
+    buffer("log.txt").setValue("log\nE1\n");
+    const { writeFile, release, written } = holdEditorSaves();
+    const saving = documents.save("log.txt");
+    await written;
+    // The terminal appends while the save is being stored: the tab sees a change on disk.
+    await writeFile("log.txt", `${await files.readText("log.txt")}T1\n`, { source: "terminal" });
+    await settle();
+    release();
+    expect(await saving).toBe(true);
+    buffer("log.txt").setValue(`${buffer("log.txt").getValue()}E2\n`);
+    expect(await documents.save("log.txt")).toBe(true);
+    expect(await files.readText("log.txt")).toBe("log\nE1\nT1\nE2\n");
+    expect(buffer("log.txt").getValue()).toBe("log\nE1\nT1\nE2\n");
+  });
+
   it("a save that changed the same lines as a change on disk stops, keeps both, and asks", async () => {
     await files.writeFile("a.txt", "base\n");
     await documents.open("a.txt");

@@ -67,6 +67,12 @@ interface OpenDocument {
   buffer: TextBuffer;
   /** The file's content on disk as last seen (what "dirty" compares against). */
   saved: string;
+  /**
+   * The content the tab's text was edited from: last loaded, or last written by a save (which may
+   * differ from `saved` when another writer changed the file during the save). A save merges
+   * against it, so neither a change on disk nor the tab's own earlier save is lost or repeated.
+   */
+  base: string;
   /** The content on disk that conflicts with unsaved changes. */
   theirs?: string;
   /** Counts the changes on disk that raised the conflict (a save compares it, not the text). */
@@ -165,10 +171,10 @@ export class EditorDocuments implements Disposable {
     // the tab first, as an editor merges a file changed on disk; changes to the same lines stop the
     // save and ask. A file deleted on disk is simply written again.
     const onDisk = tab?.deletedOnDisk ? undefined : await this.options.files.readText(path).catch(() => undefined);
-    if (onDisk !== undefined && onDisk !== doc.saved) {
+    if (onDisk !== undefined && onDisk !== doc.base) {
       // Typed on while the file was read: merge what the tab holds now.
       text = doc.buffer.getValue();
-      const merged = mergeText(doc.saved, text, onDisk, { ours: "editor", theirs: "on disk" });
+      const merged = mergeText(doc.base, text, onDisk, { ours: "editor", theirs: "on disk" });
       if (merged.conflicts > 0) return this.saveConflicted(doc, onDisk);
       if (merged.text !== text) doc.buffer.setValue(merged.text);
       text = merged.text;
@@ -181,6 +187,7 @@ export class EditorDocuments implements Disposable {
       this.options.onError(error, `Could not save ${path}`);
       return false;
     }
+    doc.base = text;
     const current = this.pathOf(doc);
     if (current === undefined) return true;
     // Another writer changed the file while this save was stored: the file holds theirs, so the
@@ -250,7 +257,9 @@ export class EditorDocuments implements Disposable {
   keepMine(path: string): void {
     const doc = this.docs.get(path);
     if (!doc || doc.theirs === undefined) return;
+    // Chosen over theirs: the next save writes this text as it is (merging against theirs changes nothing).
     doc.saved = doc.theirs;
+    doc.base = doc.theirs;
     doc.theirs = undefined;
     this.patch(path, { conflict: false });
     this.updateDirty(path);
@@ -262,6 +271,7 @@ export class EditorDocuments implements Disposable {
     if (!doc || doc.theirs === undefined) return;
     const theirs = doc.theirs;
     doc.saved = theirs;
+    doc.base = theirs;
     doc.theirs = undefined;
     doc.buffer.setValue(theirs);
     this.patch(path, { conflict: false });
@@ -306,7 +316,7 @@ export class EditorDocuments implements Disposable {
   }
 
   private attach(path: string, buffer: TextBuffer, saved: string): OpenDocument {
-    const doc: OpenDocument = { buffer, saved, conflicts: 0, listener: toDisposable(() => {}) };
+    const doc: OpenDocument = { buffer, saved, base: saved, conflicts: 0, listener: toDisposable(() => {}) };
     doc.listener = buffer.onDidChangeContent(() => {
       const current = this.pathOf(doc);
       if (current !== undefined) this.updateDirty(current);
@@ -359,6 +369,7 @@ export class EditorDocuments implements Disposable {
       doc.buffer.dispose();
       this.docs.delete(oldPath);
       const moved = this.attach(newPath, this.factory.create(newPath, text), doc.saved);
+      moved.base = doc.base;
       moved.theirs = doc.theirs;
     }
     for (const [oldPath, newPath] of renamed) {
@@ -432,10 +443,12 @@ export class EditorDocuments implements Disposable {
     if (text === doc.saved) return;
     if (text === doc.buffer.getValue()) {
       doc.saved = text;
+      doc.base = text;
       doc.theirs = undefined;
       this.patch(path, { conflict: false, deletedOnDisk: false });
     } else if (!this.tab(path)?.dirty) {
       doc.saved = text;
+      doc.base = text;
       doc.buffer.setValue(text);
       this.patch(path, { deletedOnDisk: false });
     } else {
