@@ -513,20 +513,29 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
    * path changed here again meanwhile keeps that newer change too, merged onto what is stored.
    */
   private takeMerged(results: CheckedResult[], written: Map<string, Node | null>): void {
-    for (const { path, outcome, stored } of results) {
-      const node: Node | null = stored ? (stored.kind === "dir" ? { kind: "dir", mtime: stored.mtime } : { kind: "file", data: stored.data ?? "", mtime: stored.mtime }) : null;
+    for (const result of results) {
+      const { path, stored } = result;
+      let outcome = result.outcome;
+      const node: Node | null = !stored
+        ? null
+        : stored.kind === "dir"
+          ? { kind: "dir", mtime: stored.mtime }
+          : { kind: "file", data: stored.data ?? "", mtime: stored.mtime };
       const changedSince = this.dirty.has(path);
+      // What is stored is the base of the next write from now on.
       this.stored.stored(path, node, changedSince);
-      const current = this.nodes.get(path);
-      const mine = written.get(path);
-      if (changedSince && node?.kind === "file" && current?.kind === "file" && mine?.kind === "file") {
-        const [base, ours, theirs] = [mine.data, current.data, node.data];
+      if (!changedSince) adoptStoredRecords([[path, stored]], this.adoptionTarget());
+      else {
+        // Changed again here since the batch: that change, made from what we wrote, goes onto what is stored.
+        const current = this.nodes.get(path);
+        const mine = written.get(path);
+        const [base, ours, theirs] = [mine?.kind === "file" && mine.data, current?.kind === "file" && current.data, node?.kind === "file" && node.data];
         if (typeof base === "string" && typeof ours === "string" && typeof theirs === "string") {
-          this.nodes.set(path, { kind: "file", data: mergeText(base, ours, theirs, STORAGE_MERGE_LABELS).text, mtime: current.mtime });
+          const merged = mergeText(base, ours, theirs, STORAGE_MERGE_LABELS);
+          this.nodes.set(path, { kind: "file", data: merged.text, mtime: current!.mtime });
           this.record({ type: "changed", path, kind: "file", source: "other-tab" });
+          if (merged.conflicts > 0) outcome = "conflict";
         }
-      } else if (!changedSince) {
-        adoptStoredRecords([[path, stored]], this.adoptionTarget());
       }
       if (outcome !== "merged" && outcome !== "written") this.conflictEmitter.fire({ path, outcome, message: conflictMessage(path, outcome) });
     }

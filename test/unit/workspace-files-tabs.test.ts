@@ -129,6 +129,23 @@ describe("WorkspaceFiles across tabs", () => {
     for (let i = 0; i < 20; i++) expect(lines).toEqual(expect.arrayContaining([`A${i}`, `B${i}`]));
   });
 
+  it("a change made here while a merged write was in flight is merged onto what was stored", async () => {
+    const { a, b, storages } = await twoTabs();
+    await a.writeFile("log.txt", "start\n");
+    await eventually(() => b.statSync("log.txt") !== undefined);
+    a.writeSync("log.txt", "start\nA1\n");
+    await a.flush();
+    // b has not heard of A1: its write is merged in storage while b appends again meanwhile.
+    b.writeSync("log.txt", "start\nB1\n");
+    const first = b.flush();
+    b.writeSync("log.txt", "start\nB1\nB2\n");
+    await first;
+    await b.flush();
+    expect(b.readSync("log.txt")).toBe("start\nA1\nB1\nB2\n");
+    expect((await stored(storages[0]!))["log.txt"]).toBe("start\nA1\nB1\nB2\n");
+    await eventually(() => a.readSync("log.txt") === "start\nA1\nB1\nB2\n");
+  });
+
   it("a deletion of a file the other tab just changed is not done, and is reported", async () => {
     const { a, b } = await twoTabs();
     const notices: string[] = [];
