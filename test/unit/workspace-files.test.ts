@@ -56,6 +56,27 @@ describe("WorkspaceFiles", () => {
     expect(await storedPaths(storage, "w1")).toEqual(["dir:src", "file:README.md", "file:src/a.ts"]);
   });
 
+  it("a write made from an older base merges with what the file holds now, or fails with ECONFLICT and writes nothing", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await files.writeFile("a.txt", "one\ntwo\nthree\n");
+    await files.writeFile("a.txt", "one\ntwo\nthree\nappended\n", { source: "terminal" });
+    // Made from the first version: the append is kept.
+    await files.writeFile("a.txt", "ONE\ntwo\nthree\n", { source: "editor", base: "one\ntwo\nthree\n" });
+    expect(await files.readText("a.txt")).toBe("ONE\ntwo\nthree\nappended\n");
+    // The same line changed since: refused, the file as it was.
+    const refused = files.writeFile("a.txt", "one\nTWO\nthree\n", { source: "editor", base: "one\nzwei\nthree\n" });
+    await expect(refused).rejects.toMatchObject({ code: "ECONFLICT", path: "a.txt" });
+    expect(await files.readText("a.txt")).toBe("ONE\ntwo\nthree\nappended\n");
+    expect((await storage.files.get("w1", "a.txt"))?.data).toBe("ONE\ntwo\nthree\nappended\n");
+    // A base equal to the file (or a new file) writes as given.
+    await files.writeFile("a.txt", "new\n", { base: "ONE\ntwo\nthree\nappended\n" });
+    await files.writeFile("b.txt", "b\n", { base: "" });
+    expect([await files.readText("a.txt"), await files.readText("b.txt")]).toEqual(["new\n", "b\n"]);
+    await files.close();
+    storage.close();
+  });
+
   it("delivers the changes of one tick as one batch with the caller's source", async () => {
     const storage = await freshStorage();
     const files = await WorkspaceFiles.open(storage, "w1");
