@@ -46,10 +46,16 @@ function sameData(a: string | Uint8Array | undefined, b: string | Uint8Array | u
   return bytesEqual(a, b);
 }
 
-function matches(stored: FileRecord | undefined, base: StoredBase): boolean {
-  if (!stored || !base) return !stored && !base;
-  if (stored.kind !== base.kind) return false;
-  return base.kind === "dir" || sameData(stored.data ?? "", base.data);
+/**
+ * Whether a stored value (as read, before the restore step: only its kind and data are looked at,
+ * and only compared) is what the writer started from.
+ */
+export function matchesBase(stored: unknown, base: StoredBase): boolean {
+  if (stored === undefined || !base) return stored === undefined && !base;
+  const { kind, data } = stored as { kind?: unknown; data?: unknown };
+  if (kind !== base.kind) return false;
+  if (base.kind === "dir") return true;
+  return (typeof data === "string" || data instanceof Uint8Array || data === undefined) && sameData(data ?? "", base.data);
 }
 
 /**
@@ -61,7 +67,7 @@ export function resolveWrite(
   current: FileRecord | undefined,
 ): { store: FileRecord | null | undefined; outcome: WriteOutcome } {
   const ours = write.record;
-  if (write.base === undefined || matches(current, write.base)) return { store: ours, outcome: "written" };
+  if (write.base === undefined || matchesBase(current, write.base)) return { store: ours, outcome: "written" };
   // Storage changed since the base (another tab wrote the path).
   if (!ours) {
     if (!current) return { store: undefined, outcome: "written" };
