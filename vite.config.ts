@@ -124,6 +124,9 @@ export default defineConfig(({ mode }) => ({
           hookTimeout: 120000,
           fileParallelism: false,
           globalSetup: ["test/e2e/global-setup.ts"],
+          // expect.poll's 1 s default fails a wait on the UI when the machine is busy (two cores shared
+          // with a build): conditions get 10 s unless a test states its own limit (a "within a second" claim).
+          expect: { poll: { timeout: 10_000 } },
           // A failure's first line shows the page errors in full (`npm test` lists first lines).
           chaiConfig: { truncateThreshold: 1000 },
         },

@@ -8,3 +8,4 @@ export * from "./bytes";
 export { globToRegExp, matchGlob, inSkippedFolder } from "./glob-match";
 export { yieldToEventLoop, yieldToPage } from "./yield";
 export { KeyedSerial, Serial } from "./serial";
+export { mergeText, splitLines, type MergeLabels, type MergeResult } from "./text-merge";

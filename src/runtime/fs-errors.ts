@@ -10,6 +10,8 @@ export type FsErrorCode =
   | "EINVAL"
   | "ECLOSED"
   | "EROFS"
+  /** The file changed since the content a write was made from, on the same lines: nothing was written. */
+  | "ECONFLICT"
   /** Browser storage is full: the change was not saved (and was undone in memory). */
   | "ENOSPC"
   /** Browser storage failed otherwise: the change was not saved (and was undone in memory). */
@@ -66,4 +68,12 @@ export function workspaceClosed(path: string): WorkspaceFsError {
 /** Did this fail because browser storage refused it (full or broken)? The change was not saved. */
 export function isStorageFailure(error: unknown): error is WorkspaceFsError {
   return isFsError(error, "ENOSPC") || isFsError(error, "EIO");
+}
+
+export function conflictOnWrite(path: string): WorkspaceFsError {
+  return new WorkspaceFsError(
+    "ECONFLICT",
+    `"${path}" changed since it was read, on the same lines as this change: nothing was written.`,
+    path,
+  );
 }

@@ -1,6 +1,7 @@
 // Taking what another tab stored into this tab's workspace tree (workspace-files.ts): read the
 // records it announced, then apply them, deletions deepest first and creations parents first,
-// leaving alone every path changed here and not stored yet (this tab's write follows and wins).
+// leaving alone every path changed here and not stored yet (this tab's write follows, and storage
+// merges it with theirs: src/storage/file-writes.ts).
 import { dirname, validatePath } from "../base";
 import type { FileRecord, Storage } from "../storage";
 import { sameContent } from "./file-content";

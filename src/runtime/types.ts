@@ -42,6 +42,13 @@ export interface WriteOptions {
    * waiting for storage. Otherwise a write resolves once stored and rejects when it was not.
    */
   batched?: boolean;
+  /**
+   * The content this write was made from (an editor's text as last loaded or saved). When the file
+   * holds something else now (a terminal or another tab wrote it since), the two changes are merged
+   * line by line; if both changed the same lines nothing is written and the write fails with
+   * ECONFLICT, so the writer can let the user choose. Without it the write replaces the file.
+   */
+  base?: string;
 }
 
 /** Workspace paths are relative to the workspace root ("src/a.ts"); see base/paths.ts. */

@@ -7,15 +7,16 @@ import {
   dirname,
   encodeText,
   errorMessage,
+  mergeText,
   normalizePath,
   validatePath,
   type Disposable,
 } from "../base";
-import { fileRecord, type FileRecord, type Storage } from "../storage";
-import { WorkspaceFsError, alreadyExists, isAFolder, notAFolder, notFound, workspaceClosed, workspaceReadOnly } from "./fs-errors";
+import { STORAGE_MERGE_LABELS, fileRecord, type CheckedResult, type CheckedWrite, type FileRecord, type Storage, type StoredBase } from "../storage";
+import { WorkspaceFsError, alreadyExists, conflictOnWrite, isAFolder, notAFolder, notFound, workspaceClosed, workspaceReadOnly } from "./fs-errors";
 import { StoredState, persistFailure } from "./workspace-persistence";
 import { sameContent, toStoredContent, utf8Length } from "./file-content";
-import { adoptStoredRecords, readStoredRecords } from "./other-tab-adoption";
+import { adoptStoredRecords, readStoredRecords, type AdoptionTarget } from "./other-tab-adoption";
 import type { ChangeSource, FileChange, FileStat, WorkspaceFs, WriteOptions } from "./types";
 
 /** How long changes gather before one IndexedDB transaction writes them (bounded, never reset). */
@@ -54,6 +55,14 @@ export interface WorkspaceFilesOptions {
   readOnly?: boolean;
 }
 
+/** Another tab stored a change to a file while this tab's change to it was on the way (see onDidConflict). */
+export interface FileConflict {
+  path: string;
+  /** "conflict": both are in the file between markers; "kept": a deletion was not done; "replaced": ours replaced theirs. */
+  outcome: "conflict" | "kept" | "replaced";
+  message: string;
+}
+
 export class WorkspaceFiles implements WorkspaceFs, Disposable {
   /** Every file and folder except the root (""), keyed by workspace path. */
   private readonly nodes = new Map<string, Node>();
@@ -61,6 +70,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   private readonly children = new Map<string, Set<string>>([["", new Set()]]);
   private readonly changeEmitter = new Emitter<FileChange[]>();
   private readonly failureEmitter = new Emitter<Error>();
+  private readonly conflictEmitter = new Emitter<FileConflict>();
   private pendingChanges: FileChange[] = [];
   /** Paths whose stored record no longer matches memory. */
   private dirty = new Set<string>();
@@ -144,9 +154,9 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   // ---- other tabs ---------------------------------------------------------------------------
 
   /**
-   * Another tab stored changes to this workspace: take what is stored now (IndexedDB is the judge of
-   * which write came last; see other-tab-adoption.ts), reported with source "other-tab" so an editor
-   * with unsaved edits treats them as a change on disk.
+   * Another tab stored changes to this workspace: take what is stored now (see other-tab-adoption.ts;
+   * storage never let one tab's write replace another's unseen, see persistOnce), reported with
+   * source "other-tab" so an editor with unsaved edits treats them as a change on disk.
    */
   private adoptFromOtherTab(paths: string[] | undefined): void {
     this.adopting = this.adopting
@@ -158,17 +168,22 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     if (this.disposed) return;
     const records = await readStoredRecords(this.storage, this.workspaceId, paths, () => this.nodes.keys());
     if (this.disposed) return;
-    adoptStoredRecords(records, {
+    adoptStoredRecords(records, this.adoptionTarget());
+  }
+
+  private adoptionTarget(): AdoptionTarget {
+    return {
       node: (path) => this.nodes.get(path),
       hasChildren: (path) => (this.children.get(path)?.size ?? 0) > 0,
-      // Changed here and not stored yet (waiting or in flight): ours follows and wins.
+      // Changed here and not stored yet (waiting or in flight): ours follows, and storage merges it
+      // with theirs (compare-and-set in persistOnce).
       isLocal: (path) => this.stored.has(path),
       ensureParents: (dir) => this.ensureParentsQuietly(dir, true),
       detach: (path) => this.detach(path, false),
       attach: (path, node) => this.attach(path, node, false),
       replace: (path, node) => void this.nodes.set(path, node),
       report: (type, path, kind) => this.record({ type, path, kind, source: "other-tab" }),
-    });
+    };
   }
 
   // ---- events -------------------------------------------------------------------------------
@@ -179,6 +194,14 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   onDidFailToPersist(listener: (error: Error) => void): Disposable {
     return this.failureEmitter.event(listener);
+  }
+
+  /**
+   * A change stored here met another tab's change to the same file that it could not simply merge
+   * with (same lines, a deletion, or bytes): what happened, for the user to look at.
+   */
+  onDidConflict(listener: (conflict: FileConflict) => void): Disposable {
+    return this.conflictEmitter.event(listener);
   }
 
   // ---- synchronous helpers (for the UI's tree, the shell adapter and the agent's search) ----
@@ -258,7 +281,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     const source = options?.source ?? DEFAULT_SOURCE;
     const existing = this.nodes.get(p);
     if (existing?.kind === "dir") throw isAFolder(p);
-    const stored = toStoredContent(data);
+    const stored = toStoredContent(this.rebase(p, existing, data, options?.base));
     if (existing && sameContent(existing.data, stored)) return;
     this.mkdirsFor(dirname(p), source);
     const node: FileNode = { kind: "file", data: stored, mtime: Date.now() };
@@ -268,6 +291,19 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
       this.markDirty(p);
     } else this.attach(p, node);
     this.record({ type: existing ? "changed" : "created", path: p, kind: "file", source });
+  }
+
+  /**
+   * A write made from `base` while the file now holds something else: both changes, merged line by
+   * line (the file changed underneath an editor); refused when they touch the same lines.
+   */
+  private rebase(path: string, existing: FileNode | undefined, data: string | Uint8Array, base: string | undefined): string | Uint8Array {
+    if (base === undefined || !existing || sameContent(existing.data, base)) return data;
+    const current = existing.data;
+    if (typeof current !== "string" || typeof data !== "string") throw conflictOnWrite(path);
+    const merged = mergeText(base, data, current);
+    if (merged.conflicts > 0) throw conflictOnWrite(path);
+    return merged.text;
   }
 
   async mkdir(path: string, options?: WriteOptions): Promise<void> {
@@ -404,7 +440,10 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     this.otherTabs?.dispose();
     void this.flush()
       .catch(() => undefined)
-      .finally(() => this.failureEmitter.dispose());
+      .finally(() => {
+        this.failureEmitter.dispose();
+        this.conflictEmitter.dispose();
+      });
     this.changeEmitter.dispose();
   }
 
@@ -433,23 +472,28 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     const paths = this.dirty;
     this.dirty = new Set();
     const batch = this.stored.startBatch();
-    const puts: FileRecord[] = [];
-    const deletes: string[] = [];
+    const writes: CheckedWrite[] = [];
     const written = new Map<string, Node | null>();
     for (const path of paths) {
       const node = this.nodes.get(path);
       written.set(path, node ? { ...node } : null);
-      if (!node) deletes.push(path);
-      else puts.push(this.toRecord(path, node));
+      // Each write carries what this tab believes is stored, so storage can tell whether another
+      // tab wrote the path since (its announcement may still be on the way): compare-and-set.
+      writes.push({ path, record: node ? this.toRecord(path, node) : null, base: toBase(this.stored.baseOf(path)) });
     }
-    const attempt = this.storage.files.apply(this.workspaceId, puts, deletes);
+    const attempt = this.storage.files.applyChecked(this.workspaceId, writes);
     this.inflight = attempt.then(
       () => undefined,
       () => undefined,
     );
     try {
-      await attempt;
-      for (const [path, node] of written) this.stored.stored(path, node, this.dirty.has(path));
+      const results = await attempt;
+      const others: CheckedResult[] = [];
+      for (const result of results) {
+        if (result.outcome === "written") this.stored.stored(result.path, written.get(result.path) ?? null, this.dirty.has(result.path));
+        else others.push(result);
+      }
+      this.takeMerged(others, written);
       batch.resolve();
     } catch (error) {
       const failure = persistFailure(error);
@@ -460,6 +504,40 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
       throw failure;
     } finally {
       this.inflight = undefined;
+    }
+  }
+
+  /**
+   * Storage kept another tab's change along with ours (merged, with conflict markers, or a
+   * deletion not done): memory takes what is stored, reported as a change from the other tab. A
+   * path changed here again meanwhile keeps that newer change too, merged onto what is stored.
+   */
+  private takeMerged(results: CheckedResult[], written: Map<string, Node | null>): void {
+    for (const result of results) {
+      const { path, stored } = result;
+      let outcome = result.outcome;
+      const node: Node | null = !stored
+        ? null
+        : stored.kind === "dir"
+          ? { kind: "dir", mtime: stored.mtime }
+          : { kind: "file", data: stored.data ?? "", mtime: stored.mtime };
+      const changedSince = this.dirty.has(path);
+      // What is stored is the base of the next write from now on.
+      this.stored.stored(path, node, changedSince);
+      if (!changedSince) adoptStoredRecords([[path, stored]], this.adoptionTarget());
+      else {
+        // Changed again here since the batch: that change, made from what we wrote, goes onto what is stored.
+        const current = this.nodes.get(path);
+        const mine = written.get(path);
+        const [base, ours, theirs] = [mine?.kind === "file" && mine.data, current?.kind === "file" && current.data, node?.kind === "file" && node.data];
+        if (typeof base === "string" && typeof ours === "string" && typeof theirs === "string") {
+          const merged = mergeText(base, ours, theirs, STORAGE_MERGE_LABELS);
+          this.nodes.set(path, { kind: "file", data: merged.text, mtime: current!.mtime });
+          this.record({ type: "changed", path, kind: "file", source: "other-tab" });
+          if (merged.conflicts > 0) outcome = "conflict";
+        }
+      }
+      if (outcome !== "merged" && outcome !== "written") this.conflictEmitter.fire({ path, outcome, message: conflictMessage(path, outcome) });
     }
   }
 
@@ -588,6 +666,22 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     if (node.kind === "dir") return { path, kind: "dir", size: 0, mtime: node.mtime };
     node.size ??= typeof node.data === "string" ? utf8Length(node.data) : node.data.byteLength;
     return { path, kind: "file", size: node.size, mtime: node.mtime };
+  }
+}
+
+function toBase(node: Node | null | undefined): StoredBase | undefined {
+  if (node === undefined || node === null) return node;
+  return node.kind === "dir" ? { kind: "dir" } : { kind: "file", data: node.data };
+}
+
+function conflictMessage(path: string, outcome: FileConflict["outcome"]): string {
+  switch (outcome) {
+    case "conflict":
+      return `${path} was changed in another tab at the same lines as here: both versions are kept in the file, between <<<<<<< and >>>>>>> markers. Edit it to keep what you want.`;
+    case "kept":
+      return `${path} was not deleted: another tab changed it just before. Delete it again if you still want it gone.`;
+    case "replaced":
+      return `${path} was changed in another tab and here at once and cannot be merged (not text): this tab's version replaced the other tab's.`;
   }
 }
 

@@ -45,6 +45,11 @@ export class StoredState<N> {
     return this.base.has(path);
   }
 
+  /** What storage holds for a path with an unstored change (undefined: the path has none). */
+  baseOf(path: string): N | null | undefined {
+    return this.base.get(path);
+  }
+
   /** Called before a path's first unstored change with what storage holds for it. */
   remember(path: string, stored: N | null): void {
     if (!this.base.has(path)) this.base.set(path, stored);

@@ -26,6 +26,7 @@ export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";
 export { BackupError, BACKUP_FORMAT, BACKUP_VERSION, decodeBackup, encodeBackup, type BackupContents, type RestoreSummary, type SettingsReview } from "./backup";
 export { TabChanges, type StorageChange } from "./tab-changes";
+export { resolveWrite, STORAGE_MERGE_LABELS, type CheckedResult, type CheckedWrite, type StoredBase, type WriteOutcome } from "./file-writes";
 export { recordSize, type StorageUsage, type WorkspaceUsage } from "./usage";
 export type {
   BlobRepository,

@@ -4,6 +4,7 @@ import { UserFacingError, isQuotaError } from "../base";
 import type { IDBPTransaction } from "idb";
 import type { WebcodeDatabase, WebcodeSchema } from "./database";
 import type { StorageChange } from "./tab-changes";
+import { matchesBase, resolveWrite, type CheckedResult, type CheckedWrite } from "./file-writes";
 import type {
   BlobRecord,
   FileRecord,
@@ -169,6 +170,53 @@ export class FileRepository {
       for (const record of puts) pending.push(store.put(record));
       await Promise.all([...pending, tx.done]);
       this.announce({ kind: "files", workspaceId, paths: [...deletes, ...puts.map((r) => r.path)] });
+    });
+  }
+
+  /**
+   * Writes and deletes in one transaction, each compared with its base first (compare-and-set, see
+   * file-writes.ts): a path another tab changed since is merged, or kept with conflict markers, or
+   * (a deletion) left as they stored it. Returns what happened to each path and what it now holds.
+   */
+  applyChecked(workspaceId: string, writes: CheckedWrite[]): Promise<CheckedResult[]> {
+    return guard(async () => {
+      const tx = this.db.transaction("files", "readwrite");
+      const store = tx.objectStore("files");
+      // The reads and the writes decided on them share the transaction: no other tab's write can
+      // land in between. Nothing but IndexedDB requests is awaited here, so it stays open.
+      // A write with no base is stored as it is; a new file's path (base null) is only counted, and
+      // read when another tab has created it meanwhile (an npm install writes thousands of new files).
+      const currents = await Promise.all(
+        writes.map(async (w) => {
+          const key: [string, string] = [workspaceId, w.path];
+          if (w.base === undefined || (w.base === null && (await store.count(key)) === 0)) return undefined;
+          return store.get(key);
+        }),
+      );
+      const results: CheckedResult[] = [];
+      const pending: Promise<unknown>[] = [];
+      writes.forEach((write, i) => {
+        const raw = currents[i];
+        let current: FileRecord | undefined;
+        // The common case (no base, or storage holds what the writer started from) needs no restore
+        // step: `resolveWrite` writes ours without reading the record, or only compares it (which
+        // `matchesBase` did on the raw value). Parsing every record of a large batch (an npm
+        // install) inside the transaction would cost more than the write.
+        if (raw !== undefined && write.base !== undefined && !matchesBase(raw, write.base)) {
+          try {
+            current = restoreFile(raw);
+          } catch (error) {
+            this.onInvalid?.(error); // An unreadable record is replaced, as before the check.
+          }
+        } else if (raw !== undefined) current = raw as FileRecord;
+        const { store: next, outcome } = resolveWrite(write, current);
+        if (next === null) pending.push(store.delete([workspaceId, write.path]));
+        else if (next !== undefined) pending.push(store.put(next));
+        results.push({ path: write.path, outcome, stored: next === undefined ? current : (next ?? undefined) });
+      });
+      await Promise.all([...pending, tx.done]);
+      this.announce({ kind: "files", workspaceId, paths: writes.map((w) => w.path) });
+      return results;
     });
   }
 

@@ -6,6 +6,10 @@ import { MOD, editorText, runInTerminal, terminalText, treeItem, waitForActiveTa
 
 const browser = useBrowser();
 
+/** The view remembered for the open workspace (localStorage, see workspace-view-state.ts), as raw JSON. */
+const rememberedView = (page: Page) =>
+  page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("webcode.view.")).map((key) => localStorage.getItem(key)).join("\n"));
+
 const openTabs = (page: Page) =>
   page.getByRole("tablist", { name: "Open files" }).getByRole("tab").evaluateAll((tabs) => tabs.map((t) => t.getAttribute("data-path")));
 
@@ -29,8 +33,8 @@ describe("continuity", () => {
     await expect.poll(() => page.locator(".status-bar").innerText()).toContain("Ln 300,");
     await expect.poll(() => editorText(page)).toContain("line number 299");
     await page.getByRole("tab", { name: "Search" }).click();
-    // Let the settled cursor and tab state be remembered.
-    await page.waitForTimeout(800);
+    // Remembered: the tabs, the cursor on line 300 and the side view (a condition, not a fixed wait).
+    await expect.poll(() => rememberedView(page)).toMatch(/^(?=.*"tabs":\["README\.md","short\.txt","long\.txt"\])(?=.*"lineNumber":300\b)(?=.*"panel":"search")/);
     const before = await openTabs(page);
     expect(before).toEqual(["README.md", "short.txt", "long.txt"]);
 
@@ -50,7 +54,7 @@ describe("continuity", () => {
     await runInTerminal(page, "rm README.md && echo removed-readme");
     await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain("removed-readme");
     await expect.poll(() => openTabs(page)).toEqual(["long.txt"]);
-    await page.waitForTimeout(800);
+    await expect.poll(() => rememberedView(page)).toMatch(/"tabs":\["long\.txt"\]/);
     await page.reload();
     await waitForWorkbench(page);
     await waitForActiveTab(page, "long.txt");

@@ -337,13 +337,19 @@ describe("tabs and notifications", () => {
     await tabs.getByRole("tab", { name: "one.txt" }).click({ button: "middle" });
     await expect.poll(() => tabs.getByRole("tab").allInnerTexts()).toEqual(["README.md", "two.txt"]);
 
+    // Typed only once two.txt is in the editor, and closed only once the tab says it has unsaved
+    // changes: on a busy machine either can lag the click before it.
+    await page.waitForSelector("[data-editor-ready='true']", { state: "attached" });
     await page.locator(".monaco-host .view-lines").click();
     await page.keyboard.type("unsaved");
+    await expect.poll(() => tabs.locator('[data-path="two.txt"]').getAttribute("aria-label")).toMatch(/unsaved changes/);
     await tabs.getByRole("button", { name: "Close two.txt", includeHidden: true }).click();
     const dialog = page.getByRole("alertdialog", { name: "Save changes?" });
+    await expect.poll(() => dialog.count()).toBe(1);
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => tabs.getByRole("tab").count()).toBe(2);
     await tabs.getByRole("button", { name: "Close two.txt", includeHidden: true }).click();
+    await expect.poll(() => dialog.count()).toBe(1);
     await dialog.getByRole("button", { name: "Don't save" }).click();
     await expect.poll(() => tabs.getByRole("tab").allInnerTexts()).toEqual(["README.md"]);
   });

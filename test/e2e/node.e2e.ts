@@ -75,7 +75,8 @@ describe("node in the browser runtime", () => {
   it("ends an endless loop at once on Ctrl-C, and the shell goes on", async () => {
     const page = await openBrowserRuntime();
     await runInTerminal(page, `node -e "console.log('spinning'); for (;;) {}"`);
-    await page.waitForTimeout(1500);
+    // The loop is running once it has printed (a fixed wait may end before node even starts when busy).
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^spinning$/m);
     const before = Date.now();
     await page.keyboard.press("Control+C");
     await runInTerminal(page, `echo "after=$?"`);

@@ -39,13 +39,13 @@ describe("built-in preview", () => {
     await expect.poll(() => site.locator("h1").textContent({ timeout: 20_000 }), { timeout: 30_000 }).toBe("Home page");
     const frame = await previewFrame(page);
     expect(await frame.evaluate(() => getComputedStyle(document.querySelector("h1")!).color)).toBe("rgb(10, 20, 30)");
-    await expect.poll(() => frame.evaluate(() => (document.getElementById("logo") as HTMLImageElement).naturalWidth), { timeout: 5000 }).toBe(2);
-    await expect.poll(() => site.locator("#data").textContent(), { timeout: 5000 }).toBe("hello from json");
+    await expect.poll(() => frame.evaluate(() => (document.getElementById("logo") as HTMLImageElement).naturalWidth)).toBe(2);
+    await expect.poll(() => site.locator("#data").textContent()).toBe("hello from json");
     expect(await frame.evaluate(() => self.origin)).toBe("null");
 
     await site.getByRole("link", { name: "About" }).click();
     await expect.poll(() => site.locator("h1").textContent(), { timeout: 10_000 }).toBe("About us");
-    await expect.poll(() => addressBar(page), { timeout: 5000 }).toBe("/about.html");
+    await expect.poll(() => addressBar(page)).toBe("/about.html");
 
     // A save reloads the page on the same path.
     await waitForTerminal(page);
@@ -75,7 +75,7 @@ describe("built-in preview", () => {
     const site = preview(page);
     await expect.poll(() => site.getByRole("button").textContent({ timeout: 20_000 }), { timeout: 30_000 }).toBe("count is 0");
     await site.getByRole("button").click();
-    await expect.poll(() => site.getByRole("button").textContent(), { timeout: 5000 }).toBe("count is 1");
+    await expect.poll(() => site.getByRole("button").textContent()).toBe("count is 1");
     expect(await site.locator("h1").textContent()).toBe("Vite + React");
     expect(await site.locator("#mode").textContent()).toBe("development true");
     const frame = await previewFrame(page);
@@ -91,7 +91,7 @@ describe("built-in preview", () => {
     expect(await site.getByRole("button").count()).toBe(1);
     expect(await frame.evaluate(() => getComputedStyle(document.querySelector("button")!).color)).toBe("rgb(200, 0, 0)");
     await site.getByRole("button").click();
-    await expect.poll(() => site.getByRole("button").textContent(), { timeout: 5000 }).toBe("clicks: 1");
+    await expect.poll(() => site.getByRole("button").textContent()).toBe("clicks: 1");
 
     // A changed stylesheet module: its old style goes, the new one applies, still without a reload.
     await runInTerminal(page, "sed -i 's/200, 0, 0/0, 0, 200/' src/index.css");
@@ -115,7 +115,7 @@ describe("built-in preview", () => {
     await expect.poll(() => site.getByRole("button").textContent({ timeout: 20_000 }).catch(() => ""), { timeout: 30_000 }).toBe("version one");
     const frame = await previewFrame(page);
     const mounted = () => frame.evaluate(() => (window as unknown as { mounted?: number }).mounted);
-    await expect.poll(mounted, { timeout: 5000 }).toBe(1);
+    await expect.poll(mounted).toBe(1);
 
     // A message of the page's own making, in the shape of an update, is ignored.
     await frame.evaluate(() =>
@@ -194,7 +194,7 @@ describe("built-in preview", () => {
 
     const appUrl = page.url();
     await site.getByRole("button", { name: "Take over" }).click();
-    await expect.poll(() => site.locator("#nav").textContent(), { timeout: 5000 }).not.toBe("");
+    await expect.poll(() => site.locator("#nav").textContent()).not.toBe("");
     expect(page.url()).toBe(appUrl);
     expect(await page.getByRole("tree", { name: "Files" }).count()).toBe(1);
 

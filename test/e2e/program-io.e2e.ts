@@ -37,8 +37,9 @@ describe("programs' terminal I/O", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^name\? Aa *\nhello Aa\nasked=0$/m);
     // Every chunk typed, until Ctrl-D.
-    await runInTerminal(page, `node -e "let n = 0; process.stdin.on('data', (d) => n += String(d).length); process.stdin.on('end', () => console.log('chars=' + n))"`);
-    await page.waitForTimeout(1000);
+    await runInTerminal(page, `node -e "let n = 0; process.stdin.on('data', (d) => n += String(d).length); process.stdin.on('end', () => console.log('chars=' + n)); console.log('reading')"`);
+    // Typed once the program listens (it says so), not after a fixed wait.
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^reading$/m);
     await page.keyboard.type("abc");
     await page.keyboard.press("Enter");
     await page.keyboard.press("Control+D");

@@ -35,8 +35,9 @@ describe("python3 in the browser runtime", () => {
     await runInTerminal(page, `clear; echo 'V = 2' > mod.py && python3 -c "import mod, sys, builtins; print('v', mod.V, hasattr(builtins, 'LEFT'), '/x' in sys.path)"`);
     await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^v 2 False False$/m);
 
-    await runInTerminal(page, "clear; python3 -c 'while True: pass'");
-    await page.waitForTimeout(3000);
+    await runInTerminal(page, `clear; python3 -c "print('spinning', flush=True); exec('while True: pass')"`);
+    // Interrupted once the loop is running (it says so first), not after a fixed wait.
+    await expect.poll(() => terminalText(page), { timeout: 60_000 }).toMatch(/^spinning$/m);
     await page.keyboard.press("Control+c");
     await runInTerminal(page, "echo after=$?");
     await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^after=130$/m);

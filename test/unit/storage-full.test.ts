@@ -13,12 +13,12 @@ import { createToolHarness, type ToolHarness } from "../support/tool-context";
 
 /** Makes the storage's file writes fail as a full quota does, until `space()` is called. */
 function fillStorage(storage: Storage): { space(): void } {
-  const files = storage.files as Storage["files"] & { apply: Storage["files"]["apply"] };
-  const real = files.apply.bind(files);
-  files.apply = async () => {
+  const files = storage.files as Storage["files"] & { applyChecked: Storage["files"]["applyChecked"] };
+  const real = files.applyChecked.bind(files);
+  files.applyChecked = async () => {
     throw new StorageQuotaError(new DOMException("The quota has been exceeded.", "QuotaExceededError"));
   };
-  return { space: () => (files.apply = real) };
+  return { space: () => (files.applyChecked = real) };
 }
 
 let harness: ToolHarness;

@@ -89,14 +89,20 @@ const settle = async () => {
  * Editor saves reach memory at once and then wait (storing them takes a while) until `release`;
  * `writeFile` writes as another writer does, unheld. The next save after the release is not held.
  */
-function holdEditorSaves(): { writeFile: WorkspaceFiles["writeFile"]; release: () => void } {
+function holdEditorSaves(): { writeFile: WorkspaceFiles["writeFile"]; release: () => void; written: Promise<void> } {
   const writeFile = files.writeFile.bind(files);
   let resume!: () => void;
+  let reached!: () => void;
+  const written = new Promise<void>((resolve) => (reached = resolve));
   files.writeFile = async (...args: Parameters<typeof files.writeFile>) => {
     await writeFile(...args);
-    if (args[2]?.source === "editor") await new Promise<void>((resolve) => (resume = resolve));
+    if (args[2]?.source === "editor") {
+      reached();
+      await new Promise<void>((resolve) => (resume = resolve));
+    }
   };
   return {
+    written,
     writeFile,
     release: () => {
       files.writeFile = writeFile;
@@ -241,10 +247,13 @@ describe("EditorDocuments", () => {
   it("a file changed by another writer while the save was being stored keeps the changed-on-disk choice", async () => {
     await files.writeFile("a.txt", "base");
     await documents.open("a.txt");
+    // The write's own change notice may come after the open; let it pass so it is not taken for the save's.
+    await settle();
     buffer("a.txt").setValue("mine");
     // The save's write is in memory at once; storing it takes a while, and the agent writes meanwhile.
-    const { writeFile, release } = holdEditorSaves();
+    const { writeFile, release, written } = holdEditorSaves();
     const saving = documents.save("a.txt");
+    await written;
     await writeFile("a.txt", "theirs", { source: "agent" });
     await settle();
     release();
@@ -258,21 +267,66 @@ describe("EditorDocuments", () => {
     expect(await files.readText("a.txt")).toBe("mine");
   });
 
-  it("a save made during a conflict, while the other writer writes the same text again, keeps the choice", async () => {
+  it("a save made during a conflict on the same lines is refused and keeps the choice", async () => {
     await files.writeFile("a.txt", "base");
     await documents.open("a.txt");
     buffer("a.txt").setValue("mine");
     await files.writeFile("a.txt", "theirs", { source: "agent" });
     await settle();
     expect(documents.tab("a.txt")).toMatchObject({ conflict: true });
-    const { writeFile, release } = holdEditorSaves();
-    const saving = documents.save("a.txt");
-    await writeFile("a.txt", "theirs", { source: "agent" }); // the same text again, e.g. a retried step
+    expect(await documents.save("a.txt")).toBe(false);
+    expect(await files.readText("a.txt")).toBe("theirs");
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: true, conflict: true });
+    expect(buffer("a.txt").getValue()).toBe("mine");
+  });
+
+  it("a save merges a change on disk the tab had not heard of yet, instead of replacing it", async () => {
+    await files.writeFile("a.txt", "one\ntwo\n");
+    await documents.open("a.txt");
+    buffer("a.txt").setValue("ONE\ntwo\n");
+    // The terminal appends; its change notice has not reached the tab when Ctrl+S is pressed.
+    files.writeSync("a.txt", "one\ntwo\nthree\n", { source: "terminal" });
+    expect(await documents.save("a.txt")).toBe(true);
+    await settle();
+    expect(await files.readText("a.txt")).toBe("ONE\ntwo\nthree\n");
+    expect(buffer("a.txt").getValue()).toBe("ONE\ntwo\nthree\n");
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
+  });
+
+  it("a save after one that raced an append merges against what that save wrote: no line lost or repeated", async () => {
+    await files.writeFile("log.txt", "log\n");
+    await documents.open("log.txt");
+    await settle();
+    buffer("log.txt").setValue("log\nE1\n");
+    const { writeFile, release, written } = holdEditorSaves();
+    const saving = documents.save("log.txt");
+    await written;
+    // The terminal appends while the save is being stored: the tab sees a change on disk.
+    await writeFile("log.txt", `${await files.readText("log.txt")}T1\n`, { source: "terminal" });
     await settle();
     release();
     expect(await saving).toBe(true);
-    expect(await files.readText("a.txt")).toBe("theirs");
+    buffer("log.txt").setValue(`${buffer("log.txt").getValue()}E2\n`);
+    expect(await documents.save("log.txt")).toBe(true);
+    expect(await files.readText("log.txt")).toBe("log\nE1\nT1\nE2\n");
+    expect(buffer("log.txt").getValue()).toBe("log\nE1\nT1\nE2\n");
+  });
+
+  it("a save that changed the same lines as a change on disk stops, keeps both, and asks", async () => {
+    await files.writeFile("a.txt", "base\n");
+    await documents.open("a.txt");
+    buffer("a.txt").setValue("mine\n");
+    files.writeSync("a.txt", "theirs\n", { source: "agent" });
+    expect(await documents.save("a.txt")).toBe(false);
+    await settle();
+    expect(await files.readText("a.txt")).toBe("theirs\n");
+    expect(buffer("a.txt").getValue()).toBe("mine\n");
     expect(documents.tab("a.txt")).toMatchObject({ dirty: true, conflict: true });
+    expect(errors).toEqual([]);
+    // The user's choice then decides: keep mine and save writes it.
+    documents.keepMine("a.txt");
+    expect(await documents.save("a.txt")).toBe(true);
+    expect(await files.readText("a.txt")).toBe("mine\n");
   });
 
   it("does not raise a conflict for its own saves while the user keeps typing", async () => {

@@ -28,8 +28,8 @@ describe("storage actions", () => {
     await otherFiles.writeFile("src/b.txt", "other");
     await otherFiles.close();
     // Full from here on.
-    const files_ = storage.files as typeof storage.files & { apply: typeof storage.files.apply };
-    files_.apply = async () => {
+    const files_ = storage.files as typeof storage.files & { applyChecked: typeof storage.files.applyChecked };
+    files_.applyChecked = async () => {
       throw new StorageQuotaError(new DOMException("full", "QuotaExceededError"));
     };
     const saved: Array<{ name: string; bytes: Uint8Array }> = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { PathError } from "../../src/base";
 import { WorkspaceFiles, WorkspaceFsError, type FileChange } from "../../src/runtime";
-import { RECORD_VERSION, StorageQuotaError, openStorage, type FileRecord, type Storage } from "../../src/storage";
+import { RECORD_VERSION, StorageQuotaError, openStorage, type CheckedWrite, type FileRecord, type Storage } from "../../src/storage";
 
 let counter = 0;
 const freshStorage = () => openStorage({ name: `workspace-files-${counter++}-${Date.now()}` });
@@ -28,10 +28,10 @@ function quotaStorage(storage: Storage) {
       list: (id: string) => files.list(id),
       get: (id: string, path: string) => files.get(id, path),
       deleteAll: (id: string) => files.deleteAll(id),
-      apply: async (id: string, puts: FileRecord[], deletes: string[]) => {
+      applyChecked: async (id: string, writes: CheckedWrite[]) => {
         state.attempts++;
         if (state.failing) throw new StorageQuotaError(new DOMException("quota", "QuotaExceededError"));
-        return files.apply(id, puts, deletes);
+        return files.applyChecked(id, writes);
       },
     } as Storage["files"],
   };
@@ -54,6 +54,27 @@ describe("WorkspaceFiles", () => {
     const record = await storage.files.get("w1", "src/a.ts");
     expect(record?.data).toBe("export const a = 1;\n");
     expect(await storedPaths(storage, "w1")).toEqual(["dir:src", "file:README.md", "file:src/a.ts"]);
+  });
+
+  it("a write made from an older base merges with what the file holds now, or fails with ECONFLICT and writes nothing", async () => {
+    const storage = await freshStorage();
+    const files = await WorkspaceFiles.open(storage, "w1");
+    await files.writeFile("a.txt", "one\ntwo\nthree\n");
+    await files.writeFile("a.txt", "one\ntwo\nthree\nappended\n", { source: "terminal" });
+    // Made from the first version: the append is kept.
+    await files.writeFile("a.txt", "ONE\ntwo\nthree\n", { source: "editor", base: "one\ntwo\nthree\n" });
+    expect(await files.readText("a.txt")).toBe("ONE\ntwo\nthree\nappended\n");
+    // The same line changed since: refused, the file as it was.
+    const refused = files.writeFile("a.txt", "one\nTWO\nthree\n", { source: "editor", base: "one\nzwei\nthree\n" });
+    await expect(refused).rejects.toMatchObject({ code: "ECONFLICT", path: "a.txt" });
+    expect(await files.readText("a.txt")).toBe("ONE\ntwo\nthree\nappended\n");
+    expect((await storage.files.get("w1", "a.txt"))?.data).toBe("ONE\ntwo\nthree\nappended\n");
+    // A base equal to the file (or a new file) writes as given.
+    await files.writeFile("a.txt", "new\n", { base: "ONE\ntwo\nthree\nappended\n" });
+    await files.writeFile("b.txt", "b\n", { base: "" });
+    expect([await files.readText("a.txt"), await files.readText("b.txt")]).toEqual(["new\n", "b\n"]);
+    await files.close();
+    storage.close();
   });
 
   it("delivers the changes of one tick as one batch with the caller's source", async () => {
@@ -263,7 +284,7 @@ describe("WorkspaceFiles", () => {
     const files = await WorkspaceFiles.open(
       {
         ...base,
-        files: { ...base.files, list: (id: string) => base.files.list(id), apply: async () => Promise.reject(new Error("disk I/O")) } as unknown as Storage["files"],
+        files: { ...base.files, list: (id: string) => base.files.list(id), applyChecked: async () => Promise.reject(new Error("disk I/O")) } as unknown as Storage["files"],
       },
       "w1",
       { persistDelayMs: 5 },

@@ -41,7 +41,10 @@ export async function commitFileChanges(
       continue;
     }
     const target = change.moveTo ?? change.path;
-    await fs.writeFile(target, change.after, { source: "agent" });
+    // Made from what the tool read: a change that lands between the check above and this write
+    // (another tab's, announced late) is merged with it, not replaced.
+    const base = change.moveTo === undefined ? change.before : undefined;
+    await fs.writeFile(target, change.after, { source: "agent", base });
     if (change.moveTo) await fs.remove(change.path, { source: "agent" });
     const written = await fs.stat(target);
     if (written) context.fileTimes.markRead(target, written.mtime);

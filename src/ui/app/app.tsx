@@ -124,7 +124,13 @@ function ReadyShell(props: AppProps & { services: AppServices; controller: Works
       health.report(error);
       notifications.error(error, "Your changes could not be saved to browser storage");
     });
-    return () => subscription.dispose();
+    // Another tab changed a file at the same lines as this one (or deleted what it changed): both
+    // are kept, and the user is told where to look; it stays until dismissed, like a warning should.
+    const conflicts = files.onDidConflict((conflict) => notifications.notify("warning", conflict.message));
+    return () => {
+      subscription.dispose();
+      conflicts.dispose();
+    };
   }, [state.current?.files, notifications, health]);
 
   // Ask to keep storage the first time the user's work changes in this page (a sensible moment: there

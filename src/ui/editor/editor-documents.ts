@@ -8,13 +8,14 @@ import {
   Emitter,
   errorMessage,
   isInside,
+  mergeText,
   looksBinary,
   normalizePath,
   toDisposable,
   tryDecodeText,
   type Disposable,
 } from "../../base";
-import type { FileChange, WorkspaceFs } from "../../runtime";
+import { isFsError, type FileChange, type WorkspaceFs } from "../../runtime";
 import type { BufferFactory, TextBuffer } from "./text-buffer";
 
 export type TabStatus = "loading" | "text" | "binary" | "error";
@@ -66,6 +67,12 @@ interface OpenDocument {
   buffer: TextBuffer;
   /** The file's content on disk as last seen (what "dirty" compares against). */
   saved: string;
+  /**
+   * The content the tab's text was edited from: last loaded, or last written by a save (which may
+   * differ from `saved` when another writer changed the file during the save). A save merges
+   * against it, so neither a change on disk nor the tab's own earlier save is lost or repeated.
+   */
+  base: string;
   /** The content on disk that conflicts with unsaved changes. */
   theirs?: string;
   /** Counts the changes on disk that raised the conflict (a save compares it, not the text). */
@@ -157,14 +164,30 @@ export class EditorDocuments implements Disposable {
     const tab = this.tab(path);
     // Nothing to save (what the disabled Save button says): not a write, so never a failure.
     if (tab && !tab.dirty && !tab.deletedOnDisk) return true;
-    const text = doc.buffer.getValue();
     const conflictsBefore = doc.conflicts;
+    let text = doc.buffer.getValue();
+    // The text was edited from `saved`. If the file changed since (the terminal, the agent or another
+    // tab wrote it, and its reload may not have reached this tab yet), both changes are merged into
+    // the tab first, as an editor merges a file changed on disk; changes to the same lines stop the
+    // save and ask. A file deleted on disk is simply written again.
+    const onDisk = tab?.deletedOnDisk ? undefined : await this.options.files.readText(path).catch(() => undefined);
+    if (onDisk !== undefined && onDisk !== doc.base) {
+      // Typed on while the file was read: merge what the tab holds now.
+      text = doc.buffer.getValue();
+      const merged = mergeText(doc.base, text, onDisk, { ours: "editor", theirs: "on disk" });
+      if (merged.conflicts > 0) return this.saveConflicted(doc, onDisk);
+      if (merged.text !== text) doc.buffer.setValue(merged.text);
+      text = merged.text;
+    }
     try {
-      await this.options.files.writeFile(path, text, { source: "editor" });
+      // `base` again: a change landing between the read above and this write is merged (or refused) too.
+      await this.options.files.writeFile(path, text, { source: "editor", base: onDisk });
     } catch (error) {
+      if (isFsError(error, "ECONFLICT")) return this.saveConflicted(doc, await this.options.files.readText(path).catch(() => undefined));
       this.options.onError(error, `Could not save ${path}`);
       return false;
     }
+    doc.base = text;
     const current = this.pathOf(doc);
     if (current === undefined) return true;
     // Another writer changed the file while this save was stored: the file holds theirs, so the
@@ -175,6 +198,20 @@ export class EditorDocuments implements Disposable {
     this.patch(current, { conflict: false, deletedOnDisk: false });
     this.updateDirty(current);
     return true;
+  }
+
+  /**
+   * The save changed the same lines as a change on disk it had not seen: nothing was written, and
+   * the tab asks Keep mine / Load theirs (Keep mine, then Save, writes this text over theirs).
+   */
+  private saveConflicted(doc: OpenDocument, theirs: string | undefined): boolean {
+    const path = this.pathOf(doc);
+    if (path === undefined || theirs === undefined) return false; // Deleted meanwhile: reported on its own.
+    doc.theirs = theirs;
+    doc.conflicts++;
+    this.patch(path, { conflict: true, deletedOnDisk: false });
+    this.updateDirty(path);
+    return false;
   }
 
   async saveAll(): Promise<boolean> {
@@ -220,7 +257,9 @@ export class EditorDocuments implements Disposable {
   keepMine(path: string): void {
     const doc = this.docs.get(path);
     if (!doc || doc.theirs === undefined) return;
+    // Chosen over theirs: the next save writes this text as it is (merging against theirs changes nothing).
     doc.saved = doc.theirs;
+    doc.base = doc.theirs;
     doc.theirs = undefined;
     this.patch(path, { conflict: false });
     this.updateDirty(path);
@@ -232,6 +271,7 @@ export class EditorDocuments implements Disposable {
     if (!doc || doc.theirs === undefined) return;
     const theirs = doc.theirs;
     doc.saved = theirs;
+    doc.base = theirs;
     doc.theirs = undefined;
     doc.buffer.setValue(theirs);
     this.patch(path, { conflict: false });
@@ -276,7 +316,7 @@ export class EditorDocuments implements Disposable {
   }
 
   private attach(path: string, buffer: TextBuffer, saved: string): OpenDocument {
-    const doc: OpenDocument = { buffer, saved, conflicts: 0, listener: toDisposable(() => {}) };
+    const doc: OpenDocument = { buffer, saved, base: saved, conflicts: 0, listener: toDisposable(() => {}) };
     doc.listener = buffer.onDidChangeContent(() => {
       const current = this.pathOf(doc);
       if (current !== undefined) this.updateDirty(current);
@@ -329,6 +369,7 @@ export class EditorDocuments implements Disposable {
       doc.buffer.dispose();
       this.docs.delete(oldPath);
       const moved = this.attach(newPath, this.factory.create(newPath, text), doc.saved);
+      moved.base = doc.base;
       moved.theirs = doc.theirs;
     }
     for (const [oldPath, newPath] of renamed) {
@@ -402,10 +443,12 @@ export class EditorDocuments implements Disposable {
     if (text === doc.saved) return;
     if (text === doc.buffer.getValue()) {
       doc.saved = text;
+      doc.base = text;
       doc.theirs = undefined;
       this.patch(path, { conflict: false, deletedOnDisk: false });
     } else if (!this.tab(path)?.dirty) {
       doc.saved = text;
+      doc.base = text;
       doc.buffer.setValue(text);
       this.patch(path, { deletedOnDisk: false });
     } else {
