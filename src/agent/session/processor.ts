@@ -11,7 +11,7 @@ import type { ToolDefinition } from "../tools/tool";
 import type { SessionEnv } from "./env";
 import { RETRY_MAX_ATTEMPTS, classifyFailure, failureToMessageError, retryDelay, sleep } from "./retry";
 import type { AgentInfo, SubagentSummary } from "./services";
-import { ToolCalls } from "./tool-calls";
+import { ToolCalls, storageStopOf } from "./tool-calls";
 import { DEFAULT_STALL_TIMEOUT_MS, StallWatch } from "./stall-watch";
 import { ProviderParts } from "./provider-parts";
 import { addUsage } from "./usage";
@@ -56,6 +56,8 @@ export interface StepResult {
   assistant: AssistantMessageRecord;
   /** Set when the step failed for good (shown on the message). */
   error?: MessageError;
+  /** Browser storage refused a tool's change (full or broken): the turn stops with this reason. */
+  storageFailure?: Error;
 }
 
 export async function processStep(env: SessionEnv, input: StepInput): Promise<StepResult> {
@@ -183,7 +185,10 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
 
   // ---- the step is over: close everything, persist, decide ---------------------------------------
   closeAllText(state, env);
-  calls.finishUnfinished(state.aborted ? "aborted" : state.failure ? `interrupted: ${state.failure.message}` : "interrupted");
+  const storageStop = storageStopOf(abort);
+  calls.finishUnfinished(
+    storageStop ? storageStop.message : state.aborted ? "aborted" : state.failure ? `interrupted: ${state.failure.message}` : "interrupted",
+  );
   provided.finishUnfinished();
 
   const end = stepEnd(stepFacts(state, calls));
@@ -219,7 +224,9 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   if (tokens) await addToSessionTotals(env, session.id, tokens, cost);
   await env.store.flush(session.id);
 
-  return { outcome: end.outcome, assistant: completed, ...(error && { error }) };
+  // Stopped because records could not be stored (even if a smaller one was stored since): not the user.
+  const storageFailure = calls.storageFailure ?? storageStop;
+  return { outcome: end.outcome, assistant: completed, ...(error && { error }), ...(storageFailure && { storageFailure }) };
 }
 
 async function takeSnapshot(env: SessionEnv, options: { reuseIfQuiet?: boolean } = {}): Promise<string | undefined> {

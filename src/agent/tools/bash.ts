@@ -2,6 +2,8 @@
 // stopping on timeout or abort, keeping the tail of long output and reporting the exit code.
 import { z } from "zod";
 import description from "../../../prompts/tools/bash.md?raw";
+import { errorMessage } from "../../base";
+import { WorkspaceFsError, isFsError } from "../../runtime";
 import { bashPermission } from "../permission";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateText } from "./wrapper";
 import { resolveToolPath, showPath } from "./workspace-path";
@@ -42,6 +44,11 @@ export const bashTool: ToolDefinition<typeof parameters> = {
       context.update({ metadata: { output: tailOf(output), description: args.description } });
     };
     context.update({ title: args.description, metadata: { output: "", description: args.description } });
+    // A change the command made that storage refuses (full) is undone in the workspace; the
+    // result must say so rather than report a success a reload would not show.
+    const fs = context.runtime.fs;
+    let refused: unknown;
+    const watching = fs.onDidFailToPersist((error) => (refused ??= error));
     let result;
     try {
       result = await context.runtime.exec(args.command, {
@@ -55,8 +62,11 @@ export const bashTool: ToolDefinition<typeof parameters> = {
           timer ??= setTimeout(publish, BASH_UPDATE_INTERVAL_MS);
         },
       });
+      // Everything the command changed is stored before its result is reported.
+      await fs.flush().catch((error: unknown) => (refused ??= error));
     } finally {
       if (timer !== undefined) clearTimeout(timer);
+      watching.dispose();
     }
     // Runtimes that do not stream still return the whole output.
     const full = (result.output || output).slice(-BASH_MAX_KEPT_CHARS);
@@ -72,6 +82,11 @@ export const bashTool: ToolDefinition<typeof parameters> = {
     else if (aborted) notes.push("(The command was aborted by the user.)");
     const body = cut.text.trim() === "" ? "(no output)" : cut.text.replace(/\n+$/, "");
     const text = [cut.truncated ? notes.shift()! : undefined, body, ...notes, `Exit code: ${result.exitCode}`].filter((x) => x !== undefined).join("\n\n");
+    if (refused !== undefined) {
+      // The call fails (the turn then stops, as for any refused write), with what the command printed.
+      const code = isFsError(refused) ? refused.code : "EIO";
+      throw new WorkspaceFsError(code, `Files this command changed could not be saved, so those changes were undone: ${errorMessage(refused)}\n\n${text}`, "", { cause: refused });
+    }
     return {
       title: args.description || args.command,
       output: text,
