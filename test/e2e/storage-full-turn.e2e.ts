@@ -124,7 +124,7 @@ describe("storage fills during an agent turn", () => {
         expect(before.transcript).toMatch(/No space left on device|browser storage is full/);
         expect(before.transcript).toContain("Settings → Storage");
       }
-      expect(before.transcript).not.toMatch(/interrupted/i);
+      expect(before.transcript).not.toMatch(/interrupted|stopped before it finished/i);
 
       await page.reload();
       await waitForWorkbench(page);
@@ -138,7 +138,8 @@ describe("storage fills during an agent turn", () => {
       expect(after.cards).toEqual(before.cards);
       expect(after.tree).toEqual(before.tree);
       expect(after.stored).toEqual(before.stored);
-      expect(after.transcript).not.toMatch(/interrupted/i);
+      // Not closed on load as unfinished (recovery.ts): every record of the turn was stored.
+      expect(after.transcript).not.toMatch(/interrupted|stopped before it finished/i);
 
       // The model is told the same: a result for each call that ran, an error for each that failed.
       await sendMessage(page, "Go on");
