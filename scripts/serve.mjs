@@ -1,6 +1,8 @@
 // Serves the built app (dist/) with the cross-origin isolation headers WebContainer needs and the
 // security headers of response-headers.mjs on every response.
-// Usage: node scripts/serve.mjs [--port N] [--host H] [--dir dist-e2e]; prints the URL.
+// Usage: node scripts/serve.mjs [--port N] [--host H] [--dir dist-e2e] (or PORT, HOST); prints the
+// URL. Without a chosen port, a taken 4173 moves on to the next free port; a chosen one that is
+// taken is a one-line error saying how to choose another.
 import http from "node:http";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -94,7 +96,44 @@ export function createStaticServer(root) {
   });
 }
 
-function main() {
+/** How many ports after the default one are tried when it is taken (and no port was chosen). */
+export const PORT_ATTEMPTS = 20;
+export const DEFAULT_PORT = 4173;
+
+/**
+ * Listens on `port`; when it is taken and the port was not chosen (`fixed` false), on the next free
+ * one of the following PORT_ATTEMPTS, as Vite's own servers do. Resolves with the port listened on;
+ * rejects with a one-line Error for the user (a chosen port that is taken, or none free).
+ */
+export function listen(server, { port, host, fixed }) {
+  const last = fixed ? port : port + PORT_ATTEMPTS;
+  return new Promise((resolve, reject) => {
+    const attempt = (candidate) => {
+      const onError = (error) => {
+        server.off("listening", onListening);
+        if (error.code === "EADDRINUSE" && candidate < last) return attempt(candidate + 1);
+        if (error.code === "EADDRINUSE") {
+          const range = fixed ? `Port ${port} is` : `Ports ${port}–${last} are`;
+          return reject(new Error(`${range} in use on ${host}: choose another with PORT=5000 npm start (or npm run serve -- --port 5000).`));
+        }
+        if (error.code === "EACCES") return reject(new Error(`Not allowed to listen on ${host}:${candidate}: choose a port above 1023 with PORT=5000 npm start.`));
+        if (error.code === "EADDRNOTAVAIL") return reject(new Error(`${host} is not an address of this machine: choose another with HOST=127.0.0.1 npm start.`));
+        reject(error);
+      };
+      const onListening = () => {
+        server.off("error", onError);
+        const address = server.address();
+        resolve(typeof address === "object" && address ? address.port : candidate);
+      };
+      server.once("error", onError);
+      server.once("listening", onListening);
+      server.listen(candidate, host);
+    };
+    attempt(port);
+  });
+}
+
+async function main() {
   const args = process.argv.slice(2);
   const option = (name, fallback) => {
     const i = args.indexOf(`--${name}`);
@@ -103,18 +142,28 @@ function main() {
   // --dir dist-e2e serves the browser tests' build (see vite.config.ts); default dist/.
   const dir = option("dir", "dist");
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", dir);
-  const port = Number(option("port", process.env.PORT ?? "4173"));
+  const chosen = option("port", process.env.PORT);
+  const port = Number(chosen ?? DEFAULT_PORT);
   const host = option("host", process.env.HOST ?? "127.0.0.1");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`"${chosen}" is not a port number: use a whole number from 1 to 65535, e.g. PORT=5000 npm start.`);
+    process.exit(1);
+  }
   if (!existsSync(path.join(root, "index.html"))) {
     console.error(`${dir}/index.html is missing: run \`npm run build\` first (npm start does both).`);
     process.exit(1);
   }
   const server = createStaticServer(root);
-  server.listen(port, host, () => {
-    const address = server.address();
-    const shownHost = host === "0.0.0.0" ? "localhost" : host;
-    console.log(`webcode is running at http://${shownHost}:${typeof address === "object" && address ? address.port : port}/`);
-  });
+  let listening;
+  try {
+    listening = await listen(server, { port, host, fixed: chosen !== undefined });
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  const shownHost = host === "0.0.0.0" ? "localhost" : host;
+  if (listening !== port) console.log(`Port ${port} is in use; using ${listening} instead (choose one with PORT=… npm start or --port).`);
+  console.log(`webcode is running at http://${shownHost}:${listening}/`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();

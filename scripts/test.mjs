@@ -2,6 +2,21 @@
 // "N passed, N failed" counting every unit and browser test plus the type check and lint.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import semver from "semver";
+
+/**
+ * package.json's engines are the Node versions every dependency accepts (ai v7 and the @ai-sdk
+ * packages want >=22, eslint's ^22.13 or >=24, vitest 5 and pep440 exclude 25 and 26). The
+ * suite also runs on Node 20.19+ (this project's CI does, and passes): outside the range it says so
+ * in one line and goes on, rather than failing or hiding npm's EBADENGINE warnings.
+ */
+function checkEngines() {
+  const wanted = JSON.parse(readFileSync("package.json", "utf8")).engines?.node;
+  if (!wanted || semver.satisfies(process.version, wanted)) return;
+  const where = semver.ltr(process.version, wanted) ? "below" : "outside";
+  console.log(`Note: Node ${process.version} is ${where} the engines package.json declares (${wanted}, what the dependencies ask for); the tests run anyway.`);
+}
+checkEngines();
 
 const outDir = "test-results";
 mkdirSync(outDir, { recursive: true });

@@ -16,6 +16,7 @@ const modelSchema = z.object({
   output: z.number().int().nonnegative(),
   input: z.number().int().nonnegative().optional(),
   stallTimeoutMs: z.number().int().positive().optional(),
+  stallBudgetMs: z.number().int().positive().optional(),
   cost: z.object({
     input: z.number().nonnegative(),
     output: z.number().nonnegative(),

@@ -22,6 +22,8 @@ export interface ModelInfo {
   capabilities: { tools: boolean; images: boolean; reasoning: boolean; temperature: boolean };
   /** No data from a stream for this long counts as a dropped connection (default 90 s). */
   stallTimeoutMs?: number;
+  /** The most a step waits on this model's silence from its last data, retries included (default 180 s). */
+  stallBudgetMs?: number;
 }
 
 export interface ProviderConfig {

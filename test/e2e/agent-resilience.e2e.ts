@@ -25,13 +25,13 @@ describe("agent resilience in the IDE", () => {
 
     await page.reload();
     await waitForWorkbench(page);
-    // The session reopens with what was written before the reload, marked as interrupted.
+    // The session reopens with what was written before the reload, marked as unfinished.
     const reply = chat(page).getByRole("article", { name: "Reply from build" });
     await expect.poll(() => reply.count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => reply.innerText()).toContain("This reply was interrupted");
+    await expect.poll(() => reply.innerText()).toContain("This reply stopped before it finished: the page was closed or reloaded");
     const before = await reply.innerText();
     expect(before).toContain("Sentence 1 of a long answer.");
-    expect(before).toContain("Send a message to continue where it stopped.");
+    expect(before).toContain("Send a message to continue where it stopped; if storage is full, free space first (Settings → Storage).");
     expect(before).not.toContain("Sentence 60");
     expect(await chat(page).getByRole("article", { name: "Your message" }).innerText()).toContain("Write a long answer.");
 

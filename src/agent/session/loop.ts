@@ -25,7 +25,7 @@ import { fitToolResults } from "./fit-context";
 import { PAUSED_FINISH, processStep } from "./processor";
 import { prune } from "./prune";
 import type { AgentInfo, SubagentSummary } from "./services";
-import type { MessageWithParts } from "./store";
+import { SessionStorageError, type MessageWithParts } from "./store";
 import { generateTitle, hasDefaultTitle } from "./title";
 import { isOverflow, requestOverheadTokens, usableContext } from "./usage";
 
@@ -285,7 +285,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     });
     result.assistant = step.assistant;
     if (step.error) result.error = step.error;
-    if (stoppedByStorage(env, sessionId, result)) break;
+    if (stoppedByStorage(env, sessionId, result, step.storageFailure)) break;
 
     // 7. What next.
     if (step.outcome === "stop") break;
@@ -324,15 +324,18 @@ function hasContent(parts: PartRecord[]): boolean {
 }
 
 /**
- * The session's records could not be stored (storage full): the turn stops with that message
- * rather than going on in memory only. The reply, if any, says why it ended.
+ * The session's records could not be stored, or a tool's change to the files was refused (storage
+ * full): the turn stops with that message rather than going on (in memory only, or with every
+ * later write failing too). The reply, if any, says why it ended.
  */
-function stoppedByStorage(env: SessionEnv, sessionId: string, result: LoopResult): boolean {
+function stoppedByStorage(env: SessionEnv, sessionId: string, result: LoopResult, toolFailure?: Error): boolean {
   const failure = env.store.persistFailure(sessionId);
-  if (!failure) return false;
+  if (!failure && !toolFailure) return false;
   result.error = {
-    name: "SessionStorageError",
-    message: failure.message,
+    name: failure || toolFailure instanceof SessionStorageError ? "SessionStorageError" : "FileStorageError",
+    message:
+      failure?.message ??
+      (toolFailure instanceof SessionStorageError ? toolFailure.message : `The agent stopped because a change to the files could not be saved: ${toolFailure!.message}`),
     action: "Free space in Settings → Storage (delete old sessions, snapshots or workspaces), then send your message again.",
   };
   if (result.assistant) {

@@ -11,8 +11,8 @@ import type { ToolDefinition } from "../tools/tool";
 import type { SessionEnv } from "./env";
 import { RETRY_MAX_ATTEMPTS, classifyFailure, failureToMessageError, retryDelay, sleep } from "./retry";
 import type { AgentInfo, SubagentSummary } from "./services";
-import { ToolCalls } from "./tool-calls";
-import { DEFAULT_STALL_TIMEOUT_MS, StallWatch } from "./stall-watch";
+import { ToolCalls, storageStopOf } from "./tool-calls";
+import { DEFAULT_STALL_BUDGET_MS, DEFAULT_STALL_TIMEOUT_MS, StallWatch } from "./stall-watch";
 import { ProviderParts } from "./provider-parts";
 import { addUsage } from "./usage";
 import { PAUSED_FINISH, stepEnd, type StepOutcome } from "./step-end";
@@ -45,6 +45,8 @@ export interface StepInput {
   topP?: number;
   /** No data for this long counts as a dropped connection (default: the model's, else 90 s). */
   stallTimeoutMs?: number;
+  /** The most the step waits on silence from its last data, retries included (default: the model's, else 180 s). */
+  stallBudgetMs?: number;
   /** The AI SDK reasoning setting (each provider maps it to its own form). */
   reasoning?: CallOptions["reasoning"];
   /** Provider options of this call (OpenAI store: false, Gemini includeThoughts), from the registry. */
@@ -56,6 +58,8 @@ export interface StepResult {
   assistant: AssistantMessageRecord;
   /** Set when the step failed for good (shown on the message). */
   error?: MessageError;
+  /** Browser storage refused a tool's change (full or broken): the turn stops with this reason. */
+  storageFailure?: Error;
 }
 
 export async function processStep(env: SessionEnv, input: StepInput): Promise<StepResult> {
@@ -82,6 +86,11 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   const sinks: StepSinks = { env, newPart, calls, provided };
 
   const toolSet = calls.toolSet(input.tools);
+  const stallTimeoutMs = input.stallTimeoutMs ?? input.modelInfo?.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  // Unset, the budget is never shorter than one attempt's timeout (a model given 5 min gets them).
+  const stallBudgetMs = input.stallBudgetMs ?? input.modelInfo?.stallBudgetMs ?? Math.max(DEFAULT_STALL_BUDGET_MS, stallTimeoutMs);
+  // Silence spent by this step's attempts that stalled, and the waits before their retries.
+  let silentMs = 0;
   for (let attempt = 1; ; attempt++) {
     const attemptParts: PartRecord[] = [];
     let streamError: unknown;
@@ -91,7 +100,9 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     if (abort.aborted) forwardAbort();
     else abort.addEventListener("abort", forwardAbort, { once: true });
     const watch = new StallWatch({
-      timeoutMs: input.stallTimeoutMs ?? input.modelInfo?.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+      timeoutMs: stallTimeoutMs,
+      budgetMs: stallBudgetMs,
+      silentBeforeMs: silentMs,
       now: env.now,
       busy: () => calls.running > 0,
       onSilence: (since) => env.setStatus(session.id, { type: "busy", waitingSince: since }),
@@ -141,12 +152,24 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     else if (watch.stalled) streamError = attemptAbort.signal.reason;
     if (state.aborted || streamError === undefined) break;
 
+    // An error response is the provider answering, not silence: the count starts again.
+    silentMs = watch.stalled ? silentMs + watch.stalledAfterMs : 0;
     const classified = classifyFailure(streamError);
     if (classified.kind === "aborted") {
       state.aborted = true;
       break;
     }
-    if (classified.kind === "retryable" && attempt < RETRY_MAX_ATTEMPTS && !calls.blocked) {
+    const retryable = classified.kind === "retryable" && attempt < RETRY_MAX_ATTEMPTS && !calls.blocked;
+    const delayMs = retryable ? retryDelay(attempt, classified.headers, env.now(), classified.retryAfterMs) : 0;
+    // A silent provider gets the step's budget in all, not a new timeout per attempt: no retry
+    // that would start after it is spent.
+    if (watch.stalled && silentMs + delayMs >= stallBudgetMs) {
+      const seconds = Math.round(silentMs / 1000);
+      state.failure = { kind: "stalled", message: `no data for ${seconds} s in all, over ${attempt} attempt${attempt === 1 ? "" : "s"}` };
+      break;
+    }
+    if (watch.stalled) silentMs += delayMs;
+    if (retryable) {
       // Drop what the failed attempt streamed (the retry streams it again); finished tool calls stay.
       forgetAttempt(state, attemptParts);
       for (const part of attemptParts) {
@@ -163,7 +186,6 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
         calls.forget(part.callId);
         await env.store.removePart(part);
       }
-      const delayMs = retryDelay(attempt, classified.headers, env.now(), classified.retryAfterMs);
       const at = env.now();
       const error = failureToMessageError(classified, env.providers.providerName(assistant.model.providerId));
       env.store.updatePart({ ...newPart(), type: "retry", attempt, error: { ...error, message: classified.message }, at, delayMs });
@@ -183,7 +205,10 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
 
   // ---- the step is over: close everything, persist, decide ---------------------------------------
   closeAllText(state, env);
-  calls.finishUnfinished(state.aborted ? "aborted" : state.failure ? `interrupted: ${state.failure.message}` : "interrupted");
+  const storageStop = storageStopOf(abort);
+  calls.finishUnfinished(
+    storageStop ? storageStop.message : state.aborted ? "aborted" : state.failure ? `interrupted: ${state.failure.message}` : "interrupted",
+  );
   provided.finishUnfinished();
 
   const end = stepEnd(stepFacts(state, calls));
@@ -219,7 +244,9 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   if (tokens) await addToSessionTotals(env, session.id, tokens, cost);
   await env.store.flush(session.id);
 
-  return { outcome: end.outcome, assistant: completed, ...(error && { error }) };
+  // Stopped because records could not be stored (even if a smaller one was stored since): not the user.
+  const storageFailure = calls.storageFailure ?? storageStop;
+  return { outcome: end.outcome, assistant: completed, ...(error && { error }), ...(storageFailure && { storageFailure }) };
 }
 
 async function takeSnapshot(env: SessionEnv, options: { reuseIfQuiet?: boolean } = {}): Promise<string | undefined> {

@@ -7,8 +7,10 @@ import type { MessageWithParts } from "./store";
 
 export const INTERRUPTED_ERROR: MessageError = {
   name: "InterruptedError",
-  message: "This reply was interrupted (the page was closed or reloaded) before it finished.",
-  action: "Send a message to continue where it stopped.",
+  // Said as what is known: the page also finds a reply unfinished when its last records could not
+  // be stored (browser storage full), and cannot tell which happened.
+  message: "This reply stopped before it finished: the page was closed or reloaded, or its last steps could not be saved (browser storage full).",
+  action: "Send a message to continue where it stopped; if storage is full, free space first (Settings → Storage).",
 };
 
 /** Returns how many messages were closed. */

@@ -21,6 +21,8 @@ export type FailureKind =
   /** The request did not fit the model's context window: compact, then continue. */
   | "overflow"
   | "aborted"
+  /** The model sent nothing for the step's whole budget of silence, retries included. */
+  | "stalled"
   | "fatal";
 
 export interface Failure {
@@ -228,6 +230,12 @@ export function failureToMessageError(failure: Failure, providerName: string): M
       };
     case "aborted":
       return { name: "AbortedError", message: "Stopped by the user." };
+    case "stalled":
+      return {
+        name: "ProviderStalledError",
+        message: `${providerName} stopped sending data: ${failure.message}. webcode gave up waiting.`,
+        action: "Send your message again, or switch to another model. A model that thinks silently for long can be given more time: Settings → Providers, its no-data timeout and total wait.",
+      };
     default:
       return {
         name: "ProviderError",

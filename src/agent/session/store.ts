@@ -47,6 +47,26 @@ export class SessionStorageError extends UserFacingError {
   }
 }
 
+interface SessionRecords {
+  sessions: SessionRecord[];
+  messages: MessageRecord[];
+  parts: PartRecord[];
+}
+
+/** What writeWhatFits could not store, thrown as the batch's failure. */
+class UnstoredRecords extends Error {
+  constructor(
+    readonly batch: SessionRecords,
+    readonly error: unknown,
+  ) {
+    super(errorMessage(error));
+  }
+}
+
+function isUnstored(error: unknown): error is UnstoredRecords {
+  return error instanceof UnstoredRecords;
+}
+
 function byId<T extends { id: string }>(a: T, b: T): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -369,23 +389,58 @@ export class SessionStore implements Disposable {
       queue.writing = queue.writing.then(async () => {
         this.transactions++;
         try {
-          await this.storage.writeBatch(batch);
+          let unstored: UnstoredRecords | undefined;
+          try {
+            await this.storage.writeBatch(batch);
+          } catch (error) {
+            if (!isQuotaError(error)) throw error;
+            // Full: one large record (a write's content) must not keep the small ones out (the
+            // reply's end, its error, other calls' results). Each is tried on its own, smallest first.
+            unstored = await this.writeWhatFits(batch, error);
+          }
+          if (unstored) throw unstored;
           queue.failure = undefined;
         } catch (error) {
           // Deleted meanwhile (elsewhere): nothing to keep or report.
           if (this.deleted.has(sessionId)) return;
-          queue.failure = new SessionStorageError(error);
+          queue.failure = new SessionStorageError(isUnstored(error) ? error.error : error);
+          const failed = isUnstored(error) ? error.batch : batch;
           // Keep what failed queued (unless a newer version is already waiting) and report it.
-          for (const s of batch.sessions) if (!queue.sessions.has(s.id)) queue.sessions.set(s.id, s);
-          for (const m of batch.messages) if (!queue.messages.has(m.id)) queue.messages.set(m.id, m);
-          for (const p of batch.parts) if (!queue.parts.has(p.id)) queue.parts.set(p.id, p);
-          this.options.onPersistError?.(error, sessionId);
+          for (const s of failed.sessions) if (!queue.sessions.has(s.id)) queue.sessions.set(s.id, s);
+          for (const m of failed.messages) if (!queue.messages.has(m.id)) queue.messages.set(m.id, m);
+          for (const p of failed.parts) if (!queue.parts.has(p.id)) queue.parts.set(p.id, p);
+          this.options.onPersistError?.(isUnstored(error) ? error.error : error, sessionId);
         } finally {
           queue.inFlight--;
         }
       });
     }
     await queue.writing;
+  }
+
+  /**
+   * After storage refused a batch as too large: writes its records one per transaction, sessions
+   * and messages first (a part is shown under its message), each group smallest first. Returns
+   * what still did not fit, with the error, or undefined when all of it did.
+   */
+  private async writeWhatFits(batch: SessionRecords, error: unknown): Promise<UnstoredRecords | undefined> {
+    const failed: SessionRecords = { sessions: [], messages: [], parts: [] };
+    let lastError = error;
+    const bySize = <T>(records: T[]) => records.map((r) => ({ r, size: JSON.stringify(r)?.length ?? 0 })).sort((a, b) => a.size - b.size).map((x) => x.r);
+    const tryOne = async (single: Partial<SessionRecords>): Promise<boolean> => {
+      this.transactions++;
+      try {
+        await this.storage.writeBatch(single);
+        return true;
+      } catch (refused) {
+        lastError = refused;
+        return false;
+      }
+    };
+    for (const s of bySize(batch.sessions)) if (!(await tryOne({ sessions: [s] }))) failed.sessions.push(s);
+    for (const m of bySize(batch.messages)) if (!(await tryOne({ messages: [m] }))) failed.messages.push(m);
+    for (const p of bySize(batch.parts)) if (!(await tryOne({ parts: [p] }))) failed.parts.push(p);
+    return failed.sessions.length + failed.messages.length + failed.parts.length > 0 ? new UnstoredRecords(failed, lastError) : undefined;
   }
 
   private queue(sessionId: string): PendingWrites {

@@ -4,6 +4,7 @@
 import { newPart } from "../../storage";
 import { jsonSchema, zodSchema, type JSONSchema7, type Tool, type ToolSet } from "ai";
 import { errorMessage, isAbortError } from "../../base";
+import { isStorageFailure } from "../../runtime";
 import type { AssistantMessageRecord, PartRecord, ProviderMetadata, SessionRecord, ToolState } from "../../storage";
 import type { Rule } from "../permission";
 import {
@@ -16,6 +17,7 @@ import {
 } from "../tools/tool";
 import type { SessionEnv } from "./env";
 import { QuestionRejectedError } from "./questions";
+import { SessionStorageError } from "./store";
 import type { AgentInfo, SubagentSummary } from "./services";
 
 type ToolPart = Extract<PartRecord, { type: "tool" }>;
@@ -50,6 +52,11 @@ export class ToolCalls {
   private readonly parts = new Map<string, ToolPart>();
   /** Set when the user rejected a call without a message: the turn stops after this model call. */
   blocked = false;
+  /**
+   * Set when browser storage refused a call's change (full, or broken): the turn stops after this
+   * model call with that reason, and later calls of it are refused rather than failing one by one.
+   */
+  storageFailure: Error | undefined;
 
   constructor(
     private readonly env: SessionEnv,
@@ -166,16 +173,20 @@ export class ToolCalls {
     part = this.put({ ...part, tool: tool.id, state: { status: "running", input, start } });
     try {
       if (this.blocked) throw new PermissionRejectedError(tool.id, "another call of this turn was rejected");
+      if (this.storageFailure) throw new Error(`Not run: browser storage refused an earlier change of this turn (${this.storageFailure.message})`);
       // The call is stored before it runs: after any failure the record shows every change the
       // tool may have made (as interrupted at worst), and a call that cannot be recorded never runs.
       await this.env.store.flush(this.scope.session.id);
       const unsaved = this.env.store.persistFailure(this.scope.session.id);
-      if (unsaved) throw unsaved;
+      if (unsaved) {
+        this.storageFailure ??= unsaved;
+        throw unsaved;
+      }
       await this.guardDoomLoop(tool.id, input, callId);
       const result = await this.env.services.runTool(tool, input, this.context(tool, callId));
       const current = this.parts.get(callId) ?? part;
       const end = this.env.now();
-      this.put({
+      const completed = await this.settle({
         ...current,
         state: {
           status: "completed",
@@ -188,10 +199,15 @@ export class ToolCalls {
           ...(result.attachments && result.attachments.length > 0 && { attachments: result.attachments }),
         },
       });
+      // The result the model gets is the one stored (a call whose record could not be kept is an error).
+      if (completed.state.status === "error") throw new RecordedError(new Error(completed.state.error));
       return result.output;
     } catch (error) {
+      if (error instanceof RecordedError) throw error.error;
       const current = this.parts.get(callId) ?? part;
-      const aborted = this.scope.abort.aborted || isAbortError(error);
+      // A turn stopped because its records cannot be stored was not stopped by the user: say why.
+      const storageStop = storageStopOf(this.scope.abort);
+      const aborted = storageStop ? false : this.scope.abort.aborted || isAbortError(error);
       // A bare reject (or a dismissed question) stops the turn; a reject with a message reaches the
       // model as this call's result and the turn goes on with it.
       if ((error instanceof PermissionRejectedError && error.stopsTurn) || error instanceof QuestionRejectedError) {
@@ -199,14 +215,34 @@ export class ToolCalls {
         this.env.permissions.rejectAll(this.scope.session.id);
         this.env.questions.rejectAll(this.scope.session.id);
       }
-      const message = aborted ? "aborted" : errorMessage(error);
+      if (!aborted && isStorageFailure(error)) this.storageFailure ??= error;
+      const message = aborted ? "aborted" : storageStop && isAbortError(error) ? storageStop.message : errorMessage(error);
       const metadata = current.state.status === "running" ? current.state.metadata : undefined;
-      this.put({
+      await this.settle({
         ...current,
         state: { status: "error", input, error: message, start, end: this.env.now(), ...(metadata && { metadata }) },
       });
       throw error instanceof Error ? error : new Error(message);
     }
+  }
+
+  /**
+   * Records how a call ended and waits until storage has it, so the card and the model never say
+   * more than a reload will show. When storage refuses the record (full: a write's record holds its
+   * content, its diff holds it again), a smaller one is tried: the same outcome with the bulky
+   * input strings and metadata left out; then, as a last resort, an error that says the call ran
+   * but its result could not be kept. Resolves with the record that was kept (or last tried).
+   */
+  private async settle(part: ToolPart): Promise<ToolPart> {
+    const sessionId = this.scope.session.id;
+    const attempts = [part, compactToolPart(part), unrecordedToolPart(part)];
+    let tried = part;
+    for (const attempt of attempts) {
+      tried = this.put(attempt);
+      await this.env.store.flush(sessionId);
+      if (!this.env.store.persistFailure(sessionId)) return tried;
+    }
+    return tried;
   }
 
   /** The same tool with the same input DOOM_LOOP_THRESHOLD times in a row: ask before the next. */
@@ -311,6 +347,74 @@ export class ToolCalls {
     this.env.store.updatePart(part);
     return part;
   }
+}
+
+/** The storage failure a turn was stopped for (the session store aborts with it), if that is why. */
+export function storageStopOf(abort: AbortSignal): SessionStorageError | undefined {
+  return abort.aborted && abort.reason instanceof SessionStorageError ? abort.reason : undefined;
+}
+
+/** Marks an error already recorded on the part (settle turned a result into it): rethrown as its cause. */
+class RecordedError extends Error {
+  constructor(readonly error: Error) {
+    super(error.message);
+  }
+}
+
+/** Input strings longer than this are left out of a record that storage refused at full size. */
+export const COMPACT_STRING_CHARS = 2000;
+
+/** The input with long strings replaced by a note of their size (the content is in the files, or lost anyway). */
+function compactValue(value: unknown): unknown {
+  if (typeof value === "string") {
+    return value.length > COMPACT_STRING_CHARS ? `${value.slice(0, 200)}… (${value.length} characters, not kept: browser storage was full)` : value;
+  }
+  if (Array.isArray(value)) return value.map(compactValue);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, compactValue(v)]));
+  return value;
+}
+
+/** Metadata that is small and says what happened (file path, counts, exit code); diffs and full outputs go. */
+function compactMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && value.length <= COMPACT_STRING_CHARS)) kept[key] = value;
+  }
+  return kept;
+}
+
+/** The same outcome in fewer bytes: long input strings, long metadata and attachments left out. */
+export function compactToolPart(part: ToolPart): ToolPart {
+  const state = part.state;
+  const input = compactValue(state.input);
+  if (state.status === "completed") {
+    const { attachments: _attachments, ...rest } = state;
+    const output = compactValue(state.output) as string;
+    return { ...part, state: { ...rest, input, output, metadata: compactMetadata(state.metadata) } };
+  }
+  if (state.status === "error") {
+    const { metadata, ...rest } = state;
+    return { ...part, state: { ...rest, input, error: compactValue(state.error) as string, ...(metadata && { metadata: compactMetadata(metadata) }) } };
+  }
+  return part;
+}
+
+/** The last resort: an error that says the call ran (its changes stand) but what it returned could not be kept. */
+export function unrecordedToolPart(part: ToolPart): ToolPart {
+  const state = part.state;
+  const start = "start" in state ? state.start : 0;
+  const end = "end" in state ? state.end : start;
+  const outcome = state.status === "error" ? `failed (${compactValue(state.error) as string})` : "ran";
+  return {
+    ...part,
+    state: {
+      status: "error",
+      input: {},
+      error: `The call ${outcome}, but its record could not be saved: browser storage is full. Files it changed are as the file tree shows. Free space (Settings → Storage), then continue.`,
+      start,
+      end,
+    },
+  };
 }
 
 /** Denied outright by a rule: the model gets the reason and may try something else (turn goes on). */

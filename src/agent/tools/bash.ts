@@ -3,6 +3,8 @@
 import { z } from "zod";
 import description from "../../../prompts/tools/bash.md?raw";
 import { commandGate, textChecks } from "../permission/command-gate";
+import { errorMessage } from "../../base";
+import { WorkspaceFsError, isFsError } from "../../runtime";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateText } from "./wrapper";
 import { resolveToolPath, showPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
@@ -34,9 +36,9 @@ export const bashTool: ToolDefinition<typeof parameters> = {
     }
     // A runtime that shows each command and request as it runs is judged on those (command-gate.ts);
     // one that runs the line in its own shell is judged on the line's text, before it runs.
-    const refused = new AbortController();
+    const stopLine = new AbortController();
     const checks = context.runtime.capabilities.gate
-      ? commandGate({ line: args.command, description: args.description, ask: (request) => context.ask(request), onRefused: () => refused.abort() })
+      ? commandGate({ line: args.command, description: args.description, ask: (request) => context.ask(request), onRefused: () => stopLine.abort() })
       : undefined;
     if (!checks) for (const request of textChecks(args.command, args.description)) await context.ask(request);
 
@@ -47,12 +49,17 @@ export const bashTool: ToolDefinition<typeof parameters> = {
       context.update({ metadata: { output: tailOf(output), description: args.description } });
     };
     context.update({ title: args.description, metadata: { output: "", description: args.description } });
+    // A change the command made that storage refuses (full) is undone in the workspace; the
+    // result must say so rather than report a success a reload would not show.
+    const fs = context.runtime.fs;
+    let refused: unknown;
+    const watching = fs.onDidFailToPersist((error) => (refused ??= error));
     let result;
     try {
       result = await context.runtime.exec(args.command, {
         cwd,
         timeoutMs: timeout,
-        signal: AbortSignal.any([context.abort, refused.signal]),
+        signal: AbortSignal.any([context.abort, stopLine.signal]),
         source: "agent",
         ...(checks && { gate: checks.gate }),
         onOutput: (chunk) => {
@@ -61,8 +68,11 @@ export const bashTool: ToolDefinition<typeof parameters> = {
           timer ??= setTimeout(publish, BASH_UPDATE_INTERVAL_MS);
         },
       });
+      // Everything the command changed is stored before its result is reported.
+      await fs.flush().catch((error: unknown) => (refused ??= error));
     } finally {
       if (timer !== undefined) clearTimeout(timer);
+      watching.dispose();
     }
     // A reject or deny while the line ran is the call's answer (as for an ask before it): a bare
     // reject stops the turn, one with a message tells the model what to do instead.
@@ -81,6 +91,11 @@ export const bashTool: ToolDefinition<typeof parameters> = {
     else if (aborted) notes.push("(The command was aborted by the user.)");
     const body = cut.text.trim() === "" ? "(no output)" : cut.text.replace(/\n+$/, "");
     const text = [cut.truncated ? notes.shift()! : undefined, body, ...notes, `Exit code: ${result.exitCode}`].filter((x) => x !== undefined).join("\n\n");
+    if (refused !== undefined) {
+      // The call fails (the turn then stops, as for any refused write), with what the command printed.
+      const code = isFsError(refused) ? refused.code : "EIO";
+      throw new WorkspaceFsError(code, `Files this command changed could not be saved, so those changes were undone: ${errorMessage(refused)}\n\n${text}`, "", { cause: refused });
+    }
     return {
       title: args.description || args.command,
       output: text,
