@@ -91,7 +91,7 @@ describe("storage full during a turn", () => {
     const model = new ScriptedModel([tools([{ name: "put", input: { path: "a.txt", content: "a" } }]), text("went on regardless")]);
     const rig = await createRig({ models: { [MODEL.modelId]: model } });
     rigs.push(rig);
-    rig.storage.files.apply = async () => {
+    rig.storage.files.apply = rig.storage.files.applyChecked = async () => {
       throw quotaError();
     };
     const session = await rig.agent.createSession();
@@ -138,7 +138,7 @@ describe("storage full during a turn", () => {
         return { output: "wrote a.txt\n", exitCode: 0 };
       },
     });
-    harness.storage.files.apply = async () => {
+    harness.storage.files.apply = harness.storage.files.applyChecked = async () => {
       throw quotaError();
     };
     const run = runTool(bashTool, { command: "make-a", description: "Write" }, harness.context);
