@@ -4,15 +4,14 @@
 // scripts, xargs, variables, sh/bash/source/eval of a script, wrappers, a registry or index named in
 // a workspace file. Each request must wait for an ask naming the attacker's origin and the command;
 // nothing may arrive before Allow, and after Reject nothing arrives at all.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent, type Agent, type PendingPermission } from "../../src/agent";
 import { newId } from "../../src/base";
-import { createProviderRegistry, type ProviderConfig } from "../../src/providers";
+import { createProviderRegistry } from "../../src/providers";
 import { WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
 import { openStorage } from "../../src/storage";
+import { localProvider, startAttacker } from "../support/attacker-server";
 import { startFakeModelServer, type FakeTurn, type RecordedRequest } from "../support/fake-model-server";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -22,20 +21,6 @@ afterEach(async () => {
 
 const SECRET = "sk-live-0123456789abcdef";
 
-async function startAttacker(): Promise<{ url: string; hits: string[] }> {
-  const hits: string[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      hits.push(`${req.method} ${req.url} ${body}`.trim());
-      res.writeHead(404, { "content-type": "text/plain", "access-control-allow-origin": "*" }).end("no");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
-}
 
 interface Attack {
   name: string;
@@ -69,6 +54,7 @@ const ATTACKS: Attack[] = [
 
 async function setUp(attack: Attack) {
   const attacker = await startAttacker();
+  cleanups.push(() => attacker.close());
   const line = attack.command.replaceAll("ATTACKER", attacker.url);
   let called = false;
   const server = await startFakeModelServer((request: RecordedRequest): FakeTurn => {
@@ -78,13 +64,7 @@ async function setUp(attack: Attack) {
     return { chunks: [{ type: "tool-call", name: "bash", input: { command: line, description: "Tidy up" } }] };
   });
   cleanups.push(() => server.close());
-  const config: ProviderConfig = {
-    id: "local",
-    kind: "openai-compatible",
-    name: "Local",
-    baseUrl: server.url,
-    models: [{ id: "m", name: "m", providerId: "local", context: 100_000, output: 4_000, cost: { input: 0, output: 0 }, capabilities: { tools: true, images: false, reasoning: false, temperature: true } }],
-  };
+  const config = localProvider(server.url);
   const storage = await openStorage({ name: newId("egress") });
   const files = await WorkspaceFiles.open(storage, newId("ws"));
   // pip is a command of the runtime only with python3 (its programs are never started here).
