@@ -6,7 +6,7 @@
 // full and where to free it — never "interrupted".
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { baseUrl, runInTerminal, terminalText, treeItem, waitForTerminal, waitForWorkbench, type AppPage } from "../support/browser";
+import { openWithQuota, runInTerminal, terminalText, treeItem, waitForTerminal, waitForWorkbench } from "../support/browser";
 import type { FakeModelServer } from "../support/fake-model-server";
 import { agentRequests, chat, configureProvider, messagesOf, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
@@ -25,16 +25,6 @@ function incompressible(bytes: number): string {
   return Buffer.from(random).toString("base64");
 }
 
-async function openWithQuota(): Promise<AppPage> {
-  const context = await browser.chromium().newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(baseUrl()).origin, quotaSize: QUOTA });
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  await page.goto(new URL("?runtime=browser", baseUrl()).toString());
-  return browser.track({ context, page, errors });
-}
 
 /** The status each tool card shows, in order ("write tool call, Done" → "write: Done"). */
 async function cardStatuses(page: Page): Promise<string[]> {
@@ -96,7 +86,7 @@ describe("storage fills during an agent turn", () => {
           { chunks: [{ type: "text", text: "Both written." }] },
         ]),
       );
-      const app = await openWithQuota();
+      const app = await openWithQuota(browser, QUOTA);
       const { page } = app;
       await waitForWorkbench(page);
       await waitForTerminal(page);

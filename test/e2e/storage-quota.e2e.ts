@@ -7,15 +7,14 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   MOD,
-  baseUrl,
   editorText,
+  openWithQuota,
   runInTerminal,
   terminalText,
   treeItem,
   waitForActiveTab,
   waitForTerminal,
   waitForWorkbench,
-  type AppPage,
 } from "../support/browser";
 import { FAKE_KEY, chat, configureProvider, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
@@ -24,17 +23,6 @@ const browser = useAgentBrowser();
 /** The origin's quota, set before the app opens its database (Chromium applies it to IndexedDB from then on). */
 const QUOTA = 16 * 1024 * 1024;
 
-/** A fresh context whose origin quota is overridden through CDP before the app loads. */
-async function openWithQuota(): Promise<AppPage> {
-  const context = await browser.chromium().newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(baseUrl()).origin, quotaSize: QUOTA });
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  await page.goto(new URL("?runtime=browser", baseUrl()).toString());
-  return browser.track({ context, page, errors });
-}
 
 /**
  * Uses up the rest of the quota, as other data of the site would: random (incompressible) records
@@ -111,7 +99,7 @@ describe("storage quota", () => {
       ]),
       { requireKey: FAKE_KEY },
     );
-    const app = await openWithQuota();
+    const app = await openWithQuota(browser, QUOTA);
     const { page } = app;
     await waitForWorkbench(page);
     await waitForTerminal(page);

@@ -7,7 +7,7 @@
 // WEBCODE_TWO_TAB_ROUNDS=10 flock /tmp/browser.lock npx vitest run --project e2e test/e2e/two-tabs-merge.e2e.ts
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { baseUrl, MOD, runInTerminal, terminalText, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench } from "../support/browser";
+import { MOD, openSecondTab, runInTerminal, terminalText, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench } from "../support/browser";
 import type { FakeTurn, RecordedRequest } from "../support/fake-model-server";
 import { isTitleRequest, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
@@ -19,13 +19,6 @@ const TERMINAL_WRITES = 80;
 const AGENT_WRITES = 60;
 const EDITOR_WRITES = 60;
 
-async function openSecondTab(first: Page): Promise<Page> {
-  const page = await first.context().newPage();
-  await page.goto(baseUrl());
-  await waitForWorkbench(page);
-  await waitForTerminal(page);
-  return page;
-}
 
 /** A file's stored text, read from the app's IndexedDB (what both tabs load and write through). */
 function storedText(page: Page, path: string): Promise<string | undefined> {

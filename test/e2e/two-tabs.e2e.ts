@@ -5,18 +5,11 @@
 // time and the other tab shows it live.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { baseUrl, editorText, runInTerminal, terminalText, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench } from "../support/browser";
+import { editorText, openSecondTab, runInTerminal, terminalText, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench } from "../support/browser";
 import { chat, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
 const browser = useAgentBrowser();
 
-async function openSecondTab(first: Page): Promise<Page> {
-  const page = await first.context().newPage();
-  await page.goto(baseUrl());
-  await waitForWorkbench(page);
-  await waitForTerminal(page);
-  return page;
-}
 
 /** The tree's item names (flat, as rendered). */
 function treeNames(page: Page): Promise<string[]> {

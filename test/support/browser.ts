@@ -174,6 +174,27 @@ export async function waitForActiveTab(page: Page, name: string): Promise<void> 
     .toBe(name);
 }
 
+/** A fresh context whose origin storage quota is `quotaBytes` (set through CDP before the app loads), tracked by `browser`. */
+export async function openWithQuota(browser: BrowserFixture, quotaBytes: number): Promise<AppPage> {
+  const context = await browser.chromium().newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(baseUrl()).origin, quotaSize: quotaBytes });
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(new URL("?runtime=browser", baseUrl()).toString());
+  return browser.track({ context, page, errors });
+}
+
+/** A second tab of `first`'s context on the app, with its workbench and terminal ready. */
+export async function openSecondTab(first: Page): Promise<Page> {
+  const page = await first.context().newPage();
+  await page.goto(baseUrl());
+  await waitForWorkbench(page);
+  await waitForTerminal(page);
+  return page;
+}
+
 /** Workspace names as stored (the app's IndexedDB, sorted), to check what an action created or left alone. */
 export async function storedWorkspaceNames(page: Page): Promise<string[]> {
   return page.evaluate(
