@@ -6,8 +6,9 @@ import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
-// The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers.
-import { RESPONSE_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
+// The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers:
+// per path by the middleware below, and the ones alike on every path in server/preview.headers.
+import { SHARED_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
 import { serviceWorkerPlugin } from "./scripts/service-worker-plugin";
 import { pythonStdlibPlugin } from "./scripts/python-stdlib-plugin";
 
@@ -86,8 +87,10 @@ export default defineConfig(({ mode }) => ({
     mode === E2E_MODE
       ? { alias: { "@webcontainer/api": fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) } }
       : undefined,
-  server: { headers: RESPONSE_HEADERS },
-  preview: { headers: RESPONSE_HEADERS },
+  // Not RESPONSE_HEADERS: Vite sets these after the middleware, and the sandbox page's framing
+  // headers must stay as responseHeadersFor gave them.
+  server: { headers: SHARED_HEADERS },
+  preview: { headers: SHARED_HEADERS },
   // Workers are one file each: the sandbox starts them as classic scripts from text (no chunks to import).
   worker: { format: "es", plugins: () => [processShim, pyodideWithoutImportMeta], rolldownOptions: { output: { codeSplitting: false } } },
   build: {

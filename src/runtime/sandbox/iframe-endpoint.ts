@@ -6,6 +6,7 @@
 import type { HostMessage, SandboxEvent } from "./protocol";
 import type { SandboxEndpoint, SandboxEndpointFactory } from "./sandbox-host";
 import { FrameWatchdog } from "./frame-watchdog";
+import { SANDBOX_DID_NOT_START, START_TIMEOUT_MS } from "./sandbox-host";
 
 /** What a crash says when the frame's process is gone (SandboxHost reads "memory" as out of memory). */
 const FRAME_DIED = "The program's process was ended by the browser (out of memory).";
@@ -63,12 +64,20 @@ function createFrame(options: IframeEndpointOptions, onDead: () => void): Promis
       for (const listener of [...crashListeners.values()]) listener(FRAME_DIED);
       crashListeners.clear();
     });
+    // A page that never says it is ready (refused framing, a blocked script) is dropped, so the
+    // next run loads it anew instead of waiting on it too.
+    const loading = setTimeout(() => {
+      window.removeEventListener("message", onMessage);
+      element.remove();
+      reject(new Error(SANDBOX_DID_NOT_START));
+    }, START_TIMEOUT_MS);
     const onMessage = (event: MessageEvent) => {
       if (event.source !== element.contentWindow) return;
       const data = event.data as { type?: string; id?: unknown; message?: unknown } | undefined;
       if (data?.type === "alive") {
         watchdog.beat();
       } else if (data?.type === "sandbox-ready") {
+        clearTimeout(loading);
         workerSource.then(
           (source) => {
             post({ type: "boot", source });
