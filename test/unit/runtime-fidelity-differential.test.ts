@@ -13,6 +13,7 @@ import { createBrowserRuntime } from "../../src/runtime/browser";
 import { SandboxHost } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
 import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
+import { runNodeInProcess } from "../support/run-node";
 
 function has(tool: string): boolean {
   try {
@@ -85,4 +86,39 @@ describe.skipIf(!HAS_NPM)("npm run: the variables a script's programs see", () =
     const normalise = (text: string) => text.replace(/"npm_command": "run(-script)?"/, '"npm_command": "run"');
     expect(normalise(ours.output)).toBe(normalise(real.output));
   });
+});
+
+/** Runs node in the real folder. */
+function realNode(folder: string, args: string[]): { stdout: string; stderr: string; exitCode: number } {
+  const result = spawnSync(process.execPath, args, { cwd: folder, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", NODE_OPTIONS: "" } });
+  return { stdout: result.stdout, stderr: result.stderr, exitCode: result.status ?? -1 };
+}
+
+/** The summary's counts ("tests 4", "pass 3", "fail 1", …) of a spec or TAP report. */
+function summary(report: string): string[] {
+  return report
+    .split("\n")
+    .map((line) => /^(?:ℹ|#) (tests|suites|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(line.trim()))
+    .filter((match) => match !== null)
+    .map((match) => `${match[1]} ${match[2]}`);
+}
+
+describe("node --test: a test file that fails to load", () => {
+  const files = {
+    "a.test.js": "const test = require('node:test');\ntest('a', () => {});\ntest('b', () => {});\ntest('c', () => {});\n",
+    "b.test.js": "const test = require('node:test');\ntest('never runs', () => {});\nthrow new Error('load fails');\n",
+  };
+  for (const reporter of ["spec", "tap"]) {
+    it(`counts as a failing test, and fails the run (${reporter})`, async () => {
+      const args = ["--test", `--test-reporter=${reporter}`];
+      const real = realNode(realFolder(files), args);
+      const ours = await runNodeInProcess(args, files);
+      expect(summary(real.stdout)).toContain("fail 1");
+      expect(summary(ours.stdout)).toEqual(summary(real.stdout));
+      expect(ours.exitCode).toBe(real.exitCode);
+      expect(ours.stdout).toMatch(reporter === "tap" ? /^not ok \d+ - \/workspace\/b\.test\.js$/m : /^✖ \/workspace\/b\.test\.js /m);
+      expect(ours.stdout).not.toContain("never runs");
+      expect(ours.stderr).toContain("Error: load fails");
+    });
+  }
 });
