@@ -91,8 +91,10 @@ export default defineConfig(({ mode }) => ({
   // headers must stay as responseHeadersFor gave them.
   server: { headers: SHARED_HEADERS },
   preview: { headers: SHARED_HEADERS },
-  // Workers are one file each: the sandbox starts them as classic scripts from text (no chunks to import).
-  worker: { format: "es", plugins: () => [processShim, pyodideWithoutImportMeta], rolldownOptions: { output: { codeSplitting: false } } },
+  // Workers are one file each: the sandbox starts them as classic scripts from text (no chunks to
+  // import). Their classes and functions keep their names through minification: a program's
+  // uncaught error prints its class as Node does ("SandboxFsError", never "ih [Error]").
+  worker: { format: "es", plugins: () => [processShim, pyodideWithoutImportMeta], rolldownOptions: { output: { codeSplitting: false, keepNames: true } } },
   build: {
     outDir: mode === E2E_MODE ? "dist-e2e" : "dist",
     target: "es2022",

@@ -209,3 +209,17 @@ describe("node built-ins", () => {
     }
   });
 });
+
+describe("symbolic links", () => {
+  it("are refused as not supported (ENOTSUP) the same way by fs.symlinkSync, fs.symlink and fs.promises.symlink", async () => {
+    const run = await runNodeInProcess(["link.js"], {
+      "a.txt": "a",
+      "link.js":
+        "const fs = require('fs');\ntry { fs.symlinkSync('a.txt', 'l1'); } catch (e) { console.log(e.code, e.errno, e.syscall, e.message); }\nfs.symlink('a.txt', 'l2', (e) => {\n  console.log(e.code, e.syscall);\n  fs.promises.symlink('a.txt', 'l3').catch((e2) => console.log(e2.code, e2.syscall, fs.existsSync('l1') || fs.existsSync('l2') || fs.existsSync('l3')));\n});\n",
+    });
+    expect(run.stdout).toBe(
+      "ENOTSUP -95 symlink ENOTSUP: symbolic links are not supported in the browser runtime, symlink 'a.txt' -> 'l1'\nENOTSUP symlink\nENOTSUP symlink false\n",
+    );
+    expect(run.exitCode).toBe(0);
+  });
+});

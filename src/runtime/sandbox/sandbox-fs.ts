@@ -24,6 +24,7 @@ const ERRNO: Record<string, [number, string]> = {
   ENOTEMPTY: [-39, "directory not empty"],
   EINVAL: [-22, "invalid argument"],
   EACCES: [-13, "permission denied"],
+  ENOTSUP: [-95, "operation not supported"],
 };
 
 /** An error as Node's fs throws it: `ENOENT: no such file or directory, open '/x'` with code, errno, syscall, path. */
