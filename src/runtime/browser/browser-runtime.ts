@@ -22,7 +22,7 @@ import type { SandboxHost } from "../sandbox";
 import type { PreviewHub } from "../preview";
 import type { PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
 import { BuiltinPreview } from "./builtin-preview";
-import { devServerCommands } from "./dev-server-commands";
+import { answerTool, devServerCommands, frontEndTool, frontEndToolCommands } from "./dev-server-commands";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -77,7 +77,8 @@ export class BrowserRuntime implements Runtime {
       now: options.git?.now,
     });
     const io = { terminalOf: (shellFs: IFileSystem) => this.host.terminalOf(shellFs) };
-    const node = options.node ? [nodeCommand(options.node, fs, io)] : [];
+    const tools = (tool: string, args: string[], ctx: { cwd: string; fs: IFileSystem }) => answerTool(frontEndTool(tool, args)!, ctx.cwd, ctx.fs, this.previewStart());
+    const node = options.node ? [nodeCommand(options.node, fs, io, tools)] : [];
     const pip = options.python ? pipCommands({ files: fs, fetch: fetchFor, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];
     const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];
     const provided = new Set([...npm, ...python, ...pip].map((command) => command.name));
@@ -91,18 +92,25 @@ export class BrowserRuntime implements Runtime {
       ...pip,
     ];
     const serving: CustomCommand[] = [];
-    if (this.preview) {
-      const preview = this.preview;
+    const previewStart = this.previewStart();
+    if (previewStart) {
       const byName = new Map(commands.map((c) => [c.name, c]));
-      serving.push(...devServerCommands((start) => preview.start(start), (name) => byName.get(name)));
+      serving.push(...devServerCommands(previewStart, (name) => byName.get(name)));
       commands = commands.filter((c) => !serving.some((s) => s.name === c.name));
     }
+    // vite, webpack, serve, next, rollup …: the Preview or a clear refusal (dev-server-commands.ts).
+    serving.push(...frontEndToolCommands(previewStart));
     this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchFor), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
       ...options.env,
     }, { fetch: fetchImpl, networkLog: options.networkLog });
+  }
+
+  private previewStart(): ((start: PreviewStartOptions) => Promise<PreviewStart>) | undefined {
+    const preview = this.preview;
+    return preview && ((start) => preview.start(start));
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
