@@ -122,3 +122,91 @@ describe("node --test: a test file that fails to load", () => {
     });
   }
 });
+
+/** A commit at its own time (so that git's date order is the same in both), as a script step. */
+const commitAt = (minute: number, message: string) =>
+  `GIT_AUTHOR_DATE='@${1700000000 + minute * 60} +0000' GIT_COMMITTER_DATE='@${1700000000 + minute * 60} +0000' git commit -q --allow-empty -m '${message}'`;
+
+const GIT_STEPS: string[] = [
+  commitAt(1, "one"),
+  commitAt(2, "two"),
+  commitAt(3, "three"),
+  "git log --format='%an %ae %at %ct %cn %ce %P %T'",
+  "git log --graph --oneline",
+  "git log --graph",
+  "git checkout -q -b feature HEAD~1",
+  commitAt(4, "f1"),
+  commitAt(5, "f2"),
+  "git checkout -q main",
+  "git log --all --oneline",
+  "git log --all --graph --oneline --decorate",
+  "git tag v1 && git tag v0 HEAD~2 && git log --oneline --decorate --all",
+  "git branch -a",
+  "git branch tmp && git branch -q -d tmp && git branch --show-current && git branch --remotes",
+  "git checkout -q -b side HEAD~1",
+  commitAt(7, "s1"),
+  "git checkout -q main",
+  "git log --graph --all --oneline",
+  "git log --graph --all",
+  "git log --all --format='%h %s'",
+  "git log --graph --oneline -n 2",
+  "git log --reverse --oneline -n 2",
+  "git log --reverse --graph; echo exit=$?",
+  // Options git does not know: refused in git's words.
+  "git log -Z; echo exit=$?",
+  "git log --no-such-option; echo exit=$?",
+  // git prints its whole usage after the first line; ours names the subcommand only.
+  "git branch --no-such-option 2>/tmp/err.txt; echo exit=$?; head -1 /tmp/err.txt",
+  "git status -Z 2>/tmp/err.txt; echo exit=$?; head -1 /tmp/err.txt",
+];
+
+/** Options git has and the browser runtime's git does not: refused (never ignored), exit non-zero, naming the option. */
+const UNSUPPORTED: Array<[string, string]> = [
+  ["git branch --sort=-committerdate", "sort"],
+  ["git status --ignored", "ignored"],
+  ["git commit --fixup HEAD", "fixup"],
+  ["git diff --word-diff", "--word-diff"],
+  ["git add --dry-run .", "dry-run"],
+  ["git log --first-parent", "--first-parent"],
+  ["git show --format=%H HEAD", "--format=%H"],
+  ["git checkout --orphan x", "orphan"],
+  ["git tag --sort=version:refname", "sort"],
+  ["git stash push --include-untracked", "include-untracked"],
+  ["git reset --keep HEAD", "keep"],
+  ["git rm --dry-run x", "dry-run"],
+];
+
+/** Merges come from the machine's git in both (ours has no merge): the same objects, then the same log. */
+const MERGE = `GIT_AUTHOR_DATE='@${1700000000 + 6 * 60} +0000' GIT_COMMITTER_DATE='@${1700000000 + 6 * 60} +0000' git merge -q --no-ff feature -m 'Merge feature'`;
+
+describe.skipIf(!HAS_GIT)("git log --all, --graph, --decorate, branch -a and unknown options", () => {
+  it("print what the machine's git prints, step by step", async () => {
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", LANG: "C", LC_ALL: "C", GIT_AUTHOR_NAME: "Ada", GIT_AUTHOR_EMAIL: "ada@example.com", GIT_COMMITTER_NAME: "Ada", GIT_COMMITTER_EMAIL: "ada@example.com" };
+    const real = realFolder({});
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: real, env: { ...env, HOME: real } });
+    const storage = await openStorage({ name: `fidelity-git-${counter++}-${Date.now()}` });
+    const files = await WorkspaceFiles.open(storage, "ws");
+    const runtime = createBrowserRuntime(files, {});
+    expect((await runtime.exec("git init -q")).exitCode).toBe(0);
+    const both = async (step: string, compare = true) => {
+      const expected = spawnSync("bash", ["-c", `(${step}) 2>&1`], { cwd: real, env: { ...env, HOME: real }, encoding: "utf8" }).stdout;
+      const ours = await runtime.exec(step, { env });
+      if (compare) expect({ step, output: ours.output }).toEqual({ step, output: expected });
+    };
+    for (const step of GIT_STEPS) await both(step);
+    for (const [line, option] of UNSUPPORTED) {
+      const ours = await runtime.exec(line, { env });
+      expect({ line, exitCode: ours.exitCode }).toEqual({ line, exitCode: expect.any(Number) });
+      expect(ours.exitCode, line).toBeGreaterThan(0);
+      expect(ours.output, line).toContain(option);
+    }
+    // The merge, made by the machine's git, is copied into the workspace's repository.
+    spawnSync("bash", ["-c", MERGE], { cwd: real, env: { ...env, HOME: real } });
+    const objects = spawnSync("bash", ["-c", "find .git/objects -type f; echo .git/refs/heads/main"], { cwd: real, encoding: "utf8" }).stdout.trim().split("\n");
+    const { readFileSync } = await import("node:fs");
+    for (const file of objects) await files.writeFile(file, new Uint8Array(readFileSync(path.join(real, file))));
+    for (const step of ["git log --graph --oneline", "git log --graph --all --oneline --decorate", "git log --graph", "git log --all --oneline", "git log --graph --oneline -n 2"]) await both(step);
+    // The merge is there, drawn as git draws it.
+    expect((await runtime.exec("git log --graph --oneline -n 3", { env })).output).toMatch(/^\* {3}[0-9a-f]{7} Merge feature\n\|\\ {2}\n/);
+  }, 30_000);
+});
