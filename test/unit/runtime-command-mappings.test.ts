@@ -167,3 +167,38 @@ describe("npm scripts run their own commands", () => {
     expect(lint.output).toMatch(/eslint: command not found/);
   });
 });
+
+describe("an unknown option is an error, as in the real tool", () => {
+  const LINES: Array<[string, RegExp]> = [
+    ["npm ls --json", /npm error The option --json is not supported by the browser runtime's npm ls/],
+    ["npm install --legacy-peer-deps", /npm error The option --legacy-peer-deps is not supported/],
+    ["node --no-such-flag x.js", /bad option: --no-such-flag/],
+    ["curl --no-such-flag http://example.invalid/", /option --no-such-flag: is unknown/],
+    ["git log --no-such-flag", /fatal: unrecognized argument: --no-such-flag/],
+    ["git status --ignored", /error: unknown option `ignored'/],
+    // just-bash's own commands.
+    ["ls --no-such-flag", /ls: unrecognized option '--no-such-flag'|ls: .*--no-such-flag/],
+    ["grep --no-such-flag x", /grep: .*--no-such-flag/],
+    ["sort --no-such-flag", /sort: .*--no-such-flag/],
+  ];
+  for (const [line, message] of LINES) {
+    it(line, async () => {
+      const { runtime } = await open(SITE);
+      const result = await runtime.exec(line);
+      expect(result.exitCode).not.toBe(0);
+      expect(result.output).toMatch(message);
+    });
+  }
+
+  it("pip uninstall/list/show/freeze refuse options they do not act on", async () => {
+    const { workspace } = await open(SITE);
+    const { runPip } = await import("../../src/runtime/pip");
+    const pip = (args: string[]) => runPip(args, { files: workspace, source: "terminal", cwd: "/workspace", env: new Map(), fetch: () => Promise.reject(new Error("offline")) });
+    for (const args of [["list", "--outdated"], ["list", "--format=json"], ["show", "-f", "x"], ["freeze", "--all"], ["uninstall", "--no-such", "x"]]) {
+      const result = await pip(args);
+      expect(result.exitCode, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toMatch(/^ERROR: (no such option|the list format)/);
+    }
+    expect((await pip(["list", "--format", "freeze"])).exitCode).toBe(0);
+  });
+});

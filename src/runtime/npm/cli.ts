@@ -153,6 +153,8 @@ async function doInstall(base: InstallRequest, args: string[], ctx: NpmContext, 
 }
 
 function list(args: string[], ctx: NpmContext, result: CommandResult): CommandResult {
+  const unknown = args.find((arg) => arg.startsWith("-") && !["--all", "-a"].includes(arg));
+  if (unknown) throw new NpmError(`The option ${unknown} is not supported by the browser runtime's npm ls (it knows --all).`, "EUSAGE");
   const all = args.includes("--all") || args.includes("-a");
   const project = projectFor(ctx);
   const root = project.manifest();
