@@ -25,6 +25,8 @@ interface Frame {
   onCrash(id: number, listener: (message: string) => void): () => void;
   /** A program runs: the frame's heartbeat is watched until the returned function is called. */
   watch(): () => void;
+  /** A program of the frame said something: its process is alive. */
+  beat(): void;
 }
 
 export function iframeEndpointFactory(options: IframeEndpointOptions): SandboxEndpointFactory {
@@ -88,6 +90,7 @@ function createFrame(options: IframeEndpointOptions, onDead: () => void): Promis
                 return () => crashListeners.delete(id);
               },
               watch: () => watchdog.watch(),
+              beat: () => watchdog.beat(),
             });
           },
           (error: unknown) => {
@@ -118,14 +121,17 @@ function createEndpoint(id: number, loadFrame: () => Promise<Frame>): SandboxEnd
     crashed = message;
     for (const listener of crashListeners) listener(message);
   };
+  let loaded: Frame | undefined;
   channel.port1.onmessage = (event: MessageEvent) => {
     if (ended) return;
+    loaded?.beat();
     for (const listener of eventListeners) listener(event.data as SandboxEvent);
   };
   // Where the browser tells (MessagePort's close event): the worker's side of the port went away
   // before the page ended it, which only a worker the browser killed for its memory does.
   channel.port1.addEventListener("close", () => crash(FRAME_DIED));
   const ready = loadFrame().then((frame) => {
+    loaded = frame;
     if (ended) return frame;
     stopListening = frame.onCrash(id, crash);
     stopWatching = frame.watch();
