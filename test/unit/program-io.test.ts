@@ -136,6 +136,21 @@ describe("the synchronous terminal mailbox", () => {
   });
 });
 
+describe("a runtime's status note", () => {
+  it("reaches the terminal, and never a file, pipe or capture that the program's stderr goes to", async () => {
+    const chunks: string[] = [];
+    const host = await hostWith(async (stdio) => {
+      stdio.status("Loading the runtime…\n");
+      stdio.err("program error\n");
+      return 0;
+    });
+    await host.run("node", { source: "terminal", onOutput: (chunk) => chunks.push(chunk.text) });
+    expect(chunks.join("")).toBe("Loading the runtime…\nprogram error\n");
+    const captured = await host.run("node > out.txt 2>&1; cat out.txt; x=$(node 2>&1); echo \"[$x]\"; node 2>&1 | tr a-z A-Z", { source: "terminal" });
+    expect(captured.stdout).toBe("program error\n[program error]\nPROGRAM ERROR\n");
+  });
+});
+
 describe("the sandbox frame's watchdog", () => {
   function fakeClock() {
     let now = 0;
