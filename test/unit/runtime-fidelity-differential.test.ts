@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { WorkspaceFiles } from "../../src/runtime";
+import { PreviewHub, WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
 import { SandboxHost } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
@@ -57,7 +57,8 @@ async function browserRuntime(files: Record<string, string>) {
   const storage = await openStorage({ name: `fidelity-${counter++}-${Date.now()}` });
   const workspace = await WorkspaceFiles.open(storage, "ws");
   for (const [name, text] of Object.entries(files)) await workspace.writeFile(name, text);
-  return createBrowserRuntime(workspace, { node: new SandboxHost(inProcessNodeEndpoint, { keepSpare: false }) });
+  // With the Preview, as the page has it (where `npm run build` used to be taken for a dev server).
+  return createBrowserRuntime(workspace, { node: new SandboxHost(inProcessNodeEndpoint, { keepSpare: false }), preview: new PreviewHub("http://app.test", () => `p${counter++}`) });
 }
 
 /** A program that prints the npm variables a script's programs see, as JSON (the paths made relative). */
@@ -209,4 +210,21 @@ describe.skipIf(!HAS_GIT)("git log --all, --graph, --decorate, branch -a and unk
     // The merge is there, drawn as git draws it.
     expect((await runtime.exec("git log --graph --oneline -n 3", { env })).output).toMatch(/^\* {3}[0-9a-f]{7} Merge feature\n\|\\ {2}\n/);
   }, 30_000);
+});
+
+describe.skipIf(!HAS_NPM)("npm scripts run their commands: exit codes as npm's", () => {
+  const files = {
+    "package.json": JSON.stringify({ name: "demo", version: "1.0.0", scripts: { build: "tsc -b && vite build", test: "echo testing; exit 3", lint: "eslint ." } }),
+    "index.html": "<h1>app</h1>",
+  };
+  for (const line of ["npm run build", "npm test", "npm run lint", "node --no-such-flag x.js"]) {
+    it(`${line}: the same exit code as the machine's, and no success where it fails`, async () => {
+      // A PATH without the machine's own tsc, vite or eslint, as a fresh project has.
+      const real = realRun(realFolder(files), line, { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` });
+      const ours = await (await browserRuntime(files)).exec(line);
+      expect(ours.exitCode, ours.output).toBe(real.exitCode);
+      expect(ours.exitCode).not.toBe(0);
+      expect(ours.output).not.toContain("served by the browser runtime's built-in preview");
+    });
+  }
 });
