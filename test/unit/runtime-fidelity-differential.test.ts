@@ -228,3 +228,26 @@ describe.skipIf(!HAS_NPM)("npm scripts run their commands: exit codes as npm's",
     });
   }
 });
+
+describe("uncaught errors of the runtime's own classes name them as Node does", () => {
+  const PROGRAMS: Record<string, string> = {
+    "a missing file": "require('fs').readFileSync('nope.txt');",
+    "a symbolic link": "require('fs').symlinkSync('a.txt', 'link');",
+  };
+  for (const [name, code] of Object.entries(PROGRAMS)) {
+    it(name, async () => {
+      const real = realNode(realFolder({ "main.js": code, "a.txt": "a" }), ["main.js"]);
+      const ours = await runNodeInProcess(["main.js"], { "main.js": code, "a.txt": "a" });
+      // The error's header line ("Error: ENOENT: …", "Error [ERR_…]: …") and its own properties.
+      const shown = (stderr: string) => stderr.split("\n").filter((line) => /^\w+( \[\w+\])?: /.test(line) || /^ {2}(errno|code|syscall|path|dest): /.test(line));
+      if (name === "a symbolic link") {
+        // Node makes the link; the browser runtime refuses it as not supported, printed as Node prints fs errors.
+        expect(shown(ours.stderr)).toEqual(["Error: ENOTSUP: operation not supported, symlink 'a.txt' -> 'link'", "  errno: -95,", "  code: 'ENOTSUP',", "  syscall: 'symlink',", "  path: 'a.txt',", "  dest: 'link'"]);
+        expect(ours.exitCode).toBe(1);
+      } else {
+        expect(shown(ours.stderr)).toEqual(shown(real.stderr));
+        expect(ours.exitCode).toBe(real.exitCode);
+      }
+    });
+  }
+});

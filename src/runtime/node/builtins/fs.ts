@@ -308,9 +308,7 @@ export function createFs(context: FsContext, links: FsLinks) {
     // The workspace holds files and folders only (the shell's ln -s says the same): not supported,
     // ENOTSUP as Node reports an operation the file system cannot do, never a permission problem.
     symlinkSync: (target: PathLike, path: PathLike) => {
-      const error = new SandboxFsError("ENOTSUP", "symlink", String(target), abs(path));
-      error.message = `ENOTSUP: symbolic links are not supported in the browser runtime, symlink '${String(target)}' -> '${abs(path)}'`;
-      throw error;
+      throw new SandboxFsError("ENOTSUP", "symlink", String(target), String(path));
     },
   };
 
