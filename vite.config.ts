@@ -6,8 +6,9 @@ import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
-// The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers.
-import { RESPONSE_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
+// The same isolation and security headers as scripts/serve.mjs, for the dev and preview servers:
+// per path by the middleware below, and the ones alike on every path in server/preview.headers.
+import { SHARED_HEADERS, responseHeadersFor } from "./scripts/response-headers.mjs";
 import { serviceWorkerPlugin } from "./scripts/service-worker-plugin";
 import { pythonStdlibPlugin } from "./scripts/python-stdlib-plugin";
 import { webcontainerOutputDecoding } from "./scripts/webcontainer-output-decoding";
@@ -90,10 +91,14 @@ export default defineConfig(({ mode }) => ({
   // Not pre-bundled in the dev server: pre-bundling skips plugins' transforms, and
   // webcontainerOutputDecoding must patch the module there too.
   optimizeDeps: { exclude: ["@webcontainer/api"] },
-  server: { headers: RESPONSE_HEADERS },
-  preview: { headers: RESPONSE_HEADERS },
-  // Workers are one file each: the sandbox starts them as classic scripts from text (no chunks to import).
-  worker: { format: "es", plugins: () => [processShim, pyodideWithoutImportMeta], rolldownOptions: { output: { codeSplitting: false } } },
+  // Not RESPONSE_HEADERS: Vite sets these after the middleware, and the sandbox page's framing
+  // headers must stay as responseHeadersFor gave them.
+  server: { headers: SHARED_HEADERS },
+  preview: { headers: SHARED_HEADERS },
+  // Workers are one file each: the sandbox starts them as classic scripts from text (no chunks to
+  // import). Their classes and functions keep their names through minification: a program's
+  // uncaught error prints its class as Node does ("SandboxFsError", never "ih [Error]").
+  worker: { format: "es", plugins: () => [processShim, pyodideWithoutImportMeta], rolldownOptions: { output: { codeSplitting: false, keepNames: true } } },
   build: {
     outDir: mode === E2E_MODE ? "dist-e2e" : "dist",
     target: "es2022",

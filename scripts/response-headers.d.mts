@@ -4,3 +4,4 @@ export declare const SECURITY_HEADERS: Readonly<Record<string, string>>;
 export declare const RESPONSE_HEADERS: Readonly<Record<string, string>>;
 export declare const SANDBOX_PAGE_PATH: string;
 export declare function responseHeadersFor(urlPath: string): Readonly<Record<string, string>>;
+export declare const SHARED_HEADERS: Readonly<Record<string, string>>;

@@ -43,3 +43,13 @@ export function responseHeadersFor(urlPath) {
   if (urlPath !== SANDBOX_PAGE_PATH) return RESPONSE_HEADERS;
   return { ...RESPONSE_HEADERS, "Content-Security-Policy": "frame-ancestors 'self'", "X-Frame-Options": "SAMEORIGIN" };
 }
+
+/**
+ * The headers every path gets alike (the framing headers, which differ for the sandbox page, left
+ * out). For servers whose header option cannot vary by path, such as Vite's `server.headers` and
+ * `preview.headers`, which it applies after the middlewares and so would overwrite the sandbox
+ * page's `frame-ancestors 'self'`: node and python3 then hung at "Loading…" under `npm run dev`.
+ */
+export const SHARED_HEADERS = Object.fromEntries(
+  Object.entries(RESPONSE_HEADERS).filter(([name, value]) => responseHeadersFor(SANDBOX_PAGE_PATH)[name] === value),
+);

@@ -9,7 +9,20 @@ export interface FallbackNotice {
   unavailable: string[];
 }
 
-export const UNAVAILABLE_IN_BROWSER_RUNTIME = ["node", "npm (and npx, pnpm, yarn)", "dev servers and previews"];
+/** What only WebContainer adds to the browser runtime, for a short list in the notice. */
+export const UNAVAILABLE_IN_BROWSER_RUNTIME = [
+  "npm packages with install scripts or native code",
+  "Node.js dev servers and bundlers (vite build, next, webpack)",
+  "child processes and network servers in node programs",
+];
+
+/**
+ * What works while the browser runtime runs the commands: said exactly, since node, npm, python3,
+ * git and the Preview all run without WebContainer (a panel that said "node and npm do not work"
+ * was wrong while they did).
+ */
+export const BROWSER_RUNTIME_WORKS =
+  "Browser runtime: node, npm, python3, git, the terminal's file and text commands, the agent, and the Preview of front-end apps (static files, TypeScript, JSX, node_modules packages).";
 
 /** Why a WebContainer boot that never answers most often stalls, besides the network. */
 const STALL_CAUSES =
@@ -37,21 +50,20 @@ export function fallbackCause(reason: FallbackReason): string {
 
 export function describeFallback(reason: FallbackReason): FallbackNotice {
   const unavailable = [...UNAVAILABLE_IN_BROWSER_RUNTIME];
-  const tail =
-    " Files, the terminal's file and text commands (ls, cat, grep, sed, ...) and the agent work; node, npm and dev servers do not.";
+  const tail = ` ${BROWSER_RUNTIME_WORKS} WebContainer adds ${unavailable.join(", ")}.`;
   switch (reason.kind) {
     case "not-isolated":
       return {
         title: "Running in the browser runtime",
         detail:
-          "WebContainer needs a cross-origin isolated page (Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp or credentialless), and this page is not isolated. Serve webcode with those headers (npm start does) to get node and npm." +
+          "WebContainer needs a cross-origin isolated page (Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp or credentialless), and this page is not isolated. Serve webcode with those headers (npm start does) to use it." +
           tail,
         unavailable,
       };
     case "unsupported-browser":
       return {
         title: "Running in the browser runtime",
-        detail: "This browser cannot run WebContainer. Open webcode in a recent Chromium-based browser (Chrome, Edge) to get node and npm." + tail,
+        detail: "This browser cannot run WebContainer. Open webcode in a recent Chromium-based browser (Chrome, Edge) to use it." + tail,
         unavailable,
       };
     case "boot-timeout":

@@ -210,7 +210,7 @@ describe("IDE shell", () => {
     await expect.poll(() => treeItem(page, "second-only.txt").count()).toBe(1);
   });
 
-  it("?runtime=webcontainer&bootTimeout: a boot that cannot finish ends quietly in 'Node.js unavailable', the terminal working throughout", async () => {
+  it("?runtime=webcontainer&bootTimeout: a boot that cannot finish ends quietly in 'WebContainer unavailable', the terminal working throughout", async () => {
     const app = await browser.open("?runtime=webcontainer&bootTimeout=1500");
     const { page } = app;
     await waitForWorkbench(page);
@@ -218,7 +218,7 @@ describe("IDE shell", () => {
     await runInTerminal(page, "echo fallback-ok");
     await expect.poll(() => terminalText(page)).toMatch(/fallback-ok[\s\S]*fallback-ok/);
     const status = page.getByRole("contentinfo", { name: "Status bar" });
-    await expect.poll(() => status.locator(".status-runtime").innerText(), { timeout: 20_000 }).toBe("Node.js unavailable");
+    await expect.poll(() => status.locator(".status-runtime").innerText(), { timeout: 20_000 }).toBe("WebContainer unavailable");
     // No banner over the workbench; node says why it is missing.
     expect(await page.locator(".runtime-notice").count()).toBe(0);
     await runInTerminal(page, "pnpm -v");

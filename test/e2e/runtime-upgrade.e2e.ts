@@ -75,23 +75,23 @@ describe("the runtime that never waits (plain URL, fake WebContainer boot)", () 
     expect(await page.locator(".runtime-notice").count()).toBe(0);
   });
 
-  it("a boot that fails: 'Node.js unavailable' with the reason one click away and Retry; everything else works", async () => {
+  it("a boot that fails: 'WebContainer unavailable' with the reason one click away and Retry; everything else works", async () => {
     const server = await bashServer(["echo agent-after-failure"]);
     const { page } = await openPlain(server, { webcontainer: "fail" });
-    await expect.poll(() => statusItem(page).innerText(), { timeout: 10_000 }).toBe("Node.js unavailable");
+    await expect.poll(() => statusItem(page).innerText(), { timeout: 10_000 }).toBe("WebContainer unavailable");
     await runInTerminal(page, "echo still-ok");
     await expect.poll(() => terminalText(page)).toMatch(/still-ok[\s\S]*still-ok/);
     await agentTurn(page, "Run a command", "Answer 1 done.");
     expect(await transcript(page)).toContain("agent-after-failure");
 
-    await page.getByRole("button", { name: "Runtime: Node.js unavailable" }).click();
+    await page.getByRole("button", { name: "Runtime: WebContainer unavailable" }).click();
     const details = page.getByRole("dialog", { name: "Runtime details" });
     expect(await details.innerText()).toMatch(/headless frame did not load/);
     // Not retried by itself; Retry boots again (the first attempt has settled).
     expect((await fakeLog(page)).boots).toBe(1);
     await details.getByRole("button", { name: "Retry" }).click();
     await expect.poll(async () => (await fakeLog(page)).boots).toBe(2);
-    await expect.poll(() => statusItem(page).innerText()).toBe("Node.js unavailable");
+    await expect.poll(() => statusItem(page).innerText()).toBe("WebContainer unavailable");
   });
 
   it("a boot that succeeds after a delay: work goes on meanwhile, then the next commands run in the container", async () => {
@@ -144,8 +144,8 @@ describe("the runtime that never waits (plain URL, fake WebContainer boot)", () 
 
     await page.reload();
     await waitForWorkbench(page);
-    await expect.poll(() => statusItem(page).innerText(), { timeout: 10_000 }).toBe("Node.js unavailable");
-    await page.getByRole("button", { name: "Runtime: Node.js unavailable" }).click();
+    await expect.poll(() => statusItem(page).innerText(), { timeout: 10_000 }).toBe("WebContainer unavailable");
+    await page.getByRole("button", { name: "Runtime: WebContainer unavailable" }).click();
     expect(await page.getByRole("dialog", { name: "Runtime details" }).innerText()).toMatch(/did not start within 2 s[\s\S]*third-party cookies/);
     await page.keyboard.press("Escape");
 

@@ -97,7 +97,7 @@ export async function startFakeRegistry(fixtures: FixtureVersion[] = standardFix
       const integrity = registry.corrupt.has(id) ? `sha512-${createHash("sha512").update(CORRUPT).digest("base64")}` : entry.integrity;
       const dist = { tarball: `${base}/${name}/-/${name.split("/").pop()}-${entry.fixture.version}.tgz`, integrity, shasum: entry.shasum };
       const fields = corgi
-        ? pick(manifest, ["name", "version", "dependencies", "optionalDependencies", "peerDependencies", "peerDependenciesMeta", "bin", "engines", "os", "cpu", "deprecated"])
+        ? pick(manifest, ["name", "version", "dependencies", "optionalDependencies", "peerDependencies", "peerDependenciesMeta", "bundleDependencies", "bundledDependencies", "bin", "engines", "os", "cpu", "deprecated"])
         : manifest;
       const scripts = manifest.scripts as Record<string, string> | undefined;
       if (corgi && scripts && (scripts.install || scripts.preinstall || scripts.postinstall)) fields.hasInstallScript = true;

@@ -221,7 +221,7 @@ describe("git in the browser runtime", () => {
     const { sh } = await repository();
     await sh("git tag v1.0 && git tag -a v1.1 -m 'Release 1.1'");
     expect((await sh("git tag")).output).toBe("v1.0\nv1.1\n");
-    expect((await sh("git log --oneline --decorate")).output).toMatch(/^[0-9a-f]{7} \(HEAD -> main, tag: v1\.0, tag: v1\.1\) Initial commit\n$/);
+    expect((await sh("git log --oneline --decorate")).output).toMatch(/^[0-9a-f]{7} \(HEAD -> main, tag: v1\.1, tag: v1\.0\) Initial commit\n$/);
     expect((await sh("git show v1.1:a.txt")).output).toBe("alpha\n");
     expect((await sh("git tag v1.0")).output).toBe("fatal: tag 'v1.0' already exists\n");
     expect((await sh("git tag -d v1.0")).output).toMatch(/^Deleted tag 'v1\.0' \(was [0-9a-f]{7}\)\n$/);

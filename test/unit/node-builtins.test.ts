@@ -209,3 +209,35 @@ describe("node built-ins", () => {
     }
   });
 });
+
+describe("symbolic links", () => {
+  it("are refused as not supported (ENOTSUP) the same way by fs.symlinkSync, fs.symlink and fs.promises.symlink", async () => {
+    const run = await runNodeInProcess(["link.js"], {
+      "a.txt": "a",
+      "link.js":
+        "const fs = require('fs');\ntry { fs.symlinkSync('a.txt', 'l1'); } catch (e) { console.log(e.code, e.errno, e.syscall, e.message); }\nfs.symlink('a.txt', 'l2', (e) => {\n  console.log(e.code, e.syscall);\n  fs.promises.symlink('a.txt', 'l3').catch((e2) => console.log(e2.code, e2.syscall, fs.existsSync('l1') || fs.existsSync('l2') || fs.existsSync('l3')));\n});\n",
+    });
+    expect(run.stdout).toBe(
+      "ENOTSUP -95 symlink ENOTSUP: operation not supported, symlink 'a.txt' -> 'l1'\nENOTSUP symlink\nENOTSUP symlink false\n",
+    );
+    expect(run.exitCode).toBe(0);
+  });
+});
+
+describe("errors of the Node ports' own classes", () => {
+  it("print as Node's internal errors: Error [CODE]: message, with the code", async () => {
+    const { formatUncaught } = await import("../../src/runtime/node/error-print");
+    // The port's Readable throws its NodeError from _read, as Node's does.
+    const { Readable } = (await import("readable-stream")) as unknown as { Readable: new () => { _read(size: number): void } };
+    let error: unknown;
+    try {
+      new Readable()._read(1);
+    } catch (caught) {
+      error = caught;
+    }
+    const text = formatUncaught(error, { source: () => undefined, firstLineOffset: () => 0 });
+    expect(text).toMatch(/^Error \[ERR_METHOD_NOT_IMPLEMENTED\]: The _read\(\) method is not implemented( \{)?$/m);
+    expect(text).toMatch(/^ {2}code: 'ERR_METHOD_NOT_IMPLEMENTED'$/m);
+    expect(text).not.toMatch(/NodeError/);
+  });
+});

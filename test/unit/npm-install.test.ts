@@ -335,3 +335,34 @@ describe("a failed install leaves node_modules as it was", () => {
     expect(files.statSync("package-lock.json")).toBeUndefined();
   });
 });
+
+describe("bundleDependencies", () => {
+  it("keeps the packages a tarball bundles, as shipped, and does not resolve them from the registry", async () => {
+    // The bundled "shared" is a patched copy that exists only inside the tarball (the registry has no 9.9.9).
+    registry.add({
+      name: "with-bundle",
+      version: "1.0.0",
+      manifest: { main: "index.js", dependencies: { shared: "^9.9.9", "cjs-only": "^1.0.0" }, bundleDependencies: ["shared"] },
+      files: {
+        "index.js": "module.exports = 'bundle uses shared ' + require('shared').version;\n",
+        "node_modules/shared/package.json": JSON.stringify({ name: "shared", version: "9.9.9", main: "index.js" }),
+        "node_modules/shared/index.js": "module.exports = { version: 'bundled 9.9.9' };\n",
+      },
+    });
+    const { files, runtime } = await open({ name: "demo", version: "1.0.0", dependencies: { "with-bundle": "1.0.0" } });
+    const installed = await runtime.exec("npm install");
+    expect(installed.exitCode, installed.output).toBe(0);
+    expect(files.readSync("node_modules/with-bundle/node_modules/shared/index.js")).toBe("module.exports = { version: 'bundled 9.9.9' };\n");
+    // Not resolved: no packument of shared was asked for, nothing of it at the top.
+    expect(registry.requests.some((request) => request.path === "/shared")).toBe(false);
+    expect(files.statSync("node_modules/shared")).toBeUndefined();
+    // Its other dependencies are installed as usual; the next install keeps the bundle.
+    expect(files.statSync("node_modules/cjs-only/package.json")?.kind).toBe("file");
+    const again = await runtime.exec("npm install");
+    expect(again.exitCode, again.output).toBe(0);
+    expect(files.readSync("node_modules/with-bundle/node_modules/shared/package.json")).toContain("9.9.9");
+    const ls = await runtime.exec("npm ls --all");
+    expect(ls.output).toContain("shared@9.9.9");
+    expect(ls.exitCode, ls.output).toBe(0);
+  });
+});

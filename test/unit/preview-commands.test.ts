@@ -24,11 +24,16 @@ async function open(files: Record<string, string>) {
 describe("dev-server command lines", () => {
   it("recognises the usual ways to start a front-end dev server", () => {
     const scripts = { dev: "vite", start: "serve -p 4000 public", build: "tsc && vite build", api: "node server.js" };
-    expect(matchDevServerCommand("npm", ["run", "dev"], scripts)).toMatchObject({ dir: "." });
-    expect(matchDevServerCommand("npm", ["start"], scripts)).toMatchObject({ dir: ".", port: 4000 });
-    expect(matchDevServerCommand("npm", ["run", "api"], scripts)).toEqual({ script: "api", missing: false });
-    expect(matchDevServerCommand("npm", ["run", "lint"], scripts)).toEqual({ script: "lint", missing: true });
-    expect(matchDevServerCommand("npm", ["install"], scripts)).toBeUndefined();
+    expect(matchDevServerCommand("pnpm", ["run", "dev"], scripts)).toMatchObject({ dir: "." });
+    expect(matchDevServerCommand("yarn", ["start"], scripts)).toMatchObject({ dir: "public", port: 4000 });
+    expect(matchDevServerCommand("pnpm", ["run", "api"], scripts)).toEqual({ script: "api", missing: false });
+    // A build is never a dev server, whatever tool it names (issue 28 point 1).
+    expect(matchDevServerCommand("yarn", ["run", "build"], scripts)).toEqual({ script: "build", missing: false });
+    expect(matchDevServerCommand("pnpm", ["run", "lint"], scripts)).toEqual({ script: "lint", missing: true });
+    expect(matchDevServerCommand("pnpm", ["install"], scripts)).toBeUndefined();
+    // npm runs its scripts through the shell, where vite and serve are commands of their own.
+    expect(matchDevServerCommand("npm", ["run", "dev"], scripts)).toBeUndefined();
+    expect(matchDevServerCommand("npx", ["vite", "build"])).toBeUndefined();
     expect(matchDevServerCommand("npx", ["vite", "--port", "3001", "web"])).toMatchObject({ dir: "web", port: 3001 });
     expect(matchDevServerCommand("npx", ["serve", "-l", "8080", "dist"])).toMatchObject({ dir: "dist", port: 8080 });
     expect(matchDevServerCommand("python3", ["-m", "http.server", "9000", "-d", "site"])).toMatchObject({ dir: "site", port: 9000 });

@@ -8,7 +8,7 @@ import { WorkspaceFiles } from "../../src/runtime";
 import { BashHost } from "../../src/runtime/browser/bash-host";
 import { programStdio } from "../../src/runtime/browser/program-command";
 import { CookedInput, type ProgramTerminal } from "../../src/runtime/browser/terminal-input";
-import { BEAT_MS, DEAD_AFTER_MS, FrameWatchdog, type WatchdogClock } from "../../src/runtime/sandbox/frame-watchdog";
+import { BEAT_MS, DEAD_AFTER_MS, FrameWatchdog, GAP_FACTOR, MAX_SILENCE_MS, type WatchdogClock } from "../../src/runtime/sandbox/frame-watchdog";
 import { MAILBOX_CAPACITY, createMailbox, put, take } from "../../src/runtime/sandbox/stdin-mailbox";
 import { openStorage } from "../../src/storage";
 import { runNodeInProcess } from "../support/run-node";
@@ -136,6 +136,21 @@ describe("the synchronous terminal mailbox", () => {
   });
 });
 
+describe("a runtime's status note", () => {
+  it("reaches the terminal, and never a file, pipe or capture that the program's stderr goes to", async () => {
+    const chunks: string[] = [];
+    const host = await hostWith(async (stdio) => {
+      stdio.status("Loading the runtime…\n");
+      stdio.err("program error\n");
+      return 0;
+    });
+    await host.run("node", { source: "terminal", onOutput: (chunk) => chunks.push(chunk.text) });
+    expect(chunks.join("")).toBe("Loading the runtime…\nprogram error\n");
+    const captured = await host.run("node > out.txt 2>&1; cat out.txt; x=$(node 2>&1); echo \"[$x]\"; node 2>&1 | tr a-z A-Z", { source: "terminal" });
+    expect(captured.stdout).toBe("program error\n[program error]\nPROGRAM ERROR\n");
+  });
+});
+
 describe("the sandbox frame's watchdog", () => {
   function fakeClock() {
     let now = 0;
@@ -178,6 +193,47 @@ describe("the sandbox frame's watchdog", () => {
     end();
     watchdog.watch()();
     expect(time.running).toBe(false);
+  });
+
+  it("takes a starved frame's late beats for a live frame, and still reports one that stops for good", () => {
+    const time = fakeClock();
+    let dead = 0;
+    const watchdog = new FrameWatchdog(() => (dead += 1), time.clock);
+    watchdog.watch();
+    // A loaded machine: the frame's process gets the CPU now and then, its beats 4 s apart while a
+    // worker starts (the page's own timers on time). 3 s of silence used to mean death.
+    for (let round = 0; round < 5; round++) {
+      time.advance(4000);
+      expect(dead).toBe(0);
+      watchdog.beat();
+    }
+    // Beats 5 s apart now: the silence allowed has grown with the gaps seen.
+    for (let round = 0; round < 5; round++) {
+      time.advance(5000);
+      watchdog.beat();
+    }
+    expect(dead).toBe(0);
+    expect(watchdog.allowedSilence()).toBe(GAP_FACTOR * 5000);
+    // The process is gone: no beat again. Reported once the silence allowed has passed.
+    time.advance(GAP_FACTOR * 5000 - BEAT_MS);
+    expect(dead).toBe(0);
+    time.advance(BEAT_MS);
+    expect(dead).toBe(1);
+  });
+
+  it("never allows more than MAX_SILENCE_MS of silence, however starved the frame was", () => {
+    const time = fakeClock();
+    let dead = 0;
+    const watchdog = new FrameWatchdog(() => (dead += 1), time.clock);
+    watchdog.watch();
+    time.advance(7000);
+    watchdog.beat();
+    time.advance(20_000);
+    watchdog.beat();
+    expect(dead).toBe(0);
+    expect(watchdog.allowedSilence()).toBe(MAX_SILENCE_MS);
+    time.advance(MAX_SILENCE_MS);
+    expect(dead).toBe(1);
   });
 });
 

@@ -1,8 +1,8 @@
 // The isolated execution host: output and file changes in order, exit codes, and programs ended at
 // once by Stop, Ctrl-C and timeouts (endless loops included) or by running out of memory, with the
 // host still working afterwards. Real threads (test/support/node-worker-endpoint.ts).
-import { afterEach, describe, expect, it } from "vitest";
-import { SandboxHost, type FsOp, type RunMessage } from "../../src/runtime/sandbox";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SANDBOX_DID_NOT_START, SandboxHost, type FsOp, type RunMessage, type SandboxEndpoint } from "../../src/runtime/sandbox";
 import { nodeWorkerEndpoint, type NodeWorkerEndpoint } from "../support/node-worker-endpoint";
 
 /** A tiny program runtime speaking the protocol: args[0] says what to do. */
@@ -139,5 +139,37 @@ describe("SandboxHost", () => {
     controller.abort();
     expect(await host.run(message(["echo"]), { signal: controller.signal })).toEqual({ exitCode: 130, end: "aborted" });
     expect(endpoints).toHaveLength(0);
+  });
+
+  it("fails a run within 10 s, saying so, when the sandbox never answers; the next run gets a new worker", async () => {
+    vi.useFakeTimers();
+    try {
+      const silent: SandboxEndpoint[] = [];
+      const terminated: number[] = [];
+      const host = new SandboxHost(
+        () => {
+          const index = silent.length;
+          const endpoint: SandboxEndpoint = { send: () => undefined, onEvent: () => undefined, onCrash: () => undefined, terminate: () => void terminated.push(index) };
+          silent.push(endpoint);
+          return endpoint;
+        },
+        { keepSpare: false },
+      );
+      const run = host.run(message(["echo"]));
+      let settled: unknown;
+      void run.then((result) => (settled = result));
+      await vi.advanceTimersByTimeAsync(9_900);
+      expect(settled).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(200);
+      expect(settled).toEqual({ exitCode: 1, end: "fatal", message: SANDBOX_DID_NOT_START });
+      expect(SANDBOX_DID_NOT_START).toMatch(/^The program sandbox did not start within 10 s/);
+      expect(terminated).toEqual([0]);
+      const again = host.run(message(["echo"]));
+      await vi.advanceTimersByTimeAsync(10_100);
+      expect((await again).end).toBe("fatal");
+      expect(silent).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -445,7 +445,7 @@ describe("parseRuntimeOverride", () => {
 });
 
 describe("describeFallback", () => {
-  it("says what happened and that node, npm and dev servers are unavailable", () => {
+  it("says what happened, exactly what works in the browser runtime, and what WebContainer adds", () => {
     const reasons: FallbackReason[] = [
       { kind: "not-isolated" },
       { kind: "unsupported-browser" },
@@ -457,10 +457,11 @@ describe("describeFallback", () => {
     for (const reason of reasons) {
       const notice = describeFallback(reason);
       expect(notice.title.length).toBeGreaterThan(0);
-      expect(notice.detail).toMatch(/node, npm and dev servers/);
-      expect(notice.unavailable.join(" ")).toMatch(/node/);
-      expect(notice.unavailable.join(" ")).toMatch(/npm/);
-      expect(notice.unavailable.join(" ")).toMatch(/dev servers/);
+      // node and npm work in the browser runtime: the notice never says they do not (issue 28 point 7).
+      expect(notice.detail).toContain("Browser runtime: node, npm, python3, git,");
+      expect(notice.detail).toContain("Preview of front-end apps");
+      expect(notice.detail).toMatch(/WebContainer adds npm packages with install scripts or native code, Node\.js dev servers and bundlers/);
+      expect(notice.detail).not.toMatch(/node, npm and dev servers do not|to get node and npm/);
     }
     expect(describeFallback({ kind: "not-isolated" }).detail).toMatch(/cross-origin isolated/);
     expect(describeFallback({ kind: "boot-timeout", timeoutMs: 15_000 }).detail).toMatch(/15 s/);

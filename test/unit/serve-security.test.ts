@@ -161,8 +161,45 @@ describe("the Vite dev server", () => {
       expect(bad.status).toBe(400);
       expectSecurityHeaders(bad);
       expect((await request(port, "/")).status).toBe(200);
+      // The program sandbox page may be framed by this origin, as with scripts/serve.mjs: with
+      // frame-ancestors 'none' node and python3 never started under `npm run dev` (issue 28 point 6).
+      const sandbox = await request(port, "/sandbox.html");
+      expect(sandbox.status).toBe(200);
+      expect(sandbox.headers["content-security-policy"]).toBe("frame-ancestors 'self'");
+      expect(sandbox.headers["x-frame-options"]).toBe("SAMEORIGIN");
     } finally {
       await vite.close();
+    }
+  });
+});
+
+describe("vite preview", () => {
+  it("sends scripts/serve.mjs's headers: the sandbox page frameable by this origin, everything else by none", async () => {
+    const { preview } = await import("vite");
+    const root = path.resolve(__dirname, "../..");
+    const folder = mkdtempSync(path.join(tmpdir(), "webcode-preview-"));
+    writeFileSync(path.join(folder, "index.html"), "<!doctype html><title>app</title>");
+    writeFileSync(path.join(folder, "sandbox.html"), "<!doctype html><title>sandbox</title>");
+    const server = await preview({
+      configFile: path.join(root, "vite.config.ts"),
+      root,
+      logLevel: "silent",
+      build: { outDir: folder },
+      preview: { host: "127.0.0.1", port: 0, strictPort: false, open: false },
+    });
+    try {
+      const port = (server.httpServer.address() as AddressInfo).port;
+      const page = await request(port, "/");
+      expect(page.status).toBe(200);
+      expectSecurityHeaders(page);
+      const sandbox = await request(port, "/sandbox.html");
+      expect(sandbox.status).toBe(200);
+      expect(sandbox.headers["content-security-policy"]).toBe("frame-ancestors 'self'");
+      expect(sandbox.headers["x-frame-options"]).toBe("SAMEORIGIN");
+      expect(sandbox.headers["cross-origin-embedder-policy"]).toBe("credentialless");
+    } finally {
+      await server.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -142,7 +142,7 @@ describe("status bar runtime item", () => {
       [{ stage: "browser", reason: { kind: "disabled" } }, "Browser runtime"],
       [{ stage: "starting" }, "Starting Node.js (WebContainer)…"],
       [{ stage: "node" }, "Node.js (WebContainer)"],
-      [{ stage: "unavailable", reason: timeout, canRetry: true }, "Node.js unavailable"],
+      [{ stage: "unavailable", reason: timeout, canRetry: true }, "WebContainer unavailable"],
     ];
     for (const [stage, label] of cases) {
       const r = await mount(<StatusBar runtime={ready(stage)} />);
@@ -157,7 +157,7 @@ describe("status bar runtime item", () => {
   it("shows the reason one click away, with Retry after a timeout; Escape closes and gives focus back", async () => {
     let retried = 0;
     const r = await mount(<StatusBar runtime={ready({ stage: "unavailable", reason: timeout, canRetry: true })} retry={() => retried++} />);
-    const item = r.container.querySelector<HTMLButtonElement>('button[aria-label="Runtime: Node.js unavailable"]')!;
+    const item = r.container.querySelector<HTMLButtonElement>('button[aria-label="Runtime: WebContainer unavailable"]')!;
     expect(item.getAttribute("aria-expanded")).toBe("false");
     await act(async () => item.click());
     const panel = r.container.querySelector('[role="dialog"][aria-label="Runtime details"]')!;

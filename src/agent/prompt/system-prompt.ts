@@ -58,7 +58,7 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
 
 /** What dev-server commands do in the browser runtime (src/runtime/preview). */
 function browserPreviewNote(python: boolean): string {
-  return `Front-end dev servers: npm run dev / npm start (when the script runs vite, serve and the like), npx vite, npx serve${python ? " and python3 -m http.server" : ""} open the built-in preview of the folder (static files, TS/JSX compiled, node_modules imports) in the Preview panel; backend servers do not run here.`;
+  return `Front-end dev servers: vite, serve and the like (typed, in an npm script, or with npx)${python ? " and python3 -m http.server" : ""} open the built-in preview of the folder (static files, TS/JSX compiled, node_modules imports) in the Preview panel; backend servers do not run here. Builds and bundlers (vite build, next, webpack, rollup, esbuild) fail with a message: they need WebContainer, and the preview needs no build.`;
 }
 
 /** What the browser runtime's npm does and does not (src/runtime/npm). */

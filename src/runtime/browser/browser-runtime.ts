@@ -22,7 +22,7 @@ import type { SandboxHost } from "../sandbox";
 import type { PreviewHub } from "../preview";
 import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
 import { BuiltinPreview } from "./builtin-preview";
-import { devServerCommands } from "./dev-server-commands";
+import { answerTool, devServerCommands, frontEndTool, frontEndToolCommands, type PreviewStarter } from "./dev-server-commands";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -77,7 +77,8 @@ export class BrowserRuntime implements Runtime {
       now: options.git?.now,
     });
     const io = { terminalOf: (shellFs: IFileSystem) => this.host.terminalOf(shellFs) };
-    const node = options.node ? [nodeCommand(options.node, fs, io)] : [];
+    const tools = (tool: string, args: string[], ctx: { cwd: string; fs: IFileSystem }) => answerTool(frontEndTool(tool, args)!, ctx.cwd, ctx.fs, this.previewStart());
+    const node = options.node ? [nodeCommand(options.node, fs, io, tools)] : [];
     const pip = options.python ? pipCommands({ files: fs, fetch: fetchFor, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];
     const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];
     const provided = new Set([...npm, ...python, ...pip].map((command) => command.name));
@@ -91,19 +92,26 @@ export class BrowserRuntime implements Runtime {
       ...pip,
     ];
     const serving: CustomCommand[] = [];
-    if (this.preview) {
-      const preview = this.preview;
+    const previewStart = this.previewStart();
+    if (previewStart) {
       const byName = new Map(commands.map((c) => [c.name, c]));
-      // The preview is told who ran the command: the Preview panel does not open one the agent started.
-      serving.push(...devServerCommands((start, shellFs) => preview.start({ ...start, source: this.host.sourceOf(shellFs) }), (name) => byName.get(name)));
+      serving.push(...devServerCommands(previewStart, (name) => byName.get(name)));
       commands = commands.filter((c) => !serving.some((s) => s.name === c.name));
     }
+    // vite, webpack, serve, next, rollup …: the Preview or a clear refusal (dev-server-commands.ts).
+    serving.push(...frontEndToolCommands(previewStart));
     this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchFor), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,
       USER: "webcode",
       TERM: "xterm-256color",
       ...options.env,
     }, { fetch: fetchImpl, networkLog: options.networkLog });
+  }
+
+  /** How dev-server and tool commands start the built-in preview; it is told who ran the command (the Preview panel does not open one the agent started). */
+  private previewStart(): PreviewStarter | undefined {
+    const preview = this.preview;
+    return preview && ((start, shellFs) => preview.start({ ...start, source: this.host.sourceOf(shellFs) }));
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

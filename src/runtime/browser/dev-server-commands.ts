@@ -1,8 +1,14 @@
-// The dev-server commands people and agents type (npm run dev, npm start, npx vite, npx serve,
-// python3 -m http.server): in the browser runtime they start the built-in preview of their folder
-// instead of failing, and say where to see it. `matchDevServerCommand` is the one place that
-// decides which command lines mean "serve this folder"; an npm or python command defined elsewhere
-// calls it (and `startDevServerPreview`) before running anything else.
+// The front-end tools people and agents type (vite, webpack serve, serve, next build, rollup -c …)
+// and python3 -m http.server. The browser runtime runs no Node.js server or bundler, so it maps
+// each command line to one of two answers, and never to a false success:
+//   - a dev server of static files or front-end sources starts the built-in preview of its folder
+//     (the Preview compiles TypeScript, JSX, CSS imports and node_modules packages on the way out);
+//   - anything else these tools do (a production build, a framework's own server) fails with one
+//     line naming what is missing and what would run it (WebContainer).
+// `frontEndTool` is the one place that decides; docs/architecture.md lists its table. The tools are
+// shell commands of their own, so they answer wherever they are typed (npm scripts run through the
+// shell: `tsc -b && vite build` runs tsc, then vite build fails), and `node` hands them the runs of
+// an installed package's binary (node_modules/.bin/vite is `node …/vite/bin/vite.js`).
 import { defineCommand, type CustomCommand, type ExecResult as BashResult, type IFileSystem } from "just-bash";
 import type { PreviewStart, PreviewStartOptions } from "../types";
 import { WORKSPACE_MOUNT } from "./bash-host";
@@ -15,8 +21,8 @@ export interface DevServerRequest {
   label: string;
 }
 
-/** Front-end dev servers whose job the built-in preview does (static files, TS/JSX, node_modules). */
-const STATIC_SERVER_SCRIPT = /(^|[\s;&|/])(vite|serve|http-server|live-server|lite-server|parcel|webpack-dev-server|webpack serve)(\s|$)/;
+/** What the runtime does with a tool's command line: serve a folder in the Preview, or refuse it saying why. */
+export type ToolAnswer = { kind: "serve"; request: DevServerRequest } | { kind: "refuse"; message: string };
 
 function portOption(args: string[], names: string[]): number | undefined {
   for (let i = 0; i < args.length; i++) {
@@ -42,30 +48,134 @@ function positional(args: string[], valued: string[]): string | undefined {
   return undefined;
 }
 
+const RUN_IT_ELSEWHERE = "Turn on WebContainer (Settings → Runtime) to run it";
+const NO_BUILD_NEEDED = "; the built-in Preview serves the sources without a build (vite, npm run dev)";
+
+function refuse(line: string, what: string, hint = ""): ToolAnswer {
+  return { kind: "refuse", message: `${line}: not available in the browser runtime: ${what}. ${RUN_IT_ELSEWHERE}${hint}.` };
+}
+
+const BUNDLER = "it is a bundler, and bundlers need Node.js's native tools (esbuild, rollup, swc), which only WebContainer has";
+const FRAMEWORK_SERVER = "it needs a Node.js server process, which only WebContainer has";
+
+/** Tools whose every use is refused: what they need. */
+const REFUSED_TOOLS: Record<string, string> = {
+  rollup: BUNDLER,
+  esbuild: BUNDLER,
+  tsup: BUNDLER,
+  next: FRAMEWORK_SERVER,
+  nuxt: FRAMEWORK_SERVER,
+  astro: FRAMEWORK_SERVER,
+  remix: FRAMEWORK_SERVER,
+  "react-scripts": FRAMEWORK_SERVER,
+  "vue-cli-service": FRAMEWORK_SERVER,
+  ng: FRAMEWORK_SERVER,
+};
+
+/** Static file servers: every use serves the folder named (or the working folder). */
+const STATIC_SERVERS: Record<string, { valued: string[]; port: string[] }> = {
+  serve: { valued: ["-l", "--listen", "-p", "--port", "-a"], port: ["-p", "--port", "-l", "--listen"] },
+  "http-server": { valued: ["-p", "--port", "-a", "-c"], port: ["-p", "--port"] },
+  "live-server": { valued: [], port: ["--port"] },
+  "lite-server": { valued: ["-c", "--config"], port: [] },
+};
+
+/** The tools `frontEndTool` knows, by command name. */
+export const FRONT_END_TOOLS = ["vite", "webpack", "webpack-dev-server", "parcel", ...Object.keys(STATIC_SERVERS), ...Object.keys(REFUSED_TOOLS)];
+
 /**
- * Is `name args` a command that starts a static or front-end dev server? `packageScripts` are the
- * scripts of the package.json in the working folder (for npm run / npm start).
+ * What the browser runtime does with `tool args` (the tool's command name), or undefined when
+ * `tool` is not a front-end tool it maps.
+ */
+export function frontEndTool(tool: string, args: string[]): ToolAnswer | undefined {
+  // How the refusal names the command: the tool and its subcommand, if the first word is one.
+  const line = args[0] !== undefined && !args[0].startsWith("-") ? `${tool} ${args[0]}` : tool;
+  if (tool === "vite") {
+    const [first] = args;
+    const sub = first === undefined || first.startsWith("-") ? undefined : first;
+    if (sub === undefined || sub === "dev" || sub === "serve") {
+      const rest = sub === undefined ? args : args.slice(1);
+      return { kind: "serve", request: { dir: positional(rest, ["--port", "--host", "--mode", "-m", "--config", "-c", "--base", "--logLevel", "-l"]) ?? ".", port: portOption(rest, ["--port"]), label: "vite" } };
+    }
+    if (sub === "build") return refuse("vite build", BUNDLER, NO_BUILD_NEEDED);
+    if (sub === "preview") return refuse("vite preview", "it serves the output of vite build, which cannot run here", NO_BUILD_NEEDED);
+    if (sub === "optimize") return refuse("vite optimize", BUNDLER);
+    // Any other word is the folder to serve (vite web), as for vite itself.
+    return { kind: "serve", request: { dir: sub, port: portOption(args, ["--port"]), label: "vite" } };
+  }
+  if (tool === "webpack" || tool === "webpack-cli") {
+    if (args[0] === "serve" || args[0] === "s") return { kind: "serve", request: { dir: ".", port: portOption(args, ["--port"]), label: `${tool} serve` } };
+    return refuse(line, BUNDLER, NO_BUILD_NEEDED);
+  }
+  if (tool === "webpack-dev-server") return { kind: "serve", request: { dir: ".", port: portOption(args, ["--port"]), label: tool } };
+  if (tool === "parcel") {
+    const sub = args.find((arg) => !arg.startsWith("-"));
+    if (sub === "build" || sub === "watch") return refuse(`parcel ${sub}`, BUNDLER, NO_BUILD_NEEDED);
+    return { kind: "serve", request: { dir: ".", port: portOption(args, ["--port", "-p"]), label: "parcel" } };
+  }
+  const server = STATIC_SERVERS[tool];
+  if (server) return { kind: "serve", request: { dir: positional(args, server.valued) ?? ".", port: portOption(args, server.port), label: tool } };
+  const refused = REFUSED_TOOLS[tool];
+  if (refused) return refuse(line, refused);
+  return undefined;
+}
+
+/**
+ * Packages whose binaries are the tools above: `node` hands a run of one of their files (through
+ * node_modules/.bin) to the tool's command instead of running the package's own code, which would
+ * fail somewhere inside for want of Node.js's native parts.
+ */
+const TOOL_PACKAGES: Record<string, string> = {
+  vite: "vite",
+  webpack: "webpack",
+  "webpack-cli": "webpack",
+  "webpack-dev-server": "webpack-dev-server",
+  parcel: "parcel",
+  rollup: "rollup",
+  esbuild: "esbuild",
+  tsup: "tsup",
+  next: "next",
+  nuxt: "nuxt",
+  astro: "astro",
+  "@remix-run/dev": "remix",
+  "react-scripts": "react-scripts",
+  "@vue/cli-service": "vue-cli-service",
+  "@angular/cli": "ng",
+  serve: "serve",
+  "http-server": "http-server",
+  "live-server": "live-server",
+  "lite-server": "lite-server",
+};
+
+/** The tool a program file belongs to ("/workspace/node_modules/vite/bin/vite.js" → "vite"), if any. */
+export function toolOfProgramFile(file: string): string | undefined {
+  const parts = file.split("/");
+  const at = parts.lastIndexOf("node_modules");
+  if (at < 0 || at + 1 >= parts.length) return undefined;
+  const name = parts[at + 1]!.startsWith("@") ? `${parts[at + 1]}/${parts[at + 2] ?? ""}` : parts[at + 1]!;
+  return TOOL_PACKAGES[name];
+}
+
+/**
+ * Is `name args` a command that starts a static or front-end dev server? For npx (its first
+ * argument is the tool), python3 -m http.server, and pnpm/yarn running a package.json script
+ * (`packageScripts`, of the working folder) that is one dev-server command.
  */
 export function matchDevServerCommand(name: string, args: string[], packageScripts: Record<string, string> = {}): DevServerRequest | { script: string; missing: boolean } | undefined {
-  if (name === "npm" || name === "pnpm" || name === "yarn") {
+  if (name === "pnpm" || name === "yarn") {
     const [first, second] = args;
-    const script = first === "run" || first === "run-script" ? second : first === "start" || (name !== "npm" && first === "dev") ? first : undefined;
+    const script = first === "run" || first === "run-script" ? second : first === "start" || first === "dev" ? first : undefined;
     if (script === undefined) return undefined;
     const text = packageScripts[script];
     if (text === undefined) return { script, missing: true };
-    if (!STATIC_SERVER_SCRIPT.test(text)) return { script, missing: false };
-    return { dir: ".", port: portOption(text.split(/\s+/), ["--port", "-p"]), label: `${name} run ${script} (${text})` };
+    const answer = singleToolLine(text);
+    if (answer?.kind !== "serve") return { script, missing: false };
+    return { ...answer.request, label: `${name} run ${script} (${text})` };
   }
   if (name === "npx") {
     const [tool, ...rest] = args;
-    if (tool === "vite" || tool === "vite@latest") {
-      const sub = rest[0] === "dev" || rest[0] === "serve" ? rest.slice(1) : rest;
-      return { dir: positional(sub, ["--port", "--host", "--mode", "-m", "--config", "-c"]) ?? ".", port: portOption(sub, ["--port"]), label: "vite" };
-    }
-    if (tool === "serve" || tool === "http-server" || tool === "live-server") {
-      return { dir: positional(rest, ["-l", "--listen", "-p", "--port", "-a"]) ?? ".", port: portOption(rest, ["-p", "--port", "-l", "--listen"]), label: tool };
-    }
-    return undefined;
+    const answer = tool === undefined ? undefined : frontEndTool(tool.replace(/@latest$/, ""), rest);
+    return answer?.kind === "serve" ? answer.request : undefined;
   }
   if ((name === "python3" || name === "python") && args[0] === "-m" && args[1] === "http.server") {
     const rest = args.slice(2);
@@ -75,6 +185,15 @@ export function matchDevServerCommand(name: string, args: string[], packageScrip
     return { dir: dir ?? ".", port: portText ? Number(portText) || undefined : 8000, label: "python3 -m http.server" };
   }
   return undefined;
+}
+
+/** A script that is one simple command of a front-end tool (no &&, ;, pipes or substitutions): its answer. */
+function singleToolLine(script: string): ToolAnswer | undefined {
+  if (/[;&|<>`$()]/.test(script)) return undefined;
+  const words = script.trim().split(/\s+/);
+  while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift();
+  const [tool, ...args] = words;
+  return tool === undefined ? undefined : frontEndTool(tool, args);
 }
 
 /** The workspace path of a shell path; undefined outside /workspace. */
@@ -101,6 +220,24 @@ export async function startDevServerPreview(request: DevServerRequest, cwd: stri
   return { stdout, stderr: "", exitCode: 0 };
 }
 
+/** The answer of a tool's command line typed in folder `cwd`. */
+export async function answerTool(answer: ToolAnswer, cwd: string, fs: IFileSystem, start: PreviewStarter | undefined): Promise<BashResult> {
+  if (answer.kind === "refuse") return { stdout: "", stderr: `${answer.message}\n`, exitCode: 1 };
+  if (!start) {
+    const { label } = answer.request;
+    return { stdout: "", stderr: `${label}: not available in this page: no Node.js dev server runs in the browser runtime, and this page has no built-in Preview. ${RUN_IT_ELSEWHERE}.\n`, exitCode: 1 };
+  }
+  return startDevServerPreview(answer.request, cwd, fs, start);
+}
+
+/**
+ * The front-end tools as shell commands (vite, webpack, serve, next, rollup …): each answers as
+ * `frontEndTool` says. `start` opens the built-in preview (absent: dev servers say there is none).
+ */
+export function frontEndToolCommands(start: PreviewStarter | undefined): CustomCommand[] {
+  return FRONT_END_TOOLS.map((name) => defineCommand(name, async (args, ctx) => answerTool(frontEndTool(name, args)!, ctx.cwd, ctx.fs, start)));
+}
+
 async function packageScripts(fs: IFileSystem, cwd: string): Promise<Record<string, string> | undefined> {
   try {
     const parsed = JSON.parse(await fs.readFile(fs.resolvePath(cwd, "package.json"))) as { scripts?: unknown };
@@ -112,17 +249,22 @@ async function packageScripts(fs: IFileSystem, cwd: string): Promise<Record<stri
 }
 
 /**
- * npm, npx, pnpm, yarn, python and python3 for the browser runtime: dev-server command lines start
- * the preview; any other use answers as `otherwise` does (the "needs WebContainer" message).
+ * npx, pnpm, yarn, python and python3 for the browser runtime: dev-server command lines start the
+ * preview, and npx of a tool that is refused says so; any other use answers as `otherwise` does.
+ * (npm's scripts run through the shell, where the tools' own commands answer.)
  */
 export function devServerCommands(start: PreviewStarter, otherwise: (name: string) => CustomCommand | undefined): CustomCommand[] {
-  return ["npm", "npx", "pnpm", "yarn", "python", "python3"].map((name) =>
+  return ["npx", "pnpm", "yarn", "python", "python3"].map((name) =>
     defineCommand(name, async (args, ctx) => {
-      const scripts = name === "npm" || name === "pnpm" || name === "yarn" ? await packageScripts(ctx.fs, ctx.cwd) : {};
+      const scripts = name === "pnpm" || name === "yarn" ? await packageScripts(ctx.fs, ctx.cwd) : {};
       const match = matchDevServerCommand(name, args, scripts ?? {});
       if (match && "dir" in match) return startDevServerPreview(match, ctx.cwd, ctx.fs, start);
       if (match && match.missing && scripts !== undefined) {
         return { stdout: "", stderr: `npm error Missing script: "${match.script}"\nnpm error To see a list of scripts, run: npm run\n`, exitCode: 1 };
+      }
+      if (name === "npx" && args[0] !== undefined) {
+        const answer = frontEndTool(args[0].replace(/@latest$/, ""), args.slice(1));
+        if (answer) return answerTool(answer, ctx.cwd, ctx.fs, start);
       }
       const fallback = otherwise(name);
       if (fallback && "execute" in fallback) return fallback.execute(args, ctx);

@@ -3,7 +3,7 @@
 import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 
 /** Need Node.js, which only the WebContainer runtime has (node, npm and npx run in both: src/runtime/node, src/runtime/npm). */
-export const WEBCONTAINER_COMMANDS = ["pnpm", "yarn", "corepack", "tsc", "tsx", "vite"];
+export const WEBCONTAINER_COMMANDS = ["pnpm", "yarn", "corepack", "tsc", "tsx"];
 
 /** Commands a pure-JavaScript npm package provides: the browser runtime's node runs them once installed. */
 const FROM_PACKAGE: Record<string, string> = { tsc: "typescript" };
@@ -43,7 +43,7 @@ export function missingCommands(reasonText?: string | (() => string), also: read
   const reason = () => (typeof reasonText === "function" ? reasonText() : reasonText);
   return [...missingCommandNames(), ...also].map((name) =>
     defineCommand(name, async (_args, ctx) => {
-      // A package installed with npm (typescript's tsc, vite…) runs through npx or an npm script.
+      // A package installed with npm (typescript's tsc, tsx…) runs through npx or an npm script.
       const installed = WEBCONTAINER_COMMANDS.includes(name) ? await installedBin(ctx.fs, ctx.cwd, name) : undefined;
       if (installed) {
         return { stdout: "", stderr: `${name} is installed in this project (${installed}) but not on PATH: run it with npx ${name} or from an npm script.\n`, exitCode: 127 };

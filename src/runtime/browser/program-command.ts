@@ -23,6 +23,11 @@ export interface ProgramStdio {
   input: ProgramInput | undefined;
   out(text: string): void;
   err(text: string): void;
+  /**
+   * A note about the runtime itself ("Loading Python…"), not the program's output: shown only when
+   * standard error reaches the terminal, never written into a file, pipe or capture (`2>&1 > log`).
+   */
+  status(text: string): void;
   /** Adds the run's closing message (out of memory, a failure) to stderr, on a line of its own. */
   note(text: string | undefined): void;
   /** The closing message of a run that ended from outside or failed, for the command `name`. */
@@ -61,6 +66,9 @@ export function programStdio(ctx: CommandContext, io: ProgramIo): ProgramStdio {
     },
     out: writer("stdout", streams.stdout),
     err,
+    status(text) {
+      if (streams.stderr !== undefined) err(text);
+    },
     closing(name, result) {
       if (result.end === "oom") return `${name}: ${OOM_MESSAGE}`;
       return result.message;

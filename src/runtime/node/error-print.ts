@@ -2,6 +2,7 @@
 // error (its stack cut to the program's own frames, its extra properties), and the Node.js version.
 import { inspect } from "node-inspect-extracted";
 import { NODE_VERSION } from "./node-version";
+import { SandboxFsError } from "../sandbox/sandbox-fs";
 
 const FRAME = /^\s+at (?:.*?\()?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?$/;
 
@@ -67,19 +68,43 @@ function header(error: unknown, sources: ErrorSources): string {
   return `${shown ?? file}:${line}\n${text}\n${" ".repeat(Math.max(0, column - 1))}^\n\n`;
 }
 
+/**
+ * Errors made by the runtime's own classes print as Node's own errors, whose class is Error: the
+ * file system's SandboxFsError ("Error: ENOENT: …" with errno, code, syscall, path) and the
+ * stream port's NodeError ("Error [ERR_…]: …", its code on its class's prototype). Their class names are kept in
+ * the build (vite.config.ts keepNames), which is how they are told apart here; a program's own
+ * classes print as they are named. Undefined: not one of them.
+ */
+function internalCode(error: Error): string | undefined {
+  if (error instanceof SandboxFsError) return "";
+  const constructor = (error as { constructor?: { name?: unknown } }).constructor;
+  const prototype = Object.getPrototypeOf(error) as object | null;
+  if (constructor?.name !== "NodeError" || prototype === null || !Object.prototype.hasOwnProperty.call(prototype, "code")) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" ? code : "";
+}
+
 /** The whole text Node prints on stderr for an uncaught exception. */
 export function formatUncaught(error: unknown, sources: ErrorSources): string {
   let body: string;
   if (error instanceof Error) {
     const stack = typeof error.stack === "string" ? programStack(error.stack, sources) : `${error.name}: ${error.message}`;
-    const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
+    const internal = internalCode(error);
+    const copy = Object.create(internal === undefined ? (Object.getPrototypeOf(error) as object) : Error.prototype) as Error;
     for (const key of Object.getOwnPropertyNames(error)) {
       if (key !== "webcodeLocation") Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(error, key)!);
     }
-    Object.defineProperty(copy, "stack", { value: stack, enumerable: false, configurable: true, writable: true });
+    let shownStack = stack;
+    if (internal !== undefined && internal !== "") {
+      // Node's internal errors: "Error [CODE]: message", the code an own property.
+      shownStack = stack.replace(/^[^\n]*/, `${error.name} [${internal}]: ${error.message}`);
+      Object.defineProperty(copy, "code", { value: internal, enumerable: true, configurable: true, writable: true });
+    }
+    Object.defineProperty(copy, "stack", { value: shownStack, enumerable: false, configurable: true, writable: true });
     body = inspect(copy);
     // inspect() brackets an error whose stack has no frames ([SyntaxError: …]); Node prints it plain.
-    if (body.startsWith("[") && !/\n\s+at /.test(stack)) body = body.replace(/^\[([^\n]*?)\]/, "$1");
+    // (The first line's last "]" closes the bracket: a message or "[CODE]" may hold others.)
+    if (body.startsWith("[") && !/\n\s+at /.test(shownStack)) body = body.replace(/^\[([^\n]*)\]( \{)?$/m, "$1$2");
   } else {
     body = `Uncaught ${inspect(error)}`;
   }

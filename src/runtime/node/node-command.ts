@@ -3,16 +3,26 @@
 // host, streams the program's output (program-command.ts), and replays the
 // program's file changes through the shell's file system (so the workspace file service, the tree,
 // open editors and IndexedDB see them, attributed to whoever ran the command).
-import { defineCommand, type CustomCommand } from "just-bash";
+import { defineCommand, type CommandContext, type CustomCommand, type ExecResult } from "just-bash";
 import { applyFsOp, type RunMessage, type SandboxHost } from "../sandbox";
 import type { WorkspaceFiles } from "../workspace-files";
 import { programStdio, type ProgramIo } from "../browser/program-command";
+import { toolOfProgramFile } from "../browser/dev-server-commands";
 
 /** Where the workspace is mounted in the shell (bash-host.ts WORKSPACE_MOUNT). */
 const MOUNT = "/workspace";
 
-export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: ProgramIo = {}): CustomCommand {
+/** Answers a front-end tool's command line (dev-server-commands.ts), for runs of its installed binary. */
+export type ToolRunner = (tool: string, args: string[], ctx: CommandContext) => Promise<ExecResult>;
+
+export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: ProgramIo = {}, tools?: ToolRunner): CustomCommand {
   return defineCommand("node", async (args, ctx) => {
+    // An installed front-end tool's binary (node_modules/.bin/vite runs node …/vite/bin/vite.js):
+    // its own code needs Node.js's native parts; the tool's shell command answers instead (the
+    // Preview for a dev server, a clear refusal for a build), as it does when typed.
+    const main = args[0] !== undefined && !args[0].startsWith("-") ? ctx.fs.resolvePath(ctx.cwd, args[0]) : undefined;
+    const tool = main !== undefined ? toolOfProgramFile(main) : undefined;
+    if (tool && tools) return tools(tool, args.slice(1), ctx);
     const stdio = programStdio(ctx, io);
     const message: RunMessage = {
       type: "run",

@@ -261,12 +261,14 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
       process.argv.push("--test");
       const runner = testModule();
       for (const file of files) {
+        const start = performance.now();
         try {
           await loader.runMain(file);
         } catch (error) {
           if (error instanceof ExitSignal) throw error;
           err(formatUncaught(error, sources));
-          process.exitCode = 1;
+          runner.fileFailed(file, performance.now() - start);
+          continue;
         }
         await runner.runDeclared();
       }

@@ -6,7 +6,8 @@ import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { install, type InstallRequest } from "./install";
 import { Project } from "./project";
-import { NpmError, type RegistryFetch } from "./registry";
+import { NpmError, registryFromNpmrc, type RegistryFetch } from "./registry";
+import { scriptEnv } from "./script-env";
 import { satisfies } from "./resolve";
 import type { NpmOutput } from "./types";
 
@@ -152,6 +153,8 @@ async function doInstall(base: InstallRequest, args: string[], ctx: NpmContext, 
 }
 
 function list(args: string[], ctx: NpmContext, result: CommandResult): CommandResult {
+  const unknown = args.find((arg) => arg.startsWith("-") && !["--all", "-a"].includes(arg));
+  if (unknown) throw new NpmError(`The option ${unknown} is not supported by the browser runtime's npm ls (it knows --all).`, "EUSAGE");
   const all = args.includes("--all") || args.includes("-a");
   const project = projectFor(ctx);
   const root = project.manifest();
@@ -230,6 +233,30 @@ export function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/** npm's own options on a `npm run` line (before `--`): npm reads them, the script never sees them. */
+function scriptOptions(args: string[]): { positional: string[]; silent: boolean; ifPresent: boolean; config: Record<string, string> } {
+  const positional: string[] = [];
+  const config: Record<string, string> = {};
+  let silent = false;
+  let ifPresent = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg === "-s" || arg === "--silent" || arg === "--loglevel=silent") silent = true;
+    else if (arg === "--if-present") ifPresent = true;
+    else if (arg.startsWith("--") && arg.length > 2) {
+      // As npm: an option it does not know becomes configuration (npm_config_NAME), not an argument.
+      const [name, value] = arg.includes("=") ? [arg.slice(2, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg.slice(2), "true"];
+      if (name.startsWith("no-")) config[name.slice(3)] = "";
+      else config[name] = value;
+    } else positional.push(arg);
+  }
+  return { positional, silent, ifPresent, config };
+}
+
 async function runScript(name: string | undefined, args: string[], ctx: NpmContext, result: CommandResult): Promise<CommandResult> {
   const project = projectFor(ctx);
   const root = project.manifest();
@@ -239,36 +266,49 @@ async function runScript(name: string | undefined, args: string[], ctx: NpmConte
     result.stdout = names.length === 0 ? "" : `Scripts available in ${root.name ?? "the project"} via \`npm run\`:\n${names.map((n) => `  ${n}\n    ${scripts[n]}`).join("\n")}\n`;
     return result;
   }
-  const passed = args[0] === "--" ? args.slice(1) : args;
+  const options = scriptOptions(args);
+  const passed = options.positional;
   let script = scripts[name];
   if (script === undefined && name === "start" && project.readText("server.js") !== undefined) script = "node server.js";
   if (script === undefined && (name === "stop" || name === "restart")) return result;
+  if (script === undefined && options.ifPresent) return result;
   if (script === undefined) {
     return fail(result, `Missing script: "${name}"\n\nTo see a list of scripts, run:\n  npm run`, "ENOSCRIPT");
   }
   if (!ctx.exec) throw new NpmError("This shell cannot run scripts.", "ENOEXEC");
+  const home = ctx.env.get("HOME") ?? "/workspace";
   const env: Record<string, string> = {
+    ...scriptEnv({
+      manifest: root,
+      projectDir: project.shellPath(),
+      initCwd: ctx.cwd,
+      command: name === "test" || name === "start" || name === "stop" || name === "restart" ? name : "run",
+      npmVersion: NPM_VERSION,
+      home,
+      registry: registryFromNpmrc([project.readText(".npmrc"), project.atRoot().readText(".npmrc")]),
+      config: options.config,
+    }),
     PATH: scriptPath(project, ctx),
-    npm_lifecycle_event: name,
-    npm_lifecycle_script: script,
-    npm_package_name: root.name ?? "",
-    npm_package_version: root.version ?? "",
-    npm_command: name === "test" || name === "start" ? name : "run-script",
-    INIT_CWD: ctx.cwd,
   };
+  // A script's programs see these as npm's children do: exported, not only set in the shell.
+  const exported = `export ${[...Object.keys(env), "npm_lifecycle_event", "npm_lifecycle_script"].join(" ")}\n`;
   const steps: Array<[string, string]> = [];
   if (scripts[`pre${name}`] !== undefined) steps.push([`pre${name}`, scripts[`pre${name}`]!]);
   steps.push([name, passed.length > 0 ? `${script} ${passed.map(shellQuote).join(" ")}` : script]);
   if (scripts[`post${name}`] !== undefined) steps.push([`post${name}`, scripts[`post${name}`]!]);
   for (const [event, text] of steps) {
     const banner = `\n> ${root.name ?? ""}${root.version ? `@${root.version}` : ""} ${event}\n> ${text}\n\n`;
-    if (ctx.live?.out) ctx.live.out(banner);
-    else result.stdout += banner;
-    const ran = await ctx.exec(text, { cwd: project.shellPath(), env: { ...env, npm_lifecycle_event: event, npm_lifecycle_script: text }, signal: ctx.signal });
+    if (!options.silent) {
+      if (ctx.live?.out) ctx.live.out(banner);
+      else result.stdout += banner;
+    }
+    const ran = await ctx.exec(exported + text, { cwd: project.shellPath(), env: { ...env, npm_lifecycle_event: event, npm_lifecycle_script: text }, signal: ctx.signal });
     result.stdout += ran.stdout;
     result.stderr += ran.stderr;
     if (ran.exitCode !== 0) {
-      result.stderr += `npm error Lifecycle script \`${event}\` failed with error:\nnpm error code ${ran.exitCode}\nnpm error path ${project.shellPath()}\nnpm error command failed\nnpm error command sh -c ${text}\n`;
+      if (!options.silent) {
+        result.stderr += `npm error Lifecycle script \`${event}\` failed with error:\nnpm error code ${ran.exitCode}\nnpm error path ${project.shellPath()}\nnpm error command failed\nnpm error command sh -c ${text}\n`;
+      }
       result.exitCode = ran.exitCode;
       return result;
     }

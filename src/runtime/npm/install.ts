@@ -7,9 +7,9 @@ import { checkIntegrity, integrityOf } from "./integrity";
 import { lockMismatch, lockedVersions, parseLockfile, treeFromLockfile, writeLockfile, type Lockfile } from "./lockfile";
 import type { Project } from "./project";
 import { NpmError, RegistryClient, registryFromNpmrc, type RegistryFetch } from "./registry";
-import { binMap, dirOf, nameOf, pickVersion, resolveTree } from "./resolve";
+import { binMap, bundledNames, dirOf, nameOf, pickVersion, resolveTree } from "./resolve";
 import { unpackTarball, type TarFile } from "./tarball";
-import type { NpmOutput, PlacedPackage, ProjectManifest, Tree } from "./types";
+import type { Manifest, NpmOutput, PlacedPackage, ProjectManifest, Tree } from "./types";
 
 const DOWNLOADS_AT_ONCE = 8;
 
@@ -96,7 +96,7 @@ async function installNow(project: Project, request: InstallRequest, deps: Insta
     }
   }
 
-  const installed = project.installed();
+  const installed = withoutBundled(project, tree, project.installed());
   const replaced = new Set<string>();
   for (const [location, present] of installed) {
     const wanted = tree.get(location);
@@ -118,6 +118,27 @@ async function installNow(project: Project, request: InstallRequest, deps: Insta
   });
   reportSummary(summary, deps.output, now() - started);
   return summary;
+}
+
+/**
+ * The installed packages less those a package of the tree bundles (in its own node_modules, from
+ * its tarball): they belong to that package, and stay or go with it, never resolved on their own.
+ */
+function withoutBundled(project: Project, tree: Tree, installed: Map<string, { name: string; version: string }>): Map<string, { name: string; version: string }> {
+  const owned: string[] = [];
+  for (const location of tree.keys()) {
+    const text = project.readText(`${location}/package.json`);
+    if (text === undefined) continue;
+    let manifest: Manifest;
+    try {
+      manifest = JSON.parse(text) as Manifest;
+    } catch {
+      continue;
+    }
+    for (const name of bundledNames(manifest)) owned.push(`${location}/node_modules/${name}`);
+  }
+  if (owned.length === 0) return installed;
+  return new Map([...installed].filter(([location]) => !owned.some((prefix) => location === prefix || location.startsWith(`${prefix}/`))));
 }
 
 /** Adds `spec` to the manifest's dependencies (devDependencies with -D); returns the package name. */

@@ -201,7 +201,10 @@ export async function resolveTree(root: ProjectManifest, options: ResolveOptions
       folder.set(edge.name, placed);
       record(edge, location);
       options.onPlaced?.(tree.size, `${manifest.name}@${manifest.version}`);
+      // Bundled dependencies come inside the package's tarball (its own node_modules): not resolved.
+      const bundled = new Set(bundledNames(manifest));
       for (const dep of manifestEdges(manifest)) {
+        if (bundled.has(dep.name)) continue;
         prefetch(dep.name);
         next.push({ from: location, name: dep.name, range: dep.range, optional: dep.optional });
       }
@@ -210,6 +213,13 @@ export async function resolveTree(root: ProjectManifest, options: ResolveOptions
   }
   markFlags(root, tree, graph);
   return { tree: sortTree(tree), skipped };
+}
+
+/** The names a package bundles (npm's bundleDependencies, or bundledDependencies; true: every dependency). */
+export function bundledNames(manifest: Pick<Manifest, "bundleDependencies" | "bundledDependencies" | "dependencies" | "optionalDependencies">): string[] {
+  const listed = manifest.bundleDependencies ?? manifest.bundledDependencies;
+  if (listed === true) return Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies });
+  return Array.isArray(listed) ? listed.filter((name): name is string => typeof name === "string") : [];
 }
 
 function latestOf(packument: Packument): string {

@@ -21,6 +21,9 @@ export interface Manifest {
   engines?: Record<string, string>;
   license?: string;
   deprecated?: string;
+  /** Dependencies the package ships inside its tarball (true: all of them); bundledDependencies is the old spelling. */
+  bundleDependencies?: string[] | boolean;
+  bundledDependencies?: string[] | boolean;
 }
 
 export interface Packument {

@@ -67,16 +67,25 @@ export async function runPip(args: string[], ctx: PipContext): Promise<PipResult
         await doInstall(rest, ctx, site, out);
         return result;
       case "uninstall":
+        refuseOptions(rest, ["-y", "--yes", "-q", "--quiet"]);
         uninstall(rest, site, out);
         await flush(site);
         return result;
       case "list":
-        result.stdout = list(site, rest.includes("--format=freeze") || rest.join(" ").includes("--format freeze"));
+      {
+        const at = rest.indexOf("--format");
+        const format = rest.find((arg) => arg.startsWith("--format="))?.slice("--format=".length) ?? (at >= 0 ? rest[at + 1] : "columns");
+        if (format !== "freeze" && format !== "columns") throw new PipError(`the list format "${format}" is not supported in the browser runtime (columns and freeze are)`);
+        refuseOptions(rest.filter((arg, index) => !arg.startsWith("--format=") && index !== at), []);
+        result.stdout = list(site, format === "freeze");
         return result;
+      }
       case "freeze":
+        refuseOptions(rest, []);
         result.stdout = list(site, true);
         return result;
       case "show":
+        refuseOptions(rest, []);
         return show(rest, site, result);
       default:
         result.stderr = `ERROR: unknown command "${command}" (this pip knows: install, uninstall, list, freeze, show)\n`;
@@ -164,6 +173,13 @@ async function doInstall(args: string[], ctx: PipContext, site: Site, out: (text
   const print = quiet ? () => undefined : out;
   if (url !== DEFAULT_INDEX) print(`Looking in indexes: ${url}\n`);
   await install(requirements, site, new IndexClient(url, ctx.fetch, ctx.signal), { upgrade, noDeps, pre, out: print });
+}
+
+/** An option this pip does not act on is an error, as pip's own unknown options are (never ignored). */
+function refuseOptions(args: string[], known: string[]): void {
+  for (const arg of args) {
+    if (arg.startsWith("-") && !known.includes(arg)) throw new PipError(`no such option: ${arg} (the browser runtime's pip knows ${known.length > 0 ? known.join(", ") : "no options"} here)`);
+  }
 }
 
 function uninstall(args: string[], site: Site, out: (text: string) => void): void {

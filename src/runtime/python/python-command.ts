@@ -52,7 +52,7 @@ export function pythonCommands(files: WorkspaceFiles, options: PythonCommandOpti
       stdin: stdio.stdin,
       terminal: stdio.terminal,
     };
-    if (first) stdio.err(`Loading Python (Pyodide, ${megabytes(start)} MB, once per page)…\n`);
+    if (first) stdio.status(`Loading Python (Pyodide, ${megabytes(start)} MB, once per page)…\n`);
     const result = await options.host.run(message, {
       signal: ctx.signal,
       onStdout: stdio.out,

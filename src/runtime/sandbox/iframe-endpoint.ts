@@ -6,6 +6,7 @@
 import type { HostMessage, SandboxEvent } from "./protocol";
 import type { SandboxEndpoint, SandboxEndpointFactory } from "./sandbox-host";
 import { FrameWatchdog } from "./frame-watchdog";
+import { SANDBOX_DID_NOT_START, START_TIMEOUT_MS } from "./sandbox-host";
 
 /** What a crash says when the frame's process is gone (SandboxHost reads "memory" as out of memory). */
 const FRAME_DIED = "The program's process was ended by the browser (out of memory).";
@@ -24,6 +25,8 @@ interface Frame {
   onCrash(id: number, listener: (message: string) => void): () => void;
   /** A program runs: the frame's heartbeat is watched until the returned function is called. */
   watch(): () => void;
+  /** A program of the frame said something: its process is alive. */
+  beat(): void;
 }
 
 export function iframeEndpointFactory(options: IframeEndpointOptions): SandboxEndpointFactory {
@@ -63,12 +66,20 @@ function createFrame(options: IframeEndpointOptions, onDead: () => void): Promis
       for (const listener of [...crashListeners.values()]) listener(FRAME_DIED);
       crashListeners.clear();
     });
+    // A page that never says it is ready (refused framing, a blocked script) is dropped, so the
+    // next run loads it anew instead of waiting on it too.
+    const loading = setTimeout(() => {
+      window.removeEventListener("message", onMessage);
+      element.remove();
+      reject(new Error(SANDBOX_DID_NOT_START));
+    }, START_TIMEOUT_MS);
     const onMessage = (event: MessageEvent) => {
       if (event.source !== element.contentWindow) return;
       const data = event.data as { type?: string; id?: unknown; message?: unknown } | undefined;
       if (data?.type === "alive") {
         watchdog.beat();
       } else if (data?.type === "sandbox-ready") {
+        clearTimeout(loading);
         workerSource.then(
           (source) => {
             post({ type: "boot", source });
@@ -79,6 +90,7 @@ function createFrame(options: IframeEndpointOptions, onDead: () => void): Promis
                 return () => crashListeners.delete(id);
               },
               watch: () => watchdog.watch(),
+              beat: () => watchdog.beat(),
             });
           },
           (error: unknown) => {
@@ -109,14 +121,17 @@ function createEndpoint(id: number, loadFrame: () => Promise<Frame>): SandboxEnd
     crashed = message;
     for (const listener of crashListeners) listener(message);
   };
+  let loaded: Frame | undefined;
   channel.port1.onmessage = (event: MessageEvent) => {
     if (ended) return;
+    loaded?.beat();
     for (const listener of eventListeners) listener(event.data as SandboxEvent);
   };
   // Where the browser tells (MessagePort's close event): the worker's side of the port went away
   // before the page ended it, which only a worker the browser killed for its memory does.
   channel.port1.addEventListener("close", () => crash(FRAME_DIED));
   const ready = loadFrame().then((frame) => {
+    loaded = frame;
     if (ended) return frame;
     stopListening = frame.onCrash(id, crash);
     stopWatching = frame.watch();

@@ -24,20 +24,27 @@ const ERRNO: Record<string, [number, string]> = {
   ENOTEMPTY: [-39, "directory not empty"],
   EINVAL: [-22, "invalid argument"],
   EACCES: [-13, "permission denied"],
+  ENOTSUP: [-95, "operation not supported"],
 };
 
-/** An error as Node's fs throws it: `ENOENT: no such file or directory, open '/x'` with code, errno, syscall, path. */
+/**
+ * An error as Node's fs throws it: `ENOENT: no such file or directory, open '/x'` with errno, code,
+ * syscall, path (and dest for two-path calls), in Node's order, which is how Node prints them.
+ */
 export class SandboxFsError extends Error {
   readonly errno: number;
-  constructor(
-    readonly code: string,
-    readonly syscall: string,
-    readonly path: string,
-    dest?: string,
-  ) {
+  readonly code: string;
+  readonly syscall: string;
+  readonly path: string;
+  declare readonly dest?: string;
+  constructor(code: string, syscall: string, path: string, dest?: string) {
     const [errno, text] = ERRNO[code] ?? [-1, code.toLowerCase()];
     super(`${code}: ${text}, ${syscall} '${path}'${dest !== undefined ? ` -> '${dest}'` : ""}`);
     this.errno = errno;
+    this.code = code;
+    this.syscall = syscall;
+    this.path = path;
+    if (dest !== undefined) Object.defineProperty(this, "dest", { value: dest, enumerable: true, writable: true, configurable: true });
     this.name = "Error";
   }
 }

@@ -54,9 +54,21 @@ export const EXIT_CODES = { timeout: 124, aborted: 130, oom: 134, crashed: 1, fa
 /** The line a command prints after its program's name ("node: out of memory (…)"), as a fatal OOM of Node. */
 export const OOM_MESSAGE = "out of memory (the program ran out of memory and was stopped)";
 
+/**
+ * How long a run waits for its worker's first word ("ready", sent as soon as the worker listens,
+ * before any runtime loads). A sandbox page that never loads (a server that forbids framing it, a
+ * blocked worker) would otherwise leave node and python3 at "Loading…" for ever.
+ */
+export const START_TIMEOUT_MS = 10_000;
+
+export const SANDBOX_DID_NOT_START =
+  "The program sandbox did not start within 10 s (its page, /sandbox.html, did not load or could not start a worker), so nothing ran. Reload the page; if it keeps happening, the server does not let this page frame /sandbox.html (see scripts/response-headers.mjs).";
+
 /** A worker and the run it serves now (one listener each for its whole life, whatever it runs). */
 interface Worker {
   endpoint: SandboxEndpoint;
+  /** It has sent an event (its "ready"): the sandbox started it. */
+  started: boolean;
   /** Its runtime started (an earlier run, or a prepare): a run needs no start files. */
   booted: boolean;
   onEvent?: (event: SandboxEvent) => void;
@@ -73,7 +85,7 @@ export class SandboxHost {
 
   constructor(
     private readonly createEndpoint: SandboxEndpointFactory,
-    private readonly options: { keepSpare?: boolean } = {},
+    private readonly options: { keepSpare?: boolean; startTimeoutMs?: number } = {},
   ) {}
 
   /** Starts a worker now, so the first run does not wait for it. */
@@ -88,8 +100,11 @@ export class SandboxHost {
   }
 
   private open(): Worker {
-    const worker: Worker = { endpoint: this.createEndpoint(), booted: false };
-    worker.endpoint.onEvent((event) => worker.onEvent?.(event));
+    const worker: Worker = { endpoint: this.createEndpoint(), booted: false, started: false };
+    worker.endpoint.onEvent((event) => {
+      worker.started = true;
+      worker.onEvent?.(event);
+    });
     worker.endpoint.onCrash((message) => {
       if (worker.onCrash) return worker.onCrash(message);
       // A waiting worker died (the browser reclaimed it): the next run starts another.
@@ -119,6 +134,7 @@ export class SandboxHost {
         worker.onEvent = undefined;
         worker.onCrash = undefined;
         clearTimeout(timer);
+        clearTimeout(startTimer);
         options.signal?.removeEventListener("abort", onAbort);
         resolve(value);
       };
@@ -132,8 +148,16 @@ export class SandboxHost {
         options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs)
           ? setTimeout(() => stop({ exitCode: EXIT_CODES.timeout, end: "timeout" }), options.timeoutMs)
           : undefined;
+      const startTimer = worker.started
+        ? undefined
+        : setTimeout(() => {
+            // Ended like any other worker: the next run opens a new one (and the iframe endpoint
+            // drops a frame that never loaded, so that run loads the page again).
+            if (!worker.started) stop({ exitCode: EXIT_CODES.fatal, end: "fatal", message: SANDBOX_DID_NOT_START });
+          }, this.options.startTimeoutMs ?? START_TIMEOUT_MS);
       worker.onEvent = (event) => {
         if (settled) return;
+        if (startTimer !== undefined) clearTimeout(startTimer);
         switch (event.type) {
           case "ready":
             return;

@@ -1,5 +1,5 @@
 // The status bar's runtime item: where commands run, said quietly ("Browser runtime", "Starting
-// Node.js (WebContainer)…", "Node.js (WebContainer)", "Node.js unavailable"). The reason, and Retry
+// Node.js (WebContainer)…", "Node.js (WebContainer)", "WebContainer unavailable", with the browser runtime running everything). The reason, and Retry
 // after a timeout or failure, are one click away in a small panel above the status bar; no banner
 // covers the workbench.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
@@ -23,11 +23,11 @@ export function stageLabel(stage: RuntimeStage): string {
     case "node":
       return "Node.js (WebContainer)";
     case "unavailable":
-      return "Node.js unavailable";
+      return "WebContainer unavailable";
   }
 }
 
-/** The words behind the item: what runs the commands now, and why Node.js is not there. */
+/** The words behind the item: what runs the commands now, what works there, and why WebContainer is not there. */
 function stageDetail(stage: RuntimeStage): { title: string; detail: string } {
   switch (stage.stage) {
     case "node":

@@ -6,7 +6,7 @@ import { diff, log, show } from "./git-history";
 import { branch, checkout, config, init, stash, switchCommand, tag } from "./git-refs";
 import { clone, fetch, pull, push, remoteCommand } from "./git-remote";
 import { globalConfig } from "./git-global-config";
-import { splitShortOptions } from "./git-options";
+import { refuseUnknownOptions, splitShortOptions } from "./git-options";
 
 export interface GitRunInput {
   args: string[];
@@ -30,6 +30,9 @@ Commands available in the browser runtime:
 `;
 
 type Handler = (ctx: GitContext, args: string[]) => Promise<number>;
+
+/** Subcommands whose -q silences everything they print on success. */
+const QUIET_ON_SUCCESS = new Set(["fetch", "pull", "push", "clone", "stash"]);
 
 const IN_REPOSITORY: Record<string, Handler> = {
   status,
@@ -106,6 +109,7 @@ export async function runGit(env: GitEnvironment, input: GitRunInput): Promise<G
   let exitCode = 0;
   try {
     const rest = splitShortOptions(sub, given);
+    refuseUnknownOptions(sub, rest);
     if (sub === "init") exitCode = await init(ctx, rest, dir);
     else if (sub === "clone") exitCode = await clone(ctx, rest, dir);
     else if (sub === "config" && (rest.includes("--global") || rest.includes("--system"))) exitCode = await global.command(ctx, rest.filter((a) => a !== "--global" && a !== "--system"));
@@ -133,6 +137,13 @@ export async function runGit(env: GitEnvironment, input: GitRunInput): Promise<G
       ctx.err(`fatal: ${e.message ?? String(error)}\n`);
       exitCode = 128;
     }
+  }
+  // -q of the network and stash commands: what they report on success is left out, as in git
+  // (their handlers print progress and summaries; errors stay).
+  const beforeDashes = given.includes("--") ? given.slice(0, given.indexOf("--")) : given;
+  if (exitCode === 0 && QUIET_ON_SUCCESS.has(sub) && beforeDashes.some((arg) => arg === "-q" || arg === "--quiet" || /^-[a-z]*q[a-z]*$/.test(arg))) {
+    ctx.stdout = "";
+    ctx.stderr = "";
   }
   try {
     await env.fs.stored();

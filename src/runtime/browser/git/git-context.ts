@@ -199,7 +199,9 @@ export function parseGitDate(value: string | undefined): { timestamp: number; ti
   const raw = /^@?(\d+)(?:\s+([+-])(\d\d)(\d\d))?$/.exec(value.trim());
   if (raw) {
     const sign = raw[2] === "-" ? 1 : -1;
-    const offset = raw[2] ? sign * (Number(raw[3]) * 60 + Number(raw[4])) : 0;
+    const minutes = Number(raw[3] ?? 0) * 60 + Number(raw[4] ?? 0);
+    // "+0000" is 0, not -0 (which isomorphic-git writes as "-0000", another commit id than git's).
+    const offset = minutes === 0 ? 0 : sign * minutes;
     return { timestamp: Number(raw[1]), timezoneOffset: offset };
   }
   const parsed = Date.parse(value);

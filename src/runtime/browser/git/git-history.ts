@@ -4,29 +4,33 @@ import type { ReadCommitResult } from "isomorphic-git";
 import { git, GitFatal, formatGitDate, type GitContext } from "./git-context";
 import { fileDiff, lineCounts } from "./git-diff";
 import { changesBetween, content, type Change, type Side } from "./git-trees";
+import { HistoryGraph } from "./git-graph";
 
+/**
+ * The names shown beside each commit with --decorate, in git's order: "HEAD -> branch" (or "HEAD"
+ * when detached) first, then the refs in the reverse of their full names' order (tags, remote
+ * branches, local branches), "tag: " before tag names.
+ */
 async function decorations(ctx: GitContext): Promise<Map<string, string[]>> {
-  const map = new Map<string, string[]>();
-  const add = (oid: string, name: string) => map.set(oid, [...(map.get(oid) ?? []), name]);
-  const head = await ctx.headOid();
-  const branch = await ctx.branch();
-  if (head) add(head, branch ? `HEAD -> ${branch}` : "HEAD");
-  for (const name of await git.listBranches({ fs: ctx.fs, dir: ctx.dir })) {
-    if (name === branch) continue;
-    add(await git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: `refs/heads/${name}` }), name);
-  }
+  const byOid = new Map<string, string[]>();
+  const refs: Array<[string, string, string]> = [];
+  for (const name of await git.listBranches({ fs: ctx.fs, dir: ctx.dir })) refs.push([`refs/heads/${name}`, name, name]);
   for (const remote of await git.listRemotes({ fs: ctx.fs, dir: ctx.dir })) {
     for (const name of await git.listBranches({ fs: ctx.fs, dir: ctx.dir, remote: remote.remote })) {
-      if (name === "HEAD") continue;
-      const oid = await git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: `refs/remotes/${remote.remote}/${name}` }).catch(() => undefined);
-      if (oid) add(oid, `${remote.remote}/${name}`);
+      refs.push([`refs/remotes/${remote.remote}/${name}`, `${remote.remote}/${name}`, ""]);
     }
   }
-  for (const tag of await git.listTags({ fs: ctx.fs, dir: ctx.dir })) {
-    const oid = await ctx.resolveCommit(tag).catch(() => undefined);
-    if (oid) add(oid, `tag: ${tag}`);
+  for (const tag of await git.listTags({ fs: ctx.fs, dir: ctx.dir })) refs.push([`refs/tags/${tag}`, `tag: ${tag}`, ""]);
+  refs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const head = await ctx.headOid();
+  const branch = await ctx.branch();
+  for (const [ref, shown, local] of refs.reverse()) {
+    const oid = await ctx.resolveCommit(ref).catch(() => undefined);
+    if (!oid || (local !== "" && local === branch)) continue;
+    byOid.set(oid, [...(byOid.get(oid) ?? []), shown]);
   }
-  return map;
+  if (head) byOid.set(head, [branch ? `HEAD -> ${branch}` : "HEAD", ...(byOid.get(head) ?? [])]);
+  return byOid;
 }
 
 function header(entry: ReadCommitResult, decoration: string | undefined): string {
@@ -67,12 +71,95 @@ function format(template: string, entry: ReadCommitResult): string {
   return template.replace(/%(an|ae|ad|at|cn|ce|ct|[HhTtPpsbBn%])/g, (_m, key: string) => values[key] ?? "");
 }
 
+/** The starting points of --all: every ref and HEAD, in the order git takes them (refs by name, then HEAD). */
+async function allStarts(ctx: GitContext): Promise<string[]> {
+  const refs: string[] = [];
+  for (const name of await git.listBranches({ fs: ctx.fs, dir: ctx.dir })) refs.push(`refs/heads/${name}`);
+  for (const remote of await git.listRemotes({ fs: ctx.fs, dir: ctx.dir })) {
+    for (const name of await git.listBranches({ fs: ctx.fs, dir: ctx.dir, remote: remote.remote })) refs.push(`refs/remotes/${remote.remote}/${name}`);
+  }
+  for (const tag of await git.listTags({ fs: ctx.fs, dir: ctx.dir })) refs.push(`refs/tags/${tag}`);
+  refs.sort();
+  const oids: string[] = [];
+  for (const ref of refs) {
+    const oid = await ctx.resolveCommit(ref).catch(() => undefined);
+    if (oid) oids.push(oid);
+  }
+  const head = await ctx.headOid();
+  if (head) oids.push(head);
+  return oids;
+}
+
+/**
+ * The commits reachable from `starts`, in git's order: newest commit date first, a commit's
+ * parents queued behind commits of the same date (git's default); with `topo`, as git's
+ * --topo-order (and --graph) sorts them: no parent before all its children, a branch's commits
+ * together, the last-merged branch first.
+ */
+async function walk(ctx: GitContext, starts: string[], topo: boolean): Promise<ReadCommitResult[]> {
+  const read = new Map<string, ReadCommitResult>();
+  const load = async (oid: string) => {
+    let entry = read.get(oid);
+    if (!entry) {
+      entry = await git.readCommit({ fs: ctx.fs, dir: ctx.dir, oid });
+      read.set(oid, entry);
+    }
+    return entry;
+  };
+  const date = (entry: ReadCommitResult) => entry.commit.committer.timestamp;
+  /** Inserted behind every entry of the same or a newer date (git's commit_list_insert_by_date). */
+  const insertByDate = (list: ReadCommitResult[], entry: ReadCommitResult) => {
+    const at = list.findIndex((other) => date(other) < date(entry));
+    list.splice(at < 0 ? list.length : at, 0, entry);
+  };
+  const seen = new Set<string>();
+  let queue: ReadCommitResult[] = [];
+  for (const oid of starts) {
+    if (seen.has(oid)) continue;
+    seen.add(oid);
+    queue.push(await load(oid));
+  }
+  // A stable sort, newest first.
+  queue = queue.map((entry, index) => ({ entry, index })).sort((a, b) => date(b.entry) - date(a.entry) || a.index - b.index).map(({ entry }) => entry);
+  const ordered: ReadCommitResult[] = [];
+  while (queue.length > 0) {
+    const entry = queue.shift()!;
+    ordered.push(entry);
+    for (const parent of entry.commit.parent) {
+      if (seen.has(parent)) continue;
+      seen.add(parent);
+      insertByDate(queue, await load(parent));
+    }
+  }
+  if (!topo) return ordered;
+  // Children counted within the walk; tips (no child) start a stack, a parent goes on it when its
+  // last child is out, so the parent pushed last (a merge's merged branch) comes next.
+  const children = new Map<string, number>();
+  for (const entry of ordered) for (const parent of entry.commit.parent) children.set(parent, (children.get(parent) ?? 0) + 1);
+  const stack = ordered.filter((entry) => !children.has(entry.oid)).reverse();
+  const sorted: ReadCommitResult[] = [];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    sorted.push(entry);
+    for (const parent of entry.commit.parent) {
+      const left = (children.get(parent) ?? 0) - 1;
+      children.set(parent, left);
+      if (left === 0) stack.push(read.get(parent)!);
+    }
+  }
+  return sorted;
+}
+
 export async function log(ctx: GitContext, args: string[]): Promise<number> {
   let oneline = false;
   let limit = Number.POSITIVE_INFINITY;
   let decorate = false;
   let template: string | undefined;
-  let ref: string | undefined;
+  let all = false;
+  let graph = false;
+  let topo = false;
+  let reverse = false;
+  const refs: string[] = [];
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -82,41 +169,85 @@ export async function log(ctx: GitContext, args: string[]): Promise<number> {
     else if (arg.startsWith("--max-count=")) limit = Number(arg.slice(12));
     else if (/^-\d+$/.test(arg)) limit = Number(arg.slice(1));
     else if (/^-n\d+$/.test(arg)) limit = Number(arg.slice(2));
-    else if (arg === "--decorate") decorate = true;
-    else if (arg === "--no-decorate") decorate = false;
+    else if (arg === "--decorate" || arg === "--decorate=short" || arg === "--decorate=auto") decorate = true;
+    else if (arg === "--no-decorate" || arg === "--decorate=no") decorate = false;
+    else if (arg.startsWith("--decorate=")) throw new GitFatal(`invalid --decorate option: ${arg.slice(11)}${arg === "--decorate=full" ? " (full ref names are not supported in the browser runtime)" : ""}`);
+    else if (arg === "--all") all = true;
+    else if (arg === "--reverse") reverse = true;
+    else if (arg === "--graph") graph = topo = true;
+    else if (arg === "--topo-order") topo = true;
+    else if (arg === "--date-order") topo = false;
     else if (arg.startsWith("--format=") || arg.startsWith("--pretty=")) {
       const value = arg.slice(arg.indexOf("=") + 1);
       if (value === "oneline") oneline = true;
+      else if (value === "medium") template = undefined;
+      else if (/^(short|full|fuller|reference|email|raw|mboxrd)$/.test(value)) throw new GitFatal(`the ${value} format is not supported in the browser runtime (oneline, medium and format:… are)`);
       else template = value.replace(/^(format|tformat):/, "");
     } else if (arg === "--") paths.push(...args.slice(i + 1).map((a) => ctx.repoPath(a)));
     else if (arg.startsWith("-")) continue;
-    else if (ref === undefined && paths.length === 0 && (await ctx.resolveCommit(arg).then(() => true, () => false))) ref = arg;
+    else if (paths.length === 0 && (await ctx.resolveCommit(arg).then(() => true, () => false))) refs.push(arg);
     else paths.push(ctx.repoPath(arg));
     if (arg === "--") break;
   }
-  const start = ref ? await ctx.resolveCommit(ref) : await ctx.headOid();
-  if (!start) {
-    const branch = (await ctx.branch()) ?? "HEAD";
-    throw new GitFatal(`your current branch '${branch}' does not have any commits yet`);
+  const starts: string[] = [];
+  for (const ref of refs) starts.push(await ctx.resolveCommit(ref));
+  if (all) starts.push(...(await allStarts(ctx)));
+  if (refs.length === 0 && !all) {
+    const head = await ctx.headOid();
+    if (!head) {
+      const branch = (await ctx.branch()) ?? "HEAD";
+      throw new GitFatal(`your current branch '${branch}' does not have any commits yet`);
+    }
+    starts.push(head);
   }
-  let commits = await git.log({ fs: ctx.fs, dir: ctx.dir, ref: start });
+  let commits = await walk(ctx, starts, topo);
   if (paths.length > 0) commits = await touching(ctx, commits, paths);
-  const names = decorate || oneline ? (decorate ? await decorations(ctx) : undefined) : undefined;
+  const names = decorate ? await decorations(ctx) : undefined;
+  if (reverse && graph) throw new GitFatal("options '--reverse' and '--graph' cannot be used together");
   const shown = commits.slice(0, Number.isFinite(limit) ? Math.max(0, limit) : undefined);
+  // As git: the commits are limited first, then shown oldest first.
+  if (reverse) shown.reverse();
   // With -p, --stat, --name-only or --name-status each commit is followed by its changes.
   const style = args.includes("-p") || args.includes("-u") || args.includes("--patch") ? "patch" : diffStyle(args);
   const withChanges = style !== "patch" || args.includes("-p") || args.includes("-u") || args.includes("--patch");
+  const lanes = graph ? new HistoryGraph() : undefined;
+  const inLog = new Set(commits.map((entry) => entry.oid));
   for (const [index, entry] of shown.entries()) {
     const decoration = names?.get(entry.oid)?.join(", ");
-    if (template !== undefined) ctx.out(`${format(template, entry)}\n`);
-    else if (oneline) ctx.out(`${entry.oid.slice(0, 7)}${decoration ? ` (${decoration})` : ""} ${entry.commit.message.split("\n")[0]}\n`);
-    else ctx.out(`${index > 0 ? "\n" : ""}${header(entry, decoration)}`);
+    let text: string;
+    if (template !== undefined) text = `${format(template, entry)}\n`;
+    else if (oneline) text = `${entry.oid.slice(0, 7)}${decoration ? ` (${decoration})` : ""} ${entry.commit.message.split("\n")[0]}\n`;
+    else text = header(entry, decoration);
     if (withChanges && style !== "none") {
       const rendered = await commitChanges(ctx, entry.oid, entry.commit.parent[0], style);
-      if (rendered !== "") ctx.out(`${oneline || template !== undefined ? "" : "\n"}${rendered}`);
+      if (rendered !== "") text += `${oneline || template !== undefined ? "" : "\n"}${rendered}`;
     }
+    const separated = index > 0 && !oneline && template === undefined;
+    if (!lanes) {
+      ctx.out(`${separated ? "\n" : ""}${text}`);
+      continue;
+    }
+    // Parents in this log's history get an edge, also below a log cut short by -n (as git draws it).
+    lanes.update(entry.oid, entry.commit.parent.filter((parent) => inLog.has(parent)));
+    ctx.out(drawCommit(lanes, text, separated));
   }
   return 0;
+}
+
+/** One commit's text with the graph beside it, as git prints it (its lines, then what is left of the graph). */
+function drawCommit(lanes: HistoryGraph, text: string, separated: boolean): string {
+  let out = separated ? `${lanes.paddingLine()}\n` : "";
+  for (;;) {
+    const line = lanes.nextLine();
+    out += line.text;
+    if (line.isCommit) break;
+    out += "\n";
+  }
+  const lines = text.replace(/\n$/, "").split("\n");
+  out += `${lines[0]}\n`;
+  for (const line of lines.slice(1)) out += `${lanes.nextLine().text}${line}\n`;
+  while (!lanes.finished()) out += `${lanes.nextLine().text}\n`;
+  return out;
 }
 
 /** Commits that change any of `paths` compared to their first parent. */

@@ -38,6 +38,7 @@ const SHORT_OPTIONS: Record<string, ShortOptions> = {
   pull: { flags: "qv" },
   push: { flags: "qvuf" },
   remote: { flags: "v" },
+  config: { flags: "l" },
 };
 
 /**
@@ -88,4 +89,78 @@ export function splitShortOptions(sub: string, args: string[]): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The long options each subcommand acts on ("=" after a name: it takes a value, given with = or as
+ * the next argument). Any other option is refused before the subcommand runs, with git's own
+ * words, so an option is never silently ignored: a model or a user reading a success can trust
+ * that everything typed was done.
+ */
+const LONG_OPTIONS: Record<string, string[]> = {
+  status: ["--short", "--porcelain", "--branch", "--verbose", "--untracked-files", "--untracked-files="],
+  add: ["--all", "--update", "--verbose"],
+  rm: ["--cached", "--quiet"],
+  mv: [],
+  commit: ["--all", "--allow-empty", "--amend", "--message=", "--no-edit", "--no-verify", "--quiet", "--verbose"],
+  restore: ["--source=", "--staged", "--worktree"],
+  reset: ["--hard", "--mixed", "--soft", "--quiet"],
+  diff: ["--cached", "--staged", "--stat", "--name-only", "--name-status", "--no-patch", "--patch", "--quiet", "--exit-code"],
+  log: ["--oneline", "--max-count=", "--decorate", "--decorate=", "--no-decorate", "--format=", "--pretty=", "--all", "--graph", "--reverse", "--topo-order", "--date-order", "--patch", "--stat", "--name-only", "--name-status", "--no-patch"],
+  show: ["--stat", "--name-only", "--name-status", "--no-patch", "--patch"],
+  branch: ["--all", "--delete", "--force", "--list", "--move", "--remotes", "--verbose", "--quiet", "--show-current"],
+  checkout: ["--detach", "--force", "--quiet"],
+  switch: ["--create=", "--detach", "--discard-changes", "--force", "--quiet"],
+  tag: ["--annotate", "--delete", "--force", "--list", "--message="],
+  stash: ["--message=", "--quiet"],
+  init: ["--initial-branch=", "--quiet"],
+  clone: ["--branch=", "--depth=", "--quiet", "--verbose"],
+  fetch: ["--quiet", "--verbose"],
+  pull: ["--quiet", "--verbose"],
+  push: ["--force", "--set-upstream", "--quiet", "--verbose"],
+  remote: ["--verbose"],
+  config: ["--list", "--get", "--unset", "--global", "--system", "--local"],
+};
+
+/** How a subcommand's parser words an option it does not know (git's words; log and show parse revisions). */
+function unknownOption(sub: string, arg: string): GitUsageError {
+  if (sub === "log" || sub === "show") return new GitUsageError(`fatal: unrecognized argument: ${arg}`, 128);
+  if (sub === "diff") return new GitUsageError(`error: invalid option: ${arg}`, 129);
+  const what = arg.startsWith("--") ? `option \`${arg.slice(2).split("=")[0]}'` : `switch \`${arg[1]}'`;
+  return new GitUsageError(`error: unknown ${what}\nusage: git ${sub} [<options>]`, 129);
+}
+
+/**
+ * Refuses every option of `args` (already split by splitShortOptions) that `sub` does not act on.
+ * Operands, values of options and everything after `--` pass.
+ */
+export function refuseUnknownOptions(sub: string, args: string[]): void {
+  const long = LONG_OPTIONS[sub];
+  const short = SHORT_OPTIONS[sub];
+  if (!long) return;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return;
+    if (!arg.startsWith("-") || arg === "-") continue;
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq < 0 ? arg : arg.slice(0, eq);
+      if (eq >= 0 ? long.includes(`${name}=`) : long.includes(name)) continue;
+      // A valued option given as two arguments: its value is the next one.
+      if (eq < 0 && long.includes(`${name}=`)) {
+        i++;
+        continue;
+      }
+      throw unknownOption(sub, arg);
+    }
+    if (sub === "log" && /^-n?\d+$/.test(arg)) continue;
+    const letter = arg[1]!;
+    if (short?.values?.includes(letter)) {
+      if (arg.length === 2) i++;
+      continue;
+    }
+    if (short?.attached?.includes(letter)) continue;
+    if (arg.length === 2 && short?.flags.includes(letter)) continue;
+    throw unknownOption(sub, arg);
+  }
 }

@@ -35,7 +35,13 @@ function resolveFrom(cwd: string, path: string): string {
 }
 
 export async function branch(ctx: GitContext, args: string[]): Promise<number> {
-  const flags = args.filter((a) => a.startsWith("-"));
+  const long: Record<string, string> = { "--remotes": "-r", "--verbose": "-v" };
+  const flags = args.filter((a) => a.startsWith("-")).map((a) => long[a] ?? a);
+  if (flags.includes("--show-current")) {
+    const current = await ctx.branch();
+    ctx.out(current ? `${current}\n` : "");
+    return 0;
+  }
   const operands = args.filter((a) => !a.startsWith("-"));
   const has = (...names: string[]) => flags.some((f) => names.includes(f));
   if (has("-d", "-D", "--delete")) {
@@ -46,7 +52,7 @@ export async function branch(ctx: GitContext, args: string[]): Promise<number> {
       const oid = await git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: `refs/heads/${name}` }).catch(() => undefined);
       if (!oid) throw new GitFatal(`error: branch '${name}' not found`, 1);
       await git.deleteBranch({ fs: ctx.fs, dir: ctx.dir, ref: name });
-      ctx.out(`Deleted branch ${name} (was ${oid.slice(0, 7)}).\n`);
+      if (!has("-q", "--quiet")) ctx.out(`Deleted branch ${name} (was ${oid.slice(0, 7)}).\n`);
     }
     return 0;
   }
@@ -93,8 +99,10 @@ export async function branch(ctx: GitContext, args: string[]): Promise<number> {
 }
 
 /** Switches HEAD to a branch (or detaches at a commit), updating index and work tree. */
-async function switchTo(ctx: GitContext, target: string, options: { create?: boolean; detach?: boolean; force?: boolean; start?: string }): Promise<number> {
+async function switchTo(ctx: GitContext, target: string, options: { create?: boolean; detach?: boolean; force?: boolean; start?: string; quiet?: boolean }): Promise<number> {
   const current = await ctx.branch();
+  // -q: git's messages about the switch are left out (its errors are not).
+  const say = (text: string) => (options.quiet ? undefined : ctx.err(text));
   if (options.create) {
     const exists = await git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: `refs/heads/${target}` }).then(() => true, () => false);
     if (exists) throw new GitFatal(`a branch named '${target}' already exists`);
@@ -102,23 +110,23 @@ async function switchTo(ctx: GitContext, target: string, options: { create?: boo
     if (!object) {
       // No commits yet: only HEAD moves.
       await git.writeRef({ fs: ctx.fs, dir: ctx.dir, ref: "HEAD", value: `refs/heads/${target}`, symbolic: true, force: true });
-      ctx.err(`Switched to a new branch '${target}'\n`);
+      say(`Switched to a new branch '${target}'\n`);
       return 0;
     }
     await git.branch({ fs: ctx.fs, dir: ctx.dir, ref: target, object });
     if (options.start) await checkoutRef(ctx, target, options.force);
     else await git.writeRef({ fs: ctx.fs, dir: ctx.dir, ref: "HEAD", value: `refs/heads/${target}`, symbolic: true, force: true });
-    ctx.err(`Switched to a new branch '${target}'\n`);
+    say(`Switched to a new branch '${target}'\n`);
     return 0;
   }
   const local = await git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: `refs/heads/${target}` }).then(() => true, () => false);
   if (local && !options.detach) {
     if (target === current) {
-      ctx.err(`Already on '${target}'\n`);
+      say(`Already on '${target}'\n`);
       return 0;
     }
     await checkoutRef(ctx, target, options.force);
-    ctx.err(`Switched to branch '${target}'\n`);
+    say(`Switched to branch '${target}'\n`);
     return 0;
   }
   // A remote branch of the same name: create a tracking branch (git's --guess).
@@ -129,7 +137,7 @@ async function switchTo(ctx: GitContext, target: string, options: { create?: boo
       await git.setConfig({ fs: ctx.fs, dir: ctx.dir, path: `branch.${target}.remote`, value: remote.remote });
       await git.setConfig({ fs: ctx.fs, dir: ctx.dir, path: `branch.${target}.merge`, value: `refs/heads/${target}` });
       await checkoutRef(ctx, target, options.force);
-      ctx.err(`branch '${target}' set up to track '${remote.remote}/${target}'.\nSwitched to a new branch '${target}'\n`);
+      say(`branch '${target}' set up to track '${remote.remote}/${target}'.\nSwitched to a new branch '${target}'\n`);
       return 0;
     }
   }
@@ -138,7 +146,7 @@ async function switchTo(ctx: GitContext, target: string, options: { create?: boo
   await checkoutRef(ctx, oid, options.force);
   await git.writeRef({ fs: ctx.fs, dir: ctx.dir, ref: "HEAD", value: oid, force: true });
   const { commit } = await git.readCommit({ fs: ctx.fs, dir: ctx.dir, oid });
-  ctx.err(`HEAD is now at ${oid.slice(0, 7)} ${commit.message.split("\n")[0]}\n`);
+  say(`HEAD is now at ${oid.slice(0, 7)} ${commit.message.split("\n")[0]}\n`);
   return 0;
 }
 
@@ -164,17 +172,19 @@ export async function checkout(ctx: GitContext, args: string[]): Promise<number>
   let create: string | undefined;
   let force = false;
   let detach = false;
+  let quiet = false;
   const operands: string[] = [];
   for (let i = 0; i < before.length; i++) {
     const arg = before[i]!;
     if (arg === "-b" || arg === "-B") create = before[++i];
     else if (arg === "-f" || arg === "--force") force = true;
     else if (arg === "--detach") detach = true;
+    else if (arg === "-q" || arg === "--quiet") quiet = true;
     else if (!arg.startsWith("-")) operands.push(arg);
   }
-  if (create) return (await switchTo(ctx, create, { create: true, start: operands[0], force })) === 0 ? 0 : 1;
+  if (create) return (await switchTo(ctx, create, { create: true, start: operands[0], force, quiet })) === 0 ? 0 : 1;
   if (paths.length === 0 && operands.length === 1) {
-    const code = await switchTo(ctx, operands[0]!, { force, detach });
+    const code = await switchTo(ctx, operands[0]!, { force, detach, quiet });
     if (code !== -1) return code;
     // Not a branch or commit: a path (git checkout file).
   }
@@ -204,15 +214,17 @@ export async function switchCommand(ctx: GitContext, args: string[]): Promise<nu
   let create: string | undefined;
   let force = false;
   let detach = false;
+  let quiet = false;
   const operands: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "-c" || arg === "-C" || arg === "--create") create = args[++i];
     else if (arg === "-f" || arg === "--force" || arg === "--discard-changes") force = true;
     else if (arg === "-d" || arg === "--detach") detach = true;
+    else if (arg === "-q" || arg === "--quiet") quiet = true;
     else if (!arg.startsWith("-")) operands.push(arg);
   }
-  if (create) return (await switchTo(ctx, create, { create: true, start: operands[0], force })) === 0 ? 0 : 1;
+  if (create) return (await switchTo(ctx, create, { create: true, start: operands[0], force, quiet })) === 0 ? 0 : 1;
   const target = operands[0];
   if (!target) throw new GitFatal("missing branch or commit argument");
   const local = await git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: `refs/heads/${target}` }).then(() => true, () => false);
@@ -227,7 +239,7 @@ export async function switchCommand(ctx: GitContext, args: string[]): Promise<nu
       throw new GitFatal(isCommit ? `a branch is expected, got commit '${target}'\nhint: If you want to detach HEAD at the commit, try again with the --detach option.` : `invalid reference: ${target}`);
     }
   }
-  const code = await switchTo(ctx, target, { force, detach });
+  const code = await switchTo(ctx, target, { force, detach, quiet });
   if (code === -1) throw new GitFatal(`invalid reference: ${target}`);
   return code;
 }

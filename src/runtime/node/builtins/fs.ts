@@ -305,8 +305,10 @@ export function createFs(context: FsContext, links: FsLinks) {
     readlinkSync: (path: PathLike) => {
       throw new SandboxFsError("EINVAL", "readlink", abs(path));
     },
-    symlinkSync: (_target: PathLike, path: PathLike) => {
-      throw Object.assign(new SandboxFsError("EACCES", "symlink", abs(path)), { message: `EPERM: symbolic links are not supported in the browser runtime, symlink '${abs(path)}'` });
+    // The workspace holds files and folders only (the shell's ln -s says the same): not supported,
+    // ENOTSUP as Node reports an operation the file system cannot do, never a permission problem.
+    symlinkSync: (target: PathLike, path: PathLike) => {
+      throw new SandboxFsError("ENOTSUP", "symlink", String(target), String(path));
     },
   };
 

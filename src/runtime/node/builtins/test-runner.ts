@@ -253,6 +253,21 @@ export function createTestModule(
       for (const child of declared.children) await runNode(child, 0);
       for (const fn of declared.hooks.after) await fn();
     },
+    /**
+     * A test file that failed to load (it threw, or did not compile): as Node, whose runner runs
+     * each file in a process of its own, the file counts as one failing test named by its path,
+     * and the tests it declared before failing never run (its process ended before they could).
+     */
+    fileFailed(file: string, ms: number): void {
+      root = newNode("<root>", "suite", {});
+      current = root;
+      counts.tests++;
+      counts.fail++;
+      const entry: Finished = { name: file, kind: "test", depth: 0, outcome: "fail", error: "test failed", ms, location: `${file}:1:1` };
+      reporter.started(file, "test", 0, false);
+      reporter.finished(entry);
+      failures.push(entry);
+    },
     /** Prints the summary; returns whether every test passed. */
     report(): boolean {
       reporter.summary(counts, performance.now() - started, failures);

@@ -1,0 +1,204 @@
+// Issue 28 point 1, "no false green": every command line the browser runtime maps (the table in
+// docs/architecture.md, "Commands the browser runtime maps") either does what it says (the built-in
+// Preview of a dev server's folder) or fails non-zero with one line naming what is missing and what
+// would run it. npm scripts run their own commands through the shell: `tsc -b && vite build` runs
+// tsc, and a build is never taken for a dev server.
+import { describe, expect, it } from "vitest";
+import { PreviewHub, WorkspaceFiles } from "../../src/runtime";
+import { createBrowserRuntime } from "../../src/runtime/browser";
+import { SandboxHost } from "../../src/runtime/sandbox";
+import { openStorage } from "../../src/storage";
+import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
+
+let counter = 0;
+
+async function open(files: Record<string, string>, options: { preview?: boolean } = {}) {
+  const storage = await openStorage({ name: `command-mappings-${counter++}-${Date.now()}` });
+  const workspace = await WorkspaceFiles.open(storage, "ws");
+  for (const [path, text] of Object.entries(files)) await workspace.writeFile(path, text);
+  let ids = 0;
+  const hub = new PreviewHub("http://app.test", () => `s${++ids}`);
+  const runtime = createBrowserRuntime(workspace, {
+    preview: options.preview === false ? undefined : hub,
+    node: new SandboxHost(inProcessNodeEndpoint, { keepSpare: false }),
+  });
+  const ready: Array<[number, string]> = [];
+  runtime.onServerReady((port, url) => ready.push([port, url]));
+  return { runtime, ready, workspace };
+}
+
+const SITE = { "index.html": "<h1>app</h1>", "web/index.html": "<h1>web</h1>", "package.json": JSON.stringify({ name: "app", version: "1.0.0" }) };
+const SERVED = "served by the browser runtime's built-in preview";
+const WEBCONTAINER = "Turn on WebContainer (Settings → Runtime) to run it";
+
+/** Dev-server lines: the Preview of the folder they name, on the port they name. */
+const SERVES: Array<[string, string, number | undefined]> = [
+  ["vite", "/workspace", undefined],
+  ["vite dev --port 5174", "/workspace", 5174],
+  ["vite serve web", "/workspace/web", undefined],
+  ["vite web --port=3000", "/workspace/web", 3000],
+  ["webpack serve --port 8081", "/workspace", 8081],
+  ["webpack-dev-server", "/workspace", undefined],
+  ["parcel index.html", "/workspace", undefined],
+  ["serve -l 4000 web", "/workspace/web", 4000],
+  ["http-server web -p 8082", "/workspace/web", 8082],
+  ["live-server web", "/workspace/web", undefined],
+  ["lite-server", "/workspace", undefined],
+  ["npx vite web", "/workspace/web", undefined],
+  ["npx serve web", "/workspace/web", undefined],
+  ["python3 -m http.server 9000 -d web", "/workspace/web", 9000],
+];
+
+/** Lines that cannot run here: refused, non-zero, one line saying why and what would run them. */
+const REFUSES: Array<[string, RegExp]> = [
+  ["vite build", /^vite build: not available in the browser runtime: it is a bundler, .* Turn on WebContainer .* the built-in Preview serves the sources without a build/],
+  ["vite build --outDir out", /^vite build: not available/],
+  ["vite preview", /^vite preview: not available in the browser runtime: it serves the output of vite build/],
+  ["vite optimize", /^vite optimize: not available/],
+  ["webpack", /^webpack: not available in the browser runtime: it is a bundler/],
+  ["webpack --mode production", /^webpack: not available/],
+  ["webpack build", /^webpack build: not available/],
+  ["parcel build index.html", /^parcel build: not available/],
+  ["rollup -c", /^rollup: not available in the browser runtime: it is a bundler/],
+  ["esbuild src/main.ts --bundle", /^esbuild src\/main\.ts: not available/],
+  ["tsup", /^tsup: not available/],
+  ["next dev", /^next dev: not available in the browser runtime: it needs a Node\.js server process/],
+  ["next build", /^next build: not available/],
+  ["nuxt dev", /^nuxt dev: not available/],
+  ["astro build", /^astro build: not available/],
+  ["remix build", /^remix build: not available/],
+  ["react-scripts start", /^react-scripts start: not available/],
+  ["vue-cli-service serve", /^vue-cli-service serve: not available/],
+  ["ng serve", /^ng serve: not available/],
+  ["npx vite build", /^vite build: not available/],
+  ["npx next build", /^next build: not available/],
+];
+
+describe("commands the browser runtime maps", () => {
+  for (const [line, folder, port] of SERVES) {
+    it(`${line}: the Preview of ${folder}`, async () => {
+      const { runtime, ready } = await open(SITE);
+      const result = await runtime.exec(line);
+      expect(result.output).toContain(SERVED);
+      expect(result.output).toContain(`Serving  ${folder}\n`);
+      expect(result.exitCode).toBe(0);
+      expect(ready).toHaveLength(1);
+      if (port !== undefined) expect(ready[0]![0]).toBe(port);
+    });
+  }
+
+  for (const [line, message] of REFUSES) {
+    it(`${line}: refused, exit 1, one line`, async () => {
+      const { runtime, ready } = await open(SITE);
+      const result = await runtime.exec(line);
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toMatch(message);
+      expect(result.output).toContain(WEBCONTAINER);
+      expect(result.output.trimEnd().split("\n")).toHaveLength(1);
+      expect(result.output).not.toContain(SERVED);
+      expect(ready).toEqual([]);
+    });
+  }
+
+  it("a dev server in a page without the Preview fails saying so", async () => {
+    const { runtime } = await open(SITE, { preview: false });
+    const result = await runtime.exec("vite");
+    expect(result.exitCode).toBe(1);
+    expect(result.output).toBe(`vite: not available in this page: no Node.js dev server runs in the browser runtime, and this page has no built-in Preview. ${WEBCONTAINER}.\n`);
+  });
+});
+
+describe("npm scripts run their own commands", () => {
+  const manifest = (scripts: Record<string, string>) => JSON.stringify({ name: "app", version: "1.0.0", scripts });
+
+  it('"tsc -b && vite build" runs tsc first: without typescript it fails saying what to install, and nothing is served', async () => {
+    const { runtime, ready } = await open({ ...SITE, "package.json": manifest({ build: "tsc -b && vite build" }) });
+    const result = await runtime.exec("npm run build");
+    expect(result.exitCode).toBe(127);
+    expect(result.output).toContain("tsc is not installed in this project: install it with npm install -D typescript");
+    expect(result.output).not.toContain("vite build:");
+    expect(result.output).not.toContain(SERVED);
+    expect(ready).toEqual([]);
+  });
+
+  it('"tsc -b && vite build" with a tsc: tsc runs, then vite build is refused and npm fails with its code', async () => {
+    const { runtime, ready } = await open({
+      ...SITE,
+      "package.json": manifest({ build: "tsc -b && vite build" }),
+      "node_modules/.bin/tsc": '#!/bin/sh\necho "tsc ran with $@"\n',
+    });
+    const result = await runtime.exec("npm run build");
+    expect(result.output).toContain("tsc ran with -b\n");
+    expect(result.output).toMatch(/^vite build: not available in the browser runtime/m);
+    expect(result.output).toContain("npm error Lifecycle script `build` failed with error:\nnpm error code 1");
+    expect(result.exitCode).toBe(1);
+    expect(ready).toEqual([]);
+  });
+
+  it("an installed vite's binary (node_modules/.bin/vite → node …/vite.js) answers as the vite command: dev serves, build is refused", async () => {
+    const { runtime, ready } = await open({
+      ...SITE,
+      "package.json": manifest({ dev: "vite --port 5199", build: "vite build", preview: "vite preview" }),
+      "node_modules/vite/package.json": JSON.stringify({ name: "vite", version: "6.0.0", bin: { vite: "bin/vite.js" } }),
+      "node_modules/vite/bin/vite.js": "console.log('the real vite ran');\n",
+      "node_modules/.bin/vite": '#!/bin/sh\nnode "$(dirname "$0")/../vite/bin/vite.js" "$@"\n',
+    });
+    const build = await runtime.exec("npm run build");
+    expect(build.exitCode, build.output).toBe(1);
+    expect(build.output).toMatch(/^vite build: not available in the browser runtime/m);
+    expect(build.output).not.toContain("the real vite ran");
+    const npx = await runtime.exec("npx vite build");
+    expect(npx.exitCode).toBe(1);
+    expect((await runtime.exec("node node_modules/vite/bin/vite.js build")).output).toMatch(/^vite build: not available/);
+    const dev = await runtime.exec("npm run dev");
+    expect(dev.exitCode).toBe(0);
+    expect(dev.output).toContain("> vite --port 5199\n");
+    expect(dev.output).toContain(SERVED);
+    expect(ready).toEqual([[5199, "http://app.test/__preview/s1/"]]);
+  });
+
+  it("npm test and npm run lint run their commands and keep their exit codes", async () => {
+    const { runtime } = await open({ ...SITE, "package.json": manifest({ test: "echo testing; exit 3", lint: "eslint ." }) });
+    const test = await runtime.exec("npm test");
+    expect(test.output).toContain("testing\n");
+    expect(test.exitCode).toBe(3);
+    const lint = await runtime.exec("npm run lint");
+    expect(lint.exitCode).toBe(127);
+    expect(lint.output).toMatch(/eslint: command not found/);
+  });
+});
+
+describe("an unknown option is an error, as in the real tool", () => {
+  const LINES: Array<[string, RegExp]> = [
+    ["npm ls --json", /npm error The option --json is not supported by the browser runtime's npm ls/],
+    ["npm install --legacy-peer-deps", /npm error The option --legacy-peer-deps is not supported/],
+    ["node --no-such-flag x.js", /bad option: --no-such-flag/],
+    ["curl --no-such-flag http://example.invalid/", /option --no-such-flag: is unknown/],
+    ["git log --no-such-flag", /fatal: unrecognized argument: --no-such-flag/],
+    ["git status --ignored", /error: unknown option `ignored'/],
+    // just-bash's own commands.
+    ["ls --no-such-flag", /ls: unrecognized option '--no-such-flag'|ls: .*--no-such-flag/],
+    ["grep --no-such-flag x", /grep: .*--no-such-flag/],
+    ["sort --no-such-flag", /sort: .*--no-such-flag/],
+  ];
+  for (const [line, message] of LINES) {
+    it(line, async () => {
+      const { runtime } = await open(SITE);
+      const result = await runtime.exec(line);
+      expect(result.exitCode).not.toBe(0);
+      expect(result.output).toMatch(message);
+    });
+  }
+
+  it("pip uninstall/list/show/freeze refuse options they do not act on", async () => {
+    const { workspace } = await open(SITE);
+    const { runPip } = await import("../../src/runtime/pip");
+    const pip = (args: string[]) => runPip(args, { files: workspace, source: "terminal", cwd: "/workspace", env: new Map(), fetch: () => Promise.reject(new Error("offline")) });
+    for (const args of [["list", "--outdated"], ["list", "--format=json"], ["show", "-f", "x"], ["freeze", "--all"], ["uninstall", "--no-such", "x"]]) {
+      const result = await pip(args);
+      expect(result.exitCode, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toMatch(/^ERROR: (no such option|the list format)/);
+    }
+    expect((await pip(["list", "--format", "freeze"])).exitCode).toBe(0);
+  });
+});
