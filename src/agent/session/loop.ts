@@ -210,6 +210,8 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       ...(agent.name === "plan" ? [env.services.prompts.plan] : []),
       ...(isLastStep ? [env.services.prompts.maxSteps] : []),
     ];
+    // The reminders change between steps (the last step's): they follow the system prompt apart, so
+    // that the prompt stays a prefix the provider can cache (docs/agent.md, "Prompt caching").
     const system = await env.services.buildSystemPrompt({
       agent,
       model: modelRef,
@@ -217,11 +219,12 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       runtime: env.runtime,
       date: new Date(env.now()),
       ...(userInfo.system !== undefined && { userSystem: userInfo.system }),
-      reminders,
     });
+    const systemTail = reminders.map((r) => r.trim()).filter(Boolean).join("\n\n");
+    const systemChars = system.length + systemTail.length;
     // 4b. The request about to be sent would not fit: compact first. The estimate counts the system
     // prompt and the tool schemas (every request carries them) where no provider count covers them.
-    const nextTokens = nextRequestTokens(history, requestOverheadTokens(system, tools));
+    const nextTokens = nextRequestTokens(history, requestOverheadTokens(`${system}${systemTail}`, tools));
     if (modelInfo && modelInfo.context > 0 && nextTokens >= usableContext(modelInfo) && hasEarlierTurns(history, userInfo.id)) {
       steps--;
       await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
@@ -253,7 +256,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     }
 
     const supportsImages = modelInfo?.capabilities.images ?? false;
-    const call = env.providers.callOptions?.(modelRef, { purpose: "turn", ...(userInfo.reasoning && { effort: userInfo.reasoning }) });
+    const call = env.providers.callOptions?.(modelRef, { purpose: "turn", sessionId, ...(userInfo.reasoning && { effort: userInfo.reasoning }) });
     const sampling = call?.sampling ?? modelInfo?.capabilities.temperature !== false;
     const step = await processStep(env, {
       session,
@@ -263,11 +266,12 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       model: languageModel,
       modelInfo,
       system,
+      ...(systemTail && { systemTail }),
       messages: modelInfo
         ? fitToolResults(toModelMessages(history, { supportsImages, model: modelRef, providerToolResults: call?.providerToolResults ?? true }), {
             contextTokens: modelInfo.context,
             reserveTokens: modelInfo.output,
-            fixedChars: system.length + tools.reduce((sum, t) => sum + t.description.length, 0),
+            fixedChars: systemChars + tools.reduce((sum, t) => sum + t.description.length, 0),
           })
         : toModelMessages(history, { supportsImages, model: modelRef, providerToolResults: call?.providerToolResults ?? true }),
       tools,
@@ -282,6 +286,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       ...(sampling && agent.topP !== undefined && { topP: agent.topP }),
       ...(call?.reasoning !== undefined && { reasoning: call.reasoning }),
       ...(call?.providerOptions && { providerOptions: call.providerOptions }),
+      ...(call?.cacheBreakpoint && { cacheBreakpoint: call.cacheBreakpoint }),
     });
     result.assistant = step.assistant;
     if (step.error) result.error = step.error;
