@@ -68,13 +68,23 @@ export function limitsFor(agent: AgentInfo): Rule[] {
 /** The tools offered for one call: the model's edit family, minus denied and per-turn disabled ones. */
 export function resolveTools(
   env: SessionEnv,
-  input: { modelId: string; rules: Rule[]; limits?: Rule[]; toggles?: Record<string, boolean>; supportsTools: boolean; subagents: SubagentSummary[] },
+  input: {
+    modelId: string;
+    rules: Rule[];
+    limits?: Rule[];
+    toggles?: Record<string, boolean>;
+    supportsTools: boolean;
+    subagents: SubagentSummary[];
+    /** Whether the code tool has anything to answer about (TS/JS files); default true. */
+    scripts?: boolean;
+  },
 ): ToolDefinition[] {
   if (!input.supportsTools) return [];
   const patch = env.services.prefersApplyPatch(input.modelId);
-  const candidates = env.services.tools(input.subagents).filter((tool) =>
-    patch ? tool.id !== "edit" && tool.id !== "write" : tool.id !== "apply_patch",
-  );
+  const candidates = env.services
+    .tools(input.subagents)
+    .filter((tool) => (patch ? tool.id !== "edit" && tool.id !== "write" : tool.id !== "apply_patch"))
+    .filter((tool) => tool.id !== "code" || input.scripts !== false);
   const disabled = disabledTools(
     candidates.map((t) => t.id),
     input.rules,
@@ -185,7 +195,10 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     const isLastStep = agent.steps !== undefined && steps >= agent.steps;
     const rules = rulesFor(env, agent, session);
     const limits = limitsFor(agent);
+    // The code tool only where it can be used (docs/agent.md, "Tools"): a workspace with TS/JS files.
+    const scripts = env.code?.hasScripts ? await env.code.hasScripts().catch(() => true) : true;
     const tools = resolveTools(env, {
+      scripts,
       modelId: modelRef.modelId,
       rules,
       limits,
