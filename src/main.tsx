@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   const agent = createAgentWiring({
     origin: location.origin,
     networkLog,
-    codeIntelligence: (fs) => lazyCodeIntelligence(async () => (await import("./runtime/code-intel")).createWorkerCodeIntelligence(fs)),
+    codeIntelligence: (fs) => lazyCodeIntelligence(async () => (await import("./runtime/code-intel")).createWorkerCodeIntelligence(fs), fs),
   });
   // The built-in preview's sessions; the service worker (offline cache, preview pages) asks them.
   const preview = new PreviewHub(location.origin);

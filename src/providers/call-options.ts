@@ -2,7 +2,8 @@
 // chat's reasoning control), the AI SDK reasoning setting and provider options for one call, and
 // whether sampling options (temperature, top-p) may be sent at all. The AI SDK maps `reasoning` to
 // each provider's own form (OpenAI reasoningEffort, Anthropic thinking budget, Gemini thinkingLevel
-// or thinkingBudget, reasoning_effort for OpenAI-compatible servers); what it does not cover is here.
+// or thinkingBudget, reasoning_effort for OpenAI-compatible servers); what it does not cover is here,
+// prompt caching among it (docs/agent.md, "Prompt caching").
 import type { ModelInfo, ProviderConfig } from "./types";
 
 /** The reasoning control's levels; "off" asks the model not to reason where it can. */
@@ -25,6 +26,20 @@ export interface CallOptions {
    * `store: false` takes none (they are sent as text instead).
    */
   providerToolResults: boolean;
+  /**
+   * Provider options that mark a cache breakpoint on a system or conversation message (Anthropic:
+   * cache_control). Set for turns of models that cache only what is marked; the session marks the
+   * stable prefix and the latest messages with it.
+   */
+  cacheBreakpoint?: Record<string, Record<string, unknown>>;
+}
+
+/** Anthropic's mark for "cache the prompt up to here" (5-minute cache, refreshed on every read). */
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+/** A Claude model, whatever the provider calls it ("claude-sonnet-4-5", "anthropic/claude-sonnet-4.5"). */
+function isClaude(modelId: string): boolean {
+  return /(^|\/)claude/i.test(modelId);
 }
 
 /** Model families that cannot stop reasoning: "off" is not offered for them. */
@@ -49,7 +64,7 @@ export function reasoningLevels(config: Pick<ProviderConfig, "kind">, info: Pick
 export function callOptions(
   config: Pick<ProviderConfig, "kind" | "api" | "id">,
   info: Pick<ModelInfo, "id" | "capabilities"> | undefined,
-  request: { effort?: ReasoningEffort; purpose: CallPurpose },
+  request: { effort?: ReasoningEffort; purpose: CallPurpose; sessionId?: string },
 ): CallOptions {
   const levels = reasoningLevels(config, info);
   let effort = request.purpose === "turn" ? request.effort : levels[0];
@@ -65,11 +80,25 @@ export function callOptions(
   // Gemini returns its thoughts (summaries) only when asked; titles and summaries need none.
   if (config.kind === "google" && thinking && request.purpose === "turn") providerOptions.google = { thinkingConfig: { includeThoughts: true } };
   const sampling = (info?.capabilities.temperature ?? true) && !(config.kind === "anthropic" && thinking);
+  // Prompt caching, for the turns of a session (its steps share their prefix; a title or summary is
+  // a one-off whose cache write, billed above the input price, would never be read).
+  let cacheBreakpoint: CallOptions["cacheBreakpoint"];
+  if (request.purpose === "turn") {
+    // Anthropic caches only up to the breakpoints a request marks.
+    if (config.kind === "anthropic") cacheBreakpoint = { anthropic: { cacheControl: EPHEMERAL } };
+    // OpenAI caches every prefix of 1024 tokens or more by itself; a key per session routes its
+    // steps to the same cache (both APIs take prompt_cache_key).
+    if (config.kind === "openai" && request.sessionId) providerOptions.openai = { ...providerOptions.openai, promptCacheKey: request.sessionId };
+    // OpenRouter passes Claude's caching through: a top-level cache_control (the provider's options
+    // under the config's id go into the body as they are) puts the breakpoint on the last block.
+    if (config.kind === "openrouter" && isClaude(info?.id ?? "")) providerOptions[config.id] = { cache_control: EPHEMERAL };
+  }
   return {
     ...(reasoning !== undefined && { reasoning }),
     ...(Object.keys(providerOptions).length > 0 && { providerOptions }),
     sampling,
     providerToolResults: !responses,
+    ...(cacheBreakpoint && { cacheBreakpoint }),
   };
 }
 

@@ -59,7 +59,7 @@ export interface ProviderRegistry {
   /** The reasoning levels the model takes (empty: it does not reason). Unset: none. */
   reasoningLevels?(ref: ModelRef): ReasoningEffort[];
   /** Reasoning, provider options and sampling rules of one call. Unset: none of them. */
-  callOptions?(ref: ModelRef, request: { effort?: ReasoningEffort; purpose: CallPurpose }): CallOptions;
+  callOptions?(ref: ModelRef, request: { effort?: ReasoningEffort; purpose: CallPurpose; sessionId?: string }): CallOptions;
   /** The provider's web search tool for this model when the user turned it on. Unset: none. */
   webSearch?(ref: ModelRef): Promise<WebSearchOffer | undefined> | WebSearchOffer | undefined;
 }

@@ -159,7 +159,7 @@ it("runs a 5-tool-step task and measures request sizes and per-step overhead", a
     name: "agent first request (system + tools)",
     value: firstRequestBytes,
     unit: "bytes",
-    target: "<= 15360",
+    target: "<= 12288",
     note: "build agent, full tool set, OpenAI chat format",
   });
   report({ name: "agent total request bytes (6 calls)", value: runBytes, unit: "bytes", note: NOTE });

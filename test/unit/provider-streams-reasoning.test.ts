@@ -117,7 +117,8 @@ describe("title calls", () => {
     const anthropic = { kind: "anthropic" as const, id: "a" };
     expect(callOptions(anthropic, reasoningModel("claude-sonnet-4-5"), { purpose: "turn", effort: "high" })).toMatchObject({ reasoning: "high", sampling: false });
     expect(callOptions(anthropic, reasoningModel("claude-sonnet-4-5"), { purpose: "turn", effort: "off" })).toMatchObject({ reasoning: "none", sampling: true });
-    expect(callOptions(anthropic, reasoningModel("claude-sonnet-4-5"), { purpose: "turn" })).toEqual({ sampling: true, providerToolResults: true });
+    expect(callOptions(anthropic, reasoningModel("claude-sonnet-4-5"), { purpose: "turn" })).toEqual({ sampling: true, providerToolResults: true, cacheBreakpoint: { anthropic: { cacheControl: { type: "ephemeral" } } } });
+    expect(callOptions(anthropic, reasoningModel("claude-sonnet-4-5"), { purpose: "summary" })).toEqual({ reasoning: "none", sampling: true, providerToolResults: true });
     expect(callOptions({ kind: "openai", id: "o" }, reasoningModel("o3", false), { purpose: "summary" })).toMatchObject({
       reasoning: "low",
       sampling: false,

@@ -3,7 +3,9 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildTools, toolsForEditStyle } from "../../src/agent/tools";
+import { zodSchema } from "ai";
+import { buildTools, getTool, toolsForEditStyle } from "../../src/agent/tools";
+import { leanJsonSchema } from "../../src/agent/session/tool-calls";
 import { CODE_MAX_RESULTS } from "../../src/agent/tools/code";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS } from "../../src/agent/tools/bash";
 import { GLOB_MAX_RESULTS } from "../../src/agent/tools/glob";
@@ -83,5 +85,16 @@ describe("tool descriptions", () => {
     // The code tool is offered where a code service runs (the page): at most 1 KB more.
     expect(code).toBeLessThanOrEqual(1 * KB);
     expect(all.total).toBeLessThanOrEqual(10 * KB);
+  });
+});
+
+describe("tool schemas as sent", () => {
+  it("carry no $schema line, no additionalProperties: false and no safe-integer bounds (the input is checked with zod)", () => {
+    for (const tool of BUILTIN_TOOLS) {
+      const sent = JSON.stringify(leanJsonSchema(zodSchema(tool.parameters).jsonSchema));
+      expect(sent, tool.id).not.toMatch(/\$schema|"additionalProperties":false|9007199254740991/);
+    }
+    // What a model needs stays: the code tool's lines and columns count from one.
+    expect(leanJsonSchema(zodSchema(getTool("code", BUILTIN_TOOLS)!.parameters).jsonSchema)).toMatchObject({ properties: { line: { type: "integer", minimum: 1 } } });
   });
 });

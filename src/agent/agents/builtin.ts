@@ -28,14 +28,14 @@ export const BUILTIN_AGENTS: readonly AgentInfo[] = Object.freeze([
   },
   {
     name: "general",
-    description: "General-purpose agent for researching complex questions and carrying out multi-step tasks on its own. Use it to run several units of work in parallel.",
+    description: "General-purpose: researches complex questions and carries out multi-step tasks on its own; run several in parallel.",
     mode: "subagent",
     permission: ruleset({ todowrite: "deny" }),
     builtIn: true,
   },
   {
     name: "explore",
-    description: "Fast read-only agent for exploring a codebase: finds files by pattern, searches code for keywords, answers questions about how the code works. Say how thorough to be (quick, medium or very thorough).",
+    description: "Fast, read-only: finds files, searches code, answers how the codebase works. Say how thorough to be (quick, medium or very thorough).",
     mode: "subagent",
     prompt: EXPLORE_PROMPT,
     // webfetch asks like everywhere else (docs/agent.md, "Permissions"): a subagent reading untrusted code is exactly where

@@ -68,13 +68,23 @@ export function limitsFor(agent: AgentInfo): Rule[] {
 /** The tools offered for one call: the model's edit family, minus denied and per-turn disabled ones. */
 export function resolveTools(
   env: SessionEnv,
-  input: { modelId: string; rules: Rule[]; limits?: Rule[]; toggles?: Record<string, boolean>; supportsTools: boolean; subagents: SubagentSummary[] },
+  input: {
+    modelId: string;
+    rules: Rule[];
+    limits?: Rule[];
+    toggles?: Record<string, boolean>;
+    supportsTools: boolean;
+    subagents: SubagentSummary[];
+    /** Whether the code tool has anything to answer about (TS/JS files); default true. */
+    scripts?: boolean;
+  },
 ): ToolDefinition[] {
   if (!input.supportsTools) return [];
   const patch = env.services.prefersApplyPatch(input.modelId);
-  const candidates = env.services.tools(input.subagents).filter((tool) =>
-    patch ? tool.id !== "edit" && tool.id !== "write" : tool.id !== "apply_patch",
-  );
+  const candidates = env.services
+    .tools(input.subagents)
+    .filter((tool) => (patch ? tool.id !== "edit" && tool.id !== "write" : tool.id !== "apply_patch"))
+    .filter((tool) => tool.id !== "code" || input.scripts !== false);
   const disabled = disabledTools(
     candidates.map((t) => t.id),
     input.rules,
@@ -185,7 +195,10 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     const isLastStep = agent.steps !== undefined && steps >= agent.steps;
     const rules = rulesFor(env, agent, session);
     const limits = limitsFor(agent);
+    // The code tool only where it can be used (docs/agent.md, "Tools"): a workspace with TS/JS files.
+    const scripts = env.code?.hasScripts ? await env.code.hasScripts().catch(() => true) : true;
     const tools = resolveTools(env, {
+      scripts,
       modelId: modelRef.modelId,
       rules,
       limits,
@@ -210,6 +223,8 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       ...(agent.name === "plan" ? [env.services.prompts.plan] : []),
       ...(isLastStep ? [env.services.prompts.maxSteps] : []),
     ];
+    // The reminders change between steps (the last step's): they follow the system prompt apart, so
+    // that the prompt stays a prefix the provider can cache (docs/agent.md, "Prompt caching").
     const system = await env.services.buildSystemPrompt({
       agent,
       model: modelRef,
@@ -217,11 +232,12 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       runtime: env.runtime,
       date: new Date(env.now()),
       ...(userInfo.system !== undefined && { userSystem: userInfo.system }),
-      reminders,
     });
+    const systemTail = reminders.map((r) => r.trim()).filter(Boolean).join("\n\n");
+    const systemChars = system.length + systemTail.length;
     // 4b. The request about to be sent would not fit: compact first. The estimate counts the system
     // prompt and the tool schemas (every request carries them) where no provider count covers them.
-    const nextTokens = nextRequestTokens(history, requestOverheadTokens(system, tools));
+    const nextTokens = nextRequestTokens(history, requestOverheadTokens(`${system}${systemTail}`, tools));
     if (modelInfo && modelInfo.context > 0 && nextTokens >= usableContext(modelInfo) && hasEarlierTurns(history, userInfo.id)) {
       steps--;
       await queueCompaction(env, session, { auto: true, agent: userInfo.agent, model: modelRef });
@@ -253,7 +269,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
     }
 
     const supportsImages = modelInfo?.capabilities.images ?? false;
-    const call = env.providers.callOptions?.(modelRef, { purpose: "turn", ...(userInfo.reasoning && { effort: userInfo.reasoning }) });
+    const call = env.providers.callOptions?.(modelRef, { purpose: "turn", sessionId, ...(userInfo.reasoning && { effort: userInfo.reasoning }) });
     const sampling = call?.sampling ?? modelInfo?.capabilities.temperature !== false;
     const step = await processStep(env, {
       session,
@@ -263,11 +279,12 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       model: languageModel,
       modelInfo,
       system,
+      ...(systemTail && { systemTail }),
       messages: modelInfo
         ? fitToolResults(toModelMessages(history, { supportsImages, model: modelRef, providerToolResults: call?.providerToolResults ?? true }), {
             contextTokens: modelInfo.context,
             reserveTokens: modelInfo.output,
-            fixedChars: system.length + tools.reduce((sum, t) => sum + t.description.length, 0),
+            fixedChars: systemChars + tools.reduce((sum, t) => sum + t.description.length, 0),
           })
         : toModelMessages(history, { supportsImages, model: modelRef, providerToolResults: call?.providerToolResults ?? true }),
       tools,
@@ -282,6 +299,7 @@ export async function runLoop(env: SessionEnv, sessionId: string, abort: AbortSi
       ...(sampling && agent.topP !== undefined && { topP: agent.topP }),
       ...(call?.reasoning !== undefined && { reasoning: call.reasoning }),
       ...(call?.providerOptions && { providerOptions: call.providerOptions }),
+      ...(call?.cacheBreakpoint && { cacheBreakpoint: call.cacheBreakpoint }),
     });
     result.assistant = step.assistant;
     if (step.error) result.error = step.error;

@@ -14,6 +14,7 @@ import type { AgentInfo, SubagentSummary } from "./services";
 import { ToolCalls, storageStopOf } from "./tool-calls";
 import { DEFAULT_STALL_BUDGET_MS, DEFAULT_STALL_TIMEOUT_MS, StallWatch } from "./stall-watch";
 import { ProviderParts } from "./provider-parts";
+import { withCacheBreakpoints } from "./cache-breakpoints";
 import { addUsage } from "./usage";
 import { PAUSED_FINISH, stepEnd, type StepOutcome } from "./step-end";
 import { applyChunk, closeAllText, forgetAttempt, newStepState, stepFacts, type StepSinks } from "./step-state";
@@ -28,7 +29,10 @@ export interface StepInput {
   subagents?: SubagentSummary[];
   model: LanguageModel;
   modelInfo: ModelInfo | undefined;
+  /** The system prompt: the part that stays the same across the steps of a session. */
   system: string;
+  /** System text that may change from step to step (reminders), sent after `system`. */
+  systemTail?: string;
   messages: ModelMessage[];
   tools: ToolDefinition[];
   /** Tools the provider runs itself (its web search), added to the request as they are. */
@@ -51,6 +55,8 @@ export interface StepInput {
   reasoning?: CallOptions["reasoning"];
   /** Provider options of this call (OpenAI store: false, Gemini includeThoughts), from the registry. */
   providerOptions?: Record<string, Record<string, unknown>>;
+  /** Provider options that mark a prompt-cache breakpoint (cache-breakpoints.ts); unset: none are marked. */
+  cacheBreakpoint?: Record<string, Record<string, unknown>>;
 }
 
 export interface StepResult {
@@ -91,6 +97,7 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
   const stallBudgetMs = input.stallBudgetMs ?? input.modelInfo?.stallBudgetMs ?? Math.max(DEFAULT_STALL_BUDGET_MS, stallTimeoutMs);
   // Silence spent by this step's attempts that stalled, and the waits before their retries.
   let silentMs = 0;
+  const prompt = withCacheBreakpoints({ stable: input.system, tail: input.systemTail }, input.messages, input.cacheBreakpoint);
   for (let attempt = 1; ; attempt++) {
     const attemptParts: PartRecord[] = [];
     let streamError: unknown;
@@ -112,8 +119,8 @@ export async function processStep(env: SessionEnv, input: StepInput): Promise<St
     try {
       const result = streamText({
         model: input.model,
-        instructions: input.system,
-        messages: input.messages,
+        instructions: prompt.instructions,
+        messages: prompt.messages,
         tools: input.providerTools ? { ...toolSet, ...input.providerTools } : toolSet,
         maxRetries: 0,
         abortSignal: attemptAbort.signal,

@@ -431,6 +431,24 @@ function safeStringify(value: unknown): string {
 }
 
 /**
+ * A JSON schema without what tells a model nothing and is sent with every request: the "$schema"
+ * dialect line, the bounds zod gives every integer (±Number.MAX_SAFE_INTEGER) and
+ * `additionalProperties: false` on every object (the input is checked with zod, which drops unknown
+ * keys, and no request asks for strict schemas).
+ */
+export function leanJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(leanJsonSchema);
+  if (!schema || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "$schema" || (key === "additionalProperties" && value === false)) continue;
+    if ((key === "maximum" && value === Number.MAX_SAFE_INTEGER) || (key === "minimum" && value === Number.MIN_SAFE_INTEGER)) continue;
+    out[key] = leanJsonSchema(value);
+  }
+  return out;
+}
+
+/**
  * A zod schema's JSON schema, converted once per schema: the tool set is built for every step and
  * the conversion (a few ms for the full tool set) would otherwise be paid on each model request.
  */
@@ -438,7 +456,7 @@ const jsonSchemas = new WeakMap<ToolDefinition["parameters"], unknown>();
 function jsonSchemaOf(parameters: ToolDefinition["parameters"]): unknown {
   let schema = jsonSchemas.get(parameters);
   if (schema === undefined) {
-    schema = zodSchema(parameters).jsonSchema;
+    schema = leanJsonSchema(zodSchema(parameters).jsonSchema);
     jsonSchemas.set(parameters, schema);
   }
   return schema;

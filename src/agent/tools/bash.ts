@@ -18,7 +18,7 @@ export const BASH_MAX_KEPT_CHARS = 1024 * 1024;
 
 const parameters = z.object({
   command: z.string().min(1),
-  timeout: z.number().positive().optional().describe("Milliseconds"),
+  timeout: z.number().positive().optional(),
   workdir: z.string().optional().describe("Folder to run in (default: root)"),
   description: z.string().describe("What it does, in 5-10 words"),
 });

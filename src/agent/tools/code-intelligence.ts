@@ -15,6 +15,11 @@ export interface CodeIntelligence {
    */
   diagnose(edits: EditedFile[]): Promise<FileDiagnostics[]>;
   query(query: CodeQuery): Promise<CodeQueryResult>;
+  /**
+   * Whether the workspace has a file the code tool can answer about (TS/JS): the tool is offered only
+   * then, since its schema is sent with every request. Unset: always.
+   */
+  hasScripts?(): Promise<boolean>;
   /** Starts the service ahead of its first use (optional). */
   warm?(): void;
   dispose?(): void;

@@ -11,10 +11,10 @@ import { resolveToolPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
 
 const parameters = z.object({
-  filePath: z.string().describe("Path relative to the workspace root"),
-  oldString: z.string().describe("Exact text to replace"),
+  filePath: z.string(),
+  oldString: z.string(),
   newString: z.string(),
-  replaceAll: z.boolean().optional().describe("Replace every occurrence"),
+  replaceAll: z.boolean().optional(),
 });
 
 export const editTool: ToolDefinition<typeof parameters> = {

@@ -20,7 +20,7 @@ export const GREP_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const parameters = z.object({
   pattern: z.string().min(1).describe("Regular expression"),
   path: z.string().optional().describe("Folder to search (default: root)"),
-  include: z.string().optional().describe("File glob filter"),
+  include: z.string().optional(),
 });
 
 /** Compiles the model's pattern; accepts a leading (?i) as ripgrep does. */

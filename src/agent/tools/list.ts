@@ -32,7 +32,7 @@ export const LIST_DEFAULT_IGNORES = [
 
 const parameters = z.object({
   path: z.string().optional().describe("Folder (default: root)"),
-  ignore: z.array(z.string()).optional().describe("Globs to skip"),
+  ignore: z.array(z.string()).optional(),
 });
 
 export const listTool: ToolDefinition<typeof parameters> = {

@@ -33,7 +33,7 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 const parameters = z.object({
-  filePath: z.string().describe("Path relative to the workspace root"),
+  filePath: z.string(),
   offset: z.number().min(1).optional().describe("Line to start at (1-based)"),
   limit: z.number().min(1).optional().describe(`Lines to read (default ${READ_DEFAULT_LIMIT})`),
 });

@@ -17,9 +17,9 @@ export const DEFAULT_SUBAGENTS: readonly SubagentInfo[] = [
 
 const parameters = z.object({
   description: z.string().describe("The task in 3-5 words"),
-  prompt: z.string().describe("The full task"),
+  prompt: z.string(),
   subagent_type: z.string(),
-  taskId: z.string().optional().describe("task_id of a task to resume"),
+  taskId: z.string().optional(),
 });
 
 /** The task tool describing `subagents`; calls for other subagents are refused with the list. */

@@ -4,15 +4,13 @@ import description from "../../../prompts/tools/todowrite.md?raw";
 import type { ToolDefinition } from "./tool";
 
 const parameters = z.object({
-  todos: z
-    .array(
-      z.object({
-        content: z.string().min(1),
-        status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
-        priority: z.enum(["high", "medium", "low"]),
-      }),
-    )
-    .describe("The whole list"),
+  todos: z.array(
+    z.object({
+      content: z.string().min(1),
+      status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+      priority: z.enum(["high", "medium", "low"]),
+    }),
+  ),
 });
 
 const MARKS = { pending: "[ ]", in_progress: "[~]", completed: "[x]", cancelled: "[-]" } as const;

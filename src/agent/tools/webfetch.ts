@@ -14,7 +14,7 @@ export const WEBFETCH_MAX_TIMEOUT_S = 120;
 const parameters = z.object({
   url: z.string(),
   format: z.enum(["markdown", "text", "html"]).default("markdown"),
-  timeout: z.number().positive().optional().describe("Seconds"),
+  timeout: z.number().positive().optional(),
 });
 
 export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;

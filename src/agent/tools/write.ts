@@ -8,7 +8,7 @@ import { resolveToolPath } from "./workspace-path";
 import type { ToolDefinition } from "./tool";
 
 const parameters = z.object({
-  filePath: z.string().describe("Path relative to the workspace root"),
+  filePath: z.string(),
   content: z.string().describe("The whole new content"),
 });
 

@@ -5,6 +5,7 @@
 import type * as TS from "typescript";
 import type { CodeDiagnostic, CodeLocation, CodeQuery, CodeQueryResult, EditedFile, FileDiagnostics } from "./types";
 import { sharedCompilerOptions } from "./compiler-options";
+import { SCRIPT_SOURCE } from "./scripts";
 
 /** Validates one file's text; returns its errors (warnings left out). */
 export type TextValidator = (path: string, text: string) => Promise<CodeDiagnostic[]>;
@@ -20,7 +21,7 @@ export interface CodeServiceOptions {
 /** Files that import an edited file are checked too, up to this many per call. */
 export const MAX_IMPORTERS_CHECKED = 8;
 
-const TS_SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+const TS_SOURCE = SCRIPT_SOURCE;
 const JSON_SOURCE = /\.json$/i;
 const CSS_SOURCE = /\.(css|scss|less)$/i;
 const LIB_DIR = "/$lib/";

@@ -1,5 +1,7 @@
 // A code service whose code loads on first use: main.tsx hands this to the agent so the first chunk
 // carries only these lines, and the service's client and worker arrive with the first edit or query.
+import type { WorkspaceFs } from "../types";
+import { hasScriptFiles } from "./scripts";
 import type { CodeQuery, CodeQueryResult, EditedFile, FileDiagnostics } from "./types";
 
 interface Loadable {
@@ -9,7 +11,8 @@ interface Loadable {
   dispose(): void;
 }
 
-export function lazyCodeIntelligence(load: () => Promise<Loadable>): Loadable {
+/** `fs`, when given, answers hasScripts without loading the service. */
+export function lazyCodeIntelligence(load: () => Promise<Loadable>, fs?: Pick<WorkspaceFs, "listAll">): Loadable & { hasScripts?(): Promise<boolean> } {
   let loading: Promise<Loadable> | undefined;
   let disposed = false;
   const get = () => {
@@ -24,6 +27,7 @@ export function lazyCodeIntelligence(load: () => Promise<Loadable>): Loadable {
     diagnose: async (edits) => (await get()).diagnose(edits),
     query: async (query) => (await get()).query(query),
     warm: () => void get().then((service) => service.warm(), () => undefined),
+    ...(fs && { hasScripts: () => hasScriptFiles(fs) }),
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -5,18 +5,15 @@
 import type { Disposable } from "../../base";
 import type { FileChange, WorkspaceFs } from "../types";
 import { isCodeSource } from "./code-service";
+import { hasScriptFiles, isSkipped } from "./scripts";
 import type { CodeServicePort, FileUpdate } from "./protocol";
 import type { CodeQuery, CodeQueryResult, EditedFile, FileDiagnostics } from "./types";
 
 /** Beyond these the service stops adding files (as the editor's TypeScript project does). */
 export const MAX_SERVICE_FILES = 2000;
 export const MAX_SERVICE_BYTES = 8 * 1024 * 1024;
-const SKIPPED_FOLDERS = ["node_modules", ".git"];
 const BATCH = 100;
-
-function skipped(path: string): boolean {
-  return SKIPPED_FOLDERS.some((folder) => path === folder || path.startsWith(folder + "/") || path.includes("/" + folder + "/"));
-}
+const skipped = isSkipped;
 
 export class WorkspaceCodeIntelligence implements Disposable {
   private port: CodeServicePort | undefined;
@@ -59,6 +56,11 @@ export class WorkspaceCodeIntelligence implements Disposable {
         if (useful) await (await this.start()).warm();
       })
       .catch(() => undefined);
+  }
+
+  /** Whether the workspace has a TypeScript or JavaScript file of its own (node_modules and .git left out). */
+  async hasScripts(): Promise<boolean> {
+    return hasScriptFiles(this.fs);
   }
 
   dispose(): void {
