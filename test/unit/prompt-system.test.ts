@@ -70,7 +70,7 @@ describe("buildSystemPrompt", () => {
     expect(text).toContain("Runtime: browser fallback");
     expect(text).toContain("Can run: npm and npx (pure-JavaScript packages)");
     expect(text).toMatch(/git \(init, status, add, rm, mv, commit, log, diff, show, branch, switch, checkout, restore, reset, stash, tag; no merge or rebase\)/);
-    expect(text).toContain("Not available: node, dev servers, network access from bash except git remotes through the user's CORS proxy");
+    expect(text).toContain("Not available: node, dev servers\n");
     // What the browser runtime's npm leaves to WebContainer is said, so the model does not claim it ran.
     expect(text).toMatch(/Install scripts are not run; packages with native code .* needing WebContainer and do not run here/);
     expect(text).toContain("node_modules/.bin on PATH");
@@ -99,7 +99,7 @@ describe("buildSystemPrompt", () => {
   it("says what the browser runtime's node runs and what still needs WebContainer", () => {
     const text = describeRuntime({ kind: "browser", capabilities: { node: true, npm: false, servers: false } });
     expect(text).toContain("Can run: node");
-    expect(text).toContain("Not available: npm, dev servers, network access from bash except git remotes through the user's CORS proxy");
+    expect(text).toContain("Not available: npm, dev servers\n");
     expect(text).toMatch(/node --test/);
     expect(text).toMatch(/cannot run child_process, http\/https\/net .* need WebContainer/);
     expect(describeRuntime({ kind: "browser", capabilities: { node: false, npm: false, servers: false } })).not.toMatch(/node --test/);

@@ -43,7 +43,9 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
     can.push("pip (install NAME.../-r requirements.txt, uninstall, list, show: pure-Python wheels only, into .venv, from pip.conf's index-url or PyPI; packages with native code cannot install)");
   }
   if (can.length) lines.push(`Can run: ${can.join(", ")}`);
-  const unavailable = [...cannot, browser && "network access from bash except git remotes through the user's CORS proxy"].filter(Boolean);
+  // No word on the network: curl, npm, pip and git reach sites (a new one asks the user first, the
+  // egress gate), and a refusal explains itself in the command's output.
+  const unavailable = cannot;
   if (unavailable.length) lines.push(`Not available: ${unavailable.join(", ")}`);
   if (browser && node) lines.push(BROWSER_NODE_NOTE);
   if (browser && npm) lines.push(BROWSER_NPM_NOTE);
@@ -58,7 +60,7 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
 
 /** What dev-server commands do in the browser runtime (src/runtime/preview). */
 function browserPreviewNote(python: boolean): string {
-  return `Front-end dev servers: vite, serve and the like (typed, in an npm script, or with npx)${python ? " and python3 -m http.server" : ""} open the built-in preview of the folder (static files, TS/JSX compiled, node_modules imports) in the Preview panel; backend servers do not run here. Builds and bundlers (vite build, next, webpack, rollup, esbuild) fail with a message: they need WebContainer, and the preview needs no build.`;
+  return `Front-end dev servers (vite, serve and the like: typed, in an npm script or with npx${python ? "; python3 -m http.server" : ""}) open the built-in preview (static files, TS/JSX compiled, node_modules imports) in the Preview panel. Backends and builds (vite build, next, webpack, rollup, esbuild) fail here, saying so; the preview needs none.`;
 }
 
 /** What the browser runtime's npm does and does not (src/runtime/npm). */
