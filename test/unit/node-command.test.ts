@@ -39,3 +39,53 @@ describe("the node command", () => {
     expect(result.output).toBe("2\ncode=7\n");
   });
 });
+
+describe("signals on Ctrl-C and Stop", () => {
+  it("runs a program's SIGINT handler before it ends: its output and file changes are kept, and its own exit code stands", async () => {
+    const { files, runtime } = await setup();
+    await files.writeFile(
+      "serve.js",
+      "process.on('SIGINT', () => { console.log('cleaning up'); require('fs').writeFileSync('state.txt', 'saved'); process.exit(0); });\nconsole.log('ready');\nsetInterval(() => {}, 1000);\n",
+    );
+    const controller = new AbortController();
+    let output = "";
+    const run = runtime.exec("node serve.js", {
+      signal: controller.signal,
+      onOutput: (chunk) => {
+        output += chunk;
+        if (output.includes("ready")) controller.abort();
+      },
+    });
+    const result = await run;
+    expect(result.output).toContain("ready\ncleaning up\n");
+    expect(result.exitCode).toBe(0);
+    expect(await files.readText("state.txt")).toBe("saved");
+  });
+
+  it("ends a program without a handler at once (exit 130), and one whose handler does not end it after the grace period", async () => {
+    const { files, runtime } = await setup();
+    await files.writeFile("plain.js", "console.log('ready');\nsetInterval(() => {}, 1000);\n");
+    await files.writeFile("stubborn.js", "process.on('SIGINT', () => console.log('not yet'));\nconsole.log('ready');\nsetInterval(() => {}, 1000);\n");
+    const interrupted = async (command: string) => {
+      const controller = new AbortController();
+      let output = "";
+      const started = performance.now();
+      const result = await runtime.exec(command, {
+        signal: controller.signal,
+        onOutput: (chunk) => {
+          output += chunk;
+          if (output.includes("ready")) controller.abort();
+        },
+      });
+      return { ...result, ms: performance.now() - started };
+    };
+    const plain = await interrupted("node plain.js");
+    expect(plain.exitCode).toBe(130);
+    expect(plain.output).not.toContain("not yet");
+    const stubborn = await interrupted("node stubborn.js");
+    expect(stubborn.output).toContain("not yet");
+    expect(stubborn.exitCode).toBe(130);
+    // Ended by the grace period (3 s), not left running.
+    expect(stubborn.ms).toBeGreaterThanOrEqual(2_900);
+  }, 30_000);
+});

@@ -6,6 +6,7 @@ import { Bash, InMemoryFs, MountableFs, defineCommand, getCommandNames, type Com
 import { PathError, errorMessage, normalizePath } from "../../base";
 import type { ChangeSource } from "../types";
 import { EgressRefusedError, NetworkLog, type ExecGate, type GatedFetch } from "../egress";
+import { SIGNAL_GRACE_MS } from "../sandbox/sandbox-host";
 import type { WorkspaceFiles } from "../workspace-files";
 import { WorkspaceBashFs, normalizeAbsolute } from "./workspace-bash-fs";
 import { delay, watchInterruption } from "../interruption";
@@ -85,6 +86,10 @@ export class BashHost {
   private readonly runSources = new WeakMap<IFileSystem, ChangeSource>();
   /** Each run's interactive terminal, when it has one, by the run's number (RUN_ID on its file system). */
   private readonly runTerminals = new Map<number, ProgramTerminal>();
+  /** Each run's Ctrl-C / Stop, told to its programs before the run is stopped (interruptOf). */
+  private readonly runInterrupts = new Map<number, AbortController>();
+  /** Runs whose program handles SIGINT: an interruption waits for it (SIGNAL_GRACE_MS) before stopping the run. */
+  private readonly graceRuns = new Set<number>();
   /** Each gated run's gate, by the run's number. */
   private readonly runGates = new Map<number, ExecGate>();
   private nextRun = 1;
@@ -168,6 +173,8 @@ export class BashHost {
     }
     if (options.terminal) this.runTerminals.set(runId, options.terminal);
     if (options.gate) this.runGates.set(runId, options.gate);
+    const interrupt = new AbortController();
+    this.runInterrupts.set(runId, interrupt);
     // Taken before just-bash starts its own clock, so its deadline never ends a run earlier than ours.
     const started = Date.now();
     const bash = new Bash({
@@ -212,6 +219,17 @@ export class BashHost {
         deliver({ stream: "stderr", text: outcome.stderr });
         return finish({ exitCode: outcome.exitCode, env: outcome.env });
       }
+      // Programs hear of it first: one that handles SIGINT runs its handler, with its output and
+      // file changes kept, for up to SIGNAL_GRACE_MS (sandbox-host.ts); the others end at once.
+      interrupt.abort();
+      if (this.graceRuns.has(runId)) {
+        const settled = await Promise.race([execution, delay(SIGNAL_GRACE_MS + SETTLE_GRACE_MS)]);
+        if (settled !== undefined) {
+          deliver({ stream: "stdout", text: settled.stdout });
+          deliver({ stream: "stderr", text: settled.stderr });
+          return outcome === "timeout" ? finish({ exitCode: EXIT_TIMEOUT, timedOut: true }) : finish({ exitCode: settled.exitCode, aborted: true });
+        }
+      }
       // Stop the script: just-bash checks the signal between commands and revokes the file system
       // of a command still in flight, so nothing of this run writes after the prompt is back.
       controller.abort();
@@ -225,6 +243,8 @@ export class BashHost {
       sink.close();
       this.runTerminals.delete(runId);
       this.runGates.delete(runId);
+      this.runInterrupts.delete(runId);
+      this.graceRuns.delete(runId);
     }
   }
 
@@ -270,6 +290,18 @@ export class BashHost {
   terminalOf(fs: IFileSystem): ProgramTerminal | undefined {
     const runId = (fs as IFileSystem & { [RUN_ID]?: unknown })[RUN_ID];
     return typeof runId === "number" ? this.runTerminals.get(runId) : undefined;
+  }
+
+  /** Aborted when the run that owns `fs` is interrupted (Ctrl-C, Stop, its timeout), before the run is stopped. */
+  interruptOf(fs: IFileSystem): AbortSignal | undefined {
+    const runId = (fs as IFileSystem & { [RUN_ID]?: unknown })[RUN_ID];
+    return typeof runId === "number" ? this.runInterrupts.get(runId)?.signal : undefined;
+  }
+
+  /** A program of the run that owns `fs` handles SIGINT: an interruption waits for it before stopping the run. */
+  handlesSignals(fs: IFileSystem): void {
+    const runId = (fs as IFileSystem & { [RUN_ID]?: unknown })[RUN_ID];
+    if (typeof runId === "number" && this.runInterrupts.has(runId)) this.graceRuns.add(runId);
   }
 
   /** Who a command's writes are attributed to, from the file system it was given ("runtime" if unknown). */

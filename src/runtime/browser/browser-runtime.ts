@@ -76,7 +76,11 @@ export class BrowserRuntime implements Runtime {
       globalConfig: options.git?.globalConfig ?? memoryGlobalConfig(),
       now: options.git?.now,
     });
-    const io = { terminalOf: (shellFs: IFileSystem) => this.host.terminalOf(shellFs) };
+    const io = {
+      terminalOf: (shellFs: IFileSystem) => this.host.terminalOf(shellFs),
+      interruptOf: (shellFs: IFileSystem) => this.host.interruptOf(shellFs),
+      handlesSignals: (shellFs: IFileSystem) => this.host.handlesSignals(shellFs),
+    };
     const tools = (tool: string, args: string[], ctx: { cwd: string; fs: IFileSystem }) => answerTool(frontEndTool(tool, args)!, ctx.cwd, ctx.fs, this.previewStart());
     const node = options.node ? [nodeCommand(options.node, fs, io, tools)] : [];
     const pip = options.python ? pipCommands({ files: fs, fetch: fetchFor, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];

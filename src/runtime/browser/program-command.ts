@@ -12,6 +12,10 @@ import type { ProgramTerminal } from "./terminal-input";
 export interface ProgramIo {
   /** The interactive terminal of the run that owns this file system, if any (BashHost.terminalOf). */
   terminalOf?(fs: IFileSystem): ProgramTerminal | undefined;
+  /** Aborted on Ctrl-C or Stop of the run that owns this file system, before the run is stopped (BashHost.interruptOf). */
+  interruptOf?(fs: IFileSystem): AbortSignal | undefined;
+  /** The program of that run handles a signal: the run gives it the grace period before it is stopped. */
+  handlesSignals?(fs: IFileSystem): void;
 }
 
 export interface ProgramStdio {

@@ -35,6 +35,8 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: Progra
     };
     const result = await host.run(message, {
       signal: ctx.signal,
+      interrupt: io.interruptOf?.(ctx.fs),
+      onHandlesSignals: () => io.handlesSignals?.(ctx.fs),
       onStdout: stdio.out,
       onStderr: stdio.err,
       onFsOp: (op) => applyFsOp(ctx.fs, op),

@@ -3,6 +3,10 @@
 // when nothing keeps it alive, on process.exit(), or on an uncaught error printed as Node prints it.
 import { Buffer } from "buffer/";
 import type { ProgramContext } from "../sandbox/worker-kit";
+import type { ProgramSignal } from "../sandbox/protocol";
+
+/** The signals a program may handle (process.on) before it is ended. */
+const PROGRAM_SIGNALS: readonly ProgramSignal[] = ["SIGINT", "SIGTERM"];
 import { resolvePath } from "../sandbox/sandbox-fs";
 import { createBuiltins } from "./builtins";
 import { REPORTERS, type ReporterName } from "./builtins/test-reporters";
@@ -152,6 +156,28 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     },
     isDirectory: (path) => fs.stat(path)?.kind === "dir",
     resolve: resolvePath,
+  });
+  // A program that handles SIGINT/SIGTERM is sent them (Ctrl-C or Stop; a timeout) and given a
+  // grace period to end by itself (sandbox-host.ts SIGNAL_GRACE_MS), as Node would run the handler.
+  const handledSignals = (): ProgramSignal[] => PROGRAM_SIGNALS.filter((name) => process.listenerCount(name) > 0);
+  let reportedSignals = "";
+  const reportSignals = () =>
+    queueMicrotask(() => {
+      const names = handledSignals();
+      if (names.join() === reportedSignals) return;
+      reportedSignals = names.join();
+      context.handlesSignals(names);
+    });
+  process.on("newListener", (event: unknown) => {
+    if ((PROGRAM_SIGNALS as readonly unknown[]).includes(event)) reportSignals();
+  });
+  process.on("removeListener", (event: unknown) => {
+    if ((PROGRAM_SIGNALS as readonly unknown[]).includes(event)) reportSignals();
+  });
+  context.onSignal((name) => {
+    if (exited) return;
+    loop.guard(() => process.emit(name, name));
+    loop.checkIdle();
   });
   const console = createConsole(process);
   const timers = nodeTimers(loop);

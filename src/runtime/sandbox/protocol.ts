@@ -53,7 +53,16 @@ export interface StdinMessage {
   sync: boolean;
 }
 
-export type HostMessage = RunMessage | PrepareMessage | StdinMessage;
+/** Page → worker: Ctrl-C or Stop (SIGINT) or a timeout (SIGTERM), sent only for a signal the program handles. */
+export interface SignalMessage {
+  type: "signal";
+  name: ProgramSignal;
+}
+
+/** The signals a program may handle before the page ends it (process.on("SIGINT") in node). */
+export type ProgramSignal = "SIGINT" | "SIGTERM";
+
+export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage;
 
 /** Worker → page. */
 export type SandboxEvent =
@@ -67,4 +76,6 @@ export type SandboxEvent =
   /** The program's runtime itself failed (not the program): shown to the user, exit code 1. */
   | { type: "fatal"; message: string }
   /** The program ran out of memory; the runtime caught it before the worker died. */
-  | { type: "oom" };
+  | { type: "oom" }
+  /** The signals the program handles now (sent when that changes): the page sends those instead of ending it at once. */
+  | { type: "signals"; names: ProgramSignal[] };

@@ -6,7 +6,7 @@
 // runtime that restores a fresh process state itself (python3) may keep its worker after a normal
 // exit ("reusable"), and a spare is then handed its start files ("prepare") after a worker was ended.
 // See docs/architecture.md "Isolated execution host".
-import type { FsOp, HostMessage, RunMessage, SandboxEvent } from "./protocol";
+import type { FsOp, HostMessage, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
 import { MAILBOX_CAPACITY } from "./stdin-mailbox";
 
 /** One worker in its isolated origin. Messages sent before it has started are queued by it. */
@@ -37,7 +37,20 @@ export interface SandboxRunOptions {
   onFsOp?: (op: FsOp) => Promise<void> | void;
   /** Answers the program's terminal reads (message.terminal); without it they see the end of input. */
   stdin?: ProgramInput;
+  /**
+   * Ctrl-C or Stop: a program that handles SIGINT is sent it and given SIGNAL_GRACE_MS to end by
+   * itself; one that does not is ended at once, as by `signal` (which always ends it at once).
+   */
+  interrupt?: AbortSignal;
+  /** The program now handles a signal (process.on("SIGINT")): its caller should leave it the grace period. */
+  onHandlesSignals?: () => void;
 }
+
+/**
+ * How long a program that handles SIGINT (Ctrl-C, Stop) or SIGTERM (a timeout) may take to finish
+ * after the signal is sent, before it is ended as one that handles none is at once.
+ */
+export const SIGNAL_GRACE_MS = 3_000;
 
 export type SandboxEnd = "exit" | "timeout" | "aborted" | "oom" | "crashed" | "fatal";
 
@@ -135,18 +148,36 @@ export class SandboxHost {
         worker.onCrash = undefined;
         clearTimeout(timer);
         clearTimeout(startTimer);
+        clearTimeout(graceTimer);
         options.signal?.removeEventListener("abort", onAbort);
+        options.interrupt?.removeEventListener("abort", onInterrupt);
         resolve(value);
       };
       const stop = (value: SandboxRunResult) => {
+        clearTimeout(graceTimer);
         endpoint.terminate();
         finish(value);
       };
+      // Signals the program handles: it is sent the signal and given SIGNAL_GRACE_MS to end by
+      // itself (its handler's output and file changes are kept), then ended like any other.
+      let handled: readonly ProgramSignal[] = [];
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      let signalled: SandboxRunResult | undefined;
+      const interrupt = (name: ProgramSignal, value: SandboxRunResult) => {
+        if (signalled) return;
+        if (!handled.includes(name)) return stop(value);
+        signalled = value;
+        endpoint.send({ type: "signal", name });
+        graceTimer = setTimeout(() => stop(value), SIGNAL_GRACE_MS);
+      };
       const onAbort = () => stop({ exitCode: EXIT_CODES.aborted, end: "aborted" });
       options.signal?.addEventListener("abort", onAbort, { once: true });
+      const onInterrupt = () => interrupt("SIGINT", { exitCode: EXIT_CODES.aborted, end: "aborted" });
+      if (options.interrupt?.aborted) queueMicrotask(onInterrupt);
+      else options.interrupt?.addEventListener("abort", onInterrupt, { once: true });
       const timer =
         options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs)
-          ? setTimeout(() => stop({ exitCode: EXIT_CODES.timeout, end: "timeout" }), options.timeoutMs)
+          ? setTimeout(() => interrupt("SIGTERM", { exitCode: EXIT_CODES.timeout, end: "timeout" }), options.timeoutMs)
           : undefined;
       const startTimer = worker.started
         ? undefined
@@ -182,6 +213,10 @@ export class SandboxHost {
             kept = true;
             worker.booted = true;
             return finish({ exitCode: event.code, end: "exit" });
+          case "signals":
+            handled = event.names;
+            if (handled.length > 0) options.onHandlesSignals?.();
+            return;
           case "oom":
             return stop({ exitCode: EXIT_CODES.oom, end: "oom", message: OOM_MESSAGE });
           case "fatal":

@@ -1,7 +1,7 @@
 // The isolated execution host, worker side: what every language runtime in the sandboxed worker
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
-import type { FsOp, HostMessage, PrepareMessage, RunMessage, SandboxEvent } from "./protocol";
+import type { FsOp, HostMessage, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
 import { SandboxFs } from "./sandbox-fs";
 import { take } from "./stdin-mailbox";
 
@@ -25,6 +25,10 @@ export interface ProgramContext {
   outOfMemory(): void;
   /** The runtime itself failed. */
   fatal(message: string): void;
+  /** Tells the page which signals the program handles now: the page sends those (onSignal) and waits a grace period before ending it. */
+  handlesSignals(names: ProgramSignal[]): void;
+  /** Where a signal the program handles arrives. */
+  onSignal(listener: (name: ProgramSignal) => void): void;
 }
 
 export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
@@ -40,14 +44,17 @@ export interface WorkerConnection {
 export function serveProgram(connection: WorkerConnection, program: SandboxProgram, options: { prepare?: (boot: PrepareMessage["boot"]) => void } = {}): void {
   let started = false;
   const waiting: Array<(data: Uint8Array | null) => void> = [];
+  let signalListener: ((name: ProgramSignal) => void) | undefined;
   connection.onMessage((message) => {
     if (message.type === "prepare") return options.prepare?.(message.boot);
+    if (message.type === "signal") return signalListener?.(message.name);
     if (message.type === "stdin") {
       if (!message.sync) waiting.shift()?.(message.data);
       return;
     }
     if (message.type !== "run" || started) return;
     started = true;
+    signalListener = undefined;
     let ended = false;
     const send = (event: SandboxEvent) => {
       if (!ended) connection.send(event);
@@ -88,6 +95,10 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       fatal: (text) => {
         send({ type: "fatal", message: text });
         ended = true;
+      },
+      handlesSignals: (names) => send({ type: "signals", names }),
+      onSignal: (listener) => {
+        signalListener = listener;
       },
     };
     Promise.resolve()
