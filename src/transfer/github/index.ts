@@ -3,3 +3,14 @@
 export { parseRepoSpec, formatRepoSpec, cleanApiUrl, rawBaseUrl, repoWebUrl, GITHUB_API_URL, type GitHubRepoSpec } from "./github-spec";
 export { createGitHubApi, describeGitHubError, formatResetTime, GitHubError, type GitHubApi, type GitHubConnection, type GitHubResponse } from "./github-api";
 export { listRepository, downloadRepository, isLfsPointer, type GitHubUpstream, type OpenedRepository, type RepositoryListing, type TreeEntry } from "./github-open";
+export {
+  canPush,
+  cleanBranchName,
+  findUpstreamChanges,
+  gitBlobSha,
+  pushToGitHub,
+  type PushRequest,
+  type PushResult,
+  type UpstreamChange,
+  type WorkspaceFileData,
+} from "./github-push";
