@@ -3,7 +3,7 @@
 // pull request. Nothing else changes upstream: no branch is moved, nothing is force-pushed. The
 // workspace's own git history, if any, is not read or touched: the diff is against the commit the
 // workspace was opened from, by git blob hashes.
-import { skipReason, type ImportOptions } from "../import-entries";
+import { decodeFileData, skipReason, type ImportOptions } from "../import-entries";
 import { describeGitHubError, GitHubError, type GitHubApi } from "./github-api";
 import { listRepository, type GitHubUpstream } from "./github-open";
 
@@ -197,4 +197,15 @@ async function waitForFork(api: GitHubApi, fork: { owner: string; repo: string }
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
   throw new GitHubError("failed", `GitHub has not finished making the fork ${fork.owner}/${fork.repo}. Try again in a minute.`);
+}
+
+/** Every file of a workspace as the push compares it: text as a string (valid UTF-8), else bytes. */
+export async function readWorkspaceFiles(fs: { listAll(): Promise<Array<{ path: string; kind: "file" | "dir" }>>; readFile(path: string): Promise<Uint8Array> }): Promise<Map<string, WorkspaceFileData>> {
+  const out = new Map<string, WorkspaceFileData>();
+  for (const stat of await fs.listAll()) {
+    // .git and node_modules never go upstream; reading them would only cost time.
+    if (stat.kind !== "file" || skipReason(stat.path, undefined)) continue;
+    out.set(stat.path, decodeFileData(await fs.readFile(stat.path)));
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ export {
   findUpstreamChanges,
   gitBlobSha,
   pushToGitHub,
+  readWorkspaceFiles,
   type PushRequest,
   type PushResult,
   type UpstreamChange,

@@ -2,7 +2,10 @@
 // request (naming the repository and the API host), lists and checks the tree in prepare, downloads
 // the files in read. The connection (API URL, token) is read from Settings when the user agrees,
 // so a token set meanwhile is used.
+import { RUNTIME_SETTINGS_KEY, restoreRuntimeSettings } from "../../runtime";
+import type { Storage } from "../../storage";
 import {
+  cleanApiUrl,
   createGitHubApi,
   downloadRepository,
   formatRepoSpec,
@@ -14,6 +17,12 @@ import {
   type RepositoryListing,
 } from "../../transfer";
 import type { ImportSource } from "./import-sources";
+
+/** Settings → Runtime → GitHub, read when a request is about to be made (a token set meanwhile counts). */
+export async function githubConnection(storage: Storage, fetchImpl?: typeof fetch): Promise<GitHubConnection> {
+  const settings = restoreRuntimeSettings(await storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY).catch(() => undefined));
+  return { apiUrl: cleanApiUrl(settings.githubApiUrl), token: settings.githubAccessToken, ...(fetchImpl && { fetch: fetchImpl }) };
+}
 
 export function githubSource(spec: GitHubRepoSpec, connection: () => Promise<GitHubConnection>, apiUrl: string): ImportSource {
   let listing: RepositoryListing | undefined;

@@ -3,14 +3,13 @@
 // outlive a workspace switch (the running import) lives in the ImportFlow, not in the components.
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { isAbortError } from "../../base";
-import { RUNTIME_SETTINGS_KEY, restoreRuntimeSettings } from "../../runtime";
-import type { Storage } from "../../storage";
-import { cleanApiUrl, findGitHubSpec, findImportUrl, parseRepoSpec, withoutTransferFragment, type DirectoryHandleLike, type GitHubConnection, type GitHubRepoSpec } from "../../transfer";
+import { findGitHubSpec, findImportUrl, parseRepoSpec, withoutTransferFragment, type DirectoryHandleLike, type GitHubRepoSpec } from "../../transfer";
 import type { TopBarContribution, WorkbenchServices } from "../app";
 import { DropZone, type DroppedImport } from "./drop-zone";
 import { ExportDialog } from "./export-dialog";
 import { GitHubOpenDialog } from "./github-open-dialog";
-import { githubSource } from "./github-source";
+import { GitHubPushDialog } from "./github-push-dialog";
+import { githubConnection, githubSource } from "./github-source";
 import { loadKnownSecrets } from "./secret-findings";
 import { ImportDialog } from "./import-dialog";
 import { ImportFlow, tellUser, type ImportContext } from "./import-flow";
@@ -74,12 +73,6 @@ export function importContext(services: WorkbenchServices): ImportContext {
     notifications: services.notifications,
     beforeLeave: () => settleUnsavedChanges(services),
   };
-}
-
-/** Settings → Runtime → GitHub, read when a request is about to be made (a token set meanwhile counts). */
-export async function githubConnection(storage: Storage, fetchImpl?: typeof fetch): Promise<GitHubConnection> {
-  const settings = restoreRuntimeSettings(await storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY).catch(() => undefined));
-  return { apiUrl: cleanApiUrl(settings.githubApiUrl), token: settings.githubAccessToken, ...(fetchImpl && { fetch: fetchImpl }) };
 }
 
 /** Opens a repository through the import flow, which asks first (naming the repository and API host). */
@@ -156,6 +149,8 @@ function TransferTopBar({ services, flow, options, startup, watch }: TransferTop
   const folderInput = useRef<HTMLInputElement>(null);
   const [exporting, setExporting] = useState(false);
   const [askingRepo, setAskingRepo] = useState(false);
+  const [pushing, setPushing] = useState(false);
+  const upstream = services.workspace.upstream;
 
   useEffect(() => startup(services), [startup, services]);
   useEffect(() => watch(services), [watch, services]);
@@ -240,6 +235,12 @@ function TransferTopBar({ services, flow, options, startup, watch }: TransferTop
       <button type="button" className="button top-bar-button" onClick={() => setExporting(true)}>
         Export zip
       </button>
+      {upstream && !services.workspace.readOnly && (
+        <button type="button" className="button top-bar-button" title={`Send this workspace's changes to ${upstream.owner}/${upstream.repo} as a pull request`} onClick={() => setPushing(true)}>
+          Push to GitHub
+        </button>
+      )}
+      {pushing && upstream && <GitHubPushDialog services={services} upstream={upstream} {...(options.fetch && { fetch: options.fetch })} onClose={() => setPushing(false)} />}
       <ImportDialog flow={flow} />
       {exporting && (
         <ExportDialog
