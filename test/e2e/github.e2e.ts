@@ -4,10 +4,23 @@
 // GitHub, the pull request's link; and `#github=` for a private repository without a token.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { MOD, editorText, runInTerminal, treeItem, useBrowser, waitForActiveTab, waitForTerminal, waitForWorkbench } from "../support/browser";
+import { MOD, editorText, runInTerminal, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench } from "../support/browser";
 import { startFakeGitHub } from "../support/fake-github";
+import { chat, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
-const browser = useBrowser();
+const browser = useAgentBrowser();
+
+/** `#github=` in the open tab's address, then Open and Import in the import dialog. */
+async function openByAddress(page: Page, spec: string): Promise<void> {
+  await page.evaluate((value) => {
+    location.hash = `#github=${value}`;
+  }, spec);
+  const dialog = page.getByRole("dialog", { name: "Import" });
+  await expect.poll(() => dialog.getByRole("button", { name: "Open" }).count(), { timeout: 10_000 }).toBe(1);
+  await dialog.getByRole("button", { name: "Open" }).click();
+  await expect.poll(() => dialog.getByRole("button", { name: "Import" }).count(), { timeout: 30_000 }).toBe(1);
+  await dialog.getByRole("button", { name: "Import" }).click();
+}
 
 async function setGitHubSettings(page: Page, apiUrl: string, token?: string): Promise<void> {
   await page.getByRole("button", { name: "Settings", exact: true }).click();
@@ -120,5 +133,58 @@ describe("GitHub", () => {
     const failed = page.getByRole("dialog", { name: "Import failed" });
     await expect.poll(() => failed.count(), { timeout: 15_000 }).toBe(1);
     expect(await failed.getByRole("alert").textContent()).toContain("The repository octo/secret was not found, or it is private.");
+  });
+
+  it("the agent edits a file and opens a pull request with github_push, after asking", async () => {
+    const github = await startFakeGitHub();
+    browser.afterTest(() => github.close());
+    const { commit } = github.addRepo({ owner: "octo", repo: "hello", files: { "README.md": "# Hello\n", "src/index.ts": "export const answer = 42;\n" } });
+    github.tokens.set("pat-e2e", { login: "me", read: new Set(), write: new Set(["octo/hello"]) });
+    const server = await browser.startServer(
+      scripted([
+        { chunks: [{ type: "tool-call", name: "read", input: { filePath: "README.md" } }] },
+        { chunks: [{ type: "tool-call", name: "edit", input: { filePath: "README.md", oldString: "# Hello", newString: "# Hello, agent" } }] },
+        { chunks: [{ type: "tool-call", name: "github_push", input: { title: "Greet the agent", body: "The README's title now greets the agent.", branch: "agent/greeting" } }] },
+        { chunks: [{ type: "text", text: "Opened the pull request." }] },
+      ]),
+    );
+    const { page } = await browser.openWithProvider(server);
+    await setGitHubSettings(page, github.apiUrl, "pat-e2e");
+    await openByAddress(page, "octo/hello");
+    await expect.poll(() => treeItem(page, "README.md").count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.getByText("Imported 2 files").count(), { timeout: 15_000 }).toBe(1);
+
+    await sendMessage(page, "Make the README greet the agent and open a pull request.");
+    const card = chat(page).getByRole("group", { name: "The agent wants to push to GitHub and open a pull request" });
+    await expect.poll(() => card.count(), { timeout: 30_000 }).toBe(1);
+    expect(await card.textContent()).toContain('a new branch "agent/greeting"');
+    expect(github.received.refs).toEqual([]);
+    await card.getByRole("button", { name: "Allow once" }).click();
+    await expect.poll(() => transcript(page), { timeout: 30_000 }).toContain("Opened the pull request.");
+    expect(github.received.trees.map((t) => t.tree)).toEqual([[{ path: "README.md", mode: "100644", type: "blob", content: "# Hello, agent\n" }]]);
+    expect(github.received.commits[0]).toMatchObject({ message: "Greet the agent\n\nThe README's title now greets the agent.", parents: [commit] });
+    expect(github.received.refs).toEqual([{ repo: "octo/hello", ref: "refs/heads/agent/greeting", sha: github.received.commits[0]!.sha }]);
+    expect(github.received.pulls).toMatchObject([{ title: "Greet the agent", head: "agent/greeting", base: "main" }]);
+  });
+
+  it("opens a 1,000-file public repository in under 10 s (measured)", async () => {
+    const github = await startFakeGitHub();
+    browser.afterTest(() => github.close());
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1000; i++) files[`src/module-${Math.floor(i / 50)}/file-${i}.ts`] = `export const value${i} = ${i};\n${"// line\n".repeat(40)}`;
+    github.addRepo({ owner: "octo", repo: "thousand", files });
+    const { page } = await browser.open();
+    await waitForWorkbench(page);
+    await setGitHubSettings(page, github.apiUrl);
+    const started = Date.now();
+    await openByAddress(page, "octo/thousand");
+    await expect.poll(() => page.getByText("Imported 1,000 files").count(), { timeout: 30_000 }).toBe(1);
+    const ms = Date.now() - started;
+    const api = github.requests.filter((r) => r.path.startsWith("/api/")).length;
+    const raw = github.requests.filter((r) => r.path.startsWith("/raw/")).length;
+    console.log(`github e2e: 1,000 files opened in ${ms} ms (Open clicked to the workspace shown, options step included), ${api} API requests, ${raw} raw downloads`);
+    expect(api).toBe(3);
+    expect(raw).toBe(1000);
+    expect(ms).toBeLessThan(10_000);
   });
 });

@@ -2,12 +2,17 @@
 // branch and title, and reports the pull request; refuses in a workspace not opened from GitHub.
 import { describe, expect, it } from "vitest";
 import { createGitHubPushTool, type GitHubPushRequest } from "../../src/agent/tools";
+import { DEFAULT_RULES, decide } from "../../src/agent/permission";
 import { PermissionRejectedError } from "../../src/agent/tools/tool";
 import { createToolHarness } from "../support/tool-context";
 
 const upstream = { repository: "octo/hello", ref: "main", commit: "0123456789abcdef0123456789abcdef01234567" };
 
 describe("github_push tool", () => {
+  it("asks by default (the defaults allow most tools)", () => {
+    expect(decide("github_push", "octo/hello", DEFAULT_RULES)).toBe("ask");
+  });
+
   it("asks with the repository, branch and title, then pushes and reports the pull request", async () => {
     const pushed: GitHubPushRequest[] = [];
     const tool = createGitHubPushTool({
