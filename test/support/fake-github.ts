@@ -53,6 +53,8 @@ export interface FakeGitHub {
 
 const EXPOSED = "ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, X-GitHub-Media-Type, X-GitHub-SSO, X-GitHub-Request-Id, Deprecation, Sunset";
 
+const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, If-Modified-Since, If-None-Match, If-Unmodified-Since, Accept-Encoding, X-GitHub-OTP, X-Requested-With, User-Agent, GraphQL-Features, X-Github-Next-Global-ID, X-GitHub-Api-Version";
+
 function hashObject(type: string, body: Uint8Array): string {
   return createHash("sha1").update(`${type} ${body.length}\0`).update(body).digest("hex");
 }
@@ -171,7 +173,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       res.writeHead(204, {
         ...cors,
         "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE",
-        "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "Authorization, Content-Type",
+        // GitHub's own list: a header the client sends beyond it fails the preflight, as on github.com.
+        "access-control-allow-headers": ALLOWED_HEADERS,
         "access-control-max-age": "86400",
       });
       res.end();
