@@ -230,6 +230,25 @@ describe("pushing back", () => {
     expect(github.received.refs.at(-1)).toMatchObject({ repo: "me/hello", ref: "refs/heads/readme" });
   });
 
+  it("pushes a workspace opened from a folder with the folder's paths, leaving the rest of the repository alone", async () => {
+    const { commit } = github.addRepo({ owner: "octo", repo: "mono", files: { "README.md": "# Mono\n", "packages/core/a.ts": "a\n", "packages/core/b.ts": "b\n", "packages/web/c.ts": "c\n" } });
+    github.tokens.set("pat-write", { login: "me", read: new Set(), write: new Set(["octo/mono"]) });
+    const opened = await open({ owner: "octo", repo: "mono", path: "packages/core" }, "pat-write");
+    const files = new Map(opened.files as Map<string, string | Uint8Array>);
+    expect([...files.keys()]).toEqual(["a.ts", "b.ts"]);
+    files.set("a.ts", "a2\n");
+    files.delete("b.ts");
+    const changes = await findUpstreamChanges(opened.api, opened.opened.upstream, files);
+    expect(changes.map((c) => [c.kind, c.path])).toEqual([
+      ["modified", "packages/core/a.ts"],
+      ["deleted", "packages/core/b.ts"],
+    ]);
+    const result = await pushToGitHub(opened.api, { upstream: opened.opened.upstream, changes, branch: "core", title: "Core", body: "" });
+    expect(github.filesAt("octo/mono", result.commit).sort()).toEqual(["README.md", "packages/core/a.ts", "packages/web/c.ts"]);
+    expect(new TextDecoder().decode(github.fileAt("octo/mono", result.commit, "packages/core/a.ts"))).toBe("a2\n");
+    expect(github.received.commits[0]!.parents).toEqual([commit]);
+  });
+
   it("needs a token and a change", async () => {
     const { files, upstream } = await setUp();
     const anonymous = await createGitHubApi({ apiUrl: github.apiUrl, token: "" });

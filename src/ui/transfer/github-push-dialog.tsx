@@ -157,6 +157,7 @@ export function GitHubPushDialog({ services, upstream, fetch: fetchImpl, onClose
         <p className="form-hint">
           Sends the files changed, added or deleted since that commit (node_modules and .git excluded) as one commit on the new branch, then opens a pull request.
           No existing branch is changed. Needs a GitHub token with "Contents: read and write" and "Pull requests: read and write" (Settings → Runtime → GitHub).
+          The agent can do the same with a title and description drafted from its session: ask it to open a pull request.
         </p>
         <div className="modal-buttons">
           <button type="button" className="button" onClick={onClose}>
