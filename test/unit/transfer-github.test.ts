@@ -3,6 +3,7 @@
 // errors in plain words, and exactly what the Git Data API received.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  connectionForUpstream,
   createGitHubApi,
   downloadRepository,
   findGitHubSpec,
@@ -247,6 +248,12 @@ describe("pushing back", () => {
     expect(github.filesAt("octo/mono", result.commit).sort()).toEqual(["README.md", "packages/core/a.ts", "packages/web/c.ts"]);
     expect(new TextDecoder().decode(github.fileAt("octo/mono", result.commit, "packages/core/a.ts"))).toBe("a2\n");
     expect(github.received.commits[0]!.parents).toEqual([commit]);
+  });
+
+  it("sends the token only to the API it was set for", () => {
+    const upstream = { apiUrl: "https://ghe.example.com/api/v3", owner: "o", repo: "r" };
+    expect(connectionForUpstream({ apiUrl: "https://ghe.example.com/api/v3/", token: "t" }, upstream).token).toBe("t");
+    expect(() => connectionForUpstream({ apiUrl: "", token: "t" }, upstream)).toThrow(/now points at https:\/\/api\.github\.com/);
   });
 
   it("needs a token and a change", async () => {

@@ -123,7 +123,8 @@ export function describeGitHubError(error: unknown, context: GitHubFailureContex
   const e = (error ?? {}) as RequestErrorLike;
   const name = `${context.owner}/${context.repo}`;
   const status = e.status;
-  if (status === undefined || status === 500 && !e.response) {
+  // Octokit reports a request that never got an answer (offline, CORS) as status 500 without a response.
+  if (status === undefined || (status === 500 && !e.response)) {
     return new GitHubError("unreachable", `GitHub could not be reached (${e.message ?? "network error"}). Check your connection, or the Enterprise API URL in Settings → Runtime → GitHub, and try again.`, { cause: error });
   }
   const remaining = header(e, "x-ratelimit-remaining");

@@ -6,6 +6,7 @@
 import { decodeFileData, skipReason, type ImportOptions } from "../import-entries";
 import { describeGitHubError, GitHubError, type GitHubApi } from "./github-api";
 import { listRepository, type GitHubUpstream } from "./github-open";
+import { cleanApiUrl } from "./github-spec";
 
 export type WorkspaceFileData = string | Uint8Array;
 
@@ -208,4 +209,19 @@ export async function readWorkspaceFiles(fs: { listAll(): Promise<Array<{ path: 
     out.set(stat.path, decodeFileData(await fs.readFile(stat.path)));
   }
   return out;
+}
+
+/**
+ * The connection a push to `upstream` uses: the token in Settings goes only to the API it was set
+ * for, so a workspace opened from another GitHub (Settings changed since) is refused, not pushed
+ * with a token meant for a different host.
+ */
+export function connectionForUpstream<C extends { apiUrl: string; token: string }>(connection: C, upstream: Pick<GitHubUpstream, "apiUrl" | "owner" | "repo">): C {
+  if (cleanApiUrl(connection.apiUrl) !== cleanApiUrl(upstream.apiUrl)) {
+    throw new GitHubError(
+      "failed",
+      `This workspace was opened from ${upstream.owner}/${upstream.repo} at ${upstream.apiUrl}, but Settings → Runtime → GitHub now points at ${cleanApiUrl(connection.apiUrl)}. Set the API URL (and its token) back to push.`,
+    );
+  }
+  return connection;
 }

@@ -6,6 +6,7 @@ export { listRepository, downloadRepository, isLfsPointer, type GitHubUpstream, 
 export {
   canPush,
   cleanBranchName,
+  connectionForUpstream,
   findUpstreamChanges,
   gitBlobSha,
   pushToGitHub,

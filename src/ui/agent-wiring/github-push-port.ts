@@ -1,7 +1,7 @@
 // The agent's github_push tool, wired to the transfer layer's GitHub client for one workspace:
 // the token and API URL are read from Settings at each push, files from the workspace's file service.
 import type { GitHubPushPort } from "../../agent";
-import { cleanApiUrl, createGitHubApi, findUpstreamChanges, pushToGitHub, readWorkspaceFiles, type GitHubUpstream } from "../../transfer";
+import { connectionForUpstream, createGitHubApi, findUpstreamChanges, pushToGitHub, readWorkspaceFiles, type GitHubUpstream } from "../../transfer";
 import type { WorkspaceFs } from "../../runtime";
 
 export interface GitHubPushPortOptions {
@@ -18,7 +18,7 @@ export function githubPushPort(options: GitHubPushPortOptions): GitHubPushPort {
     upstream: () => ({ repository: `${upstream.owner}/${upstream.repo}`, ref: upstream.ref, commit: upstream.commit }),
     async push(request, signal) {
       const settings = options.settings();
-      const api = await createGitHubApi({ apiUrl: cleanApiUrl(settings.githubApiUrl), token: settings.githubAccessToken, ...(options.fetch && { fetch: options.fetch }) });
+      const api = await createGitHubApi(connectionForUpstream({ apiUrl: settings.githubApiUrl, token: settings.githubAccessToken, ...(options.fetch && { fetch: options.fetch }) }, upstream));
       await options.files.flush();
       const changes = await findUpstreamChanges(api, upstream, await readWorkspaceFiles(options.files), { signal });
       const result = await pushToGitHub(api, { upstream, changes, ...request, signal });

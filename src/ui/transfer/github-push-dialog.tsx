@@ -3,7 +3,7 @@
 // it says so and offers the user's fork. The workspace's own git history is not touched.
 import { useId, useRef, useState } from "react";
 import { errorMessage } from "../../base";
-import { createGitHubApi, findUpstreamChanges, GitHubError, pushToGitHub, readWorkspaceFiles, repoWebUrl, type GitHubUpstream, type PushResult } from "../../transfer";
+import { connectionForUpstream, createGitHubApi, findUpstreamChanges, GitHubError, pushToGitHub, readWorkspaceFiles, repoWebUrl, type GitHubUpstream, type PushResult } from "../../transfer";
 import type { WorkbenchServices } from "../app";
 import { Modal } from "./modal";
 import { IsolatedMessage, ShownName } from "./shown-name";
@@ -39,7 +39,7 @@ export function GitHubPushDialog({ services, upstream, fetch: fetchImpl, onClose
       setState({ step: "running", text: "Saving open files" });
       await services.documents.saveAll();
       await services.files.flush();
-      const api = await createGitHubApi(await githubConnection(services.storage, fetchImpl));
+      const api = await createGitHubApi(connectionForUpstream(await githubConnection(services.storage, fetchImpl), upstream));
       setState({ step: "running", text: `Comparing the workspace with ${upstream.commit.slice(0, 7)}` });
       const files = await readWorkspaceFiles(services.files);
       const changes = await findUpstreamChanges(api, upstream, files, { signal: controller.signal });
