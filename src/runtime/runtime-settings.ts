@@ -20,6 +20,14 @@ export interface RuntimeSettings {
   /** Access token git sends (as the password over HTTPS) to `gitTokenHost` only ("" = none). Never exported. */
   gitAccessToken: string;
   gitTokenHost: string;
+  /**
+   * GitHub (Open from GitHub, Push to GitHub): a fine-grained personal access token ("" = none:
+   * public repositories only, 60 API requests an hour). Never exported: the field name ends in
+   * AccessToken, which backups leave out.
+   */
+  githubAccessToken: string;
+  /** The REST API base: "" for github.com, or a GitHub Enterprise Server's `https://HOST/api/v3`. */
+  githubApiUrl: string;
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
@@ -29,6 +37,8 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   gitCorsProxy: "",
   gitAccessToken: "",
   gitTokenHost: "github.com",
+  githubAccessToken: "",
+  githubApiUrl: "",
 };
 
 /** An http(s) URL, without a trailing slash; anything else is "" (a stored value is untrusted). */
@@ -65,5 +75,7 @@ export function restoreRuntimeSettings(value: unknown): RuntimeSettings {
   if (typeof record.gitCorsProxy === "string") out.gitCorsProxy = cleanProxyUrl(record.gitCorsProxy);
   if (typeof record.gitAccessToken === "string") out.gitAccessToken = record.gitAccessToken.trim();
   if (typeof record.gitTokenHost === "string") out.gitTokenHost = cleanHost(record.gitTokenHost);
+  if (typeof record.githubAccessToken === "string") out.githubAccessToken = record.githubAccessToken.trim();
+  if (typeof record.githubApiUrl === "string") out.githubApiUrl = cleanProxyUrl(record.githubApiUrl);
   return out;
 }

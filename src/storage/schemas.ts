@@ -76,6 +76,18 @@ function buildSchemas() {
     updatedAt: z.number(),
     /** Set for workspaces opened from a share link until the user continues them. */
     readOnly: z.boolean().optional(),
+    /** The GitHub repository, ref and commit the workspace was opened from (its changes go back as a pull request). */
+    upstream: z
+      .object({
+        kind: z.literal("github"),
+        apiUrl: z.string(),
+        owner: z.string(),
+        repo: z.string(),
+        ref: z.string(),
+        commit: z.string(),
+        path: z.string().optional(),
+      })
+      .optional(),
   });
   /** A file or an explicit (possibly empty) folder of a workspace. Text as string, binary as bytes. */
   const file = z

@@ -1,6 +1,7 @@
 // What every import (zip or folder) produces, and the rules they share: name validation, the
 // single top-level folder strip, skipping node_modules and .git, and text-or-bytes decoding.
 import { abortError, hasInvisibleChars, looksBinary, normalizePath, revealInvisibleChars, validateName } from "../base";
+import type { GitHubUpstream } from "./github/github-open";
 import { DEFAULT_IMPORT_LIMITS, ImportError, MAX_ENTRY_NAME_LENGTH, type ImportLimits } from "./zip-limits";
 
 /** A file (text as string when valid UTF-8, otherwise bytes) or an empty folder to create. */
@@ -45,7 +46,14 @@ export interface ImportResult {
      * and folders (a folder once, however many files it holds), relative to the imported root.
      */
     unstorable?: { files: number; names: string[] };
+    /** GitHub only: symbolic links and submodules, which a workspace cannot hold. */
+    symlinks?: number;
+    submodules?: number;
   };
+  /** Git LFS pointer files, kept as they are (the real content stays on GitHub's LFS store). */
+  lfsPointers?: string[];
+  /** The repository the entries came from, remembered with a new workspace. */
+  upstream?: GitHubUpstream;
   /** Uncompressed bytes of the imported files. */
   bytes: number;
 }

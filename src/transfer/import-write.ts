@@ -117,6 +117,8 @@ export interface NewWorkspaceOptions {
   onProgress?: ProgressListener;
   /** Opened from a share link: read-only until the user continues it. */
   readOnly?: boolean;
+  /** Where the files came from (a GitHub repository at a commit), remembered with the workspace. */
+  upstream?: WorkspaceRecord["upstream"];
   now?: number;
 }
 
@@ -152,7 +154,7 @@ export async function importAsNewWorkspace(storage: Storage, name: string, entri
     totalBytes += typeof entry.data === "string" ? entry.data.length : entry.data.length;
     records.push(fileRecord({ workspaceId: id, path: entry.path, kind: "file", data: entry.data, mtime: entry.mtime ?? now }));
   }
-  const workspace: WorkspaceRecord = { ...newWorkspace({ name: await freeName(storage, name), ...(options.readOnly ? { readOnly: true } : {}) }, now), id };
+  const workspace: WorkspaceRecord = { ...newWorkspace({ name: await freeName(storage, name), ...(options.readOnly ? { readOnly: true } : {}), ...(options.upstream && { upstream: options.upstream }) }, now), id };
   let files = 0;
   let bytes = 0;
   try {

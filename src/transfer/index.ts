@@ -72,7 +72,8 @@ export {
   type ShareErrorCode,
   type ShareRecords,
 } from "./share-restore";
-export { checkImportUrl, fetchZip, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";
+export { checkImportUrl, fetchZip, findGitHubSpec, findImportUrl, withoutTransferFragment, type FetchZipOptions } from "./zip-fetch";
 export { findTransferFragment, fragmentParams, type TransferFragment } from "./transfer-fragment";
 export { localAddressKind, localAddressWarning, type LocalAddressKind } from "./import-host";
 export { decodeShareInWorker, handleShareDecodeRequest, type ShareDecodeRequest, type ShareDecodeResponse } from "./share-worker";
+export * from "./github";

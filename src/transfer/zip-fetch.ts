@@ -13,6 +13,12 @@ export interface FetchZipOptions {
   maxBytes?: number;
 }
 
+/** The repository in a `#github=owner/repo@ref:path` fragment, unless a `share` or `import` key comes first. */
+export function findGitHubSpec(href: string): string | undefined {
+  const found = findTransferFragment(href);
+  return found?.kind === "github" ? found.spec : undefined;
+}
+
 /** The URL in a `#import=<url>` fragment (URL-encoded or not), unless a `share` key comes first. */
 export function findImportUrl(href: string): string | undefined {
   const found = findTransferFragment(href);
@@ -91,7 +97,7 @@ export async function fetchZip(url: string, options: FetchZipOptions = {}): Prom
 }
 
 /**
- * The address without `share=` / `import=` data in its fragment, for history.replaceState once a
+ * The address without `share=` / `import=` / `github=` data in its fragment, for history.replaceState once a
  * link has been loaded (so a reload or a copied address does not carry the data again).
  */
 export function withoutTransferFragment(href: string): string {
@@ -100,6 +106,6 @@ export function withoutTransferFragment(href: string): string {
   const kept = href
     .slice(hash + 1)
     .split("&")
-    .filter((param) => param !== "" && !/^(?:share|import)=/.test(param));
+    .filter((param) => param !== "" && !/^(?:share|import|github)=/.test(param));
   return kept.length ? `${href.slice(0, hash)}#${kept.join("&")}` : href.slice(0, hash);
 }

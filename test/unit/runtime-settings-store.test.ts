@@ -13,7 +13,7 @@ describe("RuntimeSettingsStore", () => {
     const storage = await openStorage({ name: `runtime-settings-${counter++}` });
     const store = new RuntimeSettingsStore(storage);
     await store.load();
-    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com" };
+    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com", githubAccessToken: "", githubApiUrl: "" };
     expect(store.settings).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000, ...git });
     await store.update({ useWebContainer: false, bootTimeoutMs: 500 });
     await store.update({ webContainerApiKey: "wc_api_example_0123456789" });
@@ -82,6 +82,18 @@ describe("RuntimeSettingsStore", () => {
     const storage = await openStorage({ name: `runtime-settings-${counter++}` });
     await storage.settings.put(RUNTIME_SETTINGS_KEY, { gitAccessToken: "ghp_exampletoken0123456789" });
     expect(await loadKnownSecrets(storage)).toContain("ghp_exampletoken0123456789");
+    storage.close();
+  });
+
+  it("the GitHub token is a known secret for the share and export scan, and the API URL is cleaned", async () => {
+    const storage = await openStorage({ name: `runtime-settings-${counter++}` });
+    await storage.settings.put(RUNTIME_SETTINGS_KEY, { githubAccessToken: " github_pat_example0123456789 ", githubApiUrl: "javascript:alert(1)" });
+    expect(await loadKnownSecrets(storage)).toContain("github_pat_example0123456789");
+    const store = new RuntimeSettingsStore(storage);
+    await store.load();
+    expect(store.settings).toMatchObject({ githubAccessToken: "github_pat_example0123456789", githubApiUrl: "" });
+    await store.update({ githubApiUrl: " https://ghe.example.com/api/v3/ " });
+    expect(store.settings.githubApiUrl).toBe("https://ghe.example.com/api/v3");
     storage.close();
   });
 

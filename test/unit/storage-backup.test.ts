@@ -31,7 +31,7 @@ async function seed(storage: Storage) {
   await storage.blobs.putMany([{ hash: "h1", data: "old text" }, { hash: "h2", data: new Uint8Array([0, 9, 8]) }]);
   await storage.snapshots.put({ v: RECORD_VERSION, id: "snp_1", workspaceId: ws.id, createdAt: 5, files: { "src/a.ts": "h1", "logo.png": "h2" } });
   await storage.settings.put("providers", [{ id: "openai", preset: "openai", apiKey: "sk-secret-123", baseURL: "https://api.example" }]);
-  await storage.settings.put("runtime", { enabled: true, bootTimeoutMs: 15000, webContainerApiKey: "wc-secret" });
+  await storage.settings.put("runtime", { enabled: true, bootTimeoutMs: 15000, webContainerApiKey: "wc-secret", githubAccessToken: "github_pat_secret", githubApiUrl: "https://ghe.example.com/api/v3" });
   await storage.settings.put("budget", { maxCost: 5 });
   return { ws, other };
 }
@@ -58,7 +58,7 @@ describe("backup and restore", () => {
     expect(after.blobs.find((b) => b.hash === "h2")?.data).toBeInstanceOf(Uint8Array);
     // Keys are nowhere: not in the backup, not in the restored settings.
     expect(await target.settings.get("providers")).toEqual([{ id: "openai", preset: "openai", baseURL: "https://api.example" }]);
-    expect(await target.settings.get("runtime")).toEqual({ enabled: true, bootTimeoutMs: 15000 });
+    expect(await target.settings.get("runtime")).toEqual({ enabled: true, bootTimeoutMs: 15000, githubApiUrl: "https://ghe.example.com/api/v3" });
     source.close();
     target.close();
   });

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { zodSchema } from "ai";
-import { buildTools, getTool, toolsForEditStyle } from "../../src/agent/tools";
+import { buildTools, createGitHubPushTool, getTool, toolsForEditStyle } from "../../src/agent/tools";
 import { leanJsonSchema } from "../../src/agent/session/tool-calls";
 import { CODE_MAX_RESULTS } from "../../src/agent/tools/code";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS } from "../../src/agent/tools/bash";
@@ -16,8 +16,11 @@ import { READ_DEFAULT_LIMIT, READ_MAX_BYTES, READ_MAX_LINE_LENGTH } from "../../
 import { WEBFETCH_DEFAULT_TIMEOUT_S, WEBFETCH_MAX_BYTES, WEBFETCH_MAX_TIMEOUT_S } from "../../src/agent/tools/webfetch";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../../src/agent/tools/wrapper";
 
-/** Every tool, the code tool included (it is offered when a code service is injected). */
-const BUILTIN_TOOLS = buildTools({ code: true });
+/**
+ * Every tool, the code tool included (it is offered when a code service is injected), and
+ * github_push (offered in a workspace opened from GitHub).
+ */
+const BUILTIN_TOOLS = [...buildTools({ code: true }), createGitHubPushTool({ upstream: () => undefined, push: () => Promise.reject(new Error("unused")) })];
 
 const KB = 1024;
 const MB = 1024 * 1024;
@@ -37,6 +40,7 @@ const NUMBERS: Record<string, number[]> = {
   todowrite: [],
   webfetch: [WEBFETCH_MAX_BYTES / MB, WEBFETCH_DEFAULT_TIMEOUT_S, WEBFETCH_MAX_TIMEOUT_S],
   question: [QUESTION_HEADER_MAX],
+  github_push: [],
 };
 
 function numbersIn(text: string): number[] {
@@ -76,14 +80,17 @@ describe("tool descriptions", () => {
       }, 0);
       return { descriptions, schemas, total: descriptions + schemas };
     };
-    const withCode = toolsForEditStyle(BUILTIN_TOOLS, false);
+    // github_push is offered only in a workspace opened from GitHub: measured on its own.
+    const withCode = toolsForEditStyle(BUILTIN_TOOLS, false).filter((t) => t.id !== "github_push");
     const build = size(withCode.filter((t) => t.id !== "code"));
     const code = size(withCode).total - build.total;
-    const all = size(BUILTIN_TOOLS);
-    console.log(`build set: descriptions ${build.descriptions} B + schemas ${build.schemas} B = ${build.total} B; code tool ${code} B; all ${BUILTIN_TOOLS.length} tools ${all.total} B`);
+    const github = size(BUILTIN_TOOLS.filter((t) => t.id === "github_push")).total;
+    const all = size(BUILTIN_TOOLS.filter((t) => t.id !== "github_push"));
+    console.log(`build set: descriptions ${build.descriptions} B + schemas ${build.schemas} B = ${build.total} B; code tool ${code} B; github_push ${github} B; all ${BUILTIN_TOOLS.length - 1} built-in tools ${all.total} B`);
     expect(build.total).toBeLessThanOrEqual(8 * KB);
     // The code tool is offered where a code service runs (the page): at most 1 KB more.
     expect(code).toBeLessThanOrEqual(1 * KB);
+    expect(github).toBeLessThanOrEqual(1.5 * KB);
     expect(all.total).toBeLessThanOrEqual(10 * KB);
   });
 });

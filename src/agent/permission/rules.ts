@@ -73,6 +73,8 @@ export const DEFAULT_PERMISSION_CONFIG: PermissionConfig = {
   "*": "allow",
   doom_loop: "ask",
   external_directory: "ask",
+  // Each push is a new, visible change on GitHub (a branch, a pull request): asked every time.
+  github_push: "ask",
   ...Object.fromEntries(NETWORK_PERMISSIONS.map((permission) => [permission, "ask" as const])),
   network: { "*": "ask", ...Object.fromEntries(DEFAULT_NETWORK_ORIGINS.map((origin) => [origin, "allow" as const])) },
   read: {

@@ -24,6 +24,7 @@ export { matchGlob } from "../../base";
 export { WORKSPACE_ROOTS, toWorkspacePath, OutsideWorkspaceError } from "./workspace-path";
 export { DEFAULT_SUBAGENTS, createTaskTool, type SubagentInfo } from "./task";
 export { createWebfetchTool, type FetchFunction } from "./webfetch";
+export { createGitHubPushTool, type GitHubPushOutcome, type GitHubPushPort, type GitHubPushRequest } from "./github-push";
 export { READ_DEFAULT_LIMIT, READ_MAX_BYTES, READ_MAX_LINE_LENGTH, instructionReminders } from "./read";
 export * from "./code-intelligence";
 export { codeTool, CODE_MAX_RESULTS } from "./code";

@@ -2,7 +2,7 @@
 // permission settings, the provider registry that follows them, one agent per open workspace
 // runtime, and the chat UI (Chat panel, Settings button, Monaco diff for the Changes view).
 import type { Disposable } from "../../base";
-import { MCP_CONFIG_FILES, McpHub, createAgent, createMcpOAuthProvider, probeMcpServer, readWorkspaceServers, type Agent, type Rule, type CodeIntelligence, type McpServerConfig } from "../../agent";
+import { MCP_CONFIG_FILES, McpHub, createAgent, createGitHubPushTool, createMcpOAuthProvider, probeMcpServer, readWorkspaceServers, type Agent, type Rule, type CodeIntelligence, type McpServerConfig } from "../../agent";
 import { createProviderRegistry, providerOrigin, testConnection, type ProviderConfig } from "../../providers";
 import type { WorkspaceFs } from "../../runtime";
 import { NetworkLog, recordingFetch } from "../../runtime";
@@ -10,6 +10,7 @@ import type { Storage } from "../../storage";
 import { createAgentUi, type AgentUi } from "../chat";
 import { BudgetSettings, McpSettings, OAUTH_CALLBACK_PATH, PermissionSettings, ProviderSettings, RuntimeSettingsStore, signInWithPopup } from "../settings";
 import { LiveProviderRegistry } from "./live-provider-registry";
+import { githubPushPort } from "./github-push-port";
 import { renderMonacoDiff } from "./monaco-diff";
 import { WorkspaceAgents } from "./workspace-agents";
 import { webLocksTurns } from "./tab-turns";
@@ -63,6 +64,8 @@ export async function createAgentHost({ storage, origin, codeIntelligence, netwo
   });
   // Requests carrying a locked key's stand-in wait for the passphrase (ProviderSettings.fetchWithKeys).
   const providers = new LiveProviderRegistry(settings.store, (configs) => createProviderRegistry(configs, { fetch: settings.fetchWithKeys }));
+  // Settings → Runtime, read by github_push at each push (`runtime` below is the workspace's runtime).
+  const runtimeSettings = runtime;
   const agents = new WorkspaceAgents<Agent>((runtime, services) => {
     // Servers the workspace declares are added disabled, with their source, until the user enables
     // them; read when the agent starts and again when one of those files changes.
@@ -77,6 +80,10 @@ export async function createAgentHost({ storage, origin, codeIntelligence, netwo
     const watch = runtime.fs.onDidChange((changes) => {
       if (changes.some((c) => (MCP_CONFIG_FILES as readonly string[]).includes(c.path))) readDeclared();
     });
+    const upstream = services.workspace.upstream;
+    const githubTool = upstream
+      ? createGitHubPushTool(githubPushPort({ upstream, files: runtime.fs, settings: () => runtimeSettings.settings, fetch: recordingFetch(networkLog, pageFetch, "agent", "GitHub") }))
+      : undefined;
     const agent = createAgent({
       storage,
       runtime,
@@ -95,7 +102,8 @@ export async function createAgentHost({ storage, origin, codeIntelligence, netwo
         services.notifications.error(error, "The chat could not be saved to browser storage");
       },
       ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
-      extraTools: () => mcpHub.tools(services.workspace.id),
+      // A workspace opened from GitHub gets github_push (it asks every time).
+      extraTools: () => [...mcpHub.tools(services.workspace.id), ...(githubTool ? [githubTool] : [])],
       extraInstructions: () => mcpHub.instructions(services.workspace.id),
       userSkills: () => mcp.skills,
     });

@@ -27,6 +27,7 @@ const TITLES: Record<string, string> = {
   task: "The agent wants to start a subagent",
   mcp: "The agent wants to call an MCP server's tool",
   skill: "The agent wants to load a skill",
+  github_push: "The agent wants to push to GitHub and open a pull request",
 };
 
 export function permissionTitle(permission: string): string {

@@ -7,6 +7,7 @@ import { maskKey } from "../../providers";
 import { MAX_BOOT_TIMEOUT_MS, MIN_BOOT_TIMEOUT_MS } from "../../runtime";
 import type { RuntimeSettingsStore } from "./runtime-settings-store";
 import { GitSettingsSection } from "./git-settings-section";
+import { GitHubSettingsSection } from "./github-settings-section";
 
 export function RuntimeSection({ runtime, onProblem }: { runtime: RuntimeSettingsStore; onProblem(action: () => Promise<void>): void }) {
   const settings = useStore(runtime.store);
@@ -95,6 +96,7 @@ export function RuntimeSection({ runtime, onProblem }: { runtime: RuntimeSetting
         />
       </div>
       <GitSettingsSection runtime={runtime} onProblem={onProblem} />
+      <GitHubSettingsSection runtime={runtime} onProblem={onProblem} />
     </section>
   );
 }

@@ -20,9 +20,16 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
   if (state.step === "confirm") {
     return (
       <Modal label="Import" onClose={() => flow.cancel()} className="import-dialog">
-        <p>
-          Download a zip from <strong className="transfer-source-name"><ShownName name={state.host} /></strong>?
-        </p>
+        {state.source.kind === "github" ? (
+          <p>
+            Open the repository <strong className="transfer-source-name"><ShownName name={state.source.label} /></strong> through the GitHub API at{" "}
+            <strong><ShownName name={state.host} /></strong>?
+          </p>
+        ) : (
+          <p>
+            Download a zip from <strong className="transfer-source-name"><ShownName name={state.host} /></strong>?
+          </p>
+        )}
         <p className="transfer-source">
           <code className="transfer-url"><ShownName name={state.url} /></code>
         </p>
@@ -31,13 +38,20 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
             {state.warning}
           </p>
         )}
-        <p className="form-hint">The link asks webcode to import this zip. Nothing has been requested yet; the download stops if it grows past {formatBytes(MAX_IMPORT_BYTES)}, and you can cancel it.</p>
+        {state.source.kind === "github" ? (
+          <p className="form-hint">
+            webcode lists the repository's files, then downloads them into a new workspace that remembers the repository and commit. Nothing has been requested yet;
+            imports stop at {formatBytes(MAX_IMPORT_BYTES)}, and you can cancel.
+          </p>
+        ) : (
+          <p className="form-hint">The link asks webcode to import this zip. Nothing has been requested yet; the download stops if it grows past {formatBytes(MAX_IMPORT_BYTES)}, and you can cancel it.</p>
+        )}
         <div className="modal-buttons">
           <button type="button" className="button" onClick={() => flow.cancel()}>
             Cancel
           </button>
           <button type="button" className="button button-primary" data-autofocus={state.warning ? undefined : true} onClick={() => flow.confirmDownload()}>
-            Download
+            {state.source.kind === "github" ? "Open" : "Download"}
           </button>
         </div>
       </Modal>
@@ -48,7 +62,7 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
     return (
       <Modal label="Import" onClose={() => flow.cancel()} className="import-dialog">
         <p className="transfer-source">
-          {state.source.kind === "link" ? "From the link " : state.source.kind === "zip" ? "From the zip " : "From the folder "}
+          {{ link: "From the link ", zip: "From the zip ", folder: "From the folder ", github: "From the GitHub repository " }[state.source.kind]}
           <strong className="transfer-source-name"><ShownName name={state.source.label} /></strong>
         </p>
         <form
@@ -86,10 +100,10 @@ export function ImportDialog({ flow }: { flow: ImportFlow }) {
                 type="radio"
                 name="import-target"
                 checked={state.target === "current"}
-                disabled={state.currentReadOnly}
+                disabled={state.currentReadOnly || state.source.newWorkspaceOnly}
                 onChange={() => flow.setOptions({ target: "current" })}
               />
-              The current workspace (<ShownName name={state.currentName} />){state.currentReadOnly ? " — read-only" : ""}
+              The current workspace (<ShownName name={state.currentName} />){state.currentReadOnly ? " — read-only" : state.source.newWorkspaceOnly ? " — a repository opens as a workspace of its own" : ""}
             </label>
             {state.target === "current" && <p className="form-hint transfer-indent">You will be asked before any existing file is replaced.</p>}
           </fieldset>

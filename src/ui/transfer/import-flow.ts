@@ -134,8 +134,8 @@ export class ImportFlow {
     const state = this.state;
     if (state.step !== "options") return;
     const next = { ...state, ...patch };
-    // A shared read-only workspace takes no imports: only a new workspace is possible.
-    if (next.currentReadOnly) next.target = "new";
+    // A shared read-only workspace takes no imports, and a repository opens as a workspace of its own.
+    if (next.currentReadOnly || state.source.newWorkspaceOnly) next.target = "new";
     delete next.nameError;
     this.store.setState(next, true);
   }
@@ -215,6 +215,7 @@ export class ImportFlow {
     const totalFiles = result.entries.filter((e) => e.kind === "file").length;
     running("write", { ...NO_PROGRESS, totalFiles, totalBytes: result.bytes });
     const workspace = await importAsNewWorkspace(context.storage, name, result.entries, {
+      ...(result.upstream && { upstream: result.upstream }),
       onProgress: (progress) => {
         // Throwing here makes importAsNewWorkspace remove what it wrote: nothing is left behind.
         if (signal.aborted) throw new DOMException("The import was cancelled.", "AbortError");
@@ -299,11 +300,13 @@ const MAX_LISTED_SKIPPED_NAMES = 10;
  * cannot store: we:ird.txt." or "".
  */
 export function describeSkipped(result: ImportResult): string {
-  const { nodeModules, git, macMetadata = 0, unstorable } = result.skipped;
+  const { nodeModules, git, macMetadata = 0, unstorable, symlinks = 0, submodules = 0 } = result.skipped;
   const parts: string[] = [];
   if (nodeModules > 0) parts.push(`${count(nodeModules, "entry", "entries")} in node_modules`);
   if (git > 0) parts.push(`${count(git, "entry", "entries")} in .git`);
   if (macMetadata > 0) parts.push(`${count(macMetadata, "macOS metadata entry", "macOS metadata entries")} (__MACOSX, .DS_Store)`);
+  if (symlinks > 0) parts.push(count(symlinks, "symbolic link"));
+  if (submodules > 0) parts.push(count(submodules, "submodule"));
   let text = "";
   if (parts.length) text += ` Left out ${parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0]}.`;
   if (unstorable && unstorable.names.length > 0) {
@@ -311,6 +314,12 @@ export function describeSkipped(result: ImportResult): string {
     const more = unstorable.names.length - listed.length;
     const what = unstorable.files === 1 ? "1 file with a name" : `${count(unstorable.files, "file")} with names`;
     text += ` Skipped ${what} webcode cannot store: ${listed.join(", ")}${more > 0 ? ` and ${more.toLocaleString("en")} more` : ""}.`;
+  }
+  const lfs = result.lfsPointers ?? [];
+  if (lfs.length > 0) {
+    const listed = lfs.slice(0, MAX_LISTED_SKIPPED_NAMES).map(revealInvisibleChars);
+    const more = lfs.length - listed.length;
+    text += ` Kept ${lfs.length === 1 ? "1 Git LFS pointer" : `${count(lfs.length, "Git LFS pointer")}`} as ${lfs.length === 1 ? "it is" : "they are"} (the content stays on GitHub): ${listed.join(", ")}${more > 0 ? ` and ${more.toLocaleString("en")} more` : ""}.`;
   }
   return text;
 }
@@ -320,6 +329,7 @@ export function describeProgress(phase: ImportPhase, progress: ImportProgress): 
   const bytes = progress.totalBytes > 0 ? `${formatBytes(progress.bytes)} of ${formatBytes(progress.totalBytes)}` : formatBytes(progress.bytes);
   if (phase === "download") return `Downloading · ${bytes}${progress.totalBytes > 0 ? "" : ` (stops at ${formatBytes(MAX_IMPORT_BYTES)})`}`;
   if (phase === "check") return `Checking the zip · ${formatBytes(progress.totalBytes)}`;
+  if (phase === "list") return "Listing the repository's files";
   const verb = phase === "read" ? "Reading" : "Saving";
   const files = progress.totalFiles > 0 ? `${progress.files.toLocaleString("en")} of ${count(progress.totalFiles, "file")}` : "files";
   return `${verb} ${files} · ${bytes}`;

@@ -18,8 +18,8 @@ import {
   type ImportResult,
 } from "../../transfer";
 
-/** download: fetching a link; check: validating a zip before the options; read: unzipping or walking. */
-export type ReadPhase = "download" | "check" | "read";
+/** download: fetching a link; check: validating a zip before the options; list: a repository's tree; read: unzipping, walking or downloading files. */
+export type ReadPhase = "download" | "check" | "list" | "read";
 
 export type ReadProgressListener = (phase: ReadPhase, progress: ImportProgress) => void;
 
@@ -28,7 +28,9 @@ export interface ImportSource {
   label: string;
   /** The default name of a new workspace made from it. */
   name: string;
-  kind: "zip" | "folder" | "link";
+  kind: "zip" | "folder" | "link" | "github";
+  /** Only a new workspace can take it (a GitHub repository: the workspace remembers where it came from). */
+  newWorkspaceOnly?: boolean;
   /**
    * A download the user must agree to before any request is made (links): the host, the whole
    * address, and a warning when it is this computer or the local network.

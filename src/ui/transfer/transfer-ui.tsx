@@ -3,10 +3,13 @@
 // outlive a workspace switch (the running import) lives in the ImportFlow, not in the components.
 import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { isAbortError } from "../../base";
-import { findImportUrl, withoutTransferFragment, type DirectoryHandleLike } from "../../transfer";
+import { findGitHubSpec, findImportUrl, parseRepoSpec, withoutTransferFragment, type DirectoryHandleLike, type GitHubRepoSpec } from "../../transfer";
 import type { TopBarContribution, WorkbenchServices } from "../app";
 import { DropZone, type DroppedImport } from "./drop-zone";
 import { ExportDialog } from "./export-dialog";
+import { GitHubOpenDialog } from "./github-open-dialog";
+import { GitHubPushDialog } from "./github-push-dialog";
+import { githubConnection, githubSource } from "./github-source";
 import { loadKnownSecrets } from "./secret-findings";
 import { ImportDialog } from "./import-dialog";
 import { ImportFlow, tellUser, type ImportContext } from "./import-flow";
@@ -48,7 +51,7 @@ export interface TransferUiOptions {
   /** Opens a dropped .webcode file (pass `createShareUi().openShareFile`); without it such drops are refused. */
   openShareFile?(services: WorkbenchServices, file: File): Promise<void>;
   address?: AddressBar;
-  /** For tests: the fetch used by `#import=` and an in-thread unzip. */
+  /** The fetch used by `#import=` and GitHub (API and raw host); the page's own unless injected. */
   fetch?: typeof fetch;
   unzip?: Unzip;
 }
@@ -72,13 +75,38 @@ export function importContext(services: WorkbenchServices): ImportContext {
   };
 }
 
+/** Opens a repository through the import flow, which asks first (naming the repository and API host). */
+export async function openGitHubRepository(flow: ImportFlow, services: WorkbenchServices, spec: GitHubRepoSpec, fetchImpl?: typeof fetch): Promise<void> {
+  const connection = await githubConnection(services.storage, fetchImpl);
+  flow.open(
+    githubSource(spec, () => githubConnection(services.storage, fetchImpl), connection.apiUrl),
+    importContext(services),
+  );
+}
+
 export function createTransferUi(options: TransferUiOptions = {}): TransferUi {
   const flow = new ImportFlow();
   const address = options.address ?? browserAddressBar;
   let startupDone = false;
-  /** `#import=<url>` in the address: removed from it, then the import dialog asks where to import it. */
+  /**
+   * `#import=<url>` or `#github=owner/repo` in the address: removed from it, then the import dialog
+   * asks before anything is downloaded.
+   */
   const handleAddress = (services: WorkbenchServices) => {
     const href = address.href();
+    const spec = findGitHubSpec(href);
+    if (spec !== undefined) {
+      address.replace(withoutTransferFragment(href));
+      let parsed: GitHubRepoSpec;
+      try {
+        parsed = parseRepoSpec(spec);
+      } catch (error) {
+        services.notifications.error(error, "The #github= link could not be opened");
+        return;
+      }
+      openGitHubRepository(flow, services, parsed, options.fetch).catch((error: unknown) => services.notifications.error(error, "The repository could not be opened"));
+      return;
+    }
     const url = findImportUrl(href);
     if (url === undefined) return;
     address.replace(withoutTransferFragment(href));
@@ -120,6 +148,9 @@ function TransferTopBar({ services, flow, options, startup, watch }: TransferTop
   const zipInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [exporting, setExporting] = useState(false);
+  const [askingRepo, setAskingRepo] = useState(false);
+  const [pushing, setPushing] = useState(false);
+  const upstream = services.workspace.upstream;
 
   useEffect(() => startup(services), [startup, services]);
   useEffect(() => watch(services), [watch, services]);
@@ -174,6 +205,18 @@ function TransferTopBar({ services, flow, options, startup, watch }: TransferTop
         Import zip
       </button>
       <input ref={zipInput} type="file" accept=".zip,application/zip,application/x-zip-compressed" aria-label="Zip file to import" hidden onChange={onZipPicked} />
+      <button type="button" className="button top-bar-button" onClick={() => setAskingRepo(true)}>
+        Open from GitHub
+      </button>
+      {askingRepo && (
+        <GitHubOpenDialog
+          onClose={() => setAskingRepo(false)}
+          onOpen={(spec) => {
+            setAskingRepo(false);
+            openGitHubRepository(flow, services, spec, options.fetch).catch((error: unknown) => services.notifications.error(error, "The repository could not be opened"));
+          }}
+        />
+      )}
       <button type="button" className="button top-bar-button" onClick={() => void pickFolder()}>
         Import folder
       </button>
@@ -192,6 +235,12 @@ function TransferTopBar({ services, flow, options, startup, watch }: TransferTop
       <button type="button" className="button top-bar-button" onClick={() => setExporting(true)}>
         Export zip
       </button>
+      {upstream && !services.workspace.readOnly && (
+        <button type="button" className="button top-bar-button" title={`Send this workspace's changes to ${upstream.owner}/${upstream.repo} as a pull request`} onClick={() => setPushing(true)}>
+          Push to GitHub
+        </button>
+      )}
+      {pushing && upstream && <GitHubPushDialog services={services} upstream={upstream} {...(options.fetch && { fetch: options.fetch })} onClose={() => setPushing(false)} />}
       <ImportDialog flow={flow} />
       {exporting && (
         <ExportDialog
