@@ -9,3 +9,4 @@ export { globToRegExp, matchGlob, inSkippedFolder } from "./glob-match";
 export { yieldToEventLoop, yieldToPage } from "./yield";
 export { KeyedSerial, Serial } from "./serial";
 export { mergeText, splitLines, type MergeLabels, type MergeResult } from "./text-merge";
+export { quoteShellWord, shellLine } from "./shell-quote";

@@ -44,6 +44,13 @@ describe("bash", () => {
     expect(bash.map((ask) => ask.patterns[0])).toContain("echo built");
   });
 
+  it("shows the command on the card as it will run, after expansion, quoted as a shell would need it", async () => {
+    harness = await createToolHarness({ files: { "my dir/x.txt": "x" } });
+    await runTool(bashTool, { command: `d='my dir'; rm -rf "$d"`, description: "Clean" }, harness.context);
+    const rm = harness.asks.find((ask) => ask.permission === "bash" && ask.patterns[0]!.startsWith("rm"));
+    expect(rm?.metadata).toMatchObject({ command: "rm -rf 'my dir'", from: `d='my dir'; rm -rf "$d"`, detail: `From the agent's command: d='my dir'; rm -rf "$d"` });
+  });
+
   it("runs nothing when the user rejects, and the rejection is the call's answer", async () => {
     harness = await createToolHarness({ onAsk: () => new PermissionRejectedError("bash") });
     await expect(runTool(bashTool, { command: "echo x > x.txt; echo y > y.txt", description: "x" }, harness.context)).rejects.toBeInstanceOf(PermissionRejectedError);

@@ -3,6 +3,7 @@
 // src/runtime/egress.ts) the rules judge what actually runs and where bytes actually go; elsewhere
 // (WebContainer runs the line in its own shell) the line's text is judged, and a line whose commands
 // or destinations cannot be known from its text asks.
+import { shellLine } from "../../base";
 import { originOf, type EgressRequest, type ExecGate } from "../../runtime";
 import type { PermissionRequest } from "../tools/tool";
 import { argvPermission, bashPermission } from "./bash-permission";
@@ -53,7 +54,7 @@ export function commandGate(input: CommandGateInput): CommandGate {
         permission: "bash",
         patterns: open,
         always,
-        metadata: { command: open.join("\n"), from: input.line, description: input.description, detail: fromNote(input.line, open) },
+        metadata: { command: shellLine(argv), from: input.line, description: input.description, detail: fromNote(input.line, shellLine(argv)) },
       });
       for (const pattern of open) allowedPatterns.add(pattern);
     },
@@ -85,8 +86,8 @@ function networkRequest(origin: string, request: EgressRequest, line: string): P
   };
 }
 
-function fromNote(line: string, shown: string[]): string | undefined {
-  return shown.length === 1 && shown[0]!.trim() === line.trim() ? undefined : `From the agent's command: ${line}`;
+function fromNote(line: string, shown: string): string | undefined {
+  return shown.trim() === line.trim() ? undefined : `From the agent's command: ${line}`;
 }
 
 /** URLs written in a command line (for runtimes that cannot show requests as they are made). */

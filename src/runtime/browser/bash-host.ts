@@ -3,7 +3,7 @@
 // output streamed in the order it was written (output-routing.ts), and timeout/abort raced so a
 // caller is answered promptly while the interrupted script is stopped.
 import { Bash, InMemoryFs, MountableFs, defineCommand, getCommandNames, type Command, type CustomCommand, type IFileSystem } from "just-bash";
-import { PathError, errorMessage, normalizePath } from "../../base";
+import { PathError, errorMessage, normalizePath, shellLine } from "../../base";
 import type { ChangeSource } from "../types";
 import { EgressRefusedError, NetworkLog, type ExecGate, type GatedFetch } from "../egress";
 import { SIGNAL_GRACE_MS } from "../sandbox/sandbox-host";
@@ -257,7 +257,7 @@ export class BashHost {
     const runId = (fs as IFileSystem & { [RUN_ID]?: unknown })[RUN_ID];
     const gate = typeof runId === "number" ? this.runGates.get(runId) : undefined;
     const by = this.sourceOf(fs);
-    const command = argv.map(quoteWord).join(" ");
+    const command = shellLine(argv);
     return async (input, init) => {
       const { destination = input, ...rest } = init ?? {};
       const method = (rest.method ?? "GET").toUpperCase();
@@ -349,9 +349,4 @@ function gatedCommands(commands: CustomCommand[], gate: ExecGate): CustomCommand
     );
   }
   return wrapped;
-}
-
-/** A word as a shell would need it typed (for showing a command as it runs). */
-export function quoteWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
