@@ -35,8 +35,12 @@ describe("diagnostics and the code tool in the browser", () => {
 
     const requests = agentRequests(server.requests);
     expect(requests).toHaveLength(5);
-    // The code tool is offered: the page has a code service.
-    expect((requests[0]!.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name)).toContain("code");
+    // The code tool is offered once the workspace has TypeScript or JavaScript files (the page has a
+    // code service): not in the first request of this empty workspace, then from the first write on.
+    const toolNames = (index: number) => (requests[index]!.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name);
+    expect(toolNames(0)).not.toContain("code");
+    expect(toolNames(1)).toContain("code");
+    expect(toolNames(3)).toContain("code");
     expect(toolResult(requests[1]!, "call_math")).toBe("Created src/math.ts.\n\n<diagnostics>\nsrc/math.ts: no errors.\n</diagnostics>");
     expect(toolResult(requests[2]!, "call_main")).toBe("Created src/main.ts.\n\n<diagnostics>\nsrc/main.ts: no errors.\n</diagnostics>");
     // The request after the edit carries the error it introduced, in the file that imports the edited one.
