@@ -97,6 +97,13 @@ export class ModuleCompiler {
     this.resolver = new ModuleResolver(files, root);
   }
 
+  /** import.meta.env changed (a .env file was saved): modules are compiled again with the new values. */
+  setEnv(env: Record<string, string | boolean>): void {
+    if (JSON.stringify(env) === JSON.stringify(this.options.env)) return;
+    this.options.env = env;
+    this.cache.clear();
+  }
+
   /** Files were added or removed: resolutions and package.json files are read again. */
   forgetResolutions(): void {
     this.resolver = new ModuleResolver(this.files, this.root);
