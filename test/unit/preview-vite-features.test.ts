@@ -3,6 +3,7 @@
 // Vite plugins).
 import { describe, expect, it } from "vitest";
 import { PreviewServer } from "../../src/runtime/preview/preview-server";
+import { compileCssModule, scopedClassName } from "../../src/runtime/preview/css-modules";
 import { parseDotenv, viteEnv } from "../../src/runtime/preview/vite-env";
 import { MapPreviewFiles } from "../support/preview-files";
 
@@ -56,5 +57,41 @@ describe("import.meta.env from .env files", () => {
     fs.write("app/.env", `VITE_API_URL=http://changed.test\n`);
     main = (await modules(server))["src/main.ts"]!;
     expect(envOf(main).VITE_API_URL).toBe("http://changed.test");
+  });
+});
+
+describe("CSS modules", () => {
+  it("scopes class names, maps them in the exports, keeps :global, and applies composes within the file", () => {
+    const css = `.base { color: red; }\n/* .comment */\n.box { composes: base; padding: 1px; }\n:global(.page) .box:hover, .title { color: blue; }\n@media (min-width: 1px) { .box { margin: 0; } }\n.ext { composes: shared from "./shared.module.css"; composes: g from global; }\n`;
+    const result = compileCssModule(css, "src/App.module.css");
+    const s = (name: string) => scopedClassName(name, "src/App.module.css");
+    expect(result.exports).toEqual({ base: s("base"), box: `${s("box")} ${s("base")}`, title: s("title"), ext: `${s("ext")} g` });
+    expect(result.css).toBe(
+      `.${s("base")} { color: red; }\n/* .comment */\n.${s("box")} { padding: 1px; }\n.page .${s("box")}:hover, .${s("title")} { color: blue; }\n@media (min-width: 1px) { .${s("box")} { margin: 0; } }\n.${s("ext")} { }\n`,
+    );
+    expect(result.imports).toEqual([{ from: "./shared.module.css", names: ["shared"], into: "ext" }]);
+    expect(s("box")).toMatch(/^_box_[a-z0-9]{1,5}$/);
+    expect(scopedClassName("box", "src/Other.module.css")).not.toBe(s("box"));
+  });
+
+  it("compiles `import styles from './App.module.css'` to scoped CSS in the page and the names as exports, composes from another file included", async () => {
+    const { server } = serve({
+      "index.html": `<script type="module" src="/src/main.ts"></script>`,
+      "src/main.ts": `import styles, { box } from "./App.module.css";\nconsole.log(styles.box, box);\n`,
+      "src/App.module.css": `.box { composes: shared from "./shared.module.css"; color: red; }\n`,
+      "src/shared.module.css": `.shared { margin: 0; }\n`,
+    });
+    const all = await modules(server);
+    const app = all["src/App.module.css"]!;
+    const box = scopedClassName("box", "src/App.module.css");
+    const shared = scopedClassName("shared", "src/shared.module.css");
+    expect(app).toContain(`import "${BASE}src/shared.module.css";`);
+    expect(app).toContain(`const __names = {"box":"${box} ${shared}"};`);
+    expect(app).toContain(`export default __names;`);
+    expect(app).toContain(`export { __n0 as "box" };`);
+    expect(app).toContain(JSON.stringify(`.${box} { color: red; }\n`));
+    expect(all["src/shared.module.css"]).toContain(JSON.stringify(`.${shared} { margin: 0; }\n`));
+    // Plain CSS files stay global.
+    expect(app).not.toContain(`.box {`);
   });
 });

@@ -7,6 +7,7 @@ import { init as initEsLexer, parse as parseEsm } from "es-module-lexer";
 import { init as initCjsLexer, parse as parseCjs } from "cjs-module-lexer";
 import { transform, type Transform } from "sucrase";
 import { contentTypeOf, extensionOf, moduleKindOf } from "./content-types";
+import { compileCssModule, isCssModule } from "./css-modules";
 import { ModuleResolver, ResolveError, type PreviewFiles } from "./module-resolution";
 import { dirnameOf, joinPath } from "./preview-paths";
 
@@ -157,6 +158,7 @@ export class ModuleCompiler {
     if (query === "raw") entry = { code: `export default ${JSON.stringify(text)};`, deps: [], kind: "leaf" };
     else if (query === "url" || kind === "asset") entry = { code: `export default ${JSON.stringify(await this.dataUrl(file))};`, deps: [], kind: "leaf" };
     else if (kind === "json") entry = { code: `export default ${jsonModule(text!, file)};`, deps: [], kind: "leaf" };
+    else if (kind === "css" && isCssModule(file)) entry = { ...(await this.cssModule(file, text!)), kind: "esm" };
     else if (kind === "css") entry = { code: cssModule(await this.inlineCssUrls(text!, file), file), deps: [], kind: "leaf" };
     else if (factory) entry = { ...(await this.cjsFactory(file, text!)), kind: "cjs" };
     else if (inlineSource === undefined && (await this.isCommonJs(file, text!))) entry = { ...(await this.cjsFacade(file, text!)), kind: "cjs" };
@@ -292,6 +294,49 @@ export class ModuleCompiler {
       `(function (module, exports, require, process, global, __filename, __dirname) {`;
     const footer = `\n}).call(__module.exports, __module, __module.exports, __require, __process, globalThis, ${JSON.stringify(`/${path}`)}, ${JSON.stringify(`/${dirnameOf(path)}`)});\nreturn __module.exports; }`;
     return { code: header + replaceDefines(source, this.options.env) + footer, deps };
+  }
+
+  /**
+   * A CSS module: its scoped CSS added to the page, the names → scoped names as default export (and
+   * as named exports); a file it composes from is imported (its CSS is in the page as well).
+   */
+  private async cssModule(path: string, text: string): Promise<{ code: string; deps: string[]; compiled: string; slots: ImportSlot[] }> {
+    const { css, exports, deps } = await this.cssModuleOf(path, text, 0);
+    let compiled = "";
+    const slots: ImportSlot[] = [];
+    for (const dep of deps) {
+      compiled += `import "`;
+      slots.push({ start: compiled.length, end: compiled.length + dep.length, quoted: false, dep });
+      compiled += `${dep}";\n`;
+    }
+    compiled += cssModule(await this.inlineCssUrls(css, path), path).replace(/export default .*$/, "");
+    compiled += `const __names = ${JSON.stringify(exports)};\nexport default __names;\n`;
+    compiled += Object.keys(exports).map((name, i) => `const __n${i} = __names[${JSON.stringify(name)}]; export { __n${i} as ${JSON.stringify(name)} };`).join("\n");
+    return { code: renderImports(compiled, slots, (dep) => this.urlOf(dep)), deps, compiled, slots };
+  }
+
+  private async cssModuleOf(path: string, text: string, depth: number): Promise<{ css: string; exports: Record<string, string>; deps: string[] }> {
+    const result = compileCssModule(text, path);
+    const exports = { ...result.exports };
+    const deps: string[] = [];
+    for (const item of result.imports) {
+      let target: string;
+      try {
+        target = await this.resolver.resolve(item.from, path);
+      } catch (error) {
+        if (error instanceof ResolveError) throw new PreviewBuildError(`Module not found: ${error.message} (composes in ${path})`, path, lineOf(text, text.indexOf(item.from)));
+        throw error;
+      }
+      if (depth > 16) throw new PreviewBuildError(`composes: ${path} and ${target} compose from each other`, path);
+      if (!deps.includes(target)) deps.push(target);
+      const other = (await this.cssModuleOf(target, await this.files.readText(target), depth + 1)).exports;
+      const added = item.names.map((name) => {
+        if (other[name] === undefined) throw new PreviewBuildError(`composes: class "${name}" is not in ${target}`, path, lineOf(text, text.indexOf(item.from)));
+        return other[name];
+      });
+      exports[item.into] = [exports[item.into], ...added].join(" ");
+    }
+    return { css: result.css, exports, deps };
   }
 
   /** CSS with its url(...) references to workspace files replaced by data: URLs. */
