@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { PreviewServer } from "../../src/runtime/preview/preview-server";
 import { compileCssModule, scopedClassName } from "../../src/runtime/preview/css-modules";
+import { configNotices, postcssPluginsOf, postcssSyntaxOf, vitePluginsOf } from "../../src/runtime/preview/unsupported";
 import { parseDotenv, viteEnv } from "../../src/runtime/preview/vite-env";
 import { MapPreviewFiles } from "../support/preview-files";
 
@@ -93,5 +94,50 @@ describe("CSS modules", () => {
     expect(all["src/shared.module.css"]).toContain(JSON.stringify(`.${shared} { margin: 0; }\n`));
     // Plain CSS files stay global.
     expect(app).not.toContain(`.box {`);
+  });
+});
+
+describe("what the preview does not do is said, never silent", () => {
+  it("names the plugins of PostCSS configs and of vite.config, and the PostCSS syntax of a CSS file", () => {
+    expect(postcssPluginsOf(`export default {\n  plugins: {\n    tailwindcss: {},\n    autoprefixer: {},\n  },\n}\n`)).toEqual(["tailwindcss", "autoprefixer"]);
+    expect(postcssPluginsOf(`module.exports = { plugins: [require("tailwindcss"), require("autoprefixer")] };`)).toEqual(["tailwindcss", "autoprefixer"]);
+    expect(postcssPluginsOf(`export default { plugins: { "@tailwindcss/postcss": {} } };`)).toEqual(["@tailwindcss/postcss"]);
+    expect(vitePluginsOf(`import { defineConfig } from 'vite'\nimport react from '@vitejs/plugin-react'\nimport path from "node:path";\nimport vue from "@vitejs/plugin-vue";\nimport tw from "@tailwindcss/vite";`)).toEqual(["@vitejs/plugin-vue", "@tailwindcss/vite"]);
+    expect(vitePluginsOf(`import { defineConfig } from 'vite'\nimport react from '@vitejs/plugin-react-swc'`)).toEqual([]);
+    expect(postcssSyntaxOf(`@tailwind base;\n@tailwind components;`)).toBe("@tailwind");
+    expect(postcssSyntaxOf(`@import "tailwindcss";`)).toBe(`@import "tailwindcss"`);
+    expect(postcssSyntaxOf(`.a { @apply p-4; }`)).toBe("@apply");
+    expect(postcssSyntaxOf(`/* @tailwind base; */ .a { color: red }`)).toBeUndefined();
+  });
+
+  it("gives no notice for a plain Vite + React project", async () => {
+    const files: Record<string, string> = { "vite.config.ts": `import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\nexport default defineConfig({ plugins: [react()] });\n` };
+    expect(await configNotices(async (name) => files[name])).toEqual([]);
+  });
+
+  it("puts the notices in the page (PostCSS config, Tailwind config, @tailwind in an imported CSS file), and in the error page", async () => {
+    const { fs, server } = serve({
+      "index.html": `<head><link rel="stylesheet" href="/base.css"></head><script type="module" src="/src/main.ts"></script>`,
+      "base.css": `@apply x;`,
+      "src/main.ts": `import "./index.css";\n`,
+      "src/index.css": `@tailwind base;\n@tailwind utilities;\n`,
+      "postcss.config.js": `export default { plugins: { tailwindcss: {}, autoprefixer: {} } };\n`,
+      "tailwind.config.js": `export default {};\n`,
+    });
+    const html = String((await server.respond("/")).body);
+    const notices = (JSON.parse(/"notices":(\[.*?\])[,}]/.exec(html)![1]!) as string[]);
+    expect(notices).toEqual([
+      "PostCSS (postcss.config.js: tailwindcss, autoprefixer) is not applied by the built-in preview; WebContainer runs it.",
+      "Tailwind (tailwind.config.js) is not applied by the built-in preview: its utility classes have no effect here; WebContainer runs it.",
+      "base.css uses @apply, which needs PostCSS/Tailwind: the built-in preview does not apply it (the CSS is used as written); WebContainer runs it.",
+      "src/index.css uses @tailwind, which needs PostCSS/Tailwind: the built-in preview does not apply it (the CSS is used as written); WebContainer runs it.",
+    ]);
+    // The prelude shows them: a visible notice on the page and a section of the error overlay.
+    expect(html).toContain("webcode-preview-notice");
+    expect(html).toContain("The built-in preview differs from Vite here");
+    fs.write("src/main.ts", `import "./missing";\n`);
+    const error = String((await server.respond("/")).body);
+    expect(error).toContain(`"buildError":`);
+    expect(error).toContain("PostCSS (postcss.config.js: tailwindcss, autoprefixer) is not applied");
   });
 });

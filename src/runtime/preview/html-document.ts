@@ -6,6 +6,7 @@
 import { localReference, PreviewBuildError, textToBase64, type CompiledModule, type ModuleCompiler } from "./module-compiler";
 import { preludeScript, type PreludeConfig } from "./prelude";
 import { dirnameOf, joinPath } from "./preview-paths";
+import { cssNotice, postcssSyntaxOf } from "./unsupported";
 import type { PreviewFiles } from "./module-resolution";
 
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
@@ -68,7 +69,7 @@ export async function buildPage(html: string, htmlPath: string, context: PageCon
 export function errorPage(error: PreviewBuildError, prelude: PageContext["prelude"]): string {
   const buildError = { message: error.message, file: error.file, line: error.line, column: error.column };
   // No build id: an error page has nothing to update in place; the next save reloads it.
-  const config = { base: prelude.base, root: prelude.root, buildError };
+  const config = { base: prelude.base, root: prelude.root, notices: prelude.notices, buildError };
   return `<!doctype html><html><head><meta charset="utf-8"><title>Error</title><script>${preludeScript(config)}</script></head><body></body></html>`;
 }
 
@@ -107,6 +108,8 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
     }
   }
   const modules = await context.compiler.compileGraph(entries);
+  /** What the preview does not do for this page that Vite would (PostCSS syntax in its CSS). */
+  const notes: string[] = [];
   let out = html;
   for (const { match, replacement } of scripts) out = out.replace(match, () => replacement);
   out = await replaceAsync(out, RESOURCE_TAG, async (tag, name: string, attrText: string, selfClose: string) => {
@@ -118,8 +121,11 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
       if (["src", "poster", "data"].includes(attribute.name) || (attribute.name === "href" && name.toLowerCase() === "link")) {
         const path = target(attribute.value);
         if (!(await exists(path))) continue;
+        const css = isStylesheet ? await context.files.readText(path!) : "";
+        const syntax = isStylesheet ? postcssSyntaxOf(css) : undefined;
+        if (syntax) notes.push(cssNotice(path!, syntax));
         attribute.value = isStylesheet
-          ? `data:text/css;base64,${textToBase64(await context.compiler.inlineCssUrls(await context.files.readText(path!), path!))}`
+          ? `data:text/css;base64,${textToBase64(await context.compiler.inlineCssUrls(css, path!))}`
           : await context.compiler.dataUrl(path!);
         changed = true;
       } else if (attribute.name === "srcset") {
@@ -138,10 +144,13 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
   });
   out = await replaceAsync(out, STYLE, async (_all, open: string, css: string, close: string) => `${open}${await context.compiler.inlineCssUrls(css, htmlPath)}${close}`);
   const imports: Record<string, string> = {};
-  for (const module of modules.values()) imports[module.url] = module.dataUrl;
+  for (const module of modules.values()) {
+    imports[module.url] = module.dataUrl;
+    notes.push(...module.notes);
+  }
   const head =
     `<script type="importmap">${JSON.stringify({ imports }).replace(/</g, "\\u003c")}</script>` +
-    `<script>${preludeScript(context.prelude)}</script>`;
+    `<script>${preludeScript({ ...context.prelude, notices: [...new Set([...(context.prelude.notices ?? []), ...notes])] })}</script>`;
   return { html: insertAtHeadStart(out, head), page: { shell: out, modules, entries: entries.map((e) => e.path) } };
 }
 

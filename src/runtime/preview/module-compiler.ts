@@ -8,6 +8,7 @@ import { init as initCjsLexer, parse as parseCjs } from "cjs-module-lexer";
 import { transform, type Transform } from "sucrase";
 import { contentTypeOf, extensionOf, moduleKindOf } from "./content-types";
 import { compileCssModule, isCssModule } from "./css-modules";
+import { cssNotice, postcssSyntaxOf } from "./unsupported";
 import { ModuleResolver, ResolveError, type PreviewFiles } from "./module-resolution";
 import { dirnameOf, joinPath } from "./preview-paths";
 
@@ -44,6 +45,8 @@ export interface CompiledModule {
    * "leaf": CSS, JSON, assets (no imports); "cjs": a CommonJS facade or factory.
    */
   kind: ModuleKind;
+  /** What the preview does not do for this module that Vite would (PostCSS syntax in a CSS file). */
+  notes: string[];
   /** The code with each import naming `urlFor(dep)` instead of the dep's module URL (hot updates: hot-update.ts). */
   renderWith(urlFor: (dep: string) => string): string;
 }
@@ -81,6 +84,7 @@ interface CacheEntry {
   dataUrl: string;
   deps: string[];
   kind: ModuleKind;
+  notes: string[];
   /** ES modules: the compiled code before its imports were rewritten, and where they are in it. */
   compiled?: string;
   slots?: ImportSlot[];
@@ -131,6 +135,7 @@ export class ModuleCompiler {
           dataUrl: entry.dataUrl,
           deps: entry.deps,
           kind: entry.kind,
+          notes: entry.notes,
           renderWith: (urlFor) => (entry.compiled === undefined ? entry.code : `${renderImports(entry.compiled, entry.slots ?? [], urlFor)}\n//# sourceURL=${this.urlOf(id)}`),
         });
         for (const dep of entry.deps) if (!out.has(dep)) queue.push({ id: dep });
@@ -170,6 +175,7 @@ export class ModuleCompiler {
       dataUrl: `data:text/javascript;base64,${textToBase64(code)}`,
       deps: entry.deps,
       kind: entry.kind,
+      notes: kind === "css" && text !== undefined && !query ? cssNotes(file, text) : [],
       compiled: entry.compiled,
       slots: entry.slots,
     };
@@ -358,6 +364,11 @@ export class ModuleCompiler {
     const type = contentTypeOf(path);
     return `data:${type.replace(/; charset=utf-8$/, "")};base64,${bytesToBase64(await this.files.readFile(path))}`;
   }
+}
+
+function cssNotes(path: string, css: string): string[] {
+  const syntax = postcssSyntaxOf(css);
+  return syntax ? [cssNotice(path, syntax)] : [];
 }
 
 function renderImports(code: string, slots: ImportSlot[], urlFor: (dep: string) => string): string {

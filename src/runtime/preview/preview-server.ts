@@ -7,6 +7,7 @@ import { planHotUpdate, type FramePage, type HotUpdate } from "./hot-update";
 import { ModuleCompiler, PreviewBuildError } from "./module-compiler";
 import type { PreviewFiles } from "./module-resolution";
 import { loadViteEnv } from "./vite-env";
+import { configNotices } from "./unsupported";
 import { decodeUrlPath, encodeUrlPath, joinPath, underRoot, withinRoot } from "./preview-paths";
 
 export interface PreviewResponse {
@@ -91,7 +92,7 @@ export class PreviewServer {
       const html = await this.files.readText(path);
       await this.loadEnv();
       const build = crypto.randomUUID();
-      const built = await buildPage(html, path, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: { ...this.prelude(), build } });
+      const built = await buildPage(html, path, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: { ...this.prelude(), build, notices: await this.notices() } });
       if (built.page) {
         this.pages.set(build, { htmlPath: path, page: built.page, versions: new Map() });
         for (const old of this.pages.keys()) if (this.pages.size > KEPT_PAGES) this.pages.delete(old);
@@ -125,6 +126,14 @@ export class PreviewServer {
   /** import.meta.env from the served folder's .env files (read again for every build: they may have changed). */
   private async loadEnv(): Promise<void> {
     this.compiler.setEnv(await loadViteEnv(this.files, this.options.root, this.options.mode ?? "development"));
+  }
+
+  /** What the built-in preview does not do for the served project that Vite would (unsupported.ts). */
+  async notices(): Promise<string[]> {
+    return configNotices(async (name) => {
+      const path = joinPath(this.options.root, name);
+      return path !== undefined && (await this.files.stat(path))?.kind === "file" ? this.files.readText(path) : undefined;
+    });
   }
 
   private prelude() {
