@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { PreviewServer } from "../../src/runtime/preview/preview-server";
 import { compileCssModule, scopedClassName } from "../../src/runtime/preview/css-modules";
 import { configNotices, postcssPluginsOf, postcssSyntaxOf, vitePluginsOf } from "../../src/runtime/preview/unsupported";
+import { findGlobCalls, globToRegExp, relativeSpecifier } from "../../src/runtime/preview/import-glob";
 import { parseDotenv, viteEnv } from "../../src/runtime/preview/vite-env";
 import { MapPreviewFiles } from "../support/preview-files";
 
@@ -139,5 +140,51 @@ describe("what the preview does not do is said, never silent", () => {
     const error = String((await server.respond("/")).body);
     expect(error).toContain(`"buildError":`);
     expect(error).toContain("PostCSS (postcss.config.js: tailwindcss, autoprefixer) is not applied");
+  });
+});
+
+describe("import.meta.glob", () => {
+  it("matches *, ** and {a,b} and reads the call's literal options", () => {
+    expect(globToRegExp("src/pages/*.tsx").test("src/pages/a.tsx")).toBe(true);
+    expect(globToRegExp("src/pages/*.tsx").test("src/pages/x/a.tsx")).toBe(false);
+    expect(globToRegExp("src/**/*.md").test("src/a.md")).toBe(true);
+    expect(globToRegExp("src/**/*.md").test("src/x/y/a.md")).toBe(true);
+    expect(globToRegExp("src/*.{ts,tsx}").test("src/a.tsx")).toBe(true);
+    expect(relativeSpecifier("src/pages", "src/lib/a.ts")).toBe("../lib/a.ts");
+    expect(relativeSpecifier("src", "src/pages/a.ts")).toBe("./pages/a.ts");
+    const source = `const m = import.meta.glob(["./a/*.ts", "!./a/skip.ts"], { eager: true, import: 'default', query: '?raw' });`;
+    expect(findGlobCalls(source)).toEqual([
+      { start: 10, end: source.length - 1, patterns: ["./a/*.ts", "!./a/skip.ts"], eager: true, importName: "default", query: "?raw" },
+    ]);
+  });
+
+  it("compiles lazy and eager globs, import: 'default' and query: '?raw', against the workspace's files", async () => {
+    const { fs, server } = serve({
+      "index.html": `<script type="module" src="/src/main.ts"></script>`,
+      "src/main.ts": [
+        `const lazy = import.meta.glob("./pages/*.ts");`,
+        `const eager = import.meta.glob("./pages/*.ts", { eager: true, import: "default" });`,
+        `const texts = import.meta.glob("/content/**/*.md", { eager: true, query: "?raw", import: "default" });`,
+        `console.log(lazy, eager, texts);`,
+      ].join("\n"),
+      "src/pages/a.ts": `export default "A";\n`,
+      "src/pages/b.ts": `export default "B";\n`,
+      "src/pages/nested/c.ts": `export default "C";\n`,
+      "content/x.md": `# X\n`,
+      "content/deep/y.md": `# Y\n`,
+    });
+    const all = await modules(server);
+    const main = all["src/main.ts"]!;
+    const lines = main.split("\n");
+    expect(lines[0]).toContain(`import { default as __glob_1_0 } from "${BASE}src/pages/a.ts";`);
+    expect(lines[0]).toContain(`import { default as __glob_2_2 } from "${BASE}content/deep/y.md?raw";`);
+    expect(lines[0]).toContain(`const lazy = ({"./pages/a.ts": () => import("${BASE}src/pages/a.ts"), "./pages/b.ts": () => import("${BASE}src/pages/b.ts")});`);
+    expect(lines[1]).toBe(`const eager = ({"./pages/a.ts": __glob_1_0, "./pages/b.ts": __glob_1_1});`);
+    expect(lines[2]).toBe(`const texts = ({"/content/deep/y.md": __glob_2_2, "/content/x.md": __glob_2_3});`);
+    expect(all["content/x.md?raw"]).toContain(`export default "# X\\n";`);
+    // A file added later is matched by the next build.
+    fs.write("src/pages/d.ts", `export default "D";\n`);
+    server.compiler.forgetResolutions();
+    expect((await modules(server))["src/main.ts"]).toContain(`"./pages/d.ts": __glob_1_`);
   });
 });

@@ -9,6 +9,7 @@ import { transform, type Transform } from "sucrase";
 import { contentTypeOf, extensionOf, moduleKindOf } from "./content-types";
 import { compileCssModule, isCssModule } from "./css-modules";
 import { cssNotice, postcssSyntaxOf } from "./unsupported";
+import { expandGlobs } from "./import-glob";
 import { ModuleResolver, ResolveError, type PreviewFiles } from "./module-resolution";
 import { dirnameOf, joinPath } from "./preview-paths";
 
@@ -112,6 +113,8 @@ export class ModuleCompiler {
   /** Files were added or removed: resolutions and package.json files are read again. */
   forgetResolutions(): void {
     this.resolver = new ModuleResolver(this.files, this.root);
+    // What an import.meta.glob matches may have changed too.
+    for (const [id, entry] of this.cache) if (entry.source.includes("import.meta.glob")) this.cache.delete(id);
   }
 
   /**
@@ -198,7 +201,7 @@ export class ModuleCompiler {
   }
 
   private async esm(path: string, source: string): Promise<{ code: string; deps: string[]; compiled: string; slots: ImportSlot[] }> {
-    const code = replaceDefines(compileSyntax(path, source), this.options.env);
+    const code = await this.globs(path, replaceDefines(compileSyntax(path, source), this.options.env));
     let imports: ScriptImport[];
     try {
       imports = parseEsm(code)[0]
@@ -212,6 +215,33 @@ export class ModuleCompiler {
     const slots: ImportSlot[] = [];
     for (const item of imports) slots.push({ start: item.start, end: item.end, quoted: item.quoted, dep: await this.resolveImport(item.specifier, from, code, item.start) });
     return { code: renderImports(code, slots, (dep) => this.urlOf(dep)), deps: slots.map((s) => s.dep), compiled: code, slots };
+  }
+
+  /** import.meta.glob calls replaced by the files they match (import-glob.ts). */
+  private async globs(path: string, code: string): Promise<string> {
+    if (!code.includes("import.meta.glob")) return code;
+    const from = path.replace(/\?inline\d+$/, "");
+    const files = this.files;
+    const list = async (dir: string): Promise<string[]> => {
+      if (!files.list) throw new PreviewBuildError(`import.meta.glob in ${from}: these files cannot be listed`, from);
+      const out: string[] = [];
+      const walk = async (folder: string) => {
+        if ((await files.stat(folder))?.kind !== "dir") return;
+        for (const entry of await files.list!(folder)) {
+          if (entry.kind === "dir") {
+            if (!/(^|\/)(node_modules|\.git)$/.test(entry.path)) await walk(entry.path);
+          } else out.push(entry.path);
+        }
+      };
+      await walk(dir);
+      return out;
+    };
+    try {
+      return await expandGlobs(code, from, this.root, list);
+    } catch (error) {
+      if (error instanceof PreviewBuildError) throw error;
+      throw new PreviewBuildError(`import.meta.glob in ${from}: ${error instanceof Error ? error.message : String(error)}`, from, lineOf(code, code.indexOf("import.meta.glob")));
+    }
   }
 
   private async resolveImport(specifier: string, from: string, code: string, index: number): Promise<string> {

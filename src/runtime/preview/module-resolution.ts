@@ -11,6 +11,8 @@ export interface PreviewFiles {
   stat(path: string): Promise<{ kind: "file" | "dir" } | undefined>;
   readText(path: string): Promise<string>;
   readFile(path: string): Promise<Uint8Array>;
+  /** A folder's entries, with their workspace paths (import.meta.glob lists folders with it). */
+  list?(dir: string): Promise<Array<{ path: string; kind: "file" | "dir" }>>;
 }
 
 export class ResolveError extends Error {
