@@ -188,3 +188,26 @@ describe("import.meta.glob", () => {
     expect((await modules(server))["src/main.ts"]).toContain(`"./pages/d.ts": __glob_1_`);
   });
 });
+
+describe("public/ at the root of the site", () => {
+  it("serves /vite.svg from public/ to the page's tags, its CSS url()s and its imports; ?raw and ?url imports", async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg"/>`;
+    const { server } = serve({
+      "app/index.html": `<head><link rel="icon" href="/vite.svg"></head><img src="/vite.svg"><script type="module" src="/src/main.ts"></script>`,
+      "app/public/vite.svg": svg,
+      "app/src/main.ts": `import logo from "/vite.svg";\nimport text from "./notes.txt?raw";\nimport href from "./notes.txt?url";\nimport "./a.css";\nconsole.log(logo, text, href);\n`,
+      "app/src/notes.txt": `hello`,
+      "app/src/a.css": `body { background: url(/vite.svg); }`,
+    }, "app");
+    const html = String((await server.respond("/")).body);
+    const data = `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
+    expect(html).toContain(`<link rel="icon" href="${data}">`);
+    expect(html).toContain(`<img src="${data}">`);
+    const all = await modules(server);
+    expect(all["src/main.ts"]).toContain(`import logo from "${BASE}public/vite.svg";`);
+    expect(all["public/vite.svg"]).toContain(`export default ${JSON.stringify(data)};`);
+    expect(all["src/notes.txt?raw"]).toContain(`export default "hello";`);
+    expect(all["src/notes.txt?url"]).toContain(`export default "data:text/plain;base64,`);
+    expect(all["src/a.css"]).toContain(`url(\\"${data}\\")`);
+  });
+});

@@ -76,9 +76,16 @@ export function errorPage(error: PreviewBuildError, prelude: PageContext["prelud
 /** Throws PreviewBuildError. */
 export async function buildPageOrThrow(html: string, htmlPath: string, context: PageContext): Promise<{ html: string; page: BuiltPage }> {
   const dir = dirnameOf(htmlPath);
-  const target = (ref: string): string | undefined =>
-    localReference(ref) ? joinPath(ref.startsWith("/") ? context.root : dir, ref.replace(/[?#].*$/, "")) : undefined;
   const exists = async (path: string | undefined) => path !== undefined && (await context.files.stat(path))?.kind === "file";
+  /** The workspace file a reference of the page names: "/favicon.svg" is public/favicon.svg when the site has none of its own, as in Vite. */
+  const target = async (ref: string): Promise<string | undefined> => {
+    if (!localReference(ref)) return undefined;
+    const clean = ref.replace(/[?#].*$/, "");
+    const path = joinPath(clean.startsWith("/") ? context.root : dir, clean);
+    if (!clean.startsWith("/") || (await exists(path))) return path;
+    const fromPublic = joinPath(context.root, "public", clean);
+    return (await exists(fromPublic)) ? fromPublic : path;
+  };
 
   const entries: Array<{ path: string; source?: string }> = [];
   let inline = 0;
@@ -90,7 +97,7 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
     if (type === "module") {
       let id: string;
       if (src !== undefined) {
-        const path = target(src);
+        const path = await target(src);
         if (path === undefined) continue; // another site's script: left as written
         if (!(await exists(path))) throw new PreviewBuildError(`Module not found: "${src}" (a script of ${htmlPath})`, htmlPath, lineAt(html, match.index!));
         id = path;
@@ -101,7 +108,7 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
       }
       scripts.push({ match: match[0], replacement: `<script type="module">import ${JSON.stringify(context.compiler.urlOf(id))};</script>` });
     } else if (src !== undefined && (type === undefined || /javascript/.test(type))) {
-      const path = target(src);
+      const path = await target(src);
       if (!(await exists(path))) continue;
       const rest = attributes.filter((a) => a.name !== "src");
       scripts.push({ match: match[0], replacement: `<script${renderAttributes([...rest, { name: "src", value: await context.compiler.dataUrl(path!) }])}></script>` });
@@ -119,7 +126,7 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
     for (const attribute of attributes) {
       if (attribute.value === undefined) continue;
       if (["src", "poster", "data"].includes(attribute.name) || (attribute.name === "href" && name.toLowerCase() === "link")) {
-        const path = target(attribute.value);
+        const path = await target(attribute.value);
         if (!(await exists(path))) continue;
         const css = isStylesheet ? await context.files.readText(path!) : "";
         const syntax = isStylesheet ? postcssSyntaxOf(css) : undefined;
@@ -132,7 +139,7 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
         const parts = await Promise.all(
           attribute.value.split(",").map(async (candidate) => {
             const [url, ...descriptor] = candidate.trim().split(/\s+/);
-            const path = url ? target(url) : undefined;
+            const path = url ? await target(url) : undefined;
             return (await exists(path)) ? [await context.compiler.dataUrl(path!), ...descriptor].join(" ") : candidate.trim();
           }),
         );

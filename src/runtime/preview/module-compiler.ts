@@ -382,7 +382,9 @@ export class ModuleCompiler {
     let last = 0;
     for (const match of matches) {
       const ref = match[2]!.trim();
-      const target = localReference(ref) ? joinPath(ref.startsWith("/") ? this.root : dirnameOf(path), ref.replace(/[?#].*$/, "")) : undefined;
+      let target = localReference(ref) ? joinPath(ref.startsWith("/") ? this.root : dirnameOf(path), ref.replace(/[?#].*$/, "")) : undefined;
+      // url(/bg.png): public/bg.png when the site has no such file of its own, as in Vite.
+      if (target !== undefined && ref.startsWith("/") && (await this.files.stat(target))?.kind !== "file") target = joinPath(this.root, "public", ref.replace(/[?#].*$/, ""));
       const data = target !== undefined && (await this.files.stat(target))?.kind === "file" ? await this.dataUrl(target) : undefined;
       out += css.slice(last, match.index) + (data ? `url(${JSON.stringify(data)})` : match[0]);
       last = match.index! + match[0].length;
