@@ -43,6 +43,8 @@ describe("built-in preview: what Vite does", () => {
     const notice = site.getByRole("status");
     await expect.poll(() => notice.textContent()).toContain(POSTCSS);
     expect(await notice.textContent()).toContain("src/index.css uses @tailwind");
+    // And the Preview panel lists them above the page.
+    await expect.poll(() => page.getByRole("region", { name: "Not applied by the built-in preview" }).textContent()).toContain(POSTCSS);
 
     // An error's overlay says it as well.
     await runInTerminal(page, `sed -i 's/^function App() {/function App() { throw new Error("boom");/' src/App.tsx`);

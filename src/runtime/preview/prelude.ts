@@ -62,8 +62,9 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
   // A visible notice of what the preview does not do (Tailwind, PostCSS, Vite plugins): a page that
   // looks unstyled says why.
   const showNotices = () => {
-    if (notices.length === 0) return;
+    // Posted even when there are none: the panel shows the current page's.
     post({ kind: "notices", notices });
+    if (notices.length === 0) return;
     const render = () => {
       document.querySelector("webcode-preview-notice")?.remove();
       const host = document.createElement("webcode-preview-notice");
