@@ -77,7 +77,7 @@ describe("CSS modules", () => {
   });
 
   it("compiles `import styles from './App.module.css'` to scoped CSS in the page and the names as exports, composes from another file included", async () => {
-    const { server } = serve({
+    const { fs, server } = serve({
       "index.html": `<script type="module" src="/src/main.ts"></script>`,
       "src/main.ts": `import styles, { box } from "./App.module.css";\nconsole.log(styles.box, box);\n`,
       "src/App.module.css": `.box { composes: shared from "./shared.module.css"; color: red; }\n`,
@@ -95,6 +95,9 @@ describe("CSS modules", () => {
     expect(all["src/shared.module.css"]).toContain(JSON.stringify(`.${shared} { margin: 0; }\n`));
     // Plain CSS files stay global.
     expect(app).not.toContain(`.box {`);
+    // A class renamed in the file composed from: the importer is compiled again, and says what is missing.
+    fs.write("src/shared.module.css", `.common { margin: 0; }\n`);
+    expect(String((await server.respond("/")).body)).toContain(`composes: class \\"shared\\" is not in src/shared.module.css`);
   });
 });
 

@@ -182,7 +182,8 @@ export class ModuleCompiler {
       compiled: entry.compiled,
       slots: entry.slots,
     };
-    if (text !== undefined) this.cache.set(cacheKey, result);
+    // A CSS module that composes from other files depends on their text too: compiled every time.
+    if (text !== undefined && !(kind === "css" && entry.deps.length > 0)) this.cache.set(cacheKey, result);
     return result;
   }
 
