@@ -50,6 +50,17 @@ export class MapPreviewFiles implements PreviewFiles {
     throw new Error(`ENOENT: ${p}`);
   }
 
+  async list(dir: string): Promise<Array<{ path: string; kind: "file" | "dir" }>> {
+    const prefix = dir === "" ? "" : `${dir}/`;
+    const names = new Map<string, "file" | "dir">();
+    for (const key of this.files.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const [name, ...rest] = key.slice(prefix.length).split("/");
+      names.set(`${prefix}${name}`, rest.length > 0 ? "dir" : "file");
+    }
+    return [...names].map(([path, kind]) => ({ path, kind }));
+  }
+
   async readText(p: string): Promise<string> {
     return new TextDecoder().decode(await this.readFile(p));
   }

@@ -101,3 +101,46 @@ document.getElementById("hang").onclick = () => { setTimeout(() => { for (;;) {}
 export function brokenApp(app: string): BuildEntry[] {
   return reactStarter(app);
 }
+
+/**
+ * The React starter with what Vite does besides compiling (issue 28): a CSS module composing from
+ * another, .env, public/, ?raw, import.meta.glob, and a Tailwind + PostCSS config the preview does
+ * not run (bolt.new's default template has one).
+ */
+export function viteFeaturesStarter(): BuildEntry[] {
+  const app = `import styles from "./App.module.css";
+import notes from "./notes.txt?raw";
+import logo from "/vite.svg";
+
+const pages = import.meta.glob("./pages/*.ts", { eager: true, import: "default" });
+
+function App() {
+  return (
+    <>
+      <h1 className={styles.title}>Vite + React</h1>
+      <p id="env">{import.meta.env.VITE_API_URL} {String(import.meta.env.DB_PASSWORD)} {import.meta.env.MODE}</p>
+      <p id="raw">{notes}</p>
+      <p id="glob">{Object.entries(pages).map(([k, v]) => k + "=" + v).join(",")}</p>
+      <img id="logo" src={logo} alt="logo" />
+      <p className="title" id="global">global</p>
+    </>
+  );
+}
+
+export default App;
+`;
+  return [
+    ...reactStarter(app).map((entry) =>
+      entry.name === "app/src/index.css" ? { name: entry.name, data: `@tailwind base;\n@tailwind utilities;\n${String(entry.data)}` } : entry,
+    ),
+    { name: "app/src/App.module.css", data: `.title { composes: base from "./shared.module.css"; color: rgb(0, 128, 0); }\n` },
+    { name: "app/src/shared.module.css", data: `.base { font-style: italic; }\n` },
+    { name: "app/src/notes.txt", data: `raw text` },
+    { name: "app/src/pages/a.ts", data: `export default "A";\n` },
+    { name: "app/src/pages/b.ts", data: `export default "B";\n` },
+    { name: "app/.env", data: `VITE_API_URL=https://api.example.test\nDB_PASSWORD=hunter2\n` },
+    { name: "app/public/vite.svg", data: `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="5"></svg>` },
+    { name: "app/postcss.config.js", data: `export default {\n  plugins: {\n    tailwindcss: {},\n    autoprefixer: {},\n  },\n};\n` },
+    { name: "app/tailwind.config.js", data: `export default { content: ["./index.html", "./src/**/*.{ts,tsx}"], theme: { extend: {} }, plugins: [] };\n` },
+  ];
+}

@@ -202,3 +202,20 @@ describe("an unknown option is an error, as in the real tool", () => {
     expect((await pip(["list", "--format", "freeze"])).exitCode).toBe(0);
   });
 });
+
+describe("what the Preview does not do that Vite would is said where it was started", () => {
+  it("npm run dev names PostCSS with its plugins, the Tailwind config and the Vite plugins it does not run", async () => {
+    const { runtime } = await open({
+      ...SITE,
+      "package.json": JSON.stringify({ name: "app", version: "1.0.0", scripts: { dev: "vite" } }),
+      "postcss.config.js": `export default {\n  plugins: {\n    tailwindcss: {},\n    autoprefixer: {},\n  },\n};\n`,
+      "tailwind.config.js": `export default { content: ["./index.html"] };\n`,
+      "vite.config.ts": `import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\nimport svgr from "vite-plugin-svgr";\nexport default defineConfig({ plugins: [react(), svgr()] });\n`,
+    });
+    const result = await runtime.exec("npm run dev");
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain("Warning  PostCSS (postcss.config.js: tailwindcss, autoprefixer) is not applied by the built-in preview; WebContainer runs it.");
+    expect(result.output).toContain("Warning  Tailwind (tailwind.config.js) is not applied by the built-in preview");
+    expect(result.output).toContain("Warning  vite.config.ts uses plugins the built-in preview does not run: vite-plugin-svgr; WebContainer runs it.");
+  });
+});

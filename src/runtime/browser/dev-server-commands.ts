@@ -12,6 +12,7 @@
 import { defineCommand, type CustomCommand, type ExecResult as BashResult, type IFileSystem } from "just-bash";
 import type { PreviewStart, PreviewStartOptions } from "../types";
 import { WORKSPACE_MOUNT } from "./bash-host";
+import { configNotices } from "../preview/unsupported";
 
 export interface DevServerRequest {
   /** The folder to serve, relative to the command's working folder ("." for it). */
@@ -217,7 +218,10 @@ export async function startDevServerPreview(request: DevServerRequest, cwd: stri
     `No Node.js dev server runs in the browser runtime: ${request.label} is served by the browser runtime's built-in preview instead.\n` +
     `  Serving  ${folder}\n  Preview  the Preview tab, or ${started.url} in this browser while webcode stays open\n` +
     `  It reloads when files change. TypeScript, JSX, CSS imports and node_modules packages are compiled on the way out.\n`;
-  return { stdout, stderr: "", exitCode: 0 };
+  // What it does not do that Vite would (PostCSS, Tailwind, Vite plugins): said here as on the page.
+  const notices = await configNotices(async (name) => fs.readFile(fs.resolvePath(folder, name)).catch(() => undefined));
+  const warnings = notices.map((n) => `  Warning  ${n}\n`).join("");
+  return { stdout: stdout + warnings, stderr: "", exitCode: 0 };
 }
 
 /** The answer of a tool's command line typed in folder `cwd`. */

@@ -6,6 +6,7 @@
 import { localReference, PreviewBuildError, textToBase64, type CompiledModule, type ModuleCompiler } from "./module-compiler";
 import { preludeScript, type PreludeConfig } from "./prelude";
 import { dirnameOf, joinPath } from "./preview-paths";
+import { cssNotice, postcssSyntaxOf } from "./unsupported";
 import type { PreviewFiles } from "./module-resolution";
 
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
@@ -68,16 +69,23 @@ export async function buildPage(html: string, htmlPath: string, context: PageCon
 export function errorPage(error: PreviewBuildError, prelude: PageContext["prelude"]): string {
   const buildError = { message: error.message, file: error.file, line: error.line, column: error.column };
   // No build id: an error page has nothing to update in place; the next save reloads it.
-  const config = { base: prelude.base, root: prelude.root, buildError };
+  const config = { base: prelude.base, root: prelude.root, notices: prelude.notices, buildError };
   return `<!doctype html><html><head><meta charset="utf-8"><title>Error</title><script>${preludeScript(config)}</script></head><body></body></html>`;
 }
 
 /** Throws PreviewBuildError. */
 export async function buildPageOrThrow(html: string, htmlPath: string, context: PageContext): Promise<{ html: string; page: BuiltPage }> {
   const dir = dirnameOf(htmlPath);
-  const target = (ref: string): string | undefined =>
-    localReference(ref) ? joinPath(ref.startsWith("/") ? context.root : dir, ref.replace(/[?#].*$/, "")) : undefined;
   const exists = async (path: string | undefined) => path !== undefined && (await context.files.stat(path))?.kind === "file";
+  /** The workspace file a reference of the page names: "/favicon.svg" is public/favicon.svg when the site has none of its own, as in Vite. */
+  const target = async (ref: string): Promise<string | undefined> => {
+    if (!localReference(ref)) return undefined;
+    const clean = ref.replace(/[?#].*$/, "");
+    const path = joinPath(clean.startsWith("/") ? context.root : dir, clean);
+    if (!clean.startsWith("/") || (await exists(path))) return path;
+    const fromPublic = joinPath(context.root, "public", clean);
+    return (await exists(fromPublic)) ? fromPublic : path;
+  };
 
   const entries: Array<{ path: string; source?: string }> = [];
   let inline = 0;
@@ -89,7 +97,7 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
     if (type === "module") {
       let id: string;
       if (src !== undefined) {
-        const path = target(src);
+        const path = await target(src);
         if (path === undefined) continue; // another site's script: left as written
         if (!(await exists(path))) throw new PreviewBuildError(`Module not found: "${src}" (a script of ${htmlPath})`, htmlPath, lineAt(html, match.index!));
         id = path;
@@ -100,13 +108,15 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
       }
       scripts.push({ match: match[0], replacement: `<script type="module">import ${JSON.stringify(context.compiler.urlOf(id))};</script>` });
     } else if (src !== undefined && (type === undefined || /javascript/.test(type))) {
-      const path = target(src);
+      const path = await target(src);
       if (!(await exists(path))) continue;
       const rest = attributes.filter((a) => a.name !== "src");
       scripts.push({ match: match[0], replacement: `<script${renderAttributes([...rest, { name: "src", value: await context.compiler.dataUrl(path!) }])}></script>` });
     }
   }
   const modules = await context.compiler.compileGraph(entries);
+  /** What the preview does not do for this page that Vite would (PostCSS syntax in its CSS). */
+  const notes: string[] = [];
   let out = html;
   for (const { match, replacement } of scripts) out = out.replace(match, () => replacement);
   out = await replaceAsync(out, RESOURCE_TAG, async (tag, name: string, attrText: string, selfClose: string) => {
@@ -116,17 +126,20 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
     for (const attribute of attributes) {
       if (attribute.value === undefined) continue;
       if (["src", "poster", "data"].includes(attribute.name) || (attribute.name === "href" && name.toLowerCase() === "link")) {
-        const path = target(attribute.value);
+        const path = await target(attribute.value);
         if (!(await exists(path))) continue;
+        const css = isStylesheet ? await context.files.readText(path!) : "";
+        const syntax = isStylesheet ? postcssSyntaxOf(css) : undefined;
+        if (syntax) notes.push(cssNotice(path!, syntax));
         attribute.value = isStylesheet
-          ? `data:text/css;base64,${textToBase64(await context.compiler.inlineCssUrls(await context.files.readText(path!), path!))}`
+          ? `data:text/css;base64,${textToBase64(await context.compiler.inlineCssUrls(css, path!))}`
           : await context.compiler.dataUrl(path!);
         changed = true;
       } else if (attribute.name === "srcset") {
         const parts = await Promise.all(
           attribute.value.split(",").map(async (candidate) => {
             const [url, ...descriptor] = candidate.trim().split(/\s+/);
-            const path = url ? target(url) : undefined;
+            const path = url ? await target(url) : undefined;
             return (await exists(path)) ? [await context.compiler.dataUrl(path!), ...descriptor].join(" ") : candidate.trim();
           }),
         );
@@ -138,10 +151,13 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
   });
   out = await replaceAsync(out, STYLE, async (_all, open: string, css: string, close: string) => `${open}${await context.compiler.inlineCssUrls(css, htmlPath)}${close}`);
   const imports: Record<string, string> = {};
-  for (const module of modules.values()) imports[module.url] = module.dataUrl;
+  for (const module of modules.values()) {
+    imports[module.url] = module.dataUrl;
+    notes.push(...module.notes);
+  }
   const head =
     `<script type="importmap">${JSON.stringify({ imports }).replace(/</g, "\\u003c")}</script>` +
-    `<script>${preludeScript(context.prelude)}</script>`;
+    `<script>${preludeScript({ ...context.prelude, notices: [...new Set([...(context.prelude.notices ?? []), ...notes])] })}</script>`;
   return { html: insertAtHeadStart(out, head), page: { shell: out, modules, entries: entries.map((e) => e.path) } };
 }
 

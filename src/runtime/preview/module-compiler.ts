@@ -7,6 +7,9 @@ import { init as initEsLexer, parse as parseEsm } from "es-module-lexer";
 import { init as initCjsLexer, parse as parseCjs } from "cjs-module-lexer";
 import { transform, type Transform } from "sucrase";
 import { contentTypeOf, extensionOf, moduleKindOf } from "./content-types";
+import { compileCssModule, isCssModule } from "./css-modules";
+import { cssNotice, postcssSyntaxOf } from "./unsupported";
+import { expandGlobs } from "./import-glob";
 import { ModuleResolver, ResolveError, type PreviewFiles } from "./module-resolution";
 import { dirnameOf, joinPath } from "./preview-paths";
 
@@ -43,6 +46,8 @@ export interface CompiledModule {
    * "leaf": CSS, JSON, assets (no imports); "cjs": a CommonJS facade or factory.
    */
   kind: ModuleKind;
+  /** What the preview does not do for this module that Vite would (PostCSS syntax in a CSS file). */
+  notes: string[];
   /** The code with each import naming `urlFor(dep)` instead of the dep's module URL (hot updates: hot-update.ts). */
   renderWith(urlFor: (dep: string) => string): string;
 }
@@ -80,6 +85,7 @@ interface CacheEntry {
   dataUrl: string;
   deps: string[];
   kind: ModuleKind;
+  notes: string[];
   /** ES modules: the compiled code before its imports were rewritten, and where they are in it. */
   compiled?: string;
   slots?: ImportSlot[];
@@ -97,9 +103,18 @@ export class ModuleCompiler {
     this.resolver = new ModuleResolver(files, root);
   }
 
+  /** import.meta.env changed (a .env file was saved): modules are compiled again with the new values. */
+  setEnv(env: Record<string, string | boolean>): void {
+    if (JSON.stringify(env) === JSON.stringify(this.options.env)) return;
+    this.options.env = env;
+    this.cache.clear();
+  }
+
   /** Files were added or removed: resolutions and package.json files are read again. */
   forgetResolutions(): void {
     this.resolver = new ModuleResolver(this.files, this.root);
+    // What an import.meta.glob matches may have changed too.
+    for (const [id, entry] of this.cache) if (entry.source.includes("import.meta.glob")) this.cache.delete(id);
   }
 
   /**
@@ -123,6 +138,7 @@ export class ModuleCompiler {
           dataUrl: entry.dataUrl,
           deps: entry.deps,
           kind: entry.kind,
+          notes: entry.notes,
           renderWith: (urlFor) => (entry.compiled === undefined ? entry.code : `${renderImports(entry.compiled, entry.slots ?? [], urlFor)}\n//# sourceURL=${this.urlOf(id)}`),
         });
         for (const dep of entry.deps) if (!out.has(dep)) queue.push({ id: dep });
@@ -150,6 +166,7 @@ export class ModuleCompiler {
     if (query === "raw") entry = { code: `export default ${JSON.stringify(text)};`, deps: [], kind: "leaf" };
     else if (query === "url" || kind === "asset") entry = { code: `export default ${JSON.stringify(await this.dataUrl(file))};`, deps: [], kind: "leaf" };
     else if (kind === "json") entry = { code: `export default ${jsonModule(text!, file)};`, deps: [], kind: "leaf" };
+    else if (kind === "css" && isCssModule(file)) entry = { ...(await this.cssModule(file, text!)), kind: "esm" };
     else if (kind === "css") entry = { code: cssModule(await this.inlineCssUrls(text!, file), file), deps: [], kind: "leaf" };
     else if (factory) entry = { ...(await this.cjsFactory(file, text!)), kind: "cjs" };
     else if (inlineSource === undefined && (await this.isCommonJs(file, text!))) entry = { ...(await this.cjsFacade(file, text!)), kind: "cjs" };
@@ -161,10 +178,12 @@ export class ModuleCompiler {
       dataUrl: `data:text/javascript;base64,${textToBase64(code)}`,
       deps: entry.deps,
       kind: entry.kind,
+      notes: kind === "css" && text !== undefined && !query ? cssNotes(file, text) : [],
       compiled: entry.compiled,
       slots: entry.slots,
     };
-    if (text !== undefined) this.cache.set(cacheKey, result);
+    // A CSS module that composes from other files depends on their text too: compiled every time.
+    if (text !== undefined && !(kind === "css" && entry.deps.length > 0)) this.cache.set(cacheKey, result);
     return result;
   }
 
@@ -183,7 +202,7 @@ export class ModuleCompiler {
   }
 
   private async esm(path: string, source: string): Promise<{ code: string; deps: string[]; compiled: string; slots: ImportSlot[] }> {
-    const code = replaceDefines(compileSyntax(path, source), this.options.env);
+    const code = await this.globs(path, replaceDefines(compileSyntax(path, source), this.options.env));
     let imports: ScriptImport[];
     try {
       imports = parseEsm(code)[0]
@@ -197,6 +216,33 @@ export class ModuleCompiler {
     const slots: ImportSlot[] = [];
     for (const item of imports) slots.push({ start: item.start, end: item.end, quoted: item.quoted, dep: await this.resolveImport(item.specifier, from, code, item.start) });
     return { code: renderImports(code, slots, (dep) => this.urlOf(dep)), deps: slots.map((s) => s.dep), compiled: code, slots };
+  }
+
+  /** import.meta.glob calls replaced by the files they match (import-glob.ts). */
+  private async globs(path: string, code: string): Promise<string> {
+    if (!code.includes("import.meta.glob")) return code;
+    const from = path.replace(/\?inline\d+$/, "");
+    const files = this.files;
+    const list = async (dir: string): Promise<string[]> => {
+      if (!files.list) throw new PreviewBuildError(`import.meta.glob in ${from}: these files cannot be listed`, from);
+      const out: string[] = [];
+      const walk = async (folder: string) => {
+        if ((await files.stat(folder))?.kind !== "dir") return;
+        for (const entry of await files.list!(folder)) {
+          if (entry.kind === "dir") {
+            if (!/(^|\/)(node_modules|\.git)$/.test(entry.path)) await walk(entry.path);
+          } else out.push(entry.path);
+        }
+      };
+      await walk(dir);
+      return out;
+    };
+    try {
+      return await expandGlobs(code, from, this.root, list);
+    } catch (error) {
+      if (error instanceof PreviewBuildError) throw error;
+      throw new PreviewBuildError(`import.meta.glob in ${from}: ${error instanceof Error ? error.message : String(error)}`, from, lineOf(code, code.indexOf("import.meta.glob")));
+    }
   }
 
   private async resolveImport(specifier: string, from: string, code: string, index: number): Promise<string> {
@@ -287,6 +333,49 @@ export class ModuleCompiler {
     return { code: header + replaceDefines(source, this.options.env) + footer, deps };
   }
 
+  /**
+   * A CSS module: its scoped CSS added to the page, the names → scoped names as default export (and
+   * as named exports); a file it composes from is imported (its CSS is in the page as well).
+   */
+  private async cssModule(path: string, text: string): Promise<{ code: string; deps: string[]; compiled: string; slots: ImportSlot[] }> {
+    const { css, exports, deps } = await this.cssModuleOf(path, text, 0);
+    let compiled = "";
+    const slots: ImportSlot[] = [];
+    for (const dep of deps) {
+      compiled += `import "`;
+      slots.push({ start: compiled.length, end: compiled.length + dep.length, quoted: false, dep });
+      compiled += `${dep}";\n`;
+    }
+    compiled += cssModule(await this.inlineCssUrls(css, path), path).replace(/export default .*$/, "");
+    compiled += `const __names = ${JSON.stringify(exports)};\nexport default __names;\n`;
+    compiled += Object.keys(exports).map((name, i) => `const __n${i} = __names[${JSON.stringify(name)}]; export { __n${i} as ${JSON.stringify(name)} };`).join("\n");
+    return { code: renderImports(compiled, slots, (dep) => this.urlOf(dep)), deps, compiled, slots };
+  }
+
+  private async cssModuleOf(path: string, text: string, depth: number): Promise<{ css: string; exports: Record<string, string>; deps: string[] }> {
+    const result = compileCssModule(text, path);
+    const exports = { ...result.exports };
+    const deps: string[] = [];
+    for (const item of result.imports) {
+      let target: string;
+      try {
+        target = await this.resolver.resolve(item.from, path);
+      } catch (error) {
+        if (error instanceof ResolveError) throw new PreviewBuildError(`Module not found: ${error.message} (composes in ${path})`, path, lineOf(text, text.indexOf(item.from)));
+        throw error;
+      }
+      if (depth > 16) throw new PreviewBuildError(`composes: ${path} and ${target} compose from each other`, path);
+      if (!deps.includes(target)) deps.push(target);
+      const other = (await this.cssModuleOf(target, await this.files.readText(target), depth + 1)).exports;
+      const added = item.names.map((name) => {
+        if (other[name] === undefined) throw new PreviewBuildError(`composes: class "${name}" is not in ${target}`, path, lineOf(text, text.indexOf(item.from)));
+        return other[name];
+      });
+      exports[item.into] = [exports[item.into], ...added].join(" ");
+    }
+    return { css: result.css, exports, deps };
+  }
+
   /** CSS with its url(...) references to workspace files replaced by data: URLs. */
   async inlineCssUrls(css: string, path: string): Promise<string> {
     const matches = [...css.matchAll(/url\(\s*(["']?)([^"')]+)\1\s*\)/g)];
@@ -294,7 +383,9 @@ export class ModuleCompiler {
     let last = 0;
     for (const match of matches) {
       const ref = match[2]!.trim();
-      const target = localReference(ref) ? joinPath(ref.startsWith("/") ? this.root : dirnameOf(path), ref.replace(/[?#].*$/, "")) : undefined;
+      let target = localReference(ref) ? joinPath(ref.startsWith("/") ? this.root : dirnameOf(path), ref.replace(/[?#].*$/, "")) : undefined;
+      // url(/bg.png): public/bg.png when the site has no such file of its own, as in Vite.
+      if (target !== undefined && ref.startsWith("/") && (await this.files.stat(target))?.kind !== "file") target = joinPath(this.root, "public", ref.replace(/[?#].*$/, ""));
       const data = target !== undefined && (await this.files.stat(target))?.kind === "file" ? await this.dataUrl(target) : undefined;
       out += css.slice(last, match.index) + (data ? `url(${JSON.stringify(data)})` : match[0]);
       last = match.index! + match[0].length;
@@ -306,6 +397,11 @@ export class ModuleCompiler {
     const type = contentTypeOf(path);
     return `data:${type.replace(/; charset=utf-8$/, "")};base64,${bytesToBase64(await this.files.readFile(path))}`;
   }
+}
+
+function cssNotes(path: string, css: string): string[] {
+  const syntax = postcssSyntaxOf(css);
+  return syntax ? [cssNotice(path, syntax)] : [];
 }
 
 function renderImports(code: string, slots: ImportSlot[], urlFor: (dep: string) => string): string {

@@ -11,6 +11,8 @@ export interface PreviewFiles {
   stat(path: string): Promise<{ kind: "file" | "dir" } | undefined>;
   readText(path: string): Promise<string>;
   readFile(path: string): Promise<Uint8Array>;
+  /** A folder's entries, with their workspace paths (import.meta.glob lists folders with it). */
+  list?(dir: string): Promise<Array<{ path: string; kind: "file" | "dir" }>>;
 }
 
 export class ResolveError extends Error {
@@ -50,7 +52,10 @@ export class ModuleResolver {
     if (clean.startsWith("/") || clean.startsWith("./") || clean.startsWith("../") || clean === "." || clean === "..") {
       const base = clean.startsWith("/") ? this.root : dirnameOf(from);
       const target = joinPath(base, clean);
-      const found = target === undefined ? undefined : await this.probe(target, true);
+      let found = target === undefined ? undefined : await this.probe(target, true);
+      // "/vite.svg": Vite serves public/ at the root of the site (files only, as they are).
+      const fromPublic = clean.startsWith("/") ? joinPath(this.root, "public", clean) : undefined;
+      if (found === undefined && fromPublic !== undefined && (await this.files.stat(fromPublic))?.kind === "file") found = fromPublic;
       if (found === undefined) throw new ResolveError(`"${specifier}" was not found (imported from ${from})`);
       return found;
     }

@@ -13,6 +13,8 @@ export interface PreludeConfig {
   build?: string;
   /** An error found while building the page (syntax, module not found), shown at once. */
   buildError?: { message: string; file?: string; line?: number; column?: number };
+  /** What the preview does not do that Vite would for this project (unsupported.ts): shown on the page and in the overlay. */
+  notices?: string[];
 }
 
 /** A hot update from the Preview panel (src/runtime/preview/hot-update.ts says what each field is). */
@@ -56,6 +58,38 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
     }
     return {};
   };
+  const notices = config.notices ?? [];
+  // A visible notice of what the preview does not do (Tailwind, PostCSS, Vite plugins): a page that
+  // looks unstyled says why.
+  const showNotices = () => {
+    // Posted even when there are none: the panel shows the current page's.
+    post({ kind: "notices", notices });
+    if (notices.length === 0) return;
+    const render = () => {
+      document.querySelector("webcode-preview-notice")?.remove();
+      const host = document.createElement("webcode-preview-notice");
+      const shadow = host.attachShadow({ mode: "open" });
+      const box = document.createElement("div");
+      box.setAttribute("role", "status");
+      box.setAttribute(
+        "style",
+        "position:fixed;left:8px;right:8px;bottom:8px;z-index:2147483646;max-height:40vh;overflow:auto;padding:8px 12px;border-radius:6px;background:#3b2f00;color:#ffe9a8;font:12px/1.4 ui-sans-serif,system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.4);white-space:pre-wrap",
+      );
+      const text = document.createElement("div");
+      text.textContent = `Built-in preview, not Vite:\n${notices.map((n) => `- ${n}`).join("\n")}`;
+      const close = document.createElement("button");
+      close.type = "button";
+      close.textContent = "Dismiss";
+      close.setAttribute("aria-label", "Dismiss the preview notice");
+      close.setAttribute("style", "margin-top:6px");
+      close.addEventListener("click", () => host.remove());
+      box.append(text, close);
+      shadow.append(box);
+      document.documentElement.append(host);
+    };
+    if (document.body) render();
+    else document.addEventListener("DOMContentLoaded", render, { once: true });
+  };
   let overlay: HTMLElement | undefined;
   const show = (error: { message: string; file?: string; line?: number; column?: number; stack?: string }) => {
     post({ kind: "error", message: error.message, file: error.file, line: error.line });
@@ -85,6 +119,13 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
       close.setAttribute("aria-label", "Dismiss the error");
       close.addEventListener("click", () => host.remove());
       box.append(title, where, message);
+      if (notices.length > 0) {
+        const also = document.createElement("p");
+        also.className = "notices";
+        also.textContent = `The built-in preview differs from Vite here:\n${notices.map((n) => `- ${n}`).join("\n")}`;
+        also.setAttribute("style", "margin:0 0 12px;color:#ffd479");
+        box.append(also);
+      }
       if (error.stack) {
         const stack = document.createElement("pre");
         // Workspace paths instead of the preview's long module URLs.
@@ -227,6 +268,7 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
       }
     });
   });
+  showNotices();
   if (config.buildError) show(config.buildError);
 }
 

@@ -6,6 +6,8 @@ import { buildPage, buildPageOrThrow, errorPage } from "./html-document";
 import { planHotUpdate, type FramePage, type HotUpdate } from "./hot-update";
 import { ModuleCompiler, PreviewBuildError } from "./module-compiler";
 import type { PreviewFiles } from "./module-resolution";
+import { loadViteEnv } from "./vite-env";
+import { configNotices } from "./unsupported";
 import { decodeUrlPath, encodeUrlPath, joinPath, underRoot, withinRoot } from "./preview-paths";
 
 export interface PreviewResponse {
@@ -38,7 +40,7 @@ export class PreviewServer {
   ) {
     this.compiler = new ModuleCompiler(files, options.root, {
       moduleUrl: (path) => this.urlOf(path),
-      env: { MODE: options.mode ?? "development", DEV: (options.mode ?? "development") !== "production", PROD: options.mode === "production", SSR: false, BASE_URL: "/" },
+      env: { BASE_URL: "/", MODE: options.mode ?? "development", DEV: (options.mode ?? "development") !== "production", PROD: options.mode === "production", SSR: false },
     });
   }
 
@@ -88,8 +90,9 @@ export class PreviewServer {
     const type = contentTypeOf(path);
     if (mode === "page" && (extensionOf(path) === "html" || extensionOf(path) === "htm")) {
       const html = await this.files.readText(path);
+      await this.loadEnv();
       const build = crypto.randomUUID();
-      const built = await buildPage(html, path, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: { ...this.prelude(), build } });
+      const built = await buildPage(html, path, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: { ...this.prelude(), build, notices: await this.notices() } });
       if (built.page) {
         this.pages.set(build, { htmlPath: path, page: built.page, versions: new Map() });
         for (const old of this.pages.keys()) if (this.pages.size > KEPT_PAGES) this.pages.delete(old);
@@ -110,6 +113,7 @@ export class PreviewServer {
     try {
       if ((await this.files.stat(current.htmlPath))?.kind !== "file") return { kind: "reload", reason: `${current.htmlPath} is gone` };
       const html = await this.files.readText(current.htmlPath);
+      await this.loadEnv();
       const next = await buildPageOrThrow(html, current.htmlPath, { files: this.files, compiler: this.compiler, root: this.options.root, prelude: this.prelude() });
       return planHotUpdate(current, next.page);
     } catch (error) {
@@ -117,6 +121,19 @@ export class PreviewServer {
       if (error instanceof PreviewBuildError) return { kind: "reload", reason: error.message };
       throw error;
     }
+  }
+
+  /** import.meta.env from the served folder's .env files (read again for every build: they may have changed). */
+  private async loadEnv(): Promise<void> {
+    this.compiler.setEnv(await loadViteEnv(this.files, this.options.root, this.options.mode ?? "development"));
+  }
+
+  /** What the built-in preview does not do for the served project that Vite would (unsupported.ts). */
+  async notices(): Promise<string[]> {
+    return configNotices(async (name) => {
+      const path = joinPath(this.options.root, name);
+      return path !== undefined && (await this.files.stat(path))?.kind === "file" ? this.files.readText(path) : undefined;
+    });
   }
 
   private prelude() {

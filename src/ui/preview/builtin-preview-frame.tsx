@@ -18,13 +18,15 @@ const HOT_UPDATE_TIMEOUT_MS = 5_000;
 
 interface PreviewMessage {
   source: "webcode-preview";
-  kind: "location" | "error" | "fetch" | "hot-result" | "blocked";
+  kind: "location" | "error" | "fetch" | "hot-result" | "blocked" | "notices";
   path?: string;
   /** With "blocked": the refused request's address and the policy directive that refused it. */
   url?: string;
   directive?: string;
   /** With "location": the page build's id, for hot updates. */
   build?: string;
+  /** With "notices": what the built-in preview does not do for this project that Vite would (PostCSS, Tailwind, Vite plugins). */
+  notices?: unknown;
   /** With "hot-result". */
   id?: number;
   ok?: boolean;
@@ -79,6 +81,7 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
   const [reloads, setReloads] = useState(0);
   const [typed, setTyped] = useState("/");
   const [blocked, setBlocked] = useState<Blocked[]>([]);
+  const [notices, setNotices] = useState<string[]>([]);
   const current = useRef("/");
   /** The page build the frame runs (from its prelude); undefined until it reports one. */
   const build = useRef<string | undefined>(undefined);
@@ -176,6 +179,10 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
       const data = event.data;
       if (data.kind === "hot-result" && typeof data.id === "number") {
         hotResults.current.get(data.id)?.(data.ok === true);
+      } else if (data.kind === "notices" && Array.isArray(data.notices)) {
+        // Text from the page: shown as text, a few short lines at most.
+        const next = data.notices.filter((n): n is string => typeof n === "string").slice(0, 8).map((n) => n.slice(0, 400));
+        setNotices((old) => (old.join("\n") === next.join("\n") ? old : next));
       } else if (data.kind === "blocked" && typeof data.url === "string") {
         reportBlocked(data.url, (typeof data.directive === "string" && REQUEST_KINDS[data.directive]) || "request");
       } else if (data.kind === "location" && typeof data.path === "string") {
@@ -271,6 +278,15 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
         />
         {actions}
       </form>
+      {notices.length > 0 && (
+        <section className="preview-notices" aria-label="Not applied by the built-in preview">
+          <ul>
+            {notices.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </section>
+      )}
       {blocked.length > 0 && (
         <section className="preview-blocked" aria-label="Blocked requests">
           <p>This page tried to reach other sites. Nothing was sent; allow a site to let the page reach it, then the page reloads.</p>
