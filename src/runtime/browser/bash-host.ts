@@ -5,6 +5,7 @@
 import { Bash, InMemoryFs, MountableFs, defineCommand, getCommandNames, type Command, type CustomCommand, type IFileSystem } from "just-bash";
 import { PathError, errorMessage, normalizePath, shellLine } from "../../base";
 import type { ChangeSource } from "../types";
+import type { LocalServers } from "../sandbox/local-servers";
 import { EgressRefusedError, NetworkLog, type ExecGate, type GatedFetch } from "../egress";
 import { SIGNAL_GRACE_MS } from "../sandbox/sandbox-host";
 import type { WorkspaceFiles } from "../workspace-files";
@@ -61,6 +62,11 @@ export interface BashHostOptions {
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
   /** Where every request a command makes is recorded. */
   networkLog?: NetworkLog;
+  /**
+   * The servers of this tab's programs (localhost:PORT, sandbox/local-servers.ts): a request for a
+   * local URL goes there, not to the network, so the gate is not asked and the log does not list it.
+   */
+  localServers?: LocalServers;
 }
 
 /** Exit code of a command its gate refused (bash's "permission denied" for a command that cannot run). */
@@ -94,6 +100,7 @@ export class BashHost {
   private readonly runGates = new Map<number, ExecGate>();
   private nextRun = 1;
   private readonly fetchImpl: (input: string, init?: RequestInit) => Promise<Response>;
+  private readonly localServers: LocalServers | undefined;
   readonly networkLog: NetworkLog;
 
   constructor(
@@ -105,6 +112,7 @@ export class BashHost {
     for (const dir of ["/tmp", "/home"]) void this.root.mkdir(dir, { recursive: true });
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.networkLog = options.networkLog ?? new NetworkLog();
+    this.localServers = options.localServers;
   }
 
   /** The file system a shell sees, with workspace changes attributed to `source`. */
@@ -258,8 +266,11 @@ export class BashHost {
     const gate = typeof runId === "number" ? this.runGates.get(runId) : undefined;
     const by = this.sourceOf(fs);
     const command = shellLine(argv);
+    const local = this.localServers;
     return async (input, init) => {
       const { destination = input, ...rest } = init ?? {};
+      // A server of this tab: nothing leaves the page, so there is nothing for the gate to allow.
+      if (local?.handles(input)) return local.fetch(input, rest);
       const method = (rest.method ?? "GET").toUpperCase();
       const entry = { at: Date.now(), method, url: input, destination, by, command };
       if (gate) {

@@ -109,7 +109,7 @@ export class BrowserRuntime implements Runtime {
       USER: "webcode",
       TERM: "xterm-256color",
       ...options.env,
-    }, { fetch: fetchImpl, networkLog: options.networkLog });
+    }, { fetch: fetchImpl, networkLog: options.networkLog, localServers: options.node?.servers });
   }
 
   /** How dev-server and tool commands start the built-in preview; it is told who ran the command (the Preview panel does not open one the agent started). */

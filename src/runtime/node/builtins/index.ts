@@ -12,14 +12,18 @@ import { format, formatWithOptions, inspect, stripVTControlCharacters } from "no
 import type { NodeTimers } from "../event-loop";
 import type { NodeProcess } from "../node-process";
 import { createFs, type FsContext, type FsLinks } from "./fs";
+import type { ServerBridge } from "../../sandbox/worker-kit";
+import { createHttp } from "./http";
+import { createHttpClient } from "./http-client";
+import { createNet } from "./net";
 import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHelpers } from "./small-modules";
 import type { TestModule } from "./test-runner";
 import { assertModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
 
 /** Modules that need what only an operating system gives: WebContainer (Node.js) runs them. */
 export const NEEDS_WEBCONTAINER = [
-  "child_process", "cluster", "dgram", "dns", "dns/promises", "http", "http2", "https", "inspector", "inspector/promises",
-  "net", "repl", "tls", "v8", "vm", "wasi", "worker_threads", "zlib", "async_hooks", "diagnostics_channel", "trace_events",
+  "child_process", "cluster", "dgram", "dns", "dns/promises", "http2", "inspector", "inspector/promises",
+  "repl", "tls", "v8", "vm", "wasi", "worker_threads", "zlib", "async_hooks", "diagnostics_channel", "trace_events",
   "domain", "sqlite", "sea",
 ];
 
@@ -37,6 +41,8 @@ export interface BuiltinContext extends FsContext {
   tests: () => TestModule;
   /** node:module, which needs the loader (created after the built-ins). */
   moduleModule: () => unknown;
+  /** Where the program's servers listen (the page's port registry) and its local requests go. */
+  servers: ServerBridge;
 }
 
 function isDeepStrictEqual(a: unknown, b: unknown): boolean {
@@ -91,6 +97,9 @@ export function createBuiltins(context: BuiltinContext) {
     console: () => context.console,
     crypto: () => createCrypto(),
     events: () => events,
+    http: () => createHttp({ loop: context.loop, servers: context.servers }, createHttpClient({ loop: context.loop, servers: context.servers }, "http:")),
+    https: () => createHttp({ loop: context.loop, servers: context.servers }, createHttpClient({ loop: context.loop, servers: context.servers }, "https:")),
+    net: () => createNet(),
     fs: () => createFs(context, { readline: () => get("readline") as ReturnType<FsLinks["readline"]> }),
     "fs/promises": () => (get("fs") as { promises: unknown }).promises,
     module: () => context.moduleModule(),

@@ -1,0 +1,110 @@
+// Servers of the browser runtime's node: a program's http.createServer().listen(PORT) registers
+// localhost:PORT on the page (sandbox/local-servers.ts) for as long as it listens; curl in the
+// shell and another program's http.get reach it there without the network or the egress gate, a
+// second server on the same port gets EADDRINUSE, and the port is free again when the program ends.
+import { describe, expect, it } from "vitest";
+import { WorkspaceFiles } from "../../src/runtime";
+import { createBrowserRuntime } from "../../src/runtime/browser";
+import { LocalServers, SandboxHost } from "../../src/runtime/sandbox";
+import { openStorage } from "../../src/storage";
+import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
+
+let counter = 0;
+
+const SERVER = [
+  "const http = require('http');",
+  "const port = Number(process.argv[2] || 3000);",
+  "const server = http.createServer((req, res) => {",
+  "  let body = '';",
+  "  req.on('data', (c) => (body += c));",
+  "  req.on('end', () => {",
+  "    if (req.url === '/stream') { res.writeHead(200, { 'content-type': 'text/plain' }); res.write('first,'); setTimeout(() => res.end('second'), 20); return; }",
+  "    if (req.url === '/stop') { res.end('bye'); server.close(); return; }",
+  "    res.setHeader('Content-Type', 'application/json');",
+  "    res.end(JSON.stringify({ method: req.method, url: req.url, host: req.headers.host, body }));",
+  "  });",
+  "});",
+  "server.on('error', (e) => { console.error('server error', e.code); process.exitCode = 2; });",
+  "server.listen(port, () => console.log('listening on', server.address().port));",
+].join("\n");
+
+async function setup() {
+  const storage = await openStorage({ name: `local-servers-${counter++}-${Date.now()}` });
+  const files = await WorkspaceFiles.open(storage, "ws");
+  const servers = new LocalServers();
+  const requested: string[] = [];
+  const runtime = createBrowserRuntime(files, {
+    node: new SandboxHost(inProcessNodeEndpoint, { keepSpare: false, servers }),
+    fetch: async (input) => {
+      requested.push(String(input));
+      throw new TypeError("Failed to fetch");
+    },
+  });
+  await files.writeFile("server.js", SERVER);
+  return { files, runtime, servers, requested };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("servers of node programs on localhost", () => {
+  it("curl reaches a listening program (GET, POST, a streamed body, -i), nothing goes to the network, and the port is freed when the server closes", async () => {
+    const { runtime, servers, requested } = await setup();
+    const changes: number[][] = [];
+    servers.subscribe((ports) => changes.push(ports));
+    const server = runtime.exec("node server.js 3000");
+    await until(() => servers.ports().includes(3000), "the server to listen");
+
+    const get = await runtime.exec("curl -s http://localhost:3000/hello?x=1");
+    expect(JSON.parse(get.output)).toEqual({ method: "GET", url: "/hello?x=1", host: "localhost:3000", body: "" });
+    const post = await runtime.exec("curl -s -X POST -d 'a=1' http://127.0.0.1:3000/items");
+    expect(JSON.parse(post.output)).toMatchObject({ method: "POST", url: "/items", body: "a=1" });
+    const streamed = await runtime.exec("curl -s -i http://localhost:3000/stream");
+    expect(streamed.output).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(streamed.output).toContain("content-type: text/plain\r\n");
+    expect(streamed.output.endsWith("\r\n\r\nfirst,second")).toBe(true);
+    expect(requested).toEqual([]);
+
+    const stop = await runtime.exec("curl -s http://localhost:3000/stop");
+    expect(stop.output).toBe("bye");
+    expect(await server).toEqual({ output: "listening on 3000\n", exitCode: 0 });
+    expect(servers.ports()).toEqual([]);
+    expect(changes).toEqual([[3000], []]);
+    const refused = await runtime.exec("curl http://localhost:3000/");
+    expect(refused.exitCode).toBe(7);
+    expect(refused.output).toBe("curl: (7) Failed to connect to localhost port 3000: Connection refused (no program in this tab listens on it)\n");
+    expect(requested).toEqual([]);
+  });
+
+  it("a second server on a taken port gets EADDRINUSE; another program's http.get reaches the first; Ctrl-C frees the port", async () => {
+    const { files, runtime, servers } = await setup();
+    const controller = new AbortController();
+    const first = runtime.exec("node server.js 4000", { signal: controller.signal });
+    await until(() => servers.ports().includes(4000), "the server to listen");
+    const second = await runtime.exec("node server.js 4000");
+    expect(second).toEqual({ output: "server error EADDRINUSE\n", exitCode: 2 });
+    await files.writeFile(
+      "client.mjs",
+      "import http from 'node:http';\nhttp.get('http://localhost:4000/from-client', (res) => { let t = ''; res.on('data', (c) => (t += c)); res.on('end', () => console.log(res.statusCode, res.headers['content-type'], JSON.parse(t).url)); });\nhttp.get('http://localhost:4999/').on('error', (e) => console.log('other port', e.code));",
+    );
+    const client = await runtime.exec("node client.mjs");
+    expect(client.output.split("\n").sort()).toEqual(["", "200 application/json /from-client", "other port ECONNREFUSED"]);
+    controller.abort();
+    expect((await first).exitCode).toBe(130);
+    expect(servers.ports()).toEqual([]);
+  });
+
+  it("listen(0) gets a free port, which address() reports and curl reaches", async () => {
+    const { runtime, servers } = await setup();
+    const controller = new AbortController();
+    const run = runtime.exec("node server.js 0", { signal: controller.signal });
+    await until(() => servers.ports().length === 1, "the server to listen");
+    const [port] = servers.ports();
+    expect(port).toBeGreaterThanOrEqual(32768);
+    expect(JSON.parse((await runtime.exec(`curl -s localhost:${port}/x`)).output).url).toBe("/x");
+    controller.abort();
+    expect((await run).output.startsWith(`listening on ${port}\n`)).toBe(true);
+  });
+});
