@@ -108,3 +108,22 @@ describe("servers of node programs on localhost", () => {
     expect((await run).output.startsWith(`listening on ${port}\n`)).toBe(true);
   });
 });
+
+describe("what the browser runtime's servers refuse", () => {
+  it("an upgrade (WebSocket) request to a server that handles 'upgrade' gets 501 with a line saying why; net sockets fail naming WebContainer; net.isIP works", async () => {
+    const { files, runtime, servers } = await setup();
+    await files.writeFile(
+      "ws.js",
+      "const http = require('http');\nconst net = require('net');\nconsole.log(net.isIP('127.0.0.1'), net.isIP('::1'), net.isIP('nope'), net.isIPv4('1.2.3.4'));\ntry { net.createServer(); } catch (e) { console.log(e.code); }\nconst server = http.createServer((req, res) => res.end('plain'));\nserver.on('upgrade', () => console.log('never'));\nserver.listen(5000);",
+    );
+    const controller = new AbortController();
+    const run = runtime.exec("node ws.js", { signal: controller.signal });
+    await until(() => servers.ports().includes(5000), "the server to listen");
+    const response = await servers.fetch("http://localhost:5000/socket", { headers: { upgrade: "websocket" } });
+    expect(response.status).toBe(501);
+    expect(await response.text()).toBe("websocket upgrades are not available in the browser runtime's servers (requests reach them as messages, not sockets); WebContainer runs them.\n");
+    expect(await (await servers.fetch("http://localhost:5000/")).text()).toBe("plain");
+    controller.abort();
+    expect((await run).output).toBe("4 6 0 true\nERR_WEBCODE_NEEDS_WEBCONTAINER\nCommand aborted.\n");
+  });
+});

@@ -433,6 +433,15 @@ export class Server extends events.EventEmitter {
   }
 
   private handle(message: HttpRequestMessage): void {
+    const upgrade = message.headers.find(([name]) => name.toLowerCase() === "upgrade")?.[1];
+    if (upgrade !== undefined && this.listenerCount("upgrade") > 0) {
+      // The page has no socket to hand over: a WebSocket (or other upgrade) is refused in words.
+      const body = new TextEncoder().encode(`${upgrade} upgrades are not available in the browser runtime's servers (requests reach them as messages, not sockets); WebContainer runs them.\n`);
+      this.context.servers.respond({ type: "http-head", id: message.id, status: 501, statusText: "Not Implemented", headers: [["Content-Type", "text/plain; charset=utf-8"], ["Content-Length", String(body.length)]] });
+      this.context.servers.respond({ type: "http-body", id: message.id, data: body });
+      this.context.servers.respond({ type: "http-end", id: message.id });
+      return;
+    }
     const socket = new SocketStub(this.port ?? 0);
     const req = new IncomingMessage(socket);
     req.method = message.method;
