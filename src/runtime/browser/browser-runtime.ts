@@ -87,6 +87,7 @@ export class BrowserRuntime implements Runtime {
     const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];
     const provided = new Set([...npm, ...python, ...pip].map((command) => command.name));
     this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
+    if (options.node) this.preview?.watchServers(options.node.servers);
     // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in
     // preview; every other use of those commands goes to their own command.
     let commands: CustomCommand[] = [
@@ -169,6 +170,10 @@ export class BrowserRuntime implements Runtime {
   /** The browser runtime runs no server processes; its built-in previews are reported here. */
   onServerReady(listener: (port: number, url: string, startedBy?: ChangeSource) => void): Disposable {
     return this.preview ? this.preview.onServerReady(listener) : toDisposable(() => undefined);
+  }
+
+  onServerClosed(listener: (port: number) => void): Disposable {
+    return this.preview ? this.preview.onServerClosed(listener) : toDisposable(() => undefined);
   }
 
   startPreview(options?: PreviewStartOptions): Promise<PreviewStart> {

@@ -3,6 +3,8 @@
 // commands (dev-server-commands.ts) and the panel's "Open preview" make.
 import { Emitter, toDisposable, type Disposable } from "../../base";
 import type { PreviewHub, PreviewSession } from "../preview";
+import { serverResponder } from "../preview/server-preview";
+import type { LocalServers } from "../sandbox/local-servers";
 import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 
@@ -13,7 +15,12 @@ export class BuiltinPreview implements Disposable {
   /** `startedBy`: who started the session last (replayed with it). */
   private readonly sessions = new Map<string, { session: PreviewSession; port: number; startedBy?: ChangeSource }>();
   private readonly ready = new Emitter<{ port: number; url: string; startedBy?: ChangeSource }>();
+  private readonly closed = new Emitter<number>();
   private readonly watch: Disposable;
+  /** Programs' servers (localhost:PORT): a preview session per port, kept while this runtime lives so its URL stays the same across restarts of the server. */
+  private readonly serverSessions = new Map<number, PreviewSession>();
+  private readonly listening = new Set<number>();
+  private unwatchServers: (() => void) | undefined;
 
   constructor(
     private readonly files: WorkspaceFiles,
@@ -25,6 +32,40 @@ export class BuiltinPreview implements Disposable {
         for (const { session } of this.sessions.values()) session.forgetResolutions();
       }
     });
+  }
+
+  /** Reports each port a program listens on as a server of the Preview (and its closing), served through `servers`. */
+  watchServers(servers: LocalServers): void {
+    const update = (ports: number[]) => {
+      for (const port of ports) {
+        if (this.listening.has(port)) continue;
+        this.listening.add(port);
+        let session = this.serverSessions.get(port);
+        if (!session) {
+          const base = { url: "" };
+          session = this.hub.openResponder(serverResponder((path) => servers.fetch(`http://localhost:${port}${path}`), () => base.url));
+          base.url = session.url;
+          this.serverSessions.set(port, session);
+        }
+        this.ready.fire({ port, url: session.url });
+      }
+      for (const port of [...this.listening]) {
+        if (ports.includes(port)) continue;
+        this.listening.delete(port);
+        this.closed.fire(port);
+      }
+    };
+    this.unwatchServers = servers.subscribe(update);
+    update(servers.ports());
+  }
+
+  /** A program's server stopped listening. */
+  onServerClosed(listener: (port: number) => void): Disposable {
+    return this.closed.event(listener);
+  }
+
+  private ours(session: PreviewSession): boolean {
+    return [...this.sessions.values()].some((e) => e.session === session) || [...this.serverSessions.values()].includes(session);
   }
 
   async start(options: PreviewStartOptions = {}): Promise<PreviewStart> {
@@ -41,19 +82,20 @@ export class BuiltinPreview implements Disposable {
 
   async request(url: string): Promise<PreviewReply | undefined> {
     const route = this.hub.route(url);
-    if (!route || ![...this.sessions.values()].some((e) => e.session === route.session)) return undefined;
+    if (!route || !this.ours(route.session)) return undefined;
     return this.hub.handle(url, "raw");
   }
 
   async update(url: string, build: string): Promise<PreviewHotUpdate> {
     const route = this.hub.route(url);
-    if (!route || ![...this.sessions.values()].some((e) => e.session === route.session)) return { kind: "reload", reason: "not a preview of this runtime" };
+    if (!route || !this.ours(route.session)) return { kind: "reload", reason: "not a preview of this runtime" };
     return this.hub.hotUpdate(url, build);
   }
 
   /** Previews already started are reported during the call (as runtimes replay their servers). */
   onServerReady(listener: (port: number, url: string, startedBy?: ChangeSource) => void): Disposable {
     for (const { session, port, startedBy } of this.sessions.values()) listener(port, session.url, startedBy);
+    for (const port of this.listening) listener(port, this.serverSessions.get(port)!.url);
     const subscription = this.ready.event(({ port, url, startedBy }) => listener(port, url, startedBy));
     return toDisposable(() => subscription.dispose());
   }
@@ -62,7 +104,11 @@ export class BuiltinPreview implements Disposable {
     this.watch.dispose();
     for (const { session } of this.sessions.values()) session.dispose();
     this.sessions.clear();
+    this.unwatchServers?.();
+    for (const session of this.serverSessions.values()) session.dispose();
+    this.serverSessions.clear();
     this.ready.dispose();
+    this.closed.dispose();
   }
 }
 

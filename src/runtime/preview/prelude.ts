@@ -174,7 +174,12 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
   reportLocation();
   const pageFetch = window.fetch.bind(window);
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    let url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    // "/api/hello" names the site's root, which is the preview's base (the frame's URL is under it).
+    const baseUrl = new URL(config.base);
+    if (url.origin === baseUrl.origin && !url.href.startsWith(config.base) && !url.pathname.startsWith(baseUrl.pathname.replace(/[^/]+\/$/, ""))) {
+      url = new URL(url.pathname.slice(1) + url.search, config.base);
+    }
     const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
     if (!url.href.startsWith(config.base) || (method !== "GET" && method !== "HEAD")) return pageFetch(input, init);
     return new Promise<Response>((resolve, reject) => {
