@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
 import { PreviewHub } from "../../src/runtime/preview";
+import { proxiedUrl, viteProxyRules } from "../../src/runtime/preview/vite-proxy";
 import { LocalServers, SandboxHost } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
 import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
@@ -71,5 +72,55 @@ describe("the Preview of a program's server", () => {
     expect(String((await hub.handle(url, "page"))?.body)).toContain("home");
     again.abort();
     await rerun;
+  });
+});
+
+describe("server.proxy of a vite.config in the built-in preview", () => {
+  it("reads the string and object forms (target, rewrite as path.replace, ^ keys) and leaves other rewrites named", () => {
+    const rules = viteProxyRules(`import { defineConfig } from 'vite';
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      // the API
+      '/api': 'http://localhost:3001',
+      "/auth": { target: 'http://127.0.0.1:4000', changeOrigin: true, rewrite: (path) => path.replace(/^\\/auth/, '') },
+      '^/img/.*': { target: 'http://localhost:5000' },
+      '/odd': { target: 'http://localhost:6000', rewrite: (p) => rewriteIt(p) },
+    },
+  },
+});`);
+    expect(rules.map((r) => [r.context, r.target, r.rewrite?.pattern.source, r.unreadRewrite ?? false])).toEqual([
+      ["/api", "http://localhost:3001", undefined, false],
+      ["/auth", "http://127.0.0.1:4000", "^\\/auth", false],
+      ["^/img/.*", "http://localhost:5000", undefined, false],
+      ["/odd", "http://localhost:6000", undefined, true],
+    ]);
+    expect(proxiedUrl(rules, "/api/hello?x=1")).toBe("http://localhost:3001/api/hello?x=1");
+    expect(proxiedUrl(rules, "/auth/login")).toBe("http://127.0.0.1:4000/login");
+    expect(proxiedUrl(rules, "/img/a.png")).toBe("http://localhost:5000/img/a.png");
+    expect(proxiedUrl(rules, "/src/main.tsx")).toBeUndefined();
+  });
+
+  it("sends a previewed front end's fetch of /api/… to the program's server on the proxied port", async () => {
+    const storage = await openStorage({ name: `server-proxy-${Date.now()}` });
+    const files = await WorkspaceFiles.open(storage, "ws");
+    const servers = new LocalServers();
+    const hub = new PreviewHub("http://app.test", () => "front");
+    const runtime = createBrowserRuntime(files, { node: new SandboxHost(inProcessNodeEndpoint, { keepSpare: false, servers }), preview: hub });
+    await files.writeFile("index.html", "<!doctype html><div id=root></div>");
+    await files.writeFile("vite.config.js", "export default { server: { proxy: { '/api': 'http://localhost:3001' } } };");
+    await files.writeFile("server.js", SERVER);
+    const start = await runtime.startPreview!();
+    expect((await runtime.previewRequest!(`${start.url}api/hello?y=2`))?.status).toBe(502);
+    const controller = new AbortController();
+    const run = runtime.exec("node server.js", { signal: controller.signal });
+    await until(() => servers.ports().includes(3001), "the server to listen");
+    const reply = await runtime.previewRequest!(`${start.url}api/hello?y=2`);
+    expect(reply?.status).toBe(200);
+    expect(JSON.parse(new TextDecoder().decode(reply?.body as Uint8Array))).toEqual({ hello: "world", query: "y=2" });
+    controller.abort();
+    await run;
   });
 });

@@ -4,7 +4,9 @@
 import { Emitter, toDisposable, type Disposable } from "../../base";
 import type { PreviewHub, PreviewSession } from "../preview";
 import { serverResponder } from "../preview/server-preview";
-import type { LocalServers } from "../sandbox/local-servers";
+import { VITE_CONFIGS } from "../preview/unsupported";
+import { proxiedUrl, viteProxyRules } from "../preview/vite-proxy";
+import { isLocalUrl, type LocalServers } from "../sandbox/local-servers";
 import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 
@@ -21,6 +23,7 @@ export class BuiltinPreview implements Disposable {
   private readonly serverSessions = new Map<number, PreviewSession>();
   private readonly listening = new Set<number>();
   private unwatchServers: (() => void) | undefined;
+  private servers: LocalServers | undefined;
 
   constructor(
     private readonly files: WorkspaceFiles,
@@ -55,6 +58,7 @@ export class BuiltinPreview implements Disposable {
         this.closed.fire(port);
       }
     };
+    this.servers = servers;
     this.unwatchServers = servers.subscribe(update);
     update(servers.ports());
   }
@@ -83,7 +87,34 @@ export class BuiltinPreview implements Disposable {
   async request(url: string): Promise<PreviewReply | undefined> {
     const route = this.hub.route(url);
     if (!route || !this.ours(route.session)) return undefined;
+    const folder = [...this.sessions.entries()].find(([, e]) => e.session === route.session)?.[0];
+    if (folder !== undefined) {
+      const proxied = await this.proxy(folder, route.path + new URL(url).search);
+      if (proxied) return proxied;
+    }
     return this.hub.handle(url, "raw");
+  }
+
+  /** A request the folder's vite.config sends elsewhere (server.proxy): to a server of this tab, as Vite's dev server would. */
+  private async proxy(root: string, path: string): Promise<PreviewReply | undefined> {
+    let config: string | undefined;
+    for (const name of VITE_CONFIGS) {
+      const file = root === "" ? name : `${root}/${name}`;
+      if ((await this.files.stat(file))?.kind !== "file") continue;
+      config = await this.files.readText(file);
+      break;
+    }
+    const target = config === undefined ? undefined : proxiedUrl(viteProxyRules(config), path);
+    if (target === undefined) return undefined;
+    const text = (status: number, message: string): PreviewReply => ({ status, contentType: "text/plain; charset=utf-8", body: message });
+    if (!isLocalUrl(target)) return text(502, `server.proxy sends ${path} to ${target}: the built-in preview proxies only to servers of this tab (localhost:PORT).\n`);
+    if (!this.servers) return text(502, `server.proxy sends ${path} to ${target}, but no program can listen in this runtime.\n`);
+    try {
+      const response = await this.servers.fetch(target);
+      return { status: response.status, contentType: response.headers.get("content-type") ?? "application/octet-stream", body: new Uint8Array(await response.arrayBuffer()) };
+    } catch (error) {
+      return text(502, `server.proxy: ${target} did not answer: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
   }
 
   async update(url: string, build: string): Promise<PreviewHotUpdate> {
