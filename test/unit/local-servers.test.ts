@@ -57,7 +57,16 @@ describe("servers of node programs on localhost", () => {
     const server = runtime.exec("node server.js 3000");
     await until(() => servers.ports().includes(3000), "the server to listen");
 
-    const get = await runtime.exec("curl -s http://localhost:3000/hello?x=1");
+    // The agent's run, gated: curl to localhost is a command the gate sees, but no request it is asked about.
+    const asked: string[] = [];
+    const gate = { command: async () => undefined, request: async (request: { url: string }) => void asked.push(request.url) };
+    const get = await runtime.exec("curl -s http://localhost:3000/hello?x=1", { source: "agent", gate });
+    expect(asked).toEqual([]);
+    const outside = await runtime.exec("curl -s https://example.test/", { source: "agent", gate });
+    expect(outside.exitCode).toBe(7);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((url) => url === "https://example.test/")).toBe(true);
+    requested.length = 0;
     expect(JSON.parse(get.output)).toEqual({ method: "GET", url: "/hello?x=1", host: "localhost:3000", body: "" });
     const post = await runtime.exec("curl -s -X POST -d 'a=1' http://127.0.0.1:3000/items");
     expect(JSON.parse(post.output)).toMatchObject({ method: "POST", url: "/items", body: "a=1" });
