@@ -117,6 +117,23 @@ describe("the preview runs the project's PostCSS (Tailwind v3, autoprefixer)", (
     expect(Buffer.from(linked, "base64").toString("utf8")).toMatch(/\.linked \{\n\s+text-align: center;?\n\s*\}/);
   }, 60_000);
 
+  it("reads a config as postcss-load-config does: .postcssrc.json with an object, a CommonJS function returning an array", async () => {
+    for (const [name, config] of [
+      [".postcssrc.json", `{ "plugins": { "autoprefixer": { "overrideBrowserslist": ["firefox 60"] } } }`],
+      ["postcss.config.cjs", `module.exports = (ctx) => ({ plugins: [require("autoprefixer")({ overrideBrowserslist: [ctx.env === "development" ? "firefox 60" : "chrome 120"] })] });\n`],
+    ]) {
+      const files = await workspace([
+        ...tailwindStarter().filter((e) => !/tailwind\.config|postcss\.config|src\/index\.css/.test(e.name)),
+        { name: `app/${name}`, data: config },
+        { name: "app/src/index.css", data: `.a {\n  user-select: none;\n}\n` },
+      ]);
+      const { hub, preview } = previewOf(files);
+      await preview.start({ root: "app" });
+      expect(cssOf((await modules(hub)).modules["src/index.css"]), name).toBe(`.a {\n  -moz-user-select: none;\n       user-select: none;\n}\n`);
+      for (const d of disposables.splice(0)) d.dispose();
+    }
+  }, 60_000);
+
   it("shows an error in the CSS in the overlay with its file and line", async () => {
     const files = await workspace(tailwindStarter().map((e) => (e.name === "app/src/index.css" ? { ...e, data: `@tailwind base;\n\n.a {\n  @apply no-such-class;\n}\n` } : e)));
     const { hub, preview } = previewOf(files);
@@ -222,6 +239,18 @@ describe("one node run per build step, kept until a file changes", () => {
     expect(await postcss.process("a.css", "a{}")).toEqual({
       kind: "not-run",
       notice: "PostCSS (postcss.config.js) was not applied by the built-in preview: PostCSS ended with exit code 134: node: out of memory (the program ran out of memory and was stopped); WebContainer runs it.",
+    });
+  });
+});
+
+describe("a failure before the run", () => {
+  it("answers with a notice, never leaves the build waiting", async () => {
+    const files = new MapPreviewFiles({});
+    files.stat = () => Promise.reject(new Error("storage closed"));
+    const postcss = new ProjectPostcss(files, "", async () => ({ exitCode: 0, stdout: "", stderr: "" }));
+    expect(await postcss.process("a.css", "a{}")).toEqual({
+      kind: "not-run",
+      notice: "PostCSS (its config) was not applied by the built-in preview: PostCSS could not be run: storage closed; WebContainer runs it.",
     });
   });
 });

@@ -93,10 +93,11 @@ export class ProjectPostcss implements PostcssStep {
   private async flush(): Promise<void> {
     this.flushing = undefined;
     const batch = this.pending.splice(0);
-    const config = await this.config();
-    if (config === undefined) return batch.forEach((item) => item.resolve(undefined));
+    let config: string | undefined;
     let answer: Answer;
     try {
+      config = await this.config();
+      if (config === undefined) return batch.forEach((item) => item.resolve(undefined));
       const stdin = JSON.stringify({ config, files: batch.map((item) => ({ path: `${MOUNT}/${item.path}`, css: item.css })) });
       const ran = await this.run({ name: "webcode-postcss.cjs", source: program, stdin, cwd: this.root });
       const line = ran.stdout.split("\n").find((l) => l.startsWith(MARKER));
@@ -104,7 +105,7 @@ export class ProjectPostcss implements PostcssStep {
     } catch (error) {
       answer = { failed: `PostCSS could not be run: ${error instanceof Error ? error.message : String(error)}` };
     }
-    batch.forEach((item, i) => item.resolve(outcomeOf(answer, i, config)));
+    batch.forEach((item, i) => item.resolve(outcomeOf(answer, i, config ?? "its config")));
   }
 }
 
