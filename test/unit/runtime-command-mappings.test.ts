@@ -204,7 +204,7 @@ describe("an unknown option is an error, as in the real tool", () => {
 });
 
 describe("what the Preview does not do that Vite would is said where it was started", () => {
-  it("npm run dev names PostCSS with its plugins, the Tailwind config and the Vite plugins it does not run", async () => {
+  it("npm run dev says the project's PostCSS runs (node runs it), and names the Vite plugins it does not run", async () => {
     const { runtime } = await open({
       ...SITE,
       "package.json": JSON.stringify({ name: "app", version: "1.0.0", scripts: { dev: "vite" } }),
@@ -214,8 +214,9 @@ describe("what the Preview does not do that Vite would is said where it was star
     });
     const result = await runtime.exec("npm run dev");
     expect(result.exitCode).toBe(0);
-    expect(result.output).toContain("Warning  PostCSS (postcss.config.js: tailwindcss, autoprefixer) is not applied by the built-in preview; WebContainer runs it.");
-    expect(result.output).toContain("Warning  Tailwind (tailwind.config.js) is not applied by the built-in preview");
+    expect(result.output).toContain("  PostCSS  postcss.config.js (tailwindcss, autoprefixer) runs on every build, with node and the workspace's node_modules\n");
+    expect(result.output).not.toContain("Warning  PostCSS");
+    expect(result.output).not.toContain("Warning  Tailwind");
     expect(result.output).toContain("Warning  vite.config.ts uses plugins the built-in preview does not run: vite-plugin-svgr; WebContainer runs it.");
   });
 });

@@ -86,7 +86,7 @@ export class BrowserRuntime implements Runtime {
     const pip = options.python ? pipCommands({ files: fs, fetch: fetchFor, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];
     const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];
     const provided = new Set([...npm, ...python, ...pip].map((command) => command.name));
-    this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
+    this.preview = options.preview ? new BuiltinPreview(fs, options.preview, options.node) : undefined;
     // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in
     // preview; every other use of those commands goes to their own command.
     let commands: CustomCommand[] = [

@@ -12,7 +12,7 @@
 import { defineCommand, type CustomCommand, type ExecResult as BashResult, type IFileSystem } from "just-bash";
 import type { PreviewStart, PreviewStartOptions } from "../types";
 import { WORKSPACE_MOUNT } from "./bash-host";
-import { configNotices } from "../preview/unsupported";
+import { configNotices, POSTCSS_CONFIGS, postcssPluginsOf } from "../preview/unsupported";
 
 export interface DevServerRequest {
   /** The folder to serve, relative to the command's working folder ("." for it). */
@@ -219,9 +219,22 @@ export async function startDevServerPreview(request: DevServerRequest, cwd: stri
     `  Serving  ${folder}\n  Preview  the Preview tab, or ${started.url} in this browser while webcode stays open\n` +
     `  It reloads when files change. TypeScript, JSX, CSS imports and node_modules packages are compiled on the way out.\n`;
   // What it does not do that Vite would (PostCSS, Tailwind, Vite plugins): said here as on the page.
-  const notices = await configNotices(async (name) => fs.readFile(fs.resolvePath(folder, name)).catch(() => undefined));
+  const read = async (name: string) => fs.readFile(fs.resolvePath(folder, name)).catch(() => undefined);
+  const notices = await configNotices(read, { postcssRuns: started.postcssRuns });
   const warnings = notices.map((n) => `  Warning  ${n}\n`).join("");
-  return { stdout: stdout + warnings, stderr: "", exitCode: 0 };
+  const postcss = started.postcssRuns ? await postcssLine(read) : "";
+  return { stdout: stdout + postcss + warnings, stderr: "", exitCode: 0 };
+}
+
+/** The line that says the project's PostCSS config is applied (by node, with the workspace's packages), or "" when there is none. */
+async function postcssLine(read: (name: string) => Promise<string | undefined>): Promise<string> {
+  for (const name of POSTCSS_CONFIGS) {
+    const text = await read(name);
+    if (text === undefined) continue;
+    const plugins = postcssPluginsOf(text);
+    return `  PostCSS  ${name}${plugins.length ? ` (${plugins.join(", ")})` : ""} runs on every build, with node and the workspace's node_modules\n`;
+  }
+  return "";
 }
 
 /** The answer of a tool's command line typed in folder `cwd`. */
