@@ -98,6 +98,7 @@ describe("built-in preview against a real vite build", () => {
       await sitePage.goto(url);
       await sitePage.waitForSelector(`body[${fixture.doneAttribute}]`, { timeout: 15_000 });
       const expected = await readFacts(sitePage.locator("body"), fixture.probes);
+      expect(Object.fromEntries(Object.keys(fixture.viteShows).map((fact) => [fact, expected[fact]]))).toEqual(fixture.viteShows);
 
       // What the built-in Preview shows, on the plain app URL, as a user runs it.
       const { page } = await browser.open();

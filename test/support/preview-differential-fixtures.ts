@@ -25,6 +25,8 @@ export interface DifferentialFixture {
   /** The app sets this attribute on <body> once everything it shows is written (async imports, fetches). */
   doneAttribute: string;
   probes: Probe[];
+  /** Some facts as Vite's build must show them: the fixture exercises its features (not both sides failing alike). */
+  viteShows: Record<string, unknown>;
   /** Facts known to differ between the Preview and Vite, each with its reason (a bug to fix, named). */
   knownDifferences?: Record<string, string>;
 }
@@ -142,6 +144,18 @@ const viteFeatures: DifferentialFixture = {
     { fact: "import.meta.glob with ?raw", text: "#glob-raw" },
     { fact: "import.meta.glob lazy", text: "#glob-lazy" },
   ],
+  viteShows: {
+    "card: color (the module's rule)": "rgb(0, 128, 0)",
+    "card: font-style (composed from base.module.css)": "italic",
+    "card: its class names are scoped": { count: 2, scoped: true },
+    ":global(.shout) in a module": "uppercase",
+    "import.meta.env (VITE_*, BASE_URL, SSR)":
+      '{"VITE_SHARED":"from .env","VITE_LOCAL":"from .env.local","VITE_MODE_FILE":"from .env.development","VITE_OVERRIDDEN":"from .env.local","DB_PASSWORD":"undefined","BASE_URL":"/","SSR":false}',
+    "?url (the file it points at)": "raw text, 'quoted' and `ticked`\nsecond line\n",
+    "public/ image at the root": 4,
+    "public/ JSON at the root": '{"from":"public/"}',
+    "import.meta.glob lazy": '[["./pages/a.ts","A"],["./pages/b.ts","B"]]',
+  },
   knownDifferences: {
     "public/ image at the root":
       "an address set from script at run time (img.src = \"/logo.svg\") is not the site's: the previewed page lives under /__preview/<id>/ and its Content-Security-Policy lets it load only from there (the page's tags, CSS url()s, imports and fetch() of \"/x\" are mapped, not element properties set by script)",
