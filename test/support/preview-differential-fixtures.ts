@@ -88,6 +88,13 @@ const logoLoaded = new Promise((resolve) => {
 });
 logo.src = "/logo.svg";
 root.append(logo);
+const tagLogo = document.querySelector<HTMLImageElement>("#logo-tag")!;
+const tagLogoLoaded = tagLogo.complete
+  ? Promise.resolve()
+  : new Promise((resolve) => {
+      tagLogo.addEventListener("load", resolve, { once: true });
+      tagLogo.addEventListener("error", resolve, { once: true });
+    });
 const publicJson = fetch("/data.json")
   .then((response) => response.json())
   .then((data) => show("public-json", data), (error: unknown) => show("public-json", "failed: " + String(error)));
@@ -97,7 +104,7 @@ show("glob-eager", Object.entries(eager).sort());
 show("glob-raw", Object.entries(rawGlob).sort());
 const lazyLoaded = Promise.all(Object.entries(lazy).sort().map(async ([key, load]) => [key, (await load()).default])).then((entries) => show("glob-lazy", entries));
 
-Promise.all([fetched, logoLoaded, publicJson, lazyLoaded]).then(() => document.body.setAttribute("data-done", "true"));
+Promise.all([fetched, logoLoaded, tagLogoLoaded, publicJson, lazyLoaded]).then(() => document.body.setAttribute("data-done", "true"));
 `;
 
 /** What a starter leans on that the built-in Preview claims to do as Vite does (issue 28 point 2). */
@@ -105,7 +112,7 @@ const viteFeatures: DifferentialFixture = {
   name: "Vite features (CSS modules, .env files, public/, ?raw/?url, import.meta.glob)",
   files: {
     "package.json": JSON.stringify({ name: "app", private: true, type: "module", scripts: { dev: "vite", build: "vite build" } }, null, 2),
-    "index.html": `<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <title>Differential</title>\n  </head>\n  <body>\n    <div id="app"></div>\n    <script type="module" src="/src/main.ts"></script>\n  </body>\n</html>\n`,
+    "index.html": `<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <title>Differential</title>\n  </head>\n  <body>\n    <div id="app"></div>\n    <img id="logo-tag" src="/logo.svg" alt="logo" />\n    <script type="module" src="/src/main.ts"></script>\n  </body>\n</html>\n`,
     "src/main.ts": VITE_FEATURES_MAIN,
     "src/vite-env.d.ts": `/// <reference types="vite/client" />\n`,
     "src/card.module.css": `.card { composes: base from "./base.module.css"; color: rgb(0, 128, 0); }\n:global(.shout) { text-transform: uppercase; }\n.unused { color: rgb(1, 2, 3); }\n`,
@@ -139,6 +146,7 @@ const viteFeatures: DifferentialFixture = {
     { fact: "?raw", text: "#raw" },
     { fact: "?url (the file it points at)", text: "#url" },
     { fact: "public/ image at the root", imageWidth: "#logo" },
+    { fact: "public/ image at the root, in the page's tags", imageWidth: "#logo-tag" },
     { fact: "public/ JSON at the root", text: "#public-json" },
     { fact: "import.meta.glob eager", text: "#glob-eager" },
     { fact: "import.meta.glob with ?raw", text: "#glob-raw" },
@@ -153,6 +161,7 @@ const viteFeatures: DifferentialFixture = {
       '{"VITE_SHARED":"from .env","VITE_LOCAL":"from .env.local","VITE_MODE_FILE":"from .env.development","VITE_OVERRIDDEN":"from .env.local","DB_PASSWORD":"undefined","BASE_URL":"/","SSR":false}',
     "?url (the file it points at)": "raw text, 'quoted' and `ticked`\nsecond line\n",
     "public/ image at the root": 4,
+    "public/ image at the root, in the page's tags": 4,
     "public/ JSON at the root": '{"from":"public/"}',
     "import.meta.glob lazy": '[["./pages/a.ts","A"],["./pages/b.ts","B"]]',
   },
