@@ -107,6 +107,15 @@ describe("signals on Ctrl-C and Stop", () => {
     expect(stubborn.ms).toBeGreaterThanOrEqual(2_900);
   }, 30_000);
 
+  it("a timeout sends SIGTERM: the handler runs and the run is reported timed out (124)", async () => {
+    const { files, runtime } = await setup();
+    await files.writeFile("serve.js", serving("SIGTERM"));
+    const result = await runtime.exec("node serve.js", { timeoutMs: 1_500 });
+    expect(result.output).toContain("ready\ncleaning up after SIGTERM\n");
+    expect([result.exitCode, result.timedOut]).toEqual([124, true]);
+    expect(await files.readText("state.txt")).toBe("saved");
+  }, 30_000);
+
   it("Ctrl-C typed in the interactive terminal runs the program's SIGINT handler", async () => {
     const { files, runtime } = await setup();
     await files.writeFile("serve.js", serving("SIGINT"));

@@ -191,9 +191,11 @@ export class BashHost {
       env: this.baseEnv,
       customCommands: options.gate ? gatedCommands([...this.commands, ...(options.commands ?? [])], options.gate) : [...this.commands, ...(options.commands ?? [])],
       // The deadline is also enforced inside just-bash, for a loop that never reaches a command
-      // routed to the output sinks (where a script yields to our timer).
+      // routed to the output sinks (where a script yields to our timer). Ours comes first and sends
+      // the run's programs SIGTERM; just-bash's waits out their grace period, or it would end a
+      // program whose SIGTERM handler is still running.
       executionLimits: {
-        maxExecutionTimeMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
+        maxExecutionTimeMs: options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : options.timeoutMs + SIGNAL_GRACE_MS + SETTLE_GRACE_MS,
         // just-bash's defaults (100,000) guard hosts that cannot stop a script. Here a running
         // script yields to the page and Ctrl-C, abort and timeouts stop it, so loops may run longer.
         maxCommandCount: MAX_COMMANDS,
