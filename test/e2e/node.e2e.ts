@@ -72,7 +72,7 @@ describe("node in the browser runtime", () => {
     expect(await page.evaluate(async () => (await indexedDB.databases()).some((db) => db.name === "webcode"))).toBe(true);
   });
 
-  it("ends an endless loop at once on Ctrl-C, and the shell goes on", async () => {
+  it("ends an endless loop at once on Ctrl-C, and the shell goes on; a program handling SIGINT runs its handler", async () => {
     const page = await openBrowserRuntime();
     await runInTerminal(page, `node -e "console.log('spinning'); for (;;) {}"`);
     // The loop is running once it has printed (a fixed wait may end before node even starts when busy).
@@ -84,5 +84,12 @@ describe("node in the browser runtime", () => {
     expect(Date.now() - before).toBeLessThan(5000);
     await runInTerminal(page, `node -e "console.log('next', 1 + 1)"`);
     await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^next 2$/m);
+    // Ctrl-C sends SIGINT (Stop would send SIGTERM): the program's SIGINT handler runs and its exit code stands.
+    await runInTerminal(page, `node -e "for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { console.log('got', s); process.exit(3); }); console.log('waiting'); setInterval(() => {}, 1000)"`);
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^waiting$/m);
+    await page.keyboard.press("Control+C");
+    await runInTerminal(page, `echo "handled=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^got SIGINT$/m);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^handled=3$/m);
   });
 });

@@ -6,7 +6,7 @@ import { toDisposable, type Disposable } from "../../base";
 import { fallbackCause } from "../fallback";
 import type { ExecOptions, ExecResult, FallbackReason, Runtime, Shell } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
-import { BashHost, EXIT_ABORTED, EXIT_TIMEOUT, WORKSPACE_MOUNT } from "./bash-host";
+import { BashHost, EXIT_ABORTED, EXIT_TERMINATED, EXIT_TIMEOUT, WORKSPACE_MOUNT } from "./bash-host";
 import { InteractiveShell } from "./interactive-shell";
 import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 import { archiveCommands } from "./archive-commands";
@@ -199,4 +199,4 @@ function separator(output: string): string {
   return output === "" || output.endsWith("\n") ? "" : "\n";
 }
 
-export { EXIT_ABORTED, EXIT_TIMEOUT };
+export { EXIT_ABORTED, EXIT_TERMINATED, EXIT_TIMEOUT };

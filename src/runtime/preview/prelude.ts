@@ -174,7 +174,10 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
   reportLocation();
   const pageFetch = window.fetch.bind(window);
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    let url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    // fetch("/data.json"): Vite serves the site (public/ included) at "/", this preview under its base.
+    const base = new URL(config.base);
+    if (url.origin === base.origin && !url.href.startsWith(config.base)) url = new URL(`${url.pathname.slice(1)}${url.search}${url.hash}`, config.base);
     const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
     if (!url.href.startsWith(config.base) || (method !== "GET" && method !== "HEAD")) return pageFetch(input, init);
     return new Promise<Response>((resolve, reject) => {
