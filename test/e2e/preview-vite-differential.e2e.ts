@@ -7,15 +7,16 @@
 //
 // The build runs in "development" mode: the Preview is a dev server, and Vite's MODE/DEV/PROD and
 // its .env.[mode] file follow the mode, so a development build is what `vite` dev would show.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, normalize } from "node:path";
+import { dirname, extname, join, normalize, resolve } from "node:path";
 import type { FrameLocator, Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
 import { FIXTURES, READ_FACTS, type DifferentialFixture, type Probe } from "../support/preview-differential-fixtures";
-import { importZip } from "../support/preview-sites";
+import { importZip, installedPackages } from "../support/preview-sites";
 
 const browser = useBrowser();
 
@@ -37,15 +38,16 @@ async function viteBuild(fixture: DifferentialFixture): Promise<{ dist: string; 
     await mkdir(dirname(join(root, path)), { recursive: true });
     await writeFile(join(root, path), data);
   }
-  const { build } = await import("vite");
-  // Vite takes DEV/PROD from NODE_ENV when it is set (Vitest sets "test"): the dev server's value.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = "development";
-  try {
-    await build({ root, mode: "development", configFile: false, logLevel: "warn", build: { outDir: join(root, "dist"), emptyOutDir: true, minify: false } });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
+  if (fixture.packages?.length) await symlink(resolve("node_modules"), join(root, "node_modules"), "dir");
+  // Vite's own command line in the project's folder, as `npm run build` runs it: tools that look in
+  // the working folder (Tailwind finds tailwind.config.js there) see the project, not this repository.
+  // Vite takes DEV/PROD from NODE_ENV when it is set: the dev server's value.
+  const vite = spawnSync(process.execPath, [resolve("node_modules/vite/bin/vite.js"), "build", "--mode", "development", "--minify", "false", "--logLevel", "warn"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "development" },
+    encoding: "utf8",
+  });
+  if (vite.status !== 0) throw new Error(`vite build failed (${vite.status}):\n${vite.stdout}\n${vite.stderr}`);
   return { dist: join(root, "dist"), cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
@@ -106,7 +108,10 @@ describe("built-in preview against a real vite build", () => {
       await importZip(
         page,
         "app.zip",
-        Object.entries(fixture.files).map(([path, data]) => ({ name: `app/${path}`, data })),
+        [
+          ...Object.entries(fixture.files).map(([path, data]) => ({ name: `app/${path}`, data })),
+          ...installedPackages(fixture.packages ?? [], "app"),
+        ],
       );
       await waitForTerminal(page);
       await runInTerminal(page, "npm run dev");

@@ -22,6 +22,11 @@ export interface DifferentialFixture {
   name: string;
   /** The project's files, by path from its root. */
   files: Record<string, string>;
+  /**
+   * Packages the project uses from this repository's node_modules (with their dependencies): Vite's
+   * build finds them through a link to node_modules, the Preview gets them in the imported zip.
+   */
+  packages?: string[];
   /** The app sets this attribute on <body> once everything it shows is written (async imports, fetches). */
   doneAttribute: string;
   probes: Probe[];
@@ -171,7 +176,68 @@ const viteFeatures: DifferentialFixture = {
   },
 };
 
-export const FIXTURES: DifferentialFixture[] = [viteFeatures];
+const TAILWIND_MAIN = `import "./index.css";
+
+const root = document.querySelector("#app")!;
+// A class that only a script names: Tailwind finds it by scanning src/ (its content globs).
+const badge = document.createElement("span");
+badge.id = "badge";
+badge.className = "rounded-lg border-4 border-blue-600 px-3";
+badge.textContent = "badge";
+root.append(badge);
+document.body.setAttribute("data-done", "true");
+`;
+
+/** PostCSS with the project's config: Tailwind v3 and autoprefixer, as bolt.new's starter has them. */
+const tailwind: DifferentialFixture = {
+  name: "PostCSS with Tailwind v3 and autoprefixer (postcss.config.js)",
+  packages: ["tailwindcss", "autoprefixer", "postcss"],
+  files: {
+    "package.json": JSON.stringify(
+      {
+        name: "tailwind-app",
+        private: true,
+        type: "module",
+        scripts: { dev: "vite", build: "vite build" },
+        devDependencies: { autoprefixer: "^10.4.18", postcss: "^8.4.35", tailwindcss: "^3.4.1" },
+      },
+      null,
+      2,
+    ),
+    "index.html": `<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <title>Tailwind</title>\n  </head>\n  <body>\n    <div id="app">\n      <h1 id="title" class="bg-red-500 p-4 text-white text-2xl font-bold">Title</h1>\n      <p id="applied" class="note">applied</p>\n      <button id="button" class="hover:bg-blue-700">button</button>\n    </div>\n    <script type="module" src="/src/main.ts"></script>\n  </body>\n</html>\n`,
+    "src/main.ts": TAILWIND_MAIN,
+    "src/index.css": `@tailwind base;\n@tailwind components;\n@tailwind utilities;\n\n.note {\n  @apply italic text-green-700 tracking-wide;\n}\n`,
+    // `relative: true`: the globs are the config file's, wherever the build runs from.
+    "tailwind.config.js": `/** @type {import('tailwindcss').Config} */\nexport default {\n  content: { relative: true, files: ["./index.html", "./src/**/*.{js,ts}"] },\n  theme: { extend: {} },\n  plugins: [],\n};\n`,
+    "postcss.config.js": `export default {\n  plugins: {\n    tailwindcss: {},\n    autoprefixer: {},\n  },\n};\n`,
+  },
+  doneAttribute: "data-done",
+  probes: [
+    { fact: "bg-red-500", style: "#title", property: "background-color" },
+    { fact: "p-4", style: "#title", property: "padding-top" },
+    { fact: "text-white", style: "#title", property: "color" },
+    { fact: "text-2xl", style: "#title", property: "font-size" },
+    { fact: "font-bold", style: "#title", property: "font-weight" },
+    { fact: "Preflight: h1 margin", style: "#title", property: "margin-top" },
+    { fact: "Preflight: body margin", style: "body", property: "margin-top" },
+    { fact: "Preflight: button background", style: "#button", property: "background-color" },
+    { fact: "@apply italic", style: "#applied", property: "font-style" },
+    { fact: "@apply text-green-700", style: "#applied", property: "color" },
+    { fact: "@apply tracking-wide", style: "#applied", property: "letter-spacing" },
+    { fact: "a class only a script names: rounded-lg", style: "#badge", property: "border-top-left-radius" },
+    { fact: "a class only a script names: border-blue-600", style: "#badge", property: "border-top-color" },
+    { fact: "a class only a script names: border-4", style: "#badge", property: "border-top-width" },
+  ],
+  viteShows: {
+    "bg-red-500": "rgb(239, 68, 68)",
+    "p-4": "16px",
+    "Preflight: body margin": "0px",
+    "@apply italic": "italic",
+    "a class only a script names: rounded-lg": "8px",
+  },
+};
+
+export const FIXTURES: DifferentialFixture[] = [viteFeatures, tailwind];
 
 /**
  * Reads every probe's fact off the page: a browser-side function, kept as source text so that the

@@ -73,6 +73,9 @@ export async function importZip(page: Page, name: string, entries: BuildEntry[])
   const dialog = page.getByRole("dialog", { name: "Import" });
   await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(1);
   const keep = dialog.getByRole("checkbox", { name: "Keep node_modules" });
+  // The dialog offers the checkbox once it has read the zip: a zip with packages waits for it (else
+  // the import would drop them, and the packages' absence would be what the test sees).
+  if (entries.some((entry) => entry.name.includes("node_modules/"))) await keep.waitFor({ timeout: 10_000 });
   if ((await keep.count()) > 0 && !(await keep.isChecked())) await keep.check();
   await dialog.getByRole("button", { name: "Import" }).click();
   await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
