@@ -170,10 +170,6 @@ const viteFeatures: DifferentialFixture = {
     "public/ JSON at the root": '{"from":"public/"}',
     "import.meta.glob lazy": '[["./pages/a.ts","A"],["./pages/b.ts","B"]]',
   },
-  knownDifferences: {
-    "public/ image at the root":
-      "an address set from script at run time (img.src = \"/logo.svg\") is not the site's: the previewed page lives under /__preview/<id>/ and its Content-Security-Policy lets it load only from there (the page's tags, CSS url()s, imports and fetch() of \"/x\" are mapped, not element properties set by script)",
-  },
 };
 
 const TAILWIND_MAIN = `import "./index.css";
