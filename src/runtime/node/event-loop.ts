@@ -72,7 +72,7 @@ export class EventLoop {
    * callback's guard() if that task comes first.
    */
   nextTick(fn: () => void): void {
-    this.ticks.push(this.asyncContext.bind(fn));
+    this.ticks.push(this.asyncContext.bindCallback(fn));
     this.ref();
     if (this.ticksScheduled) return;
     this.ticksScheduled = true;
@@ -226,15 +226,15 @@ export function nodeTimers(loop: EventLoop): NodeTimers {
   return {
     setTimeout(callback, ms, ...args) {
       check(callback);
-      return new Timeout(loop, loop.asyncContext.bind(callback), delay(ms), args, false, registry);
+      return new Timeout(loop, loop.asyncContext.bindCallback(callback), delay(ms), args, false, registry);
     },
     setInterval(callback, ms, ...args) {
       check(callback);
-      return new Timeout(loop, loop.asyncContext.bind(callback), delay(ms), args, true, registry);
+      return new Timeout(loop, loop.asyncContext.bindCallback(callback), delay(ms), args, true, registry);
     },
     setImmediate(callback, ...args) {
       check(callback);
-      return new Timeout(loop, loop.asyncContext.bind(callback), 0, args, false, registry);
+      return new Timeout(loop, loop.asyncContext.bindCallback(callback), 0, args, false, registry);
     },
     clearTimeout: clear,
     clearInterval: clear,

@@ -59,13 +59,7 @@ export function createAsyncHooks(context: AsyncContext): Record<string, unknown>
       return new AsyncResource(type).bind(fn, thisArg);
     }
     runInAsyncScope<R>(fn: (...args: unknown[]) => R, thisArg?: unknown, ...args: unknown[]): R {
-      const previous = context.current;
-      context.current = this.frame;
-      try {
-        return fn.apply(thisArg, args);
-      } finally {
-        context.current = previous;
-      }
+      return context.runSync(this.frame, () => fn.apply(thisArg, args));
     }
     bind<F extends (...args: unknown[]) => unknown>(fn: F, thisArg?: unknown): F {
       const run = (thisValue: unknown, args: unknown[]) => this.runInAsyncScope(fn, thisArg === undefined ? thisValue : thisArg, ...args);
