@@ -135,7 +135,10 @@ export function createBuiltins(context: BuiltinContext) {
     repl: () => createRepl(() => [...NODE_20_BUILTINS]),
     sea: () => createSea(),
     "stream/consumers": () => streamConsumers(),
-    sys: () => get("util"),
+    sys: () => {
+      context.process.emitWarning("sys is deprecated. Use util instead.", "DeprecationWarning", "DEP0025");
+      return get("util");
+    },
     tls: () => createTls(),
     trace_events: () => createTraceEvents(),
     v8: () => createV8(),

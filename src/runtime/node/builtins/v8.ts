@@ -15,7 +15,7 @@ const TYPED: Record<string, new (buffer: ArrayBuffer, offset?: number, length?: 
 };
 
 function cloneError(name: string): Error {
-  return Object.assign(new Error(`${name} could not be cloned.`), { name: "DataCloneError", code: 25 });
+  return new Error(`${name} could not be cloned.`);
 }
 
 function encode(value: unknown): Encoded {

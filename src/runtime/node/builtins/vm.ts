@@ -30,7 +30,7 @@ function scopeFor(context: Context): object {
   const proxy: object = new Proxy(context, {
     has: (target, key) => {
       if (key === CODE || key === SCOPE || key === "eval") return false;
-      if (key in target) return true;
+      if (key in target || key === "globalThis") return true;
       // A realm global (Array, Math, ...) is read from the realm; any other name is the context's.
       return !(typeof key === "string" && key in globalThis);
     },
