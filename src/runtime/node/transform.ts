@@ -70,7 +70,9 @@ export function renameImports(code: string, format: "commonjs" | "module"): stri
  */
 export function functionWithImport(dynamicImport: (id: unknown) => Promise<unknown>): FunctionConstructor {
   const RealFunction = globalThis.Function;
-  const withImport = function Function(...args: unknown[]) {
+  const withImport = function Function(this: unknown, ...args: unknown[]) {
+    // A subclass (`class Callable extends Function`) gets the realm's constructor with its own prototype.
+    if (new.target !== undefined && new.target !== withImport) return Reflect.construct(RealFunction, args, new.target) as unknown;
     const body = args.length > 0 ? String(args[args.length - 1]) : "";
     DYNAMIC_IMPORT_CALL.lastIndex = 0;
     if (!DYNAMIC_IMPORT_CALL.test(body)) return RealFunction(...(args as string[]));

@@ -335,10 +335,12 @@ export function createFs(context: FsContext, links: FsLinks) {
   // Callback forms: the same work, answered on a later turn of the loop as Node does.
   const callbackForm = (fn: (...args: never[]) => unknown, resultless = false) =>
     function callbackVersion(...args: unknown[]) {
-      const callback = args.pop();
-      if (typeof callback !== "function") {
-        throw Object.assign(new TypeError(`The "cb" argument must be of type function. Received ${typeof callback}`), { code: "ERR_INVALID_ARG_TYPE" });
+      const given = args.pop();
+      if (typeof given !== "function") {
+        throw Object.assign(new TypeError(`The "cb" argument must be of type function. Received ${typeof given}`), { code: "ERR_INVALID_ARG_TYPE" });
       }
+      // Answered in the AsyncLocalStorage frame it was asked in, as Node's fs callbacks are.
+      const callback = loop.asyncContext.bindCallback(given as Callback);
       let outcome: { error: Error | null; value?: unknown };
       try {
         outcome = { error: null, value: (fn as (...a: unknown[]) => unknown)(...args) };
