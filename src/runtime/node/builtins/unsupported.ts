@@ -8,6 +8,8 @@ export class NeedsWebContainerError extends Error {
     super(`${what} is not available in the browser runtime: it needs Node.js, which the WebContainer runtime runs.`);
   }
 }
+// Printed as Node prints its own errors ("Error: …" with the code below), not under our class name.
+NeedsWebContainerError.prototype.name = "Error";
 
 /** A function that throws the one line for `module.name` when called. */
 export function unsupportedFunction(module: string, name: string): (...args: unknown[]) => never {
