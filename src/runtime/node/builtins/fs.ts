@@ -9,6 +9,7 @@ import { realSetTimeout, type EventLoop } from "../event-loop";
 import { createDescriptors } from "./fs-descriptors";
 import { createFileHandles } from "./fs-filehandle";
 import { createStreams } from "./fs-streams";
+import { Dir } from "./fs-dir";
 
 type PathLike = string | Uint8Array | URL;
 type Callback = (error: Error | null, ...values: unknown[]) => void;
@@ -237,6 +238,15 @@ export function createFs(context: FsContext, links: FsLinks) {
   };
 
   const descriptors = createDescriptors({ fs, abs: (path) => abs(path as PathLike), notify, stat: (path, syscall) => stat(path, syscall) });
+  /** A callback on a later turn of the loop (in the AsyncLocalStorage frame it was asked in), as Node answers. */
+  const nextTurn = (callback: () => void) => {
+    const bound = loop.asyncContext.bindCallback(callback);
+    loop.ref();
+    realSetTimeout(() => {
+      loop.unref();
+      loop.guard(bound);
+    }, 0);
+  };
   const sync = {
     ...descriptors,
     existsSync: (path: PathLike) => {
@@ -294,6 +304,7 @@ export function createFs(context: FsContext, links: FsLinks) {
     cpSync: cp,
     accessSync: access,
     realpathSync: Object.assign(realpath, { native: realpath }),
+    opendirSync: (path: PathLike) => new Dir(String(path), readdir(path, { withFileTypes: true }) as Dirent[], nextTurn),
     mkdtempSync: mkdtemp,
     truncateSync: (path: PathLike, length = 0) => {
       const p = abs(path);
@@ -397,6 +408,10 @@ export function createFs(context: FsContext, links: FsLinks) {
     }, 0);
   };
   promises.rm = promiseForm(sync.rmSync as never);
+  callbacks.opendir = callbackForm(((path: PathLike) => sync.opendirSync(path)) as never);
+  promises.opendir = promiseForm(((path: PathLike) => sync.opendirSync(path)) as never);
+  // fs.realpath.native as Node has it (fs-extra checks for it).
+  Object.assign(callbacks.realpath as object, { native: callbacks.realpath });
   promises.constants = constants;
 
   /** fs.watch: the program's own changes (the page's are not seen while it runs). */
