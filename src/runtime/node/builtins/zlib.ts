@@ -1,15 +1,17 @@
 // node:zlib on fflate (already the app's zip library; small, pure JavaScript and synchronous, which
 // a sandboxed worker needs: no Web Workers of its own). gzip, deflate (zlib format), deflateRaw and
 // their inverses, plus unzip (gzip or zlib by header), as sync calls, callbacks, promisify and
-// Transform streams. Brotli is not here: calling it throws one line naming WebContainer.
+// Transform streams. Brotli writes and reads stored (uncompressed) Brotli streams only
+// (brotli-stored.ts): valid for any decoder, not smaller; compressed Brotli input is refused in one line.
 // Compressed bytes are valid streams that Node's zlib reads, not byte-identical to Node's.
 import * as fflate from "fflate";
 import { Buffer } from "buffer/";
 import type { Transform as NodeTransform } from "stream";
 import stream from "readable-stream";
 import { ZLIB_CONSTANTS } from "./zlib-constants";
+import { StoredBrotliWriter, decodeStoredBrotli } from "./brotli-stored";
 
-type Kind = "Deflate" | "Inflate" | "Gzip" | "Gunzip" | "DeflateRaw" | "InflateRaw" | "Unzip";
+type Kind = "Deflate" | "Inflate" | "Gzip" | "Gunzip" | "DeflateRaw" | "InflateRaw" | "Unzip" | "BrotliCompress" | "BrotliDecompress";
 type Input = string | ArrayBufferView | ArrayBuffer;
 type Callback = (error: Error | null, result?: Buffer) => void;
 interface ZlibOptions {
@@ -78,6 +80,34 @@ function engineFor(kind: Kind, options: ZlibOptions | undefined): Engine {
     case "InflateRaw": return new fflate.Inflate(options?.dictionary ? { dictionary: toBytes(options.dictionary) } : {});
     case "Gunzip": return new fflate.Gunzip();
     case "Unzip": return new GzipOrZlib();
+    case "BrotliCompress": return new BrotliCompressEngine();
+    case "BrotliDecompress": return new BrotliDecompressEngine();
+  }
+}
+
+class BrotliCompressEngine implements Engine {
+  ondata: fflate.FlateStreamHandler = () => undefined;
+  private readonly writer = new StoredBrotliWriter();
+  push(chunk: Uint8Array, final = false): void {
+    for (const part of this.writer.push(chunk)) this.ondata(part as Uint8Array<ArrayBuffer>, false);
+    if (final) this.ondata(this.writer.end() as Uint8Array<ArrayBuffer>, true);
+  }
+}
+
+/** Reads the whole stream, then decodes it (stored Brotli streams are read in one pass). */
+class BrotliDecompressEngine implements Engine {
+  ondata: fflate.FlateStreamHandler = () => undefined;
+  private chunks: Uint8Array[] = [];
+  push(chunk: Uint8Array, final = false): void {
+    this.chunks.push(chunk);
+    if (!final) return;
+    const whole = new Uint8Array(this.chunks.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of this.chunks) {
+      whole.set(part, at);
+      at += part.length;
+    }
+    this.ondata(decodeStoredBrotli(whole) as Uint8Array<ArrayBuffer>, true);
   }
 }
 
@@ -191,7 +221,7 @@ export function createZlib(context: ZlibContext) {
   }
   const api: Record<string, unknown> = {};
   const lower = (kind: Kind) => kind.charAt(0).toLowerCase() + kind.slice(1);
-  for (const kind of ["Deflate", "Inflate", "Gzip", "Gunzip", "DeflateRaw", "InflateRaw", "Unzip"] as Kind[]) {
+  for (const kind of ["Deflate", "Inflate", "Gzip", "Gunzip", "DeflateRaw", "InflateRaw", "Unzip", "BrotliCompress", "BrotliDecompress"] as Kind[]) {
     const named = {
       [kind]: class extends ZlibBase {
         constructor(options?: ZlibOptions) {
@@ -222,12 +252,6 @@ export function createZlib(context: ZlibContext) {
     api[`${name}Sync`] = sync;
     api[`create${kind}`] = (options?: ZlibOptions) => new named(options);
   }
-  const brotli = (what: string) => () => {
-    throw Object.assign(new Error(`zlib.${what} (Brotli) is not available in the browser runtime: it needs Node.js, which the WebContainer runtime runs.`), { code: "ERR_WEBCODE_NEEDS_WEBCONTAINER" });
-  };
-  for (const name of ["brotliCompress", "brotliCompressSync", "brotliDecompress", "brotliDecompressSync", "createBrotliCompress", "createBrotliDecompress"]) api[name] = brotli(name);
-  api.BrotliCompress = brotli("BrotliCompress");
-  api.BrotliDecompress = brotli("BrotliDecompress");
   const codes: Record<string, string | number> = {};
   for (const name of ["Z_OK", "Z_STREAM_END", "Z_NEED_DICT", "Z_ERRNO", "Z_STREAM_ERROR", "Z_DATA_ERROR", "Z_MEM_ERROR", "Z_BUF_ERROR", "Z_VERSION_ERROR"] as const) {
     codes[name] = ZLIB_CONSTANTS[name];
