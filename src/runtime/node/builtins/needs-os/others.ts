@@ -1,6 +1,7 @@
 // The built-ins that need an operating system (sockets, processes, a debugger, a terminal REPL,
-// WASI; node:sqlite is not one of Node 20's or 22.12's without a flag, so it stays unknown): each loads, with its constants and the calls that need nothing, and the rest throw
-// the one line naming WebContainer when called.
+// WASI): each loads, with its constants and the calls that need nothing, and the rest throw the one
+// line naming WebContainer when called. node:sqlite is not among them: Node 20 (and 22.12 without
+// a flag) has none, so it stays unknown.
 import events from "events/";
 import { unsupportedModule } from "../unsupported";
 
