@@ -51,7 +51,7 @@ const SERVES: Array<[string, string, number | undefined]> = [
 
 /** Lines that cannot run here: refused, non-zero, one line saying why and what would run them. */
 const REFUSES: Array<[string, RegExp]> = [
-  ["vite build", /^vite build: not available in the browser runtime: it is a bundler, .* Turn on WebContainer .* the built-in Preview serves the sources without a build/],
+  ["vite build", /^vite build: not available in the browser runtime: Vite builds with Rolldown, whose WebAssembly build \(@rolldown\/binding-wasm32-wasi\) needs node:wasi and worker_threads .* Turn on WebContainer .* the built-in Preview serves the sources without a build/],
   ["vite build --outDir out", /^vite build: not available/],
   ["vite preview", /^vite preview: not available in the browser runtime: it serves the output of vite build/],
   ["vite optimize", /^vite optimize: not available/],

@@ -57,6 +57,10 @@ function refuse(line: string, what: string, hint = ""): ToolAnswer {
 }
 
 const BUNDLER = "it is a bundler, and bundlers need Node.js's native tools (esbuild, rollup, swc), which only WebContainer has";
+// Vite 8 builds with Rolldown: the browser runtime's node loads Rolldown's WebAssembly build in place
+// of its native one (node/native-substitutes.ts), and that build then needs what the runtime lacks.
+const VITE_BUILD =
+  "Vite builds with Rolldown, whose WebAssembly build (@rolldown/binding-wasm32-wasi) needs node:wasi and worker_threads sharing WebAssembly memory, which the browser runtime does not have yet";
 const FRAMEWORK_SERVER = "it needs a Node.js server process, which only WebContainer has";
 
 /** Tools whose every use is refused: what they need. */
@@ -98,7 +102,7 @@ export function frontEndTool(tool: string, args: string[]): ToolAnswer | undefin
       const rest = sub === undefined ? args : args.slice(1);
       return { kind: "serve", request: { dir: positional(rest, ["--port", "--host", "--mode", "-m", "--config", "-c", "--base", "--logLevel", "-l"]) ?? ".", port: portOption(rest, ["--port"]), label: "vite" } };
     }
-    if (sub === "build") return refuse("vite build", BUNDLER, NO_BUILD_NEEDED);
+    if (sub === "build") return refuse("vite build", VITE_BUILD, NO_BUILD_NEEDED);
     if (sub === "preview") return refuse("vite preview", "it serves the output of vite build, which cannot run here", NO_BUILD_NEEDED);
     if (sub === "optimize") return refuse("vite optimize", BUNDLER);
     // Any other word is the folder to serve (vite web), as for vite itself.
