@@ -125,7 +125,7 @@ export function binMap(manifest: { name: string; bin?: string | Record<string, s
 }
 
 /** A WebAssembly build (cpu "wasm32", any os): the browser runtime can run it, so it is installed. */
-function isWasmBuild(manifest: Manifest): boolean {
+export function isWasmBuild(manifest: Pick<Manifest, "os" | "cpu">): boolean {
   return Array.isArray(manifest.cpu) && manifest.cpu.includes("wasm32") && (!manifest.os || manifest.os.length === 0);
 }
 
