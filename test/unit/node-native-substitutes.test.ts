@@ -3,6 +3,7 @@
 // that is installed; without one, the load fails with one line naming the package and WebContainer.
 import { describe, expect, it } from "vitest";
 import { wasmSubstituteFor } from "../../src/runtime/node/native-substitutes";
+import { installedPackages } from "../support/preview-sites";
 import { runNodeInProcess } from "../support/run-node";
 
 const pkg = (value: object) => JSON.stringify(value);
@@ -87,4 +88,27 @@ describe("native packages in node", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("lightningcss-wasm node build, rollup wasm parse\n");
   });
+
+  it("the real rollup bundles with its native build replaced by @rollup/wasm-node (installed beside it, as npm leaves them on Linux x64)", async () => {
+    const files: Record<string, Uint8Array | string> = {};
+    for (const entry of installedPackages(["rollup", "@rollup/wasm-node", "@rollup/rollup-linux-x64-gnu"], "w")) files[entry.name.slice("w/".length)] = new Uint8Array(entry.data);
+    expect(Object.keys(files)).toContain("node_modules/@rollup/wasm-node/dist/wasm-node/bindings_wasm_bg.wasm");
+    Object.assign(files, {
+      "src/main.js": "import { twice } from './lib.js';\nconsole.log(twice(21));\n",
+      "src/lib.js": "export const twice = (n) => n * 2;\nexport const unused = () => 'tree-shaken';\n",
+      "build.mjs": [
+        "import { rollup } from 'rollup';",
+        "import { readFileSync } from 'node:fs';",
+        "import { createRequire } from 'node:module';",
+        "const bundle = await rollup({ input: 'src/main.js' });",
+        "await bundle.write({ file: 'dist/out.js', format: 'es' });",
+        "process.stdout.write(readFileSync('dist/out.js', 'utf8'));",
+        "console.log(createRequire(import.meta.url).resolve('@rollup/rollup-linux-x64-gnu'));",
+      ].join("\n"),
+    });
+    const run = await runNodeInProcess(["build.mjs"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("const twice = (n) => n * 2;\n\nconsole.log(twice(21));\n/workspace/node_modules/@rollup/wasm-node/dist/native.js\n");
+    expect(run.exitCode).toBe(0);
+  }, 30_000);
 });
