@@ -102,7 +102,7 @@ export class BrowserRuntime implements Runtime {
       serving.push(...devServerCommands(previewStart, (name) => byName.get(name)));
       commands = commands.filter((c) => !serving.some((s) => s.name === c.name));
     }
-    // vite, webpack, serve, next, rollup …: the Preview or a clear refusal (dev-server-commands.ts).
+    // vite, webpack, serve, next …: the Preview or a clear refusal (dev-server-commands.ts).
     serving.push(...frontEndToolCommands(previewStart));
     this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchFor), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,

@@ -7,6 +7,7 @@
 // semantics on a synchronous in-worker file system; resolution is in module-resolve.ts.
 import { parse as parseForError } from "./syntax-error";
 import { ModuleResolver, dirOf, type ResolveMode } from "./module-resolve";
+import { nativeModuleError } from "./native-substitutes";
 import { DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT, functionWithImport, transformModule, type ModuleFormat } from "./transform";
 import type { SandboxFs } from "../sandbox/sandbox-fs";
 
@@ -171,6 +172,8 @@ export class ModuleLoader {
 
   /** A module record for a file, registered in the cache (not evaluated yet). */
   private moduleFor(filename: string, parent: NodeModule | null | undefined): NodeModule {
+    // A .node file is native code: refused in one line (its package's wasm build is resolved in its place when installed).
+    if (filename.endsWith(".node")) throw nativeModuleError(filename);
     const module = new NodeModule(filename, filename, parent);
     module.require = this.makeRequire(module);
     module.format = this.resolver.formatOf(filename) ?? this.detectFormat(module);

@@ -64,10 +64,13 @@ function pluginsOf(config, requireFrom, configName) {
       plugin = requireFrom(name);
     } catch (error) {
       const missing = error && error.code === "MODULE_NOT_FOUND" && new RegExp(`'${name}'`).test(String(error.message));
-      // Tailwind v4 loads @tailwindcss/oxide and lightningcss, native modules with no build the browser
-      // runtime can load (oxide's wasm build needs WASI threads, lightningcss's is another package).
+      // Tailwind v4 loads @tailwindcss/oxide and lightningcss, native modules. node loads their
+      // WebAssembly builds in their place (node/native-substitutes.ts): lightningcss-wasm runs, but
+      // oxide's (@tailwindcss/oxide-wasm32-wasi) needs node:wasi and threads on shared memory.
       if (name === "@tailwindcss/postcss" && !missing) {
-        throw new Error(`Tailwind v4's PostCSS plugin (@tailwindcss/postcss) needs native modules (@tailwindcss/oxide, lightningcss) the browser runtime cannot load (${String((error && error.message) || error).split("\n")[0]})`);
+        throw new Error(
+          `Tailwind v4's PostCSS plugin (@tailwindcss/postcss) needs native modules (@tailwindcss/oxide, lightningcss); the WebAssembly build of @tailwindcss/oxide needs node:wasi and worker_threads sharing WebAssembly memory, which the browser runtime does not have yet (${String((error && error.message) || error).split("\n")[0]})`,
+        );
       }
       throw new Error(loadFailure(`The PostCSS plugin ${name} (${configName})`, error));
     }
