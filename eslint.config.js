@@ -47,7 +47,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/*.js", "**/*.mjs"],
+    files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -169,6 +169,8 @@ export interface PreviewStart {
   url: string;
   root: string;
   port: number;
+  /** The preview runs the project's PostCSS (its config and plugins, with node on the isolated execution host). */
+  postcssRuns?: boolean;
 }
 
 export interface PreviewReply {

@@ -1,5 +1,5 @@
 // node in the browser runtime, in a real browser: a TypeScript file and node:test files written
-// from the terminal, exit codes as Node's, a program that cannot open the app's database, reach
+// from the terminal, every built-in loading (zlib, vm, AsyncLocalStorage and import() through new Function at work), exit codes as Node's, a program that cannot open the app's database, reach
 // the page or the network, and Ctrl-C ending an endless loop at once.
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
@@ -37,6 +37,19 @@ describe("node in the browser runtime", () => {
     expect(await terminalText(page)).toMatch(/^Error: nobody caught me$/m);
   });
 
+  it("loads every Node 20 built-in; zlib, vm and AsyncLocalStorage work, and import() through new Function, in the sandboxed worker", async () => {
+    const page = await openBrowserRuntime();
+    await runInTerminal(page, `node -e "const z = require('zlib'); const m = require('module'); const bad = m.builtinModules.filter((n) => { try { require(n); return false; } catch { return true; } }); console.log('builtins', m.builtinModules.length, 'failed', bad.length, z.gunzipSync(z.gzipSync('round trip')).toString(), require('vm').runInNewContext('a + 1', { a: 1 }))"`);
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^builtins 68 failed 0 round trip 2$/m);
+    await runInTerminal(page, `node -e "const { AsyncLocalStorage } = require('async_hooks'); const als = new AsyncLocalStorage(); als.run('kept', async () => { await new Promise((r) => setTimeout(r, 5)); console.log('store', als.getStore()); })"`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^store kept$/m);
+    await runInTerminal(page, `echo 'export default 42;' > lib.mjs; echo 'new Function("s", "return import(s)")("./lib.mjs").then((m) => console.log("imported", m.default));' > dyn.js; node dyn.js`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^imported 42$/m);
+    await runInTerminal(page, `node -e "require('child_process').spawn('ls')"; echo "spawn=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^spawn=1$/m);
+    expect((await terminalText(page)).replace(/\n/g, "")).toMatch(/Error: node:child_process spawn\(\) is not available in the browser runtime: it needs Node\.js, which the WebContainer runtime runs\./);
+  });
+
   it("runs node --test: passing files exit 0, a failing test exits 1 with the spec report", async () => {
     const page = await openBrowserRuntime();
     await runInTerminal(page, `mkdir -p test && echo "const test = require('node:test'); const assert = require('node:assert'); test('adds', () => assert.strictEqual(1 + 1, 2));" > test/math.test.js`);
@@ -72,7 +85,7 @@ describe("node in the browser runtime", () => {
     expect(await page.evaluate(async () => (await indexedDB.databases()).some((db) => db.name === "webcode"))).toBe(true);
   });
 
-  it("ends an endless loop at once on Ctrl-C, and the shell goes on", async () => {
+  it("ends an endless loop at once on Ctrl-C, and the shell goes on; a program handling SIGINT runs its handler", async () => {
     const page = await openBrowserRuntime();
     await runInTerminal(page, `node -e "console.log('spinning'); for (;;) {}"`);
     // The loop is running once it has printed (a fixed wait may end before node even starts when busy).
@@ -84,5 +97,12 @@ describe("node in the browser runtime", () => {
     expect(Date.now() - before).toBeLessThan(5000);
     await runInTerminal(page, `node -e "console.log('next', 1 + 1)"`);
     await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^next 2$/m);
+    // Ctrl-C sends SIGINT (Stop would send SIGTERM): the program's SIGINT handler runs and its exit code stands.
+    await runInTerminal(page, `node -e "for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => { console.log('got', s); process.exit(3); }); console.log('waiting'); setInterval(() => {}, 1000)"`);
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^waiting$/m);
+    await page.keyboard.press("Control+C");
+    await runInTerminal(page, `echo "handled=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^got SIGINT$/m);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^handled=3$/m);
   });
 });

@@ -1,7 +1,8 @@
 // Sites for the built-in preview's tests and benchmark: a static site, a Vite React + TypeScript
 // starter whose react, react-dom and scheduler are copied from this repository's node_modules (as
 // `npm install` would put them), and small pages that misbehave. Each is a list of zip entries.
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { buildZip, type BuildEntry } from "./zip-builder";
@@ -72,6 +73,9 @@ export async function importZip(page: Page, name: string, entries: BuildEntry[])
   const dialog = page.getByRole("dialog", { name: "Import" });
   await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(1);
   const keep = dialog.getByRole("checkbox", { name: "Keep node_modules" });
+  // The dialog offers the checkbox once it has read the zip: a zip with packages waits for it (else
+  // the import would drop them, and the packages' absence would be what the test sees).
+  if (entries.some((entry) => entry.name.includes("node_modules/"))) await keep.waitFor({ timeout: 10_000 });
   if ((await keep.count()) > 0 && !(await keep.isChecked())) await keep.check();
   await dialog.getByRole("button", { name: "Import" }).click();
   await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
@@ -142,5 +146,78 @@ export default App;
     { name: "app/public/vite.svg", data: `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="5"></svg>` },
     { name: "app/postcss.config.js", data: `export default {\n  plugins: {\n    tailwindcss: {},\n    autoprefixer: {},\n  },\n};\n` },
     { name: "app/tailwind.config.js", data: `export default { content: ["./index.html", "./src/**/*.{ts,tsx}"], theme: { extend: {} }, plugins: [] };\n` },
+  ];
+}
+
+/**
+ * Packages as `npm install` leaves them in `folder/node_modules`: `names` and every package they
+ * depend on, copied from this repository's node_modules (found as Node finds them: nested first,
+ * then up). Docs, maps and type declarations are left out.
+ */
+export function installedPackages(names: string[], folder: string): BuildEntry[] {
+  const entries: BuildEntry[] = [];
+  const seen = new Set<string>();
+  const visit = (name: string, from: string) => {
+    let dir: string | undefined;
+    for (let at = from; ; at = path.dirname(path.dirname(at))) {
+      const candidate = path.join(at, "node_modules", name);
+      if (existsSync(path.join(candidate, "package.json"))) {
+        dir = candidate;
+        break;
+      }
+      if (at === "." || at === "" || at === path.dirname(at)) break;
+    }
+    if (!dir || seen.has(dir)) return;
+    seen.add(dir);
+    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    const walk = (sub: string) => {
+      for (const entry of readdirSync(path.join(dir!, sub))) {
+        const relative = sub ? `${sub}/${entry}` : entry;
+        if (statSync(path.join(dir!, relative)).isDirectory()) {
+          if (entry !== "node_modules") walk(relative);
+        } else if (!/\.(md|map|d\.ts|d\.mts|d\.cts|flow)$|^(LICENSE|CHANGELOG|license)/i.test(entry)) {
+          entries.push({ name: `${folder}/${dir!}/${relative}`, data: readFileSync(path.join(dir!, relative)) });
+        }
+      }
+    };
+    walk("");
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir);
+  };
+  for (const name of names) visit(name, ".");
+  return entries;
+}
+
+/** bolt.new's default template's CSS set-up: Tailwind v3 through postcss.config.js (tailwindcss, autoprefixer). */
+export const TAILWIND_POSTCSS_CONFIG = `export default {\n  plugins: {\n    tailwindcss: {},\n    autoprefixer: {},\n  },\n};\n`;
+export const TAILWIND_CONFIG = `/** @type {import('tailwindcss').Config} */\nexport default {\n  content: ['./index.html', './src/**/*.{js,ts,jsx,tsx}'],\n  theme: {\n    extend: {},\n  },\n  plugins: [],\n};\n`;
+export const TAILWIND_APP = `function App() {
+  return (
+    <main className="min-h-screen bg-gray-100">
+      <h1 id="title" className="bg-red-500 p-4 text-white">Vite + React + Tailwind</h1>
+      <p id="plain" className="select-none">plain</p>
+    </main>
+  );
+}
+
+export default App;
+`;
+
+/**
+ * A Vite + React + TypeScript starter styled by Tailwind v3 with postcss.config.js (tailwindcss,
+ * autoprefixer), as bolt.new makes one, with react, tailwindcss, autoprefixer and postcss installed
+ * from this repository's node_modules. `src/index.css` has the three @tailwind directives and one
+ * rule autoprefixer adds a prefix to.
+ */
+export function tailwindStarter(app = TAILWIND_APP): BuildEntry[] {
+  return [
+    ...reactStarter(app).map((entry) => {
+      if (entry.name === "app/src/index.css") return { name: entry.name, data: `@tailwind base;\n@tailwind components;\n@tailwind utilities;\n\n.select-none-plain {\n  user-select: none;\n}\n` };
+      if (entry.name !== "app/package.json") return entry;
+      const manifest = JSON.parse(String(entry.data)) as Record<string, unknown>;
+      return { name: entry.name, data: JSON.stringify({ ...manifest, devDependencies: { autoprefixer: "^10.4.18", postcss: "^8.4.35", tailwindcss: "^3.4.1" } }, null, 2) };
+    }),
+    { name: "app/postcss.config.js", data: TAILWIND_POSTCSS_CONFIG },
+    { name: "app/tailwind.config.js", data: TAILWIND_CONFIG },
+    ...installedPackages(["tailwindcss", "autoprefixer", "postcss"], "app"),
   ];
 }

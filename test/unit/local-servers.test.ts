@@ -87,7 +87,7 @@ describe("servers of node programs on localhost", () => {
     expect(requested).toEqual([]);
   });
 
-  it("a second server on a taken port gets EADDRINUSE; another program's http.get reaches the first; Ctrl-C frees the port", async () => {
+  it("a second server on a taken port gets EADDRINUSE; another program's http.get reaches the first; Stop frees the port", async () => {
     const { files, runtime, servers } = await setup();
     const controller = new AbortController();
     const first = runtime.exec("node server.js 4000", { signal: controller.signal });
@@ -101,7 +101,7 @@ describe("servers of node programs on localhost", () => {
     const client = await runtime.exec("node client.mjs");
     expect(client.output.split("\n").sort()).toEqual(["", "200 application/json /from-client", "other port ECONNREFUSED"]);
     controller.abort();
-    expect((await first).exitCode).toBe(130);
+    expect((await first).exitCode).toBe(143);
     expect(servers.ports()).toEqual([]);
   });
 

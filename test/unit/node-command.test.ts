@@ -41,51 +41,99 @@ describe("the node command", () => {
 });
 
 describe("signals on Ctrl-C and Stop", () => {
-  it("runs a program's SIGINT handler before it ends: its output and file changes are kept, and its own exit code stands", async () => {
-    const { files, runtime } = await setup();
-    await files.writeFile(
-      "serve.js",
-      "process.on('SIGINT', () => { console.log('cleaning up'); require('fs').writeFileSync('state.txt', 'saved'); process.exit(0); });\nconsole.log('ready');\nsetInterval(() => {}, 1000);\n",
-    );
+  /** Runs `command`, interrupting it once it printed "ready": Stop (the agent's abort) or, with source "terminal", Ctrl-C. */
+  const interrupted = async (runtime: Awaited<ReturnType<typeof setup>>["runtime"], command: string, source?: "terminal") => {
     const controller = new AbortController();
     let output = "";
-    const run = runtime.exec("node serve.js", {
+    const started = performance.now();
+    const result = await runtime.exec(command, {
+      source,
       signal: controller.signal,
       onOutput: (chunk) => {
         output += chunk;
         if (output.includes("ready")) controller.abort();
       },
     });
-    const result = await run;
-    expect(result.output).toContain("ready\ncleaning up\n");
+    return { ...result, ms: performance.now() - started };
+  };
+  const serving = (signal: string) =>
+    `process.on('${signal}', (name) => { console.log('cleaning up after ' + name); require('fs').writeFileSync('state.txt', 'saved'); process.exit(0); });\nconsole.log('ready');\nsetInterval(() => {}, 1000);\n`;
+
+  it("Stop sends SIGTERM: the program's SIGTERM handler runs, its output and file changes are kept, and its own exit code stands", async () => {
+    const { files, runtime } = await setup();
+    await files.writeFile("serve.js", serving("SIGTERM"));
+    const result = await interrupted(runtime, "node serve.js");
+    expect(result.output).toContain("ready\ncleaning up after SIGTERM\n");
     expect(result.exitCode).toBe(0);
     expect(await files.readText("state.txt")).toBe("saved");
   });
 
-  it("ends a program without a handler at once (exit 130), and one whose handler does not end it after the grace period", async () => {
+  it("Ctrl-C in the terminal sends SIGINT: the program's SIGINT handler runs", async () => {
+    const { files, runtime } = await setup();
+    await files.writeFile("serve.js", serving("SIGINT"));
+    const result = await interrupted(runtime, "node serve.js", "terminal");
+    expect(result.output).toContain("ready\ncleaning up after SIGINT\n");
+    expect(result.exitCode).toBe(0);
+    expect(await files.readText("state.txt")).toBe("saved");
+  });
+
+  it("a program that handles only the other signal is ended at once: Stop with 143, Ctrl-C with 130", async () => {
+    const { files, runtime } = await setup();
+    await files.writeFile("on-int.js", serving("SIGINT"));
+    await files.writeFile("on-term.js", serving("SIGTERM"));
+    const stopped = await interrupted(runtime, "node on-int.js");
+    expect([stopped.exitCode, stopped.aborted]).toEqual([143, true]);
+    expect(stopped.output).not.toContain("cleaning up");
+    const ctrlC = await interrupted(runtime, "node on-term.js", "terminal");
+    expect([ctrlC.exitCode, ctrlC.aborted]).toEqual([130, true]);
+    expect(ctrlC.output).not.toContain("cleaning up");
+    expect(await files.exists("state.txt")).toBe(false);
+    // Ended at once, not after the grace period (3 s).
+    expect(Math.max(stopped.ms, ctrlC.ms)).toBeLessThan(2_500);
+  }, 30_000);
+
+  it("ends a program without a handler at once (Stop: 143), and one whose handler does not end it after the grace period", async () => {
     const { files, runtime } = await setup();
     await files.writeFile("plain.js", "console.log('ready');\nsetInterval(() => {}, 1000);\n");
-    await files.writeFile("stubborn.js", "process.on('SIGINT', () => console.log('not yet'));\nconsole.log('ready');\nsetInterval(() => {}, 1000);\n");
-    const interrupted = async (command: string) => {
-      const controller = new AbortController();
-      let output = "";
-      const started = performance.now();
-      const result = await runtime.exec(command, {
-        signal: controller.signal,
-        onOutput: (chunk) => {
-          output += chunk;
-          if (output.includes("ready")) controller.abort();
-        },
-      });
-      return { ...result, ms: performance.now() - started };
-    };
-    const plain = await interrupted("node plain.js");
-    expect(plain.exitCode).toBe(130);
+    await files.writeFile("stubborn.js", "process.on('SIGTERM', () => console.log('not yet'));\nconsole.log('ready');\nsetInterval(() => {}, 1000);\n");
+    const plain = await interrupted(runtime, "node plain.js");
+    expect(plain.exitCode).toBe(143);
     expect(plain.output).not.toContain("not yet");
-    const stubborn = await interrupted("node stubborn.js");
+    const stubborn = await interrupted(runtime, "node stubborn.js");
     expect(stubborn.output).toContain("not yet");
-    expect(stubborn.exitCode).toBe(130);
+    // Forced after the grace period: the program's status is a SIGTERM'd child's (128 + 15).
+    expect(stubborn.exitCode).toBe(143);
     // Ended by the grace period (3 s), not left running.
     expect(stubborn.ms).toBeGreaterThanOrEqual(2_900);
+  }, 30_000);
+
+  it("a timeout sends SIGTERM: the handler runs and the run is reported timed out (124)", async () => {
+    const { files, runtime } = await setup();
+    await files.writeFile("serve.js", serving("SIGTERM"));
+    const result = await runtime.exec("node serve.js", { timeoutMs: 1_500 });
+    expect(result.output).toContain("ready\ncleaning up after SIGTERM\n");
+    expect([result.exitCode, result.timedOut]).toEqual([124, true]);
+    expect(await files.readText("state.txt")).toBe("saved");
+  }, 30_000);
+
+  it("Ctrl-C typed in the interactive terminal runs the program's SIGINT handler", async () => {
+    const { files, runtime } = await setup();
+    await files.writeFile("serve.js", serving("SIGINT"));
+    const shell = runtime.openShell({ cols: 120, rows: 24 });
+    let raw = "";
+    const ready = new Promise<void>((resolve) =>
+      shell.onData((data) => {
+        raw += data;
+        if (raw.includes("ready")) resolve();
+      }),
+    );
+    shell.write("node serve.js; echo status=$?\r");
+    await ready;
+    shell.write("\x03");
+    await (shell as unknown as { whenIdle(): Promise<void> }).whenIdle();
+    const text = raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+    expect(text).toContain("ready\ncleaning up after SIGINT\n");
+    expect(await files.readText("state.txt")).toBe("saved");
+    shell.dispose();
   }, 30_000);
 });

@@ -207,6 +207,45 @@ describe("npm install", () => {
     expect(files.statSync("node_modules/mac-only")).toBeUndefined();
   });
 
+  it("installs WebAssembly builds in place of native ones, from the registry and from a lockfile made on another platform (whose entries it keeps)", async () => {
+    const native = { os: ["linux"], cpu: ["x64"] };
+    registry.add({ name: "lightningcss", version: "1.33.0", manifest: { main: "index.js", optionalDependencies: { "lightningcss-linux-x64-gnu": "1.33.0", "lightningcss-darwin-arm64": "1.33.0" } }, files: { "index.js": "" } });
+    registry.add({ name: "lightningcss-linux-x64-gnu", version: "1.33.0", manifest: { ...native, main: "lightningcss.linux-x64-gnu.node" }, files: { "lightningcss.linux-x64-gnu.node": "ELF" } });
+    registry.add({ name: "lightningcss-darwin-arm64", version: "1.33.0", manifest: { os: ["darwin"], cpu: ["arm64"] }, files: { "lightningcss.darwin-arm64.node": "Mach-O" } });
+    registry.add({ name: "lightningcss-wasm", version: "1.33.0", manifest: { dependencies: { "napi-wasm": "^1.0.1" } }, files: { "wasm-node.cjs": "" } });
+    registry.add({ name: "napi-wasm", version: "1.1.3", files: { "index.js": "" } });
+    registry.add({ name: "fastlib", version: "2.0.0", manifest: { optionalDependencies: { "fastlib-linux-x64-gnu": "2.0.0", "fastlib-wasm32-wasi": "2.0.0" } }, files: { "index.js": "" } });
+    registry.add({ name: "fastlib-linux-x64-gnu", version: "2.0.0", manifest: native, files: { "fastlib.linux-x64-gnu.node": "ELF" } });
+    registry.add({ name: "fastlib-wasm32-wasi", version: "2.0.0", manifest: { cpu: ["wasm32"], main: "fastlib.wasi.cjs" }, files: { "fastlib.wasi.cjs": "" } });
+    const { files, runtime } = await open({ name: "demo", dependencies: { fastlib: "^2.0.0", lightningcss: "^1.33.0" } });
+    const result = await runtime.exec("npm install");
+    expect(result.exitCode).toBe(0);
+    const installed = ["fastlib", "fastlib-wasm32-wasi", "lightningcss", "lightningcss-wasm", "napi-wasm"];
+    const top = () => [...files.entries()].map(([path]) => /^node_modules\/([^/.][^/]*)\/package\.json$/.exec(path)?.[1]).filter(Boolean).sort();
+    expect(top()).toEqual(installed);
+    expect(result.output).toContain("skipped lightningcss-linux-x64-gnu@1.33.0: a platform-specific optional build");
+    expect(result.output).toContain("skipped fastlib-linux-x64-gnu@2.0.0: a platform-specific optional build");
+
+    // A lockfile as npm writes it on a desktop: every platform's build with its os/cpu, no lightningcss-wasm.
+    const lock = json(files, "package-lock.json");
+    const tarballOf = (name: string, version: string) => (lock.packages["node_modules/lightningcss"].resolved as string).replace("lightningcss/-/lightningcss-1.33.0", `${name}/-/${name}-${version}`);
+    delete lock.packages["node_modules/lightningcss-wasm"];
+    delete lock.packages["node_modules/napi-wasm"];
+    for (const [name, version, os, cpu] of [["lightningcss-linux-x64-gnu", "1.33.0", "linux", "x64"], ["lightningcss-darwin-arm64", "1.33.0", "darwin", "arm64"], ["fastlib-linux-x64-gnu", "2.0.0", "linux", "x64"]] as const) {
+      lock.packages[`node_modules/${name}`] = { version, resolved: tarballOf(name, version), optional: true, os: [os], cpu: [cpu] };
+    }
+    await files.writeFile("package-lock.json", JSON.stringify(lock, null, 2));
+    await files.remove("node_modules");
+    registry.requests.length = 0;
+    const ci = await runtime.exec("npm ci");
+    expect(ci.exitCode).toBe(0);
+    expect(top()).toEqual(installed);
+    expect(registry.requests.some((request) => /linux-x64-gnu|darwin-arm64/.test(request.path))).toBe(false);
+    const written = json(files, "package-lock.json");
+    expect(written.packages["node_modules/lightningcss-darwin-arm64"]).toEqual(lock.packages["node_modules/lightningcss-darwin-arm64"]);
+    expect(written.packages["node_modules/lightningcss-wasm"]).toMatchObject({ version: "1.33.0", optional: true });
+  });
+
   it("npm ci installs exactly the lockfile and refuses one out of sync", async () => {
     const { files, runtime } = await open({ name: "demo", dependencies: { "app-a": "^1.0.0" } });
     expect((await runtime.exec("npm install")).exitCode).toBe(0);

@@ -113,6 +113,37 @@ describe("resolveTree: the hoisted layout", () => {
     expect(skipped.join("\n")).toMatch(/win-only@1\.0\.0: a platform-specific optional build/);
   });
 
+  it("installs the WebAssembly builds in place of skipped native ones: a wasm32 optional build, lightningcss-wasm and @rollup/wasm-node added at the native version", async () => {
+    const registry = registryOf(
+      packument("rolldown", { "1.2.0": { optionalDependencies: { "@rolldown/binding-linux-x64-gnu": "1.2.0", "@rolldown/binding-wasm32-wasi": "1.2.0" } } }),
+      packument("@rolldown/binding-linux-x64-gnu", { "1.2.0": { os: ["linux"], cpu: ["x64"] } }),
+      packument("@rolldown/binding-wasm32-wasi", { "1.2.0": { cpu: ["wasm32"], dependencies: { "@napi-rs/wasm-runtime": "^1" } } }),
+      packument("@napi-rs/wasm-runtime", { "1.0.0": {} }),
+      packument("lightningcss", { "1.33.0": { optionalDependencies: { "lightningcss-linux-x64-gnu": "1.33.0", "lightningcss-darwin-arm64": "1.33.0" } } }),
+      packument("lightningcss-linux-x64-gnu", { "1.33.0": { os: ["linux"], cpu: ["x64"] } }),
+      packument("lightningcss-darwin-arm64", { "1.33.0": { os: ["darwin"], cpu: ["arm64"] } }),
+      packument("lightningcss-wasm", { "1.32.0": {}, "1.33.0": {} }),
+      packument("rollup", { "4.60.0": { optionalDependencies: { "@rollup/rollup-linux-x64-gnu": "4.60.0" } } }),
+      packument("@rollup/rollup-linux-x64-gnu", { "4.60.0": { os: ["linux"], cpu: ["x64"] } }),
+      packument("@rollup/wasm-node", { "4.60.0": {}, "4.61.0": {} }),
+    );
+    const { tree, skipped } = await resolveTree({ dependencies: { lightningcss: "^1", rolldown: "^1", rollup: "^4" } }, registry);
+    expect([...tree.keys()]).toEqual([
+      "node_modules/@napi-rs/wasm-runtime",
+      "node_modules/@rolldown/binding-wasm32-wasi",
+      "node_modules/@rollup/wasm-node",
+      "node_modules/lightningcss",
+      "node_modules/lightningcss-wasm",
+      "node_modules/rolldown",
+      "node_modules/rollup",
+    ]);
+    expect(tree.get("node_modules/lightningcss-wasm")!.version).toBe("1.33.0");
+    expect(tree.get("node_modules/@rollup/wasm-node")!.version).toBe("4.60.0");
+    expect(tree.get("node_modules/lightningcss-wasm")!.optional).toBe(true);
+    expect(skipped.join("\n")).toMatch(/@rolldown\/binding-linux-x64-gnu@1\.2\.0: a platform-specific optional build/);
+    expect(skipped.join("\n")).toMatch(/lightningcss-darwin-arm64@1\.33\.0: a platform-specific optional build/);
+  });
+
   it("refuses dependency names that are not package names (they would become folders)", async () => {
     const registry = registryOf(packument("a", { "1.0.0": { dependencies: { "../../src": "1" } } }));
     await expect(resolveTree({ dependencies: { a: "1" } }, registry)).rejects.toThrow('"../../src" (a dependency of node_modules/a) is not a valid package name.');

@@ -9,6 +9,7 @@ import { createBrowserRuntime } from "../../src/runtime/browser";
 import { SandboxHost } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
 import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
+import { installedPackages } from "../support/preview-sites";
 
 let counter = 0;
 
@@ -51,7 +52,7 @@ const SERVES: Array<[string, string, number | undefined]> = [
 
 /** Lines that cannot run here: refused, non-zero, one line saying why and what would run them. */
 const REFUSES: Array<[string, RegExp]> = [
-  ["vite build", /^vite build: not available in the browser runtime: it is a bundler, .* Turn on WebContainer .* the built-in Preview serves the sources without a build/],
+  ["vite build", /^vite build: not available in the browser runtime: Vite builds with Rolldown, whose WebAssembly build \(@rolldown\/binding-wasm32-wasi\) needs node:wasi and worker_threads .* Turn on WebContainer .* the built-in Preview serves the sources without a build/],
   ["vite build --outDir out", /^vite build: not available/],
   ["vite preview", /^vite preview: not available in the browser runtime: it serves the output of vite build/],
   ["vite optimize", /^vite optimize: not available/],
@@ -59,7 +60,6 @@ const REFUSES: Array<[string, RegExp]> = [
   ["webpack --mode production", /^webpack: not available/],
   ["webpack build", /^webpack build: not available/],
   ["parcel build index.html", /^parcel build: not available/],
-  ["rollup -c", /^rollup: not available in the browser runtime: it is a bundler/],
   ["esbuild src/main.ts --bundle", /^esbuild src\/main\.ts: not available/],
   ["tsup", /^tsup: not available/],
   ["next dev", /^next dev: not available in the browser runtime: it needs a Node\.js server process/],
@@ -157,6 +157,23 @@ describe("npm scripts run their own commands", () => {
     expect(ready).toEqual([[5199, "http://app.test/__preview/s1/"]]);
   });
 
+  it("rollup runs (its native build replaced by @rollup/wasm-node): npm run build with the real packages writes the bundle", async () => {
+    const { runtime, workspace } = await open({
+      ...SITE,
+      "package.json": manifest({ build: "rollup -c" }),
+      "rollup.config.mjs": "export default { input: 'src/main.js', output: { file: 'dist/bundle.js', format: 'cjs' } };\n",
+      "src/main.js": "import { twice } from './lib.js';\nconsole.log(twice(21));\n",
+      "src/lib.js": "export const twice = (n) => n * 2;\nexport const unused = () => 'tree-shaken';\n",
+      "node_modules/.bin/rollup": '#!/bin/sh\nnode "$(dirname "$0")/../rollup/dist/bin/rollup" "$@"\n',
+    });
+    for (const entry of installedPackages(["rollup", "@rollup/wasm-node"], "w")) await workspace.writeFile(entry.name.slice("w/".length), entry.data ?? "");
+    const build = await runtime.exec("npm run build");
+    expect(build.output).toMatch(/created .*dist\/bundle\.js/);
+    expect(build.exitCode, build.output).toBe(0);
+    expect(workspace.readSync("dist/bundle.js")).toBe("'use strict';\n\nconst twice = (n) => n * 2;\n\nconsole.log(twice(21));\n");
+    expect((await runtime.exec("rollup -c")).exitCode).toBe(127);
+  }, 30_000);
+
   it("npm test and npm run lint run their commands and keep their exit codes", async () => {
     const { runtime } = await open({ ...SITE, "package.json": manifest({ test: "echo testing; exit 3", lint: "eslint ." }) });
     const test = await runtime.exec("npm test");
@@ -204,7 +221,7 @@ describe("an unknown option is an error, as in the real tool", () => {
 });
 
 describe("what the Preview does not do that Vite would is said where it was started", () => {
-  it("npm run dev names PostCSS with its plugins, the Tailwind config and the Vite plugins it does not run", async () => {
+  it("npm run dev says the project's PostCSS runs (node runs it), and names the Vite plugins it does not run", async () => {
     const { runtime } = await open({
       ...SITE,
       "package.json": JSON.stringify({ name: "app", version: "1.0.0", scripts: { dev: "vite" } }),
@@ -214,8 +231,9 @@ describe("what the Preview does not do that Vite would is said where it was star
     });
     const result = await runtime.exec("npm run dev");
     expect(result.exitCode).toBe(0);
-    expect(result.output).toContain("Warning  PostCSS (postcss.config.js: tailwindcss, autoprefixer) is not applied by the built-in preview; WebContainer runs it.");
-    expect(result.output).toContain("Warning  Tailwind (tailwind.config.js) is not applied by the built-in preview");
+    expect(result.output).toContain("  PostCSS  postcss.config.js (tailwindcss, autoprefixer) runs on every build, with node and the workspace's node_modules\n");
+    expect(result.output).not.toContain("Warning  PostCSS");
+    expect(result.output).not.toContain("Warning  Tailwind");
     expect(result.output).toContain("Warning  vite.config.ts uses plugins the built-in preview does not run: vite-plugin-svgr; WebContainer runs it.");
   });
 });

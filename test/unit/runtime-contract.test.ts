@@ -112,18 +112,18 @@ export function runtimeContract(name: string, makeRuntime: (files: WorkspaceFile
       expect([spoof.exitCode, spoof.timedOut ?? false]).toEqual([124, false]);
     });
 
-    it("stops on abort with exit code 130", async () => {
+    it("stops on abort (Stop: SIGTERM) with exit code 143, as a shell reports a terminated child", async () => {
       const { runtime } = await fixture();
       const controller = new AbortController();
       const started = Date.now();
       setTimeout(() => controller.abort(), 100);
       const result = await runtime.exec("sleep 5; echo finished", { signal: controller.signal });
-      expect(result.exitCode).toBe(130);
+      expect(result.exitCode).toBe(143);
       expect(result.aborted).toBe(true);
       expect(result.output).not.toContain("finished");
       expect(Date.now() - started).toBeLessThan(4000);
       const already = await runtime.exec("echo never", { signal: AbortSignal.abort() });
-      expect(already.exitCode).toBe(130);
+      expect(already.exitCode).toBe(143);
       expect(already.output).not.toContain("never");
     });
 

@@ -182,7 +182,7 @@ describe("interruption stops the command itself", () => {
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();
     const result = await t.runtime.exec("while true; do echo x >> count.txt; done", { signal: controller.signal });
-    expect(result).toMatchObject({ exitCode: 130, aborted: true });
+    expect(result).toMatchObject({ exitCode: 143, aborted: true });
     expect(Date.now() - started).toBeLessThan(5000);
     const length = (await t.files.readText("count.txt")).length;
     expect(length).toBeGreaterThan(0);

@@ -21,7 +21,7 @@ export interface SystemPromptInput {
 
 /** What the browser runtime's node runs (src/runtime/node), and what still needs WebContainer. */
 export const BROWSER_NODE_NOTE =
-  "node here runs JavaScript and TypeScript programs (.js .mjs .cjs .ts .mts .cts), node -e / -p and node --test, in an isolated worker: CommonJS and ES modules, packages already in node_modules, and Node's fs, path, os, util, events, assert, buffer, url, querystring, string_decoder, timers, crypto (hashes, HMAC, random), stream, readline and node:test. Installed pure-JavaScript tools run through npx or npm scripts, TypeScript's tsc among them (npm install -D typescript, then npx tsc --noEmit to type-check). It cannot run child_process, http/https/net servers or clients, worker_threads, zlib or native addons, and programs have no network access: those need WebContainer.";
+  "node here runs JavaScript and TypeScript programs (.js .mjs .cjs .ts .mts .cts), node -e / -p and node --test, in an isolated worker: CommonJS and ES modules, packages already in node_modules, and Node's fs, path, os, util, events, assert, buffer, url, querystring, string_decoder, timers, crypto (hashes, HMAC, random), stream, readline, zlib (Brotli only uncompressed), vm, v8, async_hooks, perf_hooks and node:test; every other built-in loads. Installed pure-JavaScript tools run through npx or npm scripts, TypeScript's tsc among them (npm install -D typescript, then npx tsc --noEmit to type-check). It cannot run child_process, http/https/net servers or clients, worker_threads' Worker or native addons (they fail when called), and programs have no network access: those need WebContainer.";
 
 /** What the runtime can run, in words the model can act on. */
 export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">): string {
@@ -60,7 +60,7 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
 
 /** What dev-server commands do in the browser runtime (src/runtime/preview). */
 function browserPreviewNote(python: boolean): string {
-  return `Front-end dev servers (vite, serve and the like: typed, in an npm script or with npx${python ? "; python3 -m http.server" : ""}) open the built-in preview (static files, TS/JSX compiled, node_modules imports) in the Preview panel. Backends and builds (vite build, next, webpack, rollup, esbuild) fail here, saying so; the preview needs none.`;
+  return `Front-end dev servers (vite, serve and the like: typed, in an npm script or with npx${python ? "; python3 -m http.server" : ""}) open the built-in preview (static files, TS/JSX compiled, node_modules imports) in the Preview panel. Backends and builds (vite build, next, webpack, esbuild) fail here, saying so; the preview needs none (rollup runs, through its wasm build).`;
 }
 
 /** What the browser runtime's npm does and does not (src/runtime/npm). */

@@ -8,6 +8,7 @@ import type { ChangeSource } from "../types";
 import type { LocalServers } from "../sandbox/local-servers";
 import { EgressRefusedError, NetworkLog, type ExecGate, type GatedFetch } from "../egress";
 import { SIGNAL_GRACE_MS } from "../sandbox/sandbox-host";
+import type { ProgramSignal } from "../sandbox/protocol";
 import type { WorkspaceFiles } from "../workspace-files";
 import { WorkspaceBashFs, normalizeAbsolute } from "./workspace-bash-fs";
 import { delay, watchInterruption } from "../interruption";
@@ -19,7 +20,10 @@ export const WORKSPACE_MOUNT = "/workspace";
 const RUN_ID = Symbol("webcode.run");
 const RUN_SOURCE = Symbol("webcode.run-source");
 export const EXIT_TIMEOUT = 124;
+/** Exit code of a run stopped by Ctrl-C in the terminal (SIGINT, 128 + 2, as a shell reports it). */
 export const EXIT_ABORTED = 130;
+/** Exit code of a run stopped by Stop (SIGTERM, 128 + 15, as a shell reports a child it terminated). */
+export const EXIT_TERMINATED = 143;
 /** After a timeout or abort, how long to wait for just-bash to settle before answering anyway. */
 const SETTLE_GRACE_MS = 50;
 const MAX_COMMANDS = 10_000_000;
@@ -92,9 +96,9 @@ export class BashHost {
   private readonly runSources = new WeakMap<IFileSystem, ChangeSource>();
   /** Each run's interactive terminal, when it has one, by the run's number (RUN_ID on its file system). */
   private readonly runTerminals = new Map<number, ProgramTerminal>();
-  /** Each run's Ctrl-C / Stop, told to its programs before the run is stopped (interruptOf). */
+  /** Each run's Ctrl-C / Stop / timeout, told to its programs before the run is stopped (interruptOf); the abort's reason is the signal. */
   private readonly runInterrupts = new Map<number, AbortController>();
-  /** Runs whose program handles SIGINT: an interruption waits for it (SIGNAL_GRACE_MS) before stopping the run. */
+  /** Runs whose program handles SIGINT or SIGTERM: an interruption waits for it (SIGNAL_GRACE_MS) before stopping the run. */
   private readonly graceRuns = new Set<number>();
   /** Each gated run's gate, by the run's number. */
   private readonly runGates = new Map<number, ExecGate>();
@@ -156,7 +160,11 @@ export class BashHost {
       open = false;
       return Object.assign(result, fields);
     };
-    if (options.signal?.aborted) return finish({ exitCode: EXIT_ABORTED, aborted: true });
+    // Node's semantics: Ctrl-C in the terminal sends SIGINT; Stop (the chat's, an agent run's abort)
+    // sends SIGTERM, as `kill` and a supervisor do; a timeout SIGTERM too.
+    const stopSignal: ProgramSignal = options.source === "terminal" ? "SIGINT" : "SIGTERM";
+    const abortedCode = stopSignal === "SIGINT" ? EXIT_ABORTED : EXIT_TERMINATED;
+    if (options.signal?.aborted) return finish({ exitCode: abortedCode, aborted: true });
     let cwd: string;
     try {
       cwd = this.resolveCwd(options.cwd);
@@ -191,9 +199,11 @@ export class BashHost {
       env: this.baseEnv,
       customCommands: options.gate ? gatedCommands([...this.commands, ...(options.commands ?? [])], options.gate) : [...this.commands, ...(options.commands ?? [])],
       // The deadline is also enforced inside just-bash, for a loop that never reaches a command
-      // routed to the output sinks (where a script yields to our timer).
+      // routed to the output sinks (where a script yields to our timer). Ours comes first and sends
+      // the run's programs SIGTERM; just-bash's waits out their grace period, or it would end a
+      // program whose SIGTERM handler is still running.
       executionLimits: {
-        maxExecutionTimeMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
+        maxExecutionTimeMs: options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : options.timeoutMs + SIGNAL_GRACE_MS + SETTLE_GRACE_MS,
         // just-bash's defaults (100,000) guard hosts that cannot stop a script. Here a running
         // script yields to the page and Ctrl-C, abort and timeouts stop it, so loops may run longer.
         maxCommandCount: MAX_COMMANDS,
@@ -223,13 +233,14 @@ export class BashHost {
         if (outcome.exitCode === EXIT_TIMEOUT && options.timeoutMs !== undefined && endedByDeadline(Date.now() - started, options.timeoutMs, outcome.stderr)) {
           return finish({ exitCode: EXIT_TIMEOUT, timedOut: true });
         }
-        if (options.signal?.aborted) return finish({ exitCode: EXIT_ABORTED, aborted: true });
+        if (options.signal?.aborted) return finish({ exitCode: abortedCode, aborted: true });
         deliver({ stream: "stderr", text: outcome.stderr });
         return finish({ exitCode: outcome.exitCode, env: outcome.env });
       }
-      // Programs hear of it first: one that handles SIGINT runs its handler, with its output and
-      // file changes kept, for up to SIGNAL_GRACE_MS (sandbox-host.ts); the others end at once.
-      interrupt.abort();
+      // Programs hear of it first (the signal is the abort's reason): one that handles it runs its
+      // handler, with its output and file changes kept, for up to SIGNAL_GRACE_MS (sandbox-host.ts);
+      // the others end at once.
+      interrupt.abort(outcome === "timeout" ? "SIGTERM" : stopSignal);
       if (this.graceRuns.has(runId)) {
         const settled = await Promise.race([execution, delay(SIGNAL_GRACE_MS + SETTLE_GRACE_MS)]);
         if (settled !== undefined) {
@@ -245,7 +256,7 @@ export class BashHost {
       open = false;
       // Give just-bash a moment to unwind, so the next command does not overlap it; answer regardless.
       await Promise.race([execution, delay(SETTLE_GRACE_MS)]);
-      return outcome === "timeout" ? finish({ exitCode: EXIT_TIMEOUT, timedOut: true }) : finish({ exitCode: EXIT_ABORTED, aborted: true });
+      return outcome === "timeout" ? finish({ exitCode: EXIT_TIMEOUT, timedOut: true }) : finish({ exitCode: abortedCode, aborted: true });
     } finally {
       watch.dispose();
       sink.close();
@@ -303,13 +314,13 @@ export class BashHost {
     return typeof runId === "number" ? this.runTerminals.get(runId) : undefined;
   }
 
-  /** Aborted when the run that owns `fs` is interrupted (Ctrl-C, Stop, its timeout), before the run is stopped. */
+  /** Aborted when the run that owns `fs` is interrupted (Ctrl-C, Stop, its timeout), before the run is stopped; its reason is the signal to send ("SIGINT", "SIGTERM"). */
   interruptOf(fs: IFileSystem): AbortSignal | undefined {
     const runId = (fs as IFileSystem & { [RUN_ID]?: unknown })[RUN_ID];
     return typeof runId === "number" ? this.runInterrupts.get(runId)?.signal : undefined;
   }
 
-  /** A program of the run that owns `fs` handles SIGINT: an interruption waits for it before stopping the run. */
+  /** A program of the run that owns `fs` handles SIGINT or SIGTERM: an interruption waits for it before stopping the run. */
   handlesSignals(fs: IFileSystem): void {
     const runId = (fs as IFileSystem & { [RUN_ID]?: unknown })[RUN_ID];
     if (typeof runId === "number" && this.runInterrupts.has(runId)) this.graceRuns.add(runId);

@@ -6,7 +6,7 @@ import { toDisposable, type Disposable } from "../../base";
 import { fallbackCause } from "../fallback";
 import type { ExecOptions, ExecResult, FallbackReason, Runtime, Shell } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
-import { BashHost, EXIT_ABORTED, EXIT_TIMEOUT, WORKSPACE_MOUNT } from "./bash-host";
+import { BashHost, EXIT_ABORTED, EXIT_TERMINATED, EXIT_TIMEOUT, WORKSPACE_MOUNT } from "./bash-host";
 import { InteractiveShell } from "./interactive-shell";
 import { DEFAULT_FALLBACK_TEXT, missingCommands } from "./missing-commands";
 import { archiveCommands } from "./archive-commands";
@@ -86,7 +86,7 @@ export class BrowserRuntime implements Runtime {
     const pip = options.python ? pipCommands({ files: fs, fetch: fetchFor, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];
     const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];
     const provided = new Set([...npm, ...python, ...pip].map((command) => command.name));
-    this.preview = options.preview ? new BuiltinPreview(fs, options.preview) : undefined;
+    this.preview = options.preview ? new BuiltinPreview(fs, options.preview, options.node) : undefined;
     if (options.node) this.preview?.watchServers(options.node.servers);
     // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in
     // preview; every other use of those commands goes to their own command.
@@ -103,7 +103,7 @@ export class BrowserRuntime implements Runtime {
       serving.push(...devServerCommands(previewStart, (name) => byName.get(name)));
       commands = commands.filter((c) => !serving.some((s) => s.name === c.name));
     }
-    // vite, webpack, serve, next, rollup …: the Preview or a clear refusal (dev-server-commands.ts).
+    // vite, webpack, serve, next …: the Preview or a clear refusal (dev-server-commands.ts).
     serving.push(...frontEndToolCommands(previewStart));
     this.host = new BashHost(fs, [...serving, ...commands, ...node, ...archiveCommands(), curlCommand(fetchFor), htmlToMarkdownCommand(), git], {
       HOME: WORKSPACE_MOUNT,
@@ -204,4 +204,4 @@ function separator(output: string): string {
   return output === "" || output.endsWith("\n") ? "" : "\n";
 }
 
-export { EXIT_ABORTED, EXIT_TIMEOUT };
+export { EXIT_ABORTED, EXIT_TERMINATED, EXIT_TIMEOUT };

@@ -2,7 +2,9 @@
 // server-ready events the Preview panel listens to, and the start request the terminal's dev-server
 // commands (dev-server-commands.ts) and the panel's "Open preview" make.
 import { Emitter, toDisposable, type Disposable } from "../../base";
-import type { PreviewHub, PreviewSession } from "../preview";
+import { ProjectPostcss, type NodeProgramRunner, type PreviewHub, type PreviewSession } from "../preview";
+import { snapshot } from "../node";
+import type { SandboxHost } from "../sandbox";
 import { serverResponder } from "../preview/server-preview";
 import { VITE_CONFIGS } from "../preview/unsupported";
 import { proxiedUrl, viteProxyRules } from "../preview/vite-proxy";
@@ -15,7 +17,7 @@ export const DEFAULT_PREVIEW_PORT = 5173;
 
 export class BuiltinPreview implements Disposable {
   /** `startedBy`: who started the session last (replayed with it). */
-  private readonly sessions = new Map<string, { session: PreviewSession; port: number; startedBy?: ChangeSource }>();
+  private readonly sessions = new Map<string, { session: PreviewSession; port: number; startedBy?: ChangeSource; postcss?: ProjectPostcss }>();
   private readonly ready = new Emitter<{ port: number; url: string; startedBy?: ChangeSource }>();
   private readonly closed = new Emitter<number>();
   private readonly watch: Disposable;
@@ -28,8 +30,11 @@ export class BuiltinPreview implements Disposable {
   constructor(
     private readonly files: WorkspaceFiles,
     private readonly hub: PreviewHub,
+    /** Where the project's PostCSS runs (node on the isolated execution host); without it CSS is used as written. */
+    private readonly node?: SandboxHost,
   ) {
     this.watch = files.onDidChange((changes) => {
+      for (const { postcss } of this.sessions.values()) postcss?.changed();
       // New or removed files change what imports resolve to; package.json what packages export.
       if (changes.some((c) => c.type !== "changed" || c.path.endsWith("package.json"))) {
         for (const { session } of this.sessions.values()) session.forgetResolutions();
@@ -76,12 +81,13 @@ export class BuiltinPreview implements Disposable {
     const root = options.root ?? (await siteRoot(this.files));
     let entry = this.sessions.get(root);
     if (!entry) {
-      entry = { session: this.hub.open(this.files, root), port: options.port ?? DEFAULT_PREVIEW_PORT + this.sessions.size };
+      const postcss = this.node ? new ProjectPostcss(this.files, root, nodeProgramRunner(this.node, this.files)) : undefined;
+      entry = { session: this.hub.open(this.files, root, { postcss }), port: options.port ?? DEFAULT_PREVIEW_PORT + this.sessions.size, postcss };
       this.sessions.set(root, entry);
     }
     entry.startedBy = options.source;
     this.ready.fire({ port: entry.port, url: entry.session.url, startedBy: options.source });
-    return { url: entry.session.url, root, port: entry.port };
+    return { url: entry.session.url, root, port: entry.port, postcssRuns: entry.postcss !== undefined };
   }
 
   async request(url: string): Promise<PreviewReply | undefined> {
@@ -151,4 +157,35 @@ export async function siteRoot(files: WorkspaceFiles): Promise<string> {
     .map((f) => f.path.slice(0, -"/index.html".length))
     .sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b));
   return candidates[0] ?? "";
+}
+
+/** How long the preview's PostCSS run may take before its CSS is used as written (and the notice says so). */
+const POSTCSS_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs a node program of the preview (its PostCSS step) over the workspace as node programs see it,
+ * in the served folder. Its file changes are not replayed: it is the preview's, not the user's.
+ */
+export function nodeProgramRunner(host: SandboxHost, files: WorkspaceFiles): NodeProgramRunner {
+  return async ({ name, source, stdin, cwd }) => {
+    const workspace = snapshot(files);
+    const program = `/tmp/${name}`;
+    let stdout = "";
+    let stderr = "";
+    const result = await host.run(
+      {
+        type: "run",
+        files: [...workspace.files, [program, source]],
+        dirs: workspace.dirs,
+        args: [program],
+        env: { HOME: "/workspace", NODE_ENV: "development" },
+        cwd: cwd === "" ? "/workspace" : `/workspace/${cwd}`,
+        stdin,
+      },
+      { timeoutMs: POSTCSS_TIMEOUT_MS, onStdout: (text) => (stdout += text), onStderr: (text) => (stderr += text) },
+    );
+    if (result.end === "timeout") stderr += `did not finish within ${POSTCSS_TIMEOUT_MS / 1000} s\n`;
+    else if (result.message) stderr += `${result.message}\n`;
+    return { exitCode: result.exitCode, stdout, stderr };
+  };
 }

@@ -1,4 +1,4 @@
-// The front-end tools people and agents type (vite, webpack serve, serve, next build, rollup -c …)
+// The front-end tools people and agents type (vite, webpack serve, serve, next build, parcel build …)
 // and python3 -m http.server. The browser runtime runs no Node.js server or bundler, so it maps
 // each command line to one of two answers, and never to a false success:
 //   - a dev server of static files or front-end sources starts the built-in preview of its folder
@@ -12,7 +12,7 @@
 import { defineCommand, type CustomCommand, type ExecResult as BashResult, type IFileSystem } from "just-bash";
 import type { PreviewStart, PreviewStartOptions } from "../types";
 import { WORKSPACE_MOUNT } from "./bash-host";
-import { configNotices } from "../preview/unsupported";
+import { configNotices, POSTCSS_CONFIGS, postcssPluginsOf } from "../preview/unsupported";
 
 export interface DevServerRequest {
   /** The folder to serve, relative to the command's working folder ("." for it). */
@@ -56,12 +56,17 @@ function refuse(line: string, what: string, hint = ""): ToolAnswer {
   return { kind: "refuse", message: `${line}: not available in the browser runtime: ${what}. ${RUN_IT_ELSEWHERE}${hint}.` };
 }
 
-const BUNDLER = "it is a bundler, and bundlers need Node.js's native tools (esbuild, rollup, swc), which only WebContainer has";
+const BUNDLER = "it is a bundler, and bundlers need Node.js's native tools (esbuild, swc, Rolldown), which only WebContainer has";
+// Vite 8 builds with Rolldown: the browser runtime's node loads Rolldown's WebAssembly build in place
+// of its native one (node/native-substitutes.ts), and that build then needs what the runtime lacks.
+const VITE_BUILD =
+  "Vite builds with Rolldown, whose WebAssembly build (@rolldown/binding-wasm32-wasi) needs node:wasi and worker_threads sharing WebAssembly memory, which the browser runtime does not have yet";
 const FRAMEWORK_SERVER = "it needs a Node.js server process, which only WebContainer has";
 
 /** Tools whose every use is refused: what they need. */
+// rollup is not among them: it runs with node, its native build replaced by @rollup/wasm-node
+// (node/native-substitutes.ts), as an npm script or through npx like any installed package's binary.
 const REFUSED_TOOLS: Record<string, string> = {
-  rollup: BUNDLER,
   esbuild: BUNDLER,
   tsup: BUNDLER,
   next: FRAMEWORK_SERVER,
@@ -98,7 +103,7 @@ export function frontEndTool(tool: string, args: string[]): ToolAnswer | undefin
       const rest = sub === undefined ? args : args.slice(1);
       return { kind: "serve", request: { dir: positional(rest, ["--port", "--host", "--mode", "-m", "--config", "-c", "--base", "--logLevel", "-l"]) ?? ".", port: portOption(rest, ["--port"]), label: "vite" } };
     }
-    if (sub === "build") return refuse("vite build", BUNDLER, NO_BUILD_NEEDED);
+    if (sub === "build") return refuse("vite build", VITE_BUILD, NO_BUILD_NEEDED);
     if (sub === "preview") return refuse("vite preview", "it serves the output of vite build, which cannot run here", NO_BUILD_NEEDED);
     if (sub === "optimize") return refuse("vite optimize", BUNDLER);
     // Any other word is the folder to serve (vite web), as for vite itself.
@@ -132,7 +137,6 @@ const TOOL_PACKAGES: Record<string, string> = {
   "webpack-cli": "webpack",
   "webpack-dev-server": "webpack-dev-server",
   parcel: "parcel",
-  rollup: "rollup",
   esbuild: "esbuild",
   tsup: "tsup",
   next: "next",
@@ -219,9 +223,22 @@ export async function startDevServerPreview(request: DevServerRequest, cwd: stri
     `  Serving  ${folder}\n  Preview  the Preview tab, or ${started.url} in this browser while webcode stays open\n` +
     `  It reloads when files change. TypeScript, JSX, CSS imports and node_modules packages are compiled on the way out.\n`;
   // What it does not do that Vite would (PostCSS, Tailwind, Vite plugins): said here as on the page.
-  const notices = await configNotices(async (name) => fs.readFile(fs.resolvePath(folder, name)).catch(() => undefined));
+  const read = async (name: string) => fs.readFile(fs.resolvePath(folder, name)).catch(() => undefined);
+  const notices = await configNotices(read, { postcssRuns: started.postcssRuns });
   const warnings = notices.map((n) => `  Warning  ${n}\n`).join("");
-  return { stdout: stdout + warnings, stderr: "", exitCode: 0 };
+  const postcss = started.postcssRuns ? await postcssLine(read) : "";
+  return { stdout: stdout + postcss + warnings, stderr: "", exitCode: 0 };
+}
+
+/** The line that says the project's PostCSS config is applied (by node, with the workspace's packages), or "" when there is none. */
+async function postcssLine(read: (name: string) => Promise<string | undefined>): Promise<string> {
+  for (const name of POSTCSS_CONFIGS) {
+    const text = await read(name);
+    if (text === undefined) continue;
+    const plugins = postcssPluginsOf(text);
+    return `  PostCSS  ${name}${plugins.length ? ` (${plugins.join(", ")})` : ""} runs on every build, with node and the workspace's node_modules\n`;
+  }
+  return "";
 }
 
 /** The answer of a tool's command line typed in folder `cwd`. */
@@ -235,7 +252,7 @@ export async function answerTool(answer: ToolAnswer, cwd: string, fs: IFileSyste
 }
 
 /**
- * The front-end tools as shell commands (vite, webpack, serve, next, rollup …): each answers as
+ * The front-end tools as shell commands (vite, webpack, serve, next …): each answers as
  * `frontEndTool` says. `start` opens the built-in preview (absent: dev servers say there is none).
  */
 export function frontEndToolCommands(start: PreviewStarter | undefined): CustomCommand[] {

@@ -3,6 +3,8 @@
 // objects (ref/unref/refresh, usable as numbers) over the worker's own timers. A worker has no
 // notion of "nothing left to do", hence this count.
 
+import { AsyncContext } from "./async-context";
+
 export const realSetTimeout = globalThis.setTimeout.bind(globalThis);
 const realClearTimeout = globalThis.clearTimeout.bind(globalThis);
 
@@ -10,6 +12,8 @@ export class EventLoop {
   private refs = 0;
   private idleScheduled = false;
   private stopped = false;
+  /** AsyncLocalStorage's frames, carried into the callbacks scheduled here. */
+  readonly asyncContext = new AsyncContext();
 
   constructor(
     private readonly onIdle: () => void,
@@ -68,7 +72,7 @@ export class EventLoop {
    * callback's guard() if that task comes first.
    */
   nextTick(fn: () => void): void {
-    this.ticks.push(fn);
+    this.ticks.push(this.asyncContext.bindCallback(fn));
     this.ref();
     if (this.ticksScheduled) return;
     this.ticksScheduled = true;
@@ -222,15 +226,15 @@ export function nodeTimers(loop: EventLoop): NodeTimers {
   return {
     setTimeout(callback, ms, ...args) {
       check(callback);
-      return new Timeout(loop, callback, delay(ms), args, false, registry);
+      return new Timeout(loop, loop.asyncContext.bindCallback(callback), delay(ms), args, false, registry);
     },
     setInterval(callback, ms, ...args) {
       check(callback);
-      return new Timeout(loop, callback, delay(ms), args, true, registry);
+      return new Timeout(loop, loop.asyncContext.bindCallback(callback), delay(ms), args, true, registry);
     },
     setImmediate(callback, ...args) {
       check(callback);
-      return new Timeout(loop, callback, 0, args, false, registry);
+      return new Timeout(loop, loop.asyncContext.bindCallback(callback), 0, args, false, registry);
     },
     clearTimeout: clear,
     clearInterval: clear,

@@ -7,7 +7,8 @@
 // semantics on a synchronous in-worker file system; resolution is in module-resolve.ts.
 import { parse as parseForError } from "./syntax-error";
 import { ModuleResolver, dirOf, type ResolveMode } from "./module-resolve";
-import { DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT, transformModule, type ModuleFormat } from "./transform";
+import { nativeModuleError } from "./native-substitutes";
+import { DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT, functionWithImport, transformModule, type ModuleFormat } from "./transform";
 import type { SandboxFs } from "../sandbox/sandbox-fs";
 
 export interface LoaderOptions {
@@ -49,7 +50,8 @@ export type NodeRequire = ((id: string) => unknown) & {
   extensions: Record<string, unknown>;
 };
 
-const PARAMS = ["exports", "require", "module", "__filename", "__dirname", DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT];
+// `Function` is the realm's with import() working in the bodies it compiles (functionWithImport).
+const PARAMS = ["exports", "require", "module", "__filename", "__dirname", DYNAMIC_IMPORT, IMPORT_META, STATIC_IMPORT, "Function"];
 const BODY_DONE = "__webcode_module_done";
 
 // Node 22's syntax detection for a file whose format nothing declares: it is compiled as CommonJS,
@@ -170,6 +172,8 @@ export class ModuleLoader {
 
   /** A module record for a file, registered in the cache (not evaluated yet). */
   private moduleFor(filename: string, parent: NodeModule | null | undefined): NodeModule {
+    // A .node file is native code: refused in one line (its package's wasm build is resolved in its place when installed).
+    if (filename.endsWith(".node")) throw nativeModuleError(filename);
     const module = new NodeModule(filename, filename, parent);
     module.require = this.makeRequire(module);
     module.format = this.resolver.formatOf(filename) ?? this.detectFormat(module);
@@ -362,8 +366,8 @@ export class ModuleLoader {
     };
     return () =>
       esm
-        ? fn.call(undefined, module.exports, undefined, undefined, undefined, undefined, dynamicImport, meta, requireForModule, onBodyDone)
-        : fn.call(module.exports, module.exports, module.require, module, module.filename, dirOf(module.filename), dynamicImport, meta, undefined, undefined);
+        ? fn.call(undefined, module.exports, undefined, undefined, undefined, undefined, dynamicImport, meta, requireForModule, functionWithImport(dynamicImport), onBodyDone)
+        : fn.call(module.exports, module.exports, module.require, module, module.filename, dirOf(module.filename), dynamicImport, meta, undefined, functionWithImport(dynamicImport), undefined);
   }
 
   private locateSyntaxError(error: unknown, filename: string): unknown {

@@ -6,6 +6,7 @@ import { exports as resolveExports, imports as resolveImports } from "resolve.ex
 import type { SandboxFs } from "../sandbox/sandbox-fs";
 import { resolvePath } from "../sandbox/sandbox-fs";
 import type { ModuleFormat } from "./transform";
+import { wasmSubstituteFor } from "./native-substitutes";
 
 export type ResolveMode = "require" | "import";
 
@@ -111,6 +112,12 @@ export class ModuleResolver {
       throw Object.assign(moduleNotFound(specifier, from, mode), { code: "ERR_PACKAGE_IMPORT_NOT_DEFINED" });
     }
     const [name, subpath] = splitPackage(specifier);
+    // A native platform package is replaced by its WebAssembly build when that is installed (native-substitutes.ts).
+    const substitute = subpath === "." ? wasmSubstituteFor(name) : undefined;
+    if (substitute) {
+      const found = this.safe(() => this.resolve(substitute.specifier, from, mode));
+      if (found) return found;
+    }
     // A package may name itself through its own exports.
     const self = this.packageScope(from);
     if (self && self.pkg.name === name && self.pkg.exports !== undefined) {
@@ -134,7 +141,13 @@ export class ModuleResolver {
       }
       if (dir === "/") break;
     }
-    throw moduleNotFound(specifier, from, mode);
+    const error = moduleNotFound(specifier, from, mode);
+    if (substitute) {
+      // The first line stays Node's (loaders match it); the reason follows it.
+      const [first, ...rest] = error.message.split("\n");
+      error.message = [first, `(a native build, which the browser runtime cannot run; its WebAssembly build ${substitute.wasmPackage} is not installed: npm install it, or run this project with WebContainer)`, ...rest].join("\n");
+    }
+    throw error;
   }
 
   private fromExports(pkgDir: string, pkg: PackageJson, subpath: string, specifier: string, from: string, mode: ResolveMode): string | undefined {

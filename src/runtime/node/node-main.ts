@@ -158,7 +158,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     isDirectory: (path) => fs.stat(path)?.kind === "dir",
     resolve: resolvePath,
   });
-  // A program that handles SIGINT/SIGTERM is sent them (Ctrl-C or Stop; a timeout) and given a
+  // A program that handles SIGINT/SIGTERM is sent them (Ctrl-C; Stop or a timeout) and given a
   // grace period to end by itself (sandbox-host.ts SIGNAL_GRACE_MS), as Node would run the handler.
   const handledSignals = (): ProgramSignal[] => PROGRAM_SIGNALS.filter((name) => process.listenerCount(name) > 0);
   let reportedSignals = "";

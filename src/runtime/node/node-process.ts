@@ -38,6 +38,7 @@ export type NodeProcess = EventEmitter & {
   cwd(): string;
   exit(code?: number): never;
   nextTick(callback: (...args: unknown[]) => void, ...args: unknown[]): void;
+  emitWarning(warning: string | Error, type?: string | { type?: string; code?: string }, code?: string): void;
   [key: string]: unknown;
 };
 
@@ -219,10 +220,12 @@ export function createProcess(options: ProcessOptions): NodeProcess {
       }
       options.loop.nextTick(() => callback(...args));
     },
-    emitWarning(warning: string | Error, type?: string | { type?: string }) {
+    emitWarning(warning: string | Error, type?: string | { type?: string; code?: string }, code?: string) {
       const name = typeof type === "string" ? type : (type?.type ?? (warning instanceof Error ? warning.name : "Warning"));
+      const tag = code ?? (typeof type === "object" ? type.code : undefined);
       const message = warning instanceof Error ? warning.message : String(warning);
-      options.write("stderr", `(node:42) ${name}: ${message}\n(Use \`node --trace-warnings ...\` to show where the warning was created)\n`);
+      const trace = name === "DeprecationWarning" ? "--trace-deprecation" : "--trace-warnings";
+      options.write("stderr", `(node:42) ${tag ? `[${tag}] ` : ""}${name}: ${message}\n(Use \`node ${trace} ...\` to show where the warning was created)\n`);
     },
     umask: () => 0o22,
     getuid: () => 1000,

@@ -34,7 +34,7 @@ export function isTypeScript(filename: string): boolean {
 }
 
 /** import() calls (and in an ES module import.meta) renamed to what the loader passes in. */
-function renameImports(code: string, format: "commonjs" | "module"): string {
+export function renameImports(code: string, format: "commonjs" | "module"): string {
   DYNAMIC_IMPORT_CALL.lastIndex = 0;
   IMPORT_META_ACCESS.lastIndex = 0;
   // Most files have neither: no lexing then (a plain CommonJS file runs as written).
@@ -59,6 +59,29 @@ function renameImports(code: string, format: "commonjs" | "module"): string {
     }
   }
   return out + code.slice(at);
+}
+
+/**
+ * The Function constructor a module sees: as the realm's, except that a body with import() gets the
+ * loader's import (resolved from the module that made the function, as Node resolves it), which a
+ * worker's native import() cannot give (its origin is opaque and the files are the workspace's).
+ * Prettier's CLI loads plugins and configs through `new Function("s", "return import(s)")`.
+ * Reaching the realm's own constructor (`(function () {}).constructor`, indirect eval) is not covered.
+ */
+export function functionWithImport(dynamicImport: (id: unknown) => Promise<unknown>): FunctionConstructor {
+  const RealFunction = globalThis.Function;
+  const withImport = function Function(this: unknown, ...args: unknown[]) {
+    // A subclass (`class Callable extends Function`) gets the realm's constructor with its own prototype.
+    if (new.target !== undefined && new.target !== withImport) return Reflect.construct(RealFunction, args, new.target) as unknown;
+    const body = args.length > 0 ? String(args[args.length - 1]) : "";
+    DYNAMIC_IMPORT_CALL.lastIndex = 0;
+    if (!DYNAMIC_IMPORT_CALL.test(body)) return RealFunction(...(args as string[]));
+    const params = args.slice(0, -1).map(String).join(",");
+    const make = RealFunction(DYNAMIC_IMPORT, `return function anonymous(${params}\n) {\n${renameImports(body, "commonjs")}\n}`) as (hook: unknown) => unknown;
+    return make(dynamicImport);
+  };
+  withImport.prototype = RealFunction.prototype;
+  return withImport as unknown as FunctionConstructor;
 }
 
 export function transformModule(source: string, filename: string, format: "commonjs" | "module"): TransformResult {

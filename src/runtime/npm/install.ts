@@ -4,10 +4,11 @@
 // on a CORS refusal, a 404, an integrity mismatch or a corrupt tarball leaves node_modules as it was.
 import { KeyedSerial, validatePath } from "../../base";
 import { checkIntegrity, integrityOf } from "./integrity";
-import { lockMismatch, lockedVersions, parseLockfile, treeFromLockfile, writeLockfile, type Lockfile } from "./lockfile";
+import { lockMismatch, lockedVersions, parseLockfile, treeFromLockfile, writeLockfile, type LockEntry, type Lockfile } from "./lockfile";
 import type { Project } from "./project";
 import { NpmError, RegistryClient, registryFromNpmrc, type RegistryFetch } from "./registry";
-import { binMap, bundledNames, dirOf, nameOf, pickVersion, resolveTree } from "./resolve";
+import { wasmSubstituteFor } from "../node/native-substitutes";
+import { binMap, bundledNames, dirOf, nameOf, pickVersion, resolveTree, sortTree } from "./resolve";
 import { unpackTarball, type TarFile } from "./tarball";
 import type { Manifest, NpmOutput, PlacedPackage, ProjectManifest, Tree } from "./types";
 
@@ -59,6 +60,27 @@ export function install(project: Project, request: InstallRequest, deps: Install
   });
 }
 
+/**
+ * The lockfile's packages without the native builds for other platforms. Lightning CSS and Rollup
+ * publish their WebAssembly builds as other packages (node/native-substitutes.ts), which a lockfile
+ * made by npm on a desktop does not list: they are resolved and added, as resolveTree adds them.
+ */
+async function fromLockfile(lock: Lockfile, registry: RegistryClient): Promise<{ tree: Tree; kept: Record<string, LockEntry> }> {
+  const platformBuilds: Array<{ location: string; name: string; version: string }> = [];
+  const tree = treeFromLockfile(lock, platformBuilds);
+  const kept = Object.fromEntries(platformBuilds.map(({ location }) => [location, lock.packages[location]!]));
+  const present = new Set([...tree.values()].map((placed) => placed.name));
+  const wanted: Record<string, string> = {};
+  for (const { name, version } of platformBuilds) {
+    const substitute = wasmSubstituteFor(name);
+    if (substitute?.added && !present.has(substitute.wasmPackage)) wanted[substitute.wasmPackage] = version;
+  }
+  if (Object.keys(wanted).length === 0) return { tree, kept };
+  const { tree: added } = await resolveTree({ optionalDependencies: wanted }, { packument: (name) => registry.packument(name) });
+  for (const [location, placed] of added) if (!tree.has(location)) tree.set(location, { ...placed, optional: true });
+  return { tree: sortTree(tree), kept };
+}
+
 async function installNow(project: Project, request: InstallRequest, deps: InstallDeps): Promise<InstallSummary> {
   const now = deps.now ?? (() => Date.now());
   const started = now();
@@ -75,11 +97,13 @@ async function installNow(project: Project, request: InstallRequest, deps: Insta
   const touched: string[] = [];
 
   let tree: Tree;
+  /** Lockfile entries for other platforms' builds, kept in the lockfile written (a lockfile that was followed). */
+  let kept: Record<string, LockEntry> = {};
   if (request.mode === "ci") {
     if (!lock) throw new NpmError("npm ci needs a package-lock.json (version 2 or 3). Run npm install to create one.", "EUSAGE");
     const mismatch = lockMismatch(lock, root);
     if (mismatch) throw new NpmError(`npm ci can only install when package.json and package-lock.json are in sync: ${mismatch}. Run npm install to update the lockfile.`, "EUSAGE");
-    tree = treeFromLockfile(lock);
+    ({ tree, kept } = await fromLockfile(lock, registry));
   } else {
     for (const spec of request.add ?? []) touched.push(await addToManifest(root, spec, request, registry));
     for (const name of request.remove ?? []) {
@@ -87,7 +111,7 @@ async function installNow(project: Project, request: InstallRequest, deps: Insta
       touched.push(name);
     }
     const followLock = lock !== undefined && lockMismatch(lock, root) === undefined;
-    if (followLock) tree = treeFromLockfile(lock);
+    if (followLock) ({ tree, kept } = await fromLockfile(lock, registry));
     else {
       deps.output.err("npm: resolving dependencies…\n");
       const resolution = await resolveTree(root, { packument: (name) => registry.packument(name), preferred: lockedVersions(lock) });
@@ -111,7 +135,7 @@ async function installNow(project: Project, request: InstallRequest, deps: Insta
   const unpacked = await downloadAll(toFetch, registry, deps);
   // Stopped (Ctrl-C, the agent's timeout) while the last download finished: write nothing.
   deps.signal?.throwIfAborted();
-  const summary = apply(project, { root, tree, lock, unpacked, installed, replaced, touched });
+  const summary = apply(project, { root, tree, lock, unpacked, installed, replaced, touched, kept });
   summary.skipped = skipped;
   await project.files.flush().catch((error: unknown) => {
     throw new NpmError(`The installed files could not be stored (${error instanceof Error ? error.message : String(error)}); the change was undone.`, "ESTORE");
@@ -247,6 +271,7 @@ interface Plan {
   unpacked: Unpacked[];
   installed: Map<string, { name: string; version: string }>;
   replaced: Set<string>;
+  kept: Record<string, LockEntry>;
   /** Dependencies this command added or removed; package.json is written when there are any. */
   touched: readonly string[];
 }
@@ -285,7 +310,7 @@ function apply(project: Project, plan: Plan): InstallSummary {
   for (const [path, data] of writes) files.writeSync(path, data, options);
   writeBins(project, plan.tree, options);
   if (manifest) files.writeSync(project.path("package.json"), `${JSON.stringify(manifest, null, 2)}\n`, options);
-  const lockText = writeLockfile(plan.root, plan.tree);
+  const lockText = writeLockfile(plan.root, plan.tree, plan.kept);
   files.writeSync(project.path("package-lock.json"), lockText, options);
   const hidden = project.path("node_modules/.package-lock.json");
   if (plan.tree.size > 0) files.writeSync(hidden, lockText, options);

@@ -1,9 +1,9 @@
 // package-lock.json version 3 (npm 7+ without the v1 `dependencies` section): written after every
 // install, and read back to install exactly what it records when it still matches package.json.
-import { nameOf, rootEdges, satisfies, sortTree } from "./resolve";
+import { isWasmBuild, nameOf, rootEdges, satisfies, sortTree } from "./resolve";
 import type { PlacedPackage, ProjectManifest, Tree } from "./types";
 
-interface LockEntry {
+export interface LockEntry {
   name?: string;
   version?: string;
   resolved?: string;
@@ -19,6 +19,8 @@ interface LockEntry {
   engines?: Record<string, string>;
   license?: string;
   hasInstallScript?: boolean;
+  os?: string[];
+  cpu?: string[];
 }
 
 export interface Lockfile {
@@ -29,7 +31,8 @@ export interface Lockfile {
   packages: Record<string, LockEntry>;
 }
 
-export function writeLockfile(root: ProjectManifest, tree: Tree): string {
+/** `kept`: entries of the lockfile that was followed which the tree leaves out (other platforms' builds), written as they were. */
+export function writeLockfile(root: ProjectManifest, tree: Tree, kept: Record<string, LockEntry> = {}): string {
   const packages: Record<string, LockEntry> = {};
   const top: LockEntry = {};
   if (root.name !== undefined) top.name = root.name;
@@ -40,7 +43,9 @@ export function writeLockfile(root: ProjectManifest, tree: Tree): string {
   }
   packages[""] = top;
   for (const placed of sortTree(tree).values()) packages[placed.location] = entryOf(placed);
-  const lock: Lockfile = { name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages };
+  for (const [location, entry] of Object.entries(kept)) if (!(location in packages)) packages[location] = entry;
+  const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const lock: Lockfile = { name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages: sorted };
   return `${JSON.stringify(lock, null, 2)}\n`;
 }
 
@@ -77,11 +82,20 @@ export function parseLockfile(text: string): Lockfile | undefined {
 const VALID_LOCATION = /^node_modules\/(@[\w.-]+\/)?[\w.-]+(\/node_modules\/(@[\w.-]+\/)?[\w.-]+)*$/;
 
 /** The tree a lockfile records (registry packages only). */
-export function treeFromLockfile(lock: Lockfile): Tree {
+/**
+ * The packages a lockfile records. An optional build for a platform (os/cpu, as a lockfile made by
+ * npm elsewhere lists one per platform) is left out, as resolveTree leaves it out, and its name goes
+ * to `skipped` (writeLockfile keeps its entry); a WebAssembly build (cpu "wasm32") stays.
+ */
+export function treeFromLockfile(lock: Lockfile, skipped?: Array<{ location: string; name: string; version: string }>): Tree {
   const tree: Tree = new Map();
   for (const [location, entry] of Object.entries(lock.packages)) {
     if (!VALID_LOCATION.test(location) || location.split("/").some((part) => part === "." || part === "..")) continue;
     if (entry.link || typeof entry.version !== "string" || typeof entry.resolved !== "string") continue;
+    if (entry.optional === true && (entry.os || entry.cpu) && !isWasmBuild(entry)) {
+      skipped?.push({ location, name: entry.name ?? nameOf(location), version: entry.version });
+      continue;
+    }
     tree.set(location, {
       location,
       name: entry.name ?? nameOf(location),

@@ -4,6 +4,7 @@
 // where it neither conflicts with a package already there nor shadows a dependency already resolved
 // past that folder. So shared dependencies sit once at the top and a version conflict nests.
 import semver from "semver";
+import { wasmSubstituteFor } from "../node/native-substitutes";
 import { NpmError } from "./registry";
 import type { Manifest, Packument, PlacedPackage, ProjectManifest, Tree } from "./types";
 
@@ -123,6 +124,11 @@ export function binMap(manifest: { name: string; bin?: string | Record<string, s
   return undefined;
 }
 
+/** A WebAssembly build (cpu "wasm32", any os): the browser runtime can run it, so it is installed. */
+export function isWasmBuild(manifest: Pick<Manifest, "os" | "cpu">): boolean {
+  return Array.isArray(manifest.cpu) && manifest.cpu.includes("wasm32") && (!manifest.os || manifest.os.length === 0);
+}
+
 export async function resolveTree(root: ProjectManifest, options: ResolveOptions): Promise<Resolution> {
   const tree: Tree = new Map();
   /** Folder → name → placed package in that folder's node_modules. */
@@ -132,6 +138,8 @@ export async function resolveTree(root: ProjectManifest, options: ResolveOptions
   /** from location → dependency name → location it resolved to (for dev/optional flags). */
   const graph = new Map<string, Map<string, { at: string; optional: boolean }>>();
   const skipped: string[] = [];
+  /** "from\0wasm package" already added in place of a skipped native build. */
+  const addedSubstitutes = new Set<string>();
 
   const prefetch = (name: string) => void options.packument(name).catch(() => undefined);
   let level: Edge[] = rootEdges(root)
@@ -182,8 +190,16 @@ export async function resolveTree(root: ProjectManifest, options: ResolveOptions
         const packument = await options.packument(edge.name);
         manifest = pickVersion(packument, edge.range, options.preferred?.get(edge.name));
         if (!manifest) throw new NpmError(`No version of ${edge.name} matches "${edge.range}" (the registry has ${latestOf(packument)}).`, "ETARGET");
-        if (edge.optional && (manifest.os || manifest.cpu)) {
+        if (edge.optional && (manifest.os || manifest.cpu) && !isWasmBuild(manifest)) {
           skipped.push(`${edge.name}@${manifest.version}: a platform-specific optional build (os/cpu), not for the browser runtime`);
+          // Its WebAssembly build runs in its place (node/native-substitutes.ts); napi-rs packages list
+          // theirs among the same optional dependencies, others (Lightning CSS, Rollup) are added here.
+          const substitute = wasmSubstituteFor(edge.name);
+          const key = `${edge.from}\0${substitute?.wasmPackage}`;
+          if (substitute?.added && !addedSubstitutes.has(key)) {
+            addedSubstitutes.add(key);
+            level.push({ from: edge.from, name: substitute.wasmPackage, range: edge.range, optional: true });
+          }
           continue;
         }
       } catch (error) {

@@ -128,7 +128,9 @@ export async function buildPageOrThrow(html: string, htmlPath: string, context: 
       if (["src", "poster", "data"].includes(attribute.name) || (attribute.name === "href" && name.toLowerCase() === "link")) {
         const path = await target(attribute.value);
         if (!(await exists(path))) continue;
-        const css = isStylesheet ? await context.files.readText(path!) : "";
+        const processed = isStylesheet ? await context.compiler.processCss(path!, await context.files.readText(path!)) : undefined;
+        const css = processed?.css ?? "";
+        if (processed) notes.push(...processed.notes);
         const syntax = isStylesheet ? postcssSyntaxOf(css) : undefined;
         if (syntax) notes.push(cssNotice(path!, syntax));
         attribute.value = isStylesheet

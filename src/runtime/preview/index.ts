@@ -4,3 +4,4 @@ export { PreviewHub, PREVIEW_PREFIX, type PreviewSession } from "./preview-hub";
 export type { PreviewServer, PreviewResponse, PreviewServerOptions } from "./preview-server";
 export type { PreviewFiles } from "./module-resolution";
 export type { HotUpdate } from "./hot-update";
+export { ProjectPostcss, type NodeProgramRunner, type PostcssOutcome, type PostcssStep } from "./postcss";

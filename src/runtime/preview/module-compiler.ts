@@ -12,6 +12,7 @@ import { cssNotice, postcssSyntaxOf } from "./unsupported";
 import { expandGlobs } from "./import-glob";
 import { ModuleResolver, ResolveError, type PreviewFiles } from "./module-resolution";
 import { dirnameOf, joinPath } from "./preview-paths";
+import type { PostcssStep } from "./postcss";
 
 /** A problem in the previewed code, with where it is (shown in the preview's error overlay). */
 export class PreviewBuildError extends Error {
@@ -31,6 +32,8 @@ export interface CompilerOptions {
   moduleUrl(path: string): string;
   /** `import.meta.env` of the previewed code. */
   env: Record<string, string | boolean>;
+  /** The project's PostCSS (postcss.ts); without it CSS is used as written. */
+  postcss?: PostcssStep;
 }
 
 export interface CompiledModule {
@@ -158,10 +161,15 @@ export class ModuleCompiler {
     const query = /\?(raw|url)$/.exec(path)?.[1];
     const file = query ? path.slice(0, -query.length - 1) : path;
     const kind = inlineSource === undefined ? moduleKindOf(file) : "script";
-    const text = inlineSource ?? (kind === "asset" && !query ? undefined : await this.files.readText(file));
+    const read = inlineSource ?? (kind === "asset" && !query ? undefined : await this.files.readText(file));
+    // CSS is compiled from what the project's PostCSS makes of it (which changes with other files: Tailwind's content).
+    const processed = kind === "css" && !query && read !== undefined ? await this.processCss(file, read) : undefined;
+    const text = processed?.css ?? read;
+    // What PostCSS said it could not do is part of the answer too (the same CSS, another reason).
+    const source = processed && processed.notes.length > 0 ? `${processed.notes.join("\n")}\u0000${processed.css}` : text;
     const cacheKey = id;
     const cached = this.cache.get(cacheKey);
-    if (cached && text !== undefined && cached.source === text) return cached;
+    if (cached && source !== undefined && cached.source === source) return cached;
     let entry: { code: string; deps: string[]; kind: ModuleKind; compiled?: string; slots?: ImportSlot[] };
     if (query === "raw") entry = { code: `export default ${JSON.stringify(text)};`, deps: [], kind: "leaf" };
     else if (query === "url" || kind === "asset") entry = { code: `export default ${JSON.stringify(await this.dataUrl(file))};`, deps: [], kind: "leaf" };
@@ -173,12 +181,12 @@ export class ModuleCompiler {
     else entry = { ...(await this.esm(path, text!)), kind: "esm" };
     const code = `${entry.code}\n//# sourceURL=${this.urlOf(id)}`;
     const result: CacheEntry = {
-      source: text ?? "",
+      source: source ?? "",
       code,
       dataUrl: `data:text/javascript;base64,${textToBase64(code)}`,
       deps: entry.deps,
       kind: entry.kind,
-      notes: kind === "css" && text !== undefined && !query ? cssNotes(file, text) : [],
+      notes: processed ? [...processed.notes, ...cssNotes(file, processed.css)] : [],
       compiled: entry.compiled,
       slots: entry.slots,
     };
@@ -366,7 +374,7 @@ export class ModuleCompiler {
       }
       if (depth > 16) throw new PreviewBuildError(`composes: ${path} and ${target} compose from each other`, path);
       if (!deps.includes(target)) deps.push(target);
-      const other = (await this.cssModuleOf(target, await this.files.readText(target), depth + 1)).exports;
+      const other = (await this.cssModuleOf(target, (await this.processCss(target, await this.files.readText(target))).css, depth + 1)).exports;
       const added = item.names.map((name) => {
         if (other[name] === undefined) throw new PreviewBuildError(`composes: class "${name}" is not in ${target}`, path, lineOf(text, text.indexOf(item.from)));
         return other[name];
@@ -374,6 +382,18 @@ export class ModuleCompiler {
       exports[item.into] = [exports[item.into], ...added].join(" ");
     }
     return { css: result.css, exports, deps };
+  }
+
+  /**
+   * A CSS file's text after the project's PostCSS (as written when the project has none, or when
+   * PostCSS could not run: `notes` say why). Throws PreviewBuildError for an error in the CSS.
+   */
+  async processCss(path: string, css: string): Promise<{ css: string; notes: string[] }> {
+    const outcome = await this.options.postcss?.process(path, css);
+    if (!outcome) return { css, notes: [] };
+    if (outcome.kind === "error") throw new PreviewBuildError(`PostCSS: ${outcome.message}`, path, outcome.line, outcome.column);
+    if (outcome.kind === "not-run") return { css, notes: [outcome.notice] };
+    return { css: outcome.css, notes: [] };
   }
 
   /** CSS with its url(...) references to workspace files replaced by data: URLs. */

@@ -156,6 +156,8 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
   // page's own files and the origins allowed in the Preview panel): the panel lists them with an
   // "Allow" for each origin. The browser made no request; this only says which one it refused.
   document.addEventListener("securitypolicyviolation", (event) => {
+    // The site's own image and media addresses set by script are read through the panel (below).
+    if (/^(img|media)-src$/.test(event.effectiveDirective) && URL.canParse(event.blockedURI) && sitePath(new URL(event.blockedURI)) !== undefined) return;
     post({ kind: "blocked", url: event.blockedURI, directive: event.effectiveDirective });
   });
   const reportLocation = () => {
@@ -172,27 +174,71 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
   window.addEventListener("popstate", reportLocation);
   window.addEventListener("hashchange", reportLocation);
   reportLocation();
-  const pageFetch = window.fetch.bind(window);
-  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    let url = new URL(input instanceof Request ? input.url : String(input), location.href);
-    // "/api/hello" names the site's root, which is the preview's base (the frame's URL is under it).
-    const baseUrl = new URL(config.base);
-    if (url.origin === baseUrl.origin && !url.href.startsWith(config.base) && !url.pathname.startsWith(baseUrl.pathname.replace(/[^/]+\/$/, ""))) {
-      url = new URL(url.pathname.slice(1) + url.search, config.base);
-    }
-    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
-    if (!url.href.startsWith(config.base) || (method !== "GET" && method !== "HEAD")) return pageFetch(input, init);
-    return new Promise<Response>((resolve, reject) => {
+  const base = new URL(config.base);
+  /**
+   * The site's own address in `url`, as a path from the site's root ("/data.json"), or undefined for
+   * another site's. "/x" is the site's: Vite serves the site (public/ included) at "/", this preview
+   * under its base.
+   */
+  const sitePath = (url: URL): string | undefined => {
+    if (url.origin !== base.origin) return undefined;
+    const href = url.href.startsWith(config.base) ? url.href : new URL(`${url.pathname.slice(1)}${url.search}`, config.base).href;
+    return `/${href.slice(config.base.length).split("#")[0]}`;
+  };
+  /** A file of the site, asked of the panel (the service worker never sees this page's requests). */
+  const siteFile = (path: string) =>
+    new Promise<{ status: number; contentType: string; body: ArrayBuffer }>((resolve, reject) => {
       const channel = new MessageChannel();
       channel.port1.onmessage = (event: MessageEvent<{ status: number; contentType: string; body: ArrayBuffer }>) => {
         channel.port1.close();
-        const { status, contentType, body } = event.data;
-        resolve(new Response(method === "HEAD" || status === 304 ? null : body, { status, headers: { "Content-Type": contentType } }));
+        resolve(event.data);
       };
-      setTimeout(() => reject(new TypeError(`The preview did not answer for ${url.pathname}`)), 15000);
-      post({ kind: "fetch", path: `/${url.href.slice(config.base.length).split("#")[0]}` }, [channel.port2]);
+      setTimeout(() => reject(new TypeError(`The preview did not answer for ${path}`)), 15000);
+      post({ kind: "fetch", path }, [channel.port2]);
     });
+  const pageFetch = window.fetch.bind(window);
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    const path = sitePath(url);
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (path === undefined || (method !== "GET" && method !== "HEAD")) return pageFetch(input, init);
+    const { status, contentType, body } = await siteFile(path);
+    return new Response(method === "HEAD" || status === 304 ? null : body, { status, headers: { "Content-Type": contentType } });
   };
+  // An image or media address the page's script sets (React's <img src="/logo.svg">, img.src = …):
+  // the page may load nothing from the site's own addresses (its origin is opaque, and its requests
+  // bypass the service worker), so each is read through the panel, as fetch() above, and the element
+  // pointed at a blob: URL of it. Addresses in the page's HTML, CSS and imports are inlined when the
+  // page is built (html-document.ts); this covers the ones set at run time.
+  const MEDIA_ADDRESSES: Record<string, string[]> = { IMG: ["src"], SOURCE: ["src"], AUDIO: ["src"], VIDEO: ["src", "poster"], TRACK: ["src"] };
+  const mapAddress = (element: Element, attribute: string) => {
+    const value = element.getAttribute(attribute);
+    if (value === null || value === "" || /^(data|blob):/i.test(value)) return;
+    const path = sitePath(new URL(value, location.href));
+    if (path === undefined) return;
+    siteFile(path).then(
+      ({ status, contentType, body }) => {
+        // Set again meanwhile: the newer address wins.
+        if (status !== 200 || element.getAttribute(attribute) !== value) return;
+        element.setAttribute(attribute, URL.createObjectURL(new Blob([body], { type: contentType })));
+      },
+      () => undefined,
+    );
+  };
+  const mapElement = (element: Element) => {
+    for (const attribute of MEDIA_ADDRESSES[element.tagName] ?? []) mapAddress(element, attribute);
+  };
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "attributes") mapElement(record.target as Element);
+      else
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          mapElement(node);
+          for (const inner of node.querySelectorAll("img,source,audio,video,track")) mapElement(inner);
+        }
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["src", "poster"] });
   // React's roots, through the hook React DevTools use (react-dom reports each root it commits to it):
   // a hot update unmounts them first, so the old app's effects are cleaned up (its intervals,
   // listeners) instead of running on beside the new one. scheduleRoot is in react-dom's development

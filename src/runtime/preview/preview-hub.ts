@@ -4,7 +4,7 @@
 import { toDisposable, type Disposable } from "../../base";
 import type { PreviewFiles } from "./module-resolution";
 import type { HotUpdate } from "./hot-update";
-import type { PreviewResponse, PreviewServer } from "./preview-server";
+import type { PreviewResponse, PreviewServer, PreviewServerOptions } from "./preview-server";
 
 export const PREVIEW_PREFIX = "/__preview/";
 
@@ -31,12 +31,12 @@ export class PreviewHub {
     private readonly newId: () => string = () => crypto.randomUUID(),
   ) {}
 
-  /** Starts serving `root` of `files`; dispose the session to stop. */
-  open(files: PreviewFiles, root: string): PreviewSession {
+  /** Starts serving `root` of `files`; dispose the session to stop. `postcss`: the project's PostCSS for this folder (postcss.ts). */
+  open(files: PreviewFiles, root: string, options: Pick<PreviewServerOptions, "postcss"> = {}): PreviewSession {
     const id = this.newId().replace(/[^A-Za-z0-9_-]/g, "");
     const url = `${this.origin}${PREVIEW_PREFIX}${id}/`;
     let loaded: Promise<PreviewServer> | undefined;
-    const server = () => (loaded ??= import("./preview-server").then(({ PreviewServer }) => new PreviewServer(files, { base: url, root })));
+    const server = () => (loaded ??= import("./preview-server").then(({ PreviewServer }) => new PreviewServer(files, { base: url, root, postcss: options.postcss })));
     const dispose = toDisposable(() => this.sessions.delete(id));
     const session: PreviewSession = {
       id,

@@ -7,6 +7,7 @@ import { planHotUpdate, type FramePage, type HotUpdate } from "./hot-update";
 import { ModuleCompiler, PreviewBuildError } from "./module-compiler";
 import type { PreviewFiles } from "./module-resolution";
 import { loadViteEnv } from "./vite-env";
+import type { PostcssStep } from "./postcss";
 import { configNotices } from "./unsupported";
 import { decodeUrlPath, encodeUrlPath, joinPath, underRoot, withinRoot } from "./preview-paths";
 
@@ -25,6 +26,8 @@ export interface PreviewServerOptions {
   root: string;
   /** import.meta.env.MODE (default "development"). */
   mode?: string;
+  /** The project's PostCSS, run on the isolated execution host (postcss.ts); without it CSS is used as written, and the notices say so. */
+  postcss?: PostcssStep;
 }
 
 /** Pages served recently whose frames may ask for a hot update (older ones reload instead). */
@@ -41,6 +44,7 @@ export class PreviewServer {
     this.compiler = new ModuleCompiler(files, options.root, {
       moduleUrl: (path) => this.urlOf(path),
       env: { BASE_URL: "/", MODE: options.mode ?? "development", DEV: (options.mode ?? "development") !== "production", PROD: options.mode === "production", SSR: false },
+      postcss: options.postcss,
     });
   }
 
@@ -133,7 +137,7 @@ export class PreviewServer {
     return configNotices(async (name) => {
       const path = joinPath(this.options.root, name);
       return path !== undefined && (await this.files.stat(path))?.kind === "file" ? this.files.readText(path) : undefined;
-    });
+    }, { postcssRuns: this.options.postcss !== undefined });
   }
 
   private prelude() {

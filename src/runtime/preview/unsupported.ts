@@ -1,10 +1,11 @@
-// What the built-in preview does not do that Vite would: PostCSS (Tailwind, autoprefixer) and Vite
-// plugins other than React's. It never runs them silently wrong: each is named in a notice on the
-// page, in its error overlay and in the terminal that started the preview.
+// What the built-in preview does not do that Vite would: Vite plugins other than React's, and
+// PostCSS (Tailwind, autoprefixer) when the page has no node to run it with (postcss.ts runs it
+// otherwise, and says why when it cannot). It never runs them silently wrong: each is named in a
+// notice on the page, in its error overlay and in the terminal that started the preview.
 
 import { viteProxyRules } from "./vite-proxy";
 
-const POSTCSS_CONFIGS = [
+export const POSTCSS_CONFIGS = [
   "postcss.config.js", "postcss.config.cjs", "postcss.config.mjs", "postcss.config.ts", "postcss.config.mts", "postcss.config.cts",
   ".postcssrc", ".postcssrc.json", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.mjs", ".postcssrc.yaml", ".postcssrc.yml",
 ];
@@ -72,9 +73,10 @@ export function cssNotice(path: string, syntax: string): string {
 
 /**
  * The notices for the project in a folder, from its config files: `read(name)` gives the text of
- * a file of the folder, or undefined when there is none.
+ * a file of the folder, or undefined when there is none. `postcssRuns`: the preview runs the
+ * project's PostCSS (postcss.ts), which names what it could not apply itself.
  */
-export async function configNotices(read: (name: string) => Promise<string | undefined>): Promise<string[]> {
+export async function configNotices(read: (name: string) => Promise<string | undefined>, options: { postcssRuns?: boolean } = {}): Promise<string[]> {
   const notices: string[] = [];
   const first = async (names: string[]) => {
     for (const name of names) {
@@ -84,12 +86,12 @@ export async function configNotices(read: (name: string) => Promise<string | und
     return undefined;
   };
   const postcss = await first(POSTCSS_CONFIGS);
-  if (postcss) {
+  if (postcss && !options.postcssRuns) {
     const plugins = postcssPluginsOf(postcss.text);
     notices.push(`PostCSS (${postcss.name}${plugins.length ? `: ${plugins.join(", ")}` : ""}) is not applied by the built-in preview; ${WEBCONTAINER_RUNS_IT}.`);
   }
   const tailwind = await first(TAILWIND_CONFIGS);
-  if (tailwind) notices.push(`Tailwind (${tailwind.name}) is not applied by the built-in preview: its utility classes have no effect here; ${WEBCONTAINER_RUNS_IT}.`);
+  if (tailwind && !(options.postcssRuns && postcss)) notices.push(`Tailwind (${tailwind.name}) is not applied by the built-in preview: its utility classes have no effect here; ${WEBCONTAINER_RUNS_IT}.`);
   const vite = await first(VITE_CONFIGS);
   if (vite) {
     const plugins = vitePluginsOf(vite.text);

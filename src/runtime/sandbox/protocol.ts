@@ -53,7 +53,7 @@ export interface StdinMessage {
   sync: boolean;
 }
 
-/** Page → worker: Ctrl-C or Stop (SIGINT) or a timeout (SIGTERM), sent only for a signal the program handles. */
+/** Page → worker: Ctrl-C (SIGINT), or Stop or a timeout (SIGTERM), sent only for a signal the program handles. */
 export interface SignalMessage {
   type: "signal";
   name: ProgramSignal;

@@ -39,16 +39,18 @@ export interface SandboxRunOptions {
   /** Answers the program's terminal reads (message.terminal); without it they see the end of input. */
   stdin?: ProgramInput;
   /**
-   * Ctrl-C or Stop: a program that handles SIGINT is sent it and given SIGNAL_GRACE_MS to end by
-   * itself; one that does not is ended at once, as by `signal` (which always ends it at once).
+   * Ctrl-C or Stop: aborted with the signal to send as its reason ("SIGINT" for Ctrl-C, "SIGTERM"
+   * for Stop or the run's timeout; any other reason is taken as SIGTERM, as `kill` sends). A program
+   * that handles that signal is sent it and given SIGNAL_GRACE_MS to end by itself; one that does
+   * not is ended at once (exit 130 / 143), as by `signal` (which always ends it at once, exit 130).
    */
   interrupt?: AbortSignal;
-  /** The program now handles a signal (process.on("SIGINT")): its caller should leave it the grace period. */
+  /** The program now handles a signal (process.on("SIGINT") or "SIGTERM"): its caller should leave it the grace period. */
   onHandlesSignals?: () => void;
 }
 
 /**
- * How long a program that handles SIGINT (Ctrl-C, Stop) or SIGTERM (a timeout) may take to finish
+ * How long a program that handles SIGINT (Ctrl-C) or SIGTERM (Stop, a timeout) may take to finish
  * after the signal is sent, before it is ended as one that handles none is at once.
  */
 export const SIGNAL_GRACE_MS = 3_000;
@@ -62,8 +64,18 @@ export interface SandboxRunResult {
   message?: string;
 }
 
-/** Exit codes as a shell reports a program ended from outside. */
-export const EXIT_CODES = { timeout: 124, aborted: 130, oom: 134, crashed: 1, fatal: 1 } as const;
+/** Exit codes as a shell reports a program ended from outside (128 + the signal's number for SIGINT, SIGTERM). */
+export const EXIT_CODES = { timeout: 124, aborted: 130, terminated: 143, oom: 134, crashed: 1, fatal: 1 } as const;
+
+/** The signal an interruption sends: its abort reason, "SIGINT" (Ctrl-C) or otherwise SIGTERM (Stop, a timeout). */
+export function interruptSignal(interrupt: AbortSignal): ProgramSignal {
+  return interrupt.reason === "SIGINT" ? "SIGINT" : "SIGTERM";
+}
+
+/** The exit code of a program a signal ended (as a shell reports it: 130 for SIGINT, 143 for SIGTERM). */
+export function signalExitCode(name: ProgramSignal): number {
+  return name === "SIGINT" ? EXIT_CODES.aborted : EXIT_CODES.terminated;
+}
 
 /** The line a command prints after its program's name ("node: out of memory (…)"), as a fatal OOM of Node. */
 export const OOM_MESSAGE = "out of memory (the program ran out of memory and was stopped)";
@@ -179,7 +191,10 @@ export class SandboxHost {
       };
       const onAbort = () => stop({ exitCode: EXIT_CODES.aborted, end: "aborted" });
       options.signal?.addEventListener("abort", onAbort, { once: true });
-      const onInterrupt = () => interrupt("SIGINT", { exitCode: EXIT_CODES.aborted, end: "aborted" });
+      const onInterrupt = () => {
+        const name = interruptSignal(options.interrupt!);
+        interrupt(name, { exitCode: signalExitCode(name), end: "aborted" });
+      };
       if (options.interrupt?.aborted) queueMicrotask(onInterrupt);
       else options.interrupt?.addEventListener("abort", onInterrupt, { once: true });
       const timer =

@@ -9,6 +9,7 @@ import { realSetTimeout, type EventLoop } from "../event-loop";
 import { createDescriptors } from "./fs-descriptors";
 import { createFileHandles } from "./fs-filehandle";
 import { createStreams } from "./fs-streams";
+import { Dir } from "./fs-dir";
 
 type PathLike = string | Uint8Array | URL;
 type Callback = (error: Error | null, ...values: unknown[]) => void;
@@ -237,6 +238,15 @@ export function createFs(context: FsContext, links: FsLinks) {
   };
 
   const descriptors = createDescriptors({ fs, abs: (path) => abs(path as PathLike), notify, stat: (path, syscall) => stat(path, syscall) });
+  /** A callback on a later turn of the loop (in the AsyncLocalStorage frame it was asked in), as Node answers. */
+  const nextTurn = (callback: () => void) => {
+    const bound = loop.asyncContext.bindCallback(callback);
+    loop.ref();
+    realSetTimeout(() => {
+      loop.unref();
+      loop.guard(bound);
+    }, 0);
+  };
   const sync = {
     ...descriptors,
     existsSync: (path: PathLike) => {
@@ -294,6 +304,7 @@ export function createFs(context: FsContext, links: FsLinks) {
     cpSync: cp,
     accessSync: access,
     realpathSync: Object.assign(realpath, { native: realpath }),
+    opendirSync: (path: PathLike) => new Dir(String(path), readdir(path, { withFileTypes: true }) as Dirent[], nextTurn),
     mkdtempSync: mkdtemp,
     truncateSync: (path: PathLike, length = 0) => {
       const p = abs(path);
@@ -335,10 +346,12 @@ export function createFs(context: FsContext, links: FsLinks) {
   // Callback forms: the same work, answered on a later turn of the loop as Node does.
   const callbackForm = (fn: (...args: never[]) => unknown, resultless = false) =>
     function callbackVersion(...args: unknown[]) {
-      const callback = args.pop();
-      if (typeof callback !== "function") {
-        throw Object.assign(new TypeError(`The "cb" argument must be of type function. Received ${typeof callback}`), { code: "ERR_INVALID_ARG_TYPE" });
+      const given = args.pop();
+      if (typeof given !== "function") {
+        throw Object.assign(new TypeError(`The "cb" argument must be of type function. Received ${typeof given}`), { code: "ERR_INVALID_ARG_TYPE" });
       }
+      // Answered in the AsyncLocalStorage frame it was asked in, as Node's fs callbacks are.
+      const callback = loop.asyncContext.bindCallback(given as Callback);
       let outcome: { error: Error | null; value?: unknown };
       try {
         outcome = { error: null, value: (fn as (...a: unknown[]) => unknown)(...args) };
@@ -395,6 +408,10 @@ export function createFs(context: FsContext, links: FsLinks) {
     }, 0);
   };
   promises.rm = promiseForm(sync.rmSync as never);
+  callbacks.opendir = callbackForm(((path: PathLike) => sync.opendirSync(path)) as never);
+  promises.opendir = promiseForm(((path: PathLike) => sync.opendirSync(path)) as never);
+  // fs.realpath.native as Node has it (fs-extra checks for it).
+  Object.assign(callbacks.realpath as object, { native: callbacks.realpath });
   promises.constants = constants;
 
   /** fs.watch: the program's own changes (the page's are not seen while it runs). */

@@ -174,5 +174,5 @@ export function createHttpClient(context: HttpContext, defaultProtocol: "http:" 
     }
     return new ClientRequest(context, url, options, callback);
   };
-  return { request };
+  return { request, ClientRequest };
 }

@@ -481,7 +481,7 @@ export class Server extends events.EventEmitter {
 }
 
 /** The node:http module (node:https is the same: the page serves it as plain http on its port). */
-export function createHttp(context: HttpContext, client: { request: (...args: unknown[]) => unknown }) {
+export function createHttp(context: HttpContext, client: { request: (...args: unknown[]) => unknown; ClientRequest: unknown }) {
   const createServer = (options?: unknown, listener?: (req: IncomingMessage, res: ServerResponse) => void) =>
     new Server(context, typeof options === "function" ? (options as typeof listener) : listener);
   const Agent = class Agent extends events.EventEmitter {
@@ -503,6 +503,7 @@ export function createHttp(context: HttpContext, client: { request: (...args: un
     IncomingMessage,
     ServerResponse,
     OutgoingMessage: stream.Writable,
+    ClientRequest: client.ClientRequest,
     Agent,
     globalAgent: new Agent(),
     createServer,

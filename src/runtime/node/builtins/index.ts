@@ -1,8 +1,11 @@
-// The built-in modules a program can require or import, created once per run on first use. The
-// Node ports on npm (buffer, events, util, assert, readable-stream, string_decoder, url,
-// querystring-es3, path-browserify, node-inspect-extracted for util.inspect/format) are used as
-// they are; fs, process, os, crypto, readline, timers and node:test are ours (see their files).
-// Modules that need an operating system fail with one line naming WebContainer.
+// The built-in modules a program can require or import, created once per run on first use: every
+// one of Node 20's (NODE_20_BUILTINS, as Node 20 prints require("module").builtinModules) plus the
+// ones only taken with "node:" (node:test, node:sea). The Node ports on npm (buffer, events, util,
+// assert, readable-stream, string_decoder, url, querystring-es3, path-browserify, punycode,
+// node-inspect-extracted for util.inspect/format) are used as they are; fs, process, os, crypto,
+// readline, timers, node:test, zlib (on fflate), vm, v8, async_hooks, diagnostics_channel,
+// perf_hooks, dns and tty are ours (see their files). A module that needs an operating system
+// (needs-os/) loads, and what it cannot do throws one line naming WebContainer when called.
 import * as bufferModule from "buffer/";
 import events from "events/";
 import pathPosix from "path-browserify";
@@ -15,24 +18,32 @@ import { createFs, type FsContext, type FsLinks } from "./fs";
 import type { ServerBridge } from "../../sandbox/worker-kit";
 import { createHttp } from "./http";
 import { createHttpClient } from "./http-client";
-import { createNet } from "./net";
 import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHelpers } from "./small-modules";
 import type { TestModule } from "./test-runner";
-import { assertModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
+import { assertModule, punycodeModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
+import { LEGACY_CONSTANTS } from "./legacy-constants";
+import { createAsyncHooks, createDiagnosticsChannel, createDns, createDomain, createPerfHooks, createTty } from "./more-modules";
+import { createV8 } from "./v8";
+import { createVm } from "./vm";
+import { createZlib } from "./zlib";
+import { unsupportedClass, unsupportedFunction } from "./unsupported";
+import { createChildProcess } from "./needs-os/child-process";
+import { createNet } from "./needs-os/net";
+import { createWorkerThreads } from "./needs-os/worker-threads";
+import { createCluster, createDgram, createHttp2, createInspector, createRepl, createSea, createTls, createTraceEvents, createWasi } from "./needs-os/others";
 
-/** Modules that need what only an operating system gives: WebContainer (Node.js) runs them. */
-export const NEEDS_WEBCONTAINER = [
-  "child_process", "cluster", "dgram", "dns", "dns/promises", "http2", "inspector", "inspector/promises",
-  "repl", "tls", "v8", "vm", "wasi", "worker_threads", "zlib", "async_hooks", "diagnostics_channel", "trace_events",
-  "domain", "sqlite", "sea",
+/** require("module").builtinModules of Node 20, in its order. */
+export const NODE_20_BUILTINS = [
+  "_http_agent", "_http_client", "_http_common", "_http_incoming", "_http_outgoing", "_http_server", "_stream_duplex", "_stream_passthrough",
+  "_stream_readable", "_stream_transform", "_stream_wrap", "_stream_writable", "_tls_common", "_tls_wrap", "assert", "assert/strict", "async_hooks",
+  "buffer", "child_process", "cluster", "console", "constants", "crypto", "dgram", "diagnostics_channel", "dns", "dns/promises", "domain", "events",
+  "fs", "fs/promises", "http", "http2", "https", "inspector", "inspector/promises", "module", "net", "os", "path", "path/posix", "path/win32",
+  "perf_hooks", "process", "punycode", "querystring", "readline", "readline/promises", "repl", "stream", "stream/consumers", "stream/promises",
+  "stream/web", "string_decoder", "sys", "timers", "timers/promises", "tls", "trace_events", "tty", "url", "util", "util/types", "v8", "vm",
+  "wasi", "worker_threads", "zlib",
 ];
-
-export class UnsupportedModuleError extends Error {
-  readonly code = "ERR_WEBCODE_NEEDS_WEBCONTAINER";
-  constructor(name: string) {
-    super(`The module "node:${name}" is not available in the browser runtime: it needs Node.js, which the WebContainer runtime runs.`);
-  }
-}
+/** Taken only with the "node:" prefix, as in Node 20. */
+const PREFIX_ONLY = ["test", "sea"];
 
 export interface BuiltinContext extends FsContext {
   process: NodeProcess;
@@ -90,23 +101,68 @@ export function createBuiltins(context: BuiltinContext) {
       parseArgs: undefined,
     });
   };
+  const http = () => get("http") as Record<string, unknown>;
+  const tls = () => get("tls") as Record<string, unknown>;
+  const streamClasses = stream as unknown as Record<string, unknown>;
   const factories: Record<string, () => unknown> = {
+    _http_agent: () => ({ Agent: http().Agent, globalAgent: http().globalAgent }),
+    _http_client: () => ({ ClientRequest: http().ClientRequest }),
+    _http_common: () => ({ methods: http().METHODS, chunkExpression: /(?:^|\W)chunked(?:$|\W)/i, continueExpression: /(?:^|\W)100-continue(?:$|\W)/i, CRLF: "\r\n" }),
+    _http_incoming: () => ({ IncomingMessage: http().IncomingMessage, readStart: () => undefined, readStop: () => undefined }),
+    _http_outgoing: () => ({ OutgoingMessage: http().OutgoingMessage, validateHeaderName: http().validateHeaderName, validateHeaderValue: http().validateHeaderValue }),
+    _http_server: () => ({ STATUS_CODES: http().STATUS_CODES, Server: http().Server, ServerResponse: http().ServerResponse }),
+    _stream_duplex: () => streamClasses.Duplex,
+    _stream_passthrough: () => streamClasses.PassThrough,
+    _stream_readable: () => streamClasses.Readable,
+    _stream_transform: () => streamClasses.Transform,
+    _stream_wrap: () => unsupportedClass("_stream_wrap", "JSStreamSocket"),
+    _stream_writable: () => streamClasses.Writable,
+    _tls_common: () => ({ SecureContext: tls().SecureContext, createSecureContext: tls().createSecureContext, translatePeerCertificate: unsupportedFunction("_tls_common", "translatePeerCertificate") }),
+    _tls_wrap: () => ({ TLSSocket: tls().TLSSocket, Server: tls().Server, createServer: tls().createServer, connect: tls().connect }),
+    async_hooks: () => createAsyncHooks(context.loop.asyncContext),
+    child_process: () => createChildProcess(),
+    cluster: () => createCluster(),
+    constants: () => ({ ...LEGACY_CONSTANTS }),
+    dgram: () => createDgram(),
+    diagnostics_channel: () => createDiagnosticsChannel(),
+    dns: () => createDns((callback) => context.timers.setImmediate(callback)),
+    "dns/promises": () => (get("dns") as { promises: unknown }).promises,
+    domain: () => createDomain(),
+    http: () => createHttp({ loop: context.loop, servers: context.servers }, createHttpClient({ loop: context.loop, servers: context.servers }, "http:")),
+    http2: () => createHttp2(),
+    https: () => createHttp({ loop: context.loop, servers: context.servers }, createHttpClient({ loop: context.loop, servers: context.servers }, "https:")),
+    inspector: () => createInspector(),
+    "inspector/promises": () => createInspector(),
+    net: () => createNet(),
+    punycode: () => punycodeModule(),
+    repl: () => createRepl(() => [...NODE_20_BUILTINS]),
+    sea: () => createSea(),
+    "stream/consumers": () => streamConsumers(),
+    sys: () => {
+      context.process.emitWarning("sys is deprecated. Use util instead.", "DeprecationWarning", "DEP0025");
+      return get("util");
+    },
+    tls: () => createTls(),
+    trace_events: () => createTraceEvents(),
+    v8: () => createV8(),
+    vm: () => createVm(),
+    wasi: () => createWasi(),
+    worker_threads: () => createWorkerThreads(),
+    zlib: () => createZlib({ setImmediate: (callback) => context.timers.setImmediate(callback) }),
+    "path/win32": () => path,
     assert: () => assertModule(),
     "assert/strict": () => assertModule().strict,
     buffer: () => ({ ...bufferModule, Blob: globalThis.Blob, atob: globalThis.atob, btoa: globalThis.btoa, constants: { MAX_LENGTH: bufferModule.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 } }),
     console: () => context.console,
     crypto: () => createCrypto(),
     events: () => events,
-    http: () => createHttp({ loop: context.loop, servers: context.servers }, createHttpClient({ loop: context.loop, servers: context.servers }, "http:")),
-    https: () => createHttp({ loop: context.loop, servers: context.servers }, createHttpClient({ loop: context.loop, servers: context.servers }, "https:")),
-    net: () => createNet(),
     fs: () => createFs(context, { readline: () => get("readline") as ReturnType<FsLinks["readline"]> }),
     "fs/promises": () => (get("fs") as { promises: unknown }).promises,
     module: () => context.moduleModule(),
     os: () => createOs(context.process),
     path: () => path,
     "path/posix": () => path,
-    perf_hooks: () => ({ performance: globalThis.performance, PerformanceObserver: globalThis.PerformanceObserver }),
+    perf_hooks: () => createPerfHooks(),
     process: () => context.process,
     // Node's parse() returns an object without a prototype (so "__proto__" is just a key).
     querystring: () => ({ ...querystringModule(), decode: parseQuery, parse: parseQuery }),
@@ -119,7 +175,7 @@ export function createBuiltins(context: BuiltinContext) {
     test: () => context.tests().module,
     timers: () => ({ ...context.timers, promises: get("timers/promises") }),
     "timers/promises": () => createTimersPromises(context.timers),
-    tty: () => ({ isatty: () => false }),
+    tty: () => createTty((fd) => [context.process.stdin, context.process.stdout, context.process.stderr][fd]?.isTTY === true),
     url: () => ({ ...urlModule(), URL, URLSearchParams, ...fileUrlHelpers(context.cwd) }),
     util: () => nodeUtil(),
     "util/types": () => utilModule().types,
@@ -127,19 +183,36 @@ export function createBuiltins(context: BuiltinContext) {
   const get = (name: string): unknown => {
     if (cache.has(name)) return cache.get(name);
     const factory = factories[name];
-    if (!factory) {
-      if (NEEDS_WEBCONTAINER.includes(name)) throw new UnsupportedModuleError(name);
-      return undefined;
-    }
+    if (!factory) return undefined;
     const value = factory();
     cache.set(name, value);
     return value;
   };
   return {
     get,
-    /** Names require() takes without "node:" (node:test only with the prefix, as in Node). */
-    has: (name: string) => name !== "test" && (name in factories || NEEDS_WEBCONTAINER.includes(name)),
-    names: () => [...Object.keys(factories), ...NEEDS_WEBCONTAINER].sort(),
+    /** Names require() takes without "node:" (node:test and node:sea only with the prefix, as in Node). */
+    has: (name: string) => !PREFIX_ONLY.includes(name) && name in factories,
+    /** require("module").builtinModules: Node 20's list. */
+    names: () => [...NODE_20_BUILTINS],
+  };
+}
+
+/** node:stream/consumers over any async iterable of chunks. */
+function streamConsumers() {
+  const collect = async (source: AsyncIterable<unknown>) => {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of source) chunks.push(typeof chunk === "string" ? bufferModule.Buffer.from(chunk) : (chunk as Uint8Array));
+    return bufferModule.Buffer.concat(chunks);
+  };
+  return {
+    arrayBuffer: async (source: AsyncIterable<unknown>) => {
+      const bytes = await collect(source);
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+    },
+    blob: async (source: AsyncIterable<unknown>) => new Blob([await collect(source)]),
+    buffer: collect,
+    text: async (source: AsyncIterable<unknown>) => (await collect(source)).toString(),
+    json: async (source: AsyncIterable<unknown>) => JSON.parse((await collect(source)).toString()) as unknown,
   };
 }
 
