@@ -280,7 +280,7 @@ export class BashHost {
     const local = this.localServers;
     return async (input, init) => {
       const { destination = input, ...rest } = init ?? {};
-      // A server of this tab: nothing leaves the page, so there is nothing for the gate to allow.
+      // A port a program of this tab listens on: nothing leaves the page, so there is nothing for the gate to allow.
       if (local?.handles(input)) return local.fetch(input, rest);
       const method = (rest.method ?? "GET").toUpperCase();
       const entry = { at: Date.now(), method, url: input, destination, by, command };

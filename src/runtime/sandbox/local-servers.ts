@@ -66,9 +66,15 @@ export class LocalServers {
     return () => this.listeners.delete(listener);
   }
 
-  /** Whether a request for `url` is answered here (a local URL); the egress gate and the network see none of those. */
+  /**
+   * Whether a program of this tab listens where `url` points (a local URL and a port taken here).
+   * A local URL nobody here listens on is left to the caller: the page may reach a service of the
+   * user's own machine there (a local registry), as it did before programs could listen.
+   */
   handles(url: string | URL): boolean {
-    return isLocalUrl(url);
+    if (!isLocalUrl(url)) return false;
+    const parsed = new URL(url);
+    return this.handlers.has(Number(parsed.port || (parsed.protocol === "https:" ? 443 : 80)));
   }
 
   /** fetch() for local URLs: the program on the port answers; none: ConnectionRefusedError. */
