@@ -139,3 +139,18 @@ describe("what the browser runtime's servers refuse", () => {
     expect((await run).output).toBe("4 6 0 true\nERR_WEBCODE_NEEDS_WEBCONTAINER\nCommand aborted.\n");
   });
 });
+
+describe("a server started in the background", () => {
+  it("`node server.js 3000 &` returns at once and keeps serving: curl on the same line and later reaches it; the runtime's disposal ends it", async () => {
+    const { runtime, servers } = await setup();
+    const started = Date.now();
+    const line = await runtime.exec("node server.js 3000 & sleep 0.2; curl -s localhost:3000/same-line", { source: "agent" });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(JSON.parse(line.output.slice(line.output.indexOf("{"))).url).toBe("/same-line");
+    expect(servers.ports()).toEqual([3000]);
+    const later = await runtime.exec("curl -s localhost:3000/later", { source: "agent" });
+    expect(JSON.parse(later.output).url).toBe("/later");
+    runtime.dispose();
+    await until(() => servers.ports().length === 0, "the job to end");
+  });
+});

@@ -196,6 +196,7 @@ export class BrowserRuntime implements Runtime {
     for (const controller of this.running) controller.abort();
     this.running.clear();
     for (const shell of [...this.shells]) shell.dispose();
+    this.host.stopJobs();
     this.preview?.dispose();
   }
 }
