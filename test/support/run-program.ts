@@ -45,6 +45,10 @@ export async function runProgramInProcess(
             setTimeout(() => deliver({ type: "stdin", data, sync: false }), 5);
           }
           else if (event.type === "fs") run.ops.push(event.op);
+          // The page's port registry, as far as one program needs it: every port is free (0: the first
+          // ephemeral one), and no other run serves anything.
+          else if (event.type === "server-listen") setTimeout(() => deliver({ type: "server-listen-answer", asked: event.port, port: event.port || 32768 }), 1);
+          else if (event.type === "http-fetch") setTimeout(() => deliver({ type: "http-fetch-answer", part: { type: "http-error", id: event.id, message: `connect ECONNREFUSED ${event.url}` } }), 1);
           else if (event.type === "exit") {
             run.exitCode = event.code;
             clearTimeout(timer);

@@ -5,6 +5,8 @@
 import { Bash, InMemoryFs, MountableFs, defineCommand, getCommandNames, type Command, type CustomCommand, type IFileSystem } from "just-bash";
 import { PathError, errorMessage, normalizePath, shellLine } from "../../base";
 import type { ChangeSource } from "../types";
+import type { LocalServers } from "../sandbox/local-servers";
+import { BACKGROUND_COMMAND, backgroundJobsPlugin } from "./background-jobs";
 import { EgressRefusedError, NetworkLog, type ExecGate, type GatedFetch } from "../egress";
 import { SIGNAL_GRACE_MS } from "../sandbox/sandbox-host";
 import type { ProgramSignal } from "../sandbox/protocol";
@@ -65,6 +67,11 @@ export interface BashHostOptions {
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
   /** Where every request a command makes is recorded. */
   networkLog?: NetworkLog;
+  /**
+   * The servers of this tab's programs (localhost:PORT, sandbox/local-servers.ts): a request for a
+   * local URL goes there, not to the network, so the gate is not asked and the log does not list it.
+   */
+  localServers?: LocalServers;
 }
 
 /** Exit code of a command its gate refused (bash's "permission denied" for a command that cannot run). */
@@ -98,6 +105,7 @@ export class BashHost {
   private readonly runGates = new Map<number, ExecGate>();
   private nextRun = 1;
   private readonly fetchImpl: (input: string, init?: RequestInit) => Promise<Response>;
+  private readonly localServers: LocalServers | undefined;
   readonly networkLog: NetworkLog;
 
   constructor(
@@ -109,6 +117,7 @@ export class BashHost {
     for (const dir of ["/tmp", "/home"]) void this.root.mkdir(dir, { recursive: true });
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.networkLog = options.networkLog ?? new NetworkLog();
+    this.localServers = options.localServers;
   }
 
   /** The file system a shell sees, with workspace changes attributed to `source`. */
@@ -189,7 +198,11 @@ export class BashHost {
       fs,
       cwd,
       env: this.baseEnv,
-      customCommands: options.gate ? gatedCommands([...this.commands, ...(options.commands ?? [])], options.gate) : [...this.commands, ...(options.commands ?? [])],
+      // The background command is not gated itself: each command of its job is, in the job's own run.
+      customCommands: [
+        ...(options.gate ? gatedCommands([...this.commands, ...(options.commands ?? [])], options.gate) : [...this.commands, ...(options.commands ?? [])]),
+        this.backgroundCommand(options),
+      ],
       // The deadline is also enforced inside just-bash, for a loop that never reaches a command
       // routed to the output sinks (where a script yields to our timer). Ours comes first and sends
       // the run's programs SIGTERM; just-bash's waits out their grace period, or it would end a
@@ -206,6 +219,7 @@ export class BashHost {
       // script's async context), so it is off here too: tests then behave as the page does.
       defenseInDepth: false,
     });
+    bash.registerTransformPlugin(backgroundJobsPlugin);
     bash.registerTransformPlugin(outputRoutingPlugin);
     type Settled = { exitCode: number; stdout: string; stderr: string; env?: Record<string, string> };
     const execution: Promise<Settled> = bash
@@ -269,8 +283,11 @@ export class BashHost {
     const gate = typeof runId === "number" ? this.runGates.get(runId) : undefined;
     const by = this.sourceOf(fs);
     const command = shellLine(argv);
+    const local = this.localServers;
     return async (input, init) => {
       const { destination = input, ...rest } = init ?? {};
+      // A port a program of this tab listens on: nothing leaves the page, so there is nothing for the gate to allow.
+      if (local?.handles(input)) return local.fetch(input, rest);
       const method = (rest.method ?? "GET").toUpperCase();
       const entry = { at: Date.now(), method, url: input, destination, by, command };
       if (gate) {
@@ -284,6 +301,28 @@ export class BashHost {
       this.networkLog.record({ ...entry, outcome: "sent" });
       return this.fetchImpl(input, rest);
     };
+  }
+
+  /** Background jobs (`cmd &`) still running; ended by stopJobs() (the runtime's disposal). */
+  private readonly jobs = new Set<AbortController>();
+
+  /** Runs a `LIST &` (background-jobs.ts) as a run of its own, not awaited: the script goes on at once. */
+  private backgroundCommand(options: RunOptions): CustomCommand {
+    return defineCommand(BACKGROUND_COMMAND, async (args, ctx) => {
+      const controller = new AbortController();
+      this.jobs.add(controller);
+      const env = ctx.exportedEnv ?? Object.fromEntries(ctx.env);
+      void this.run(args[0] ?? "", { cwd: ctx.cwd, env, replaceEnv: true, source: options.source, gate: options.gate, signal: controller.signal, onOutput: options.onOutput })
+        .catch(() => undefined)
+        .finally(() => this.jobs.delete(controller));
+      return { stdout: "", stderr: "", exitCode: 0 };
+    });
+  }
+
+  /** Ends every background job (their programs are stopped as by Stop). */
+  stopJobs(): void {
+    for (const controller of this.jobs) controller.abort();
+    this.jobs.clear();
   }
 
   /** One run's file system: the shared root, the workspace, the output sinks. */

@@ -87,6 +87,7 @@ export class BrowserRuntime implements Runtime {
     const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];
     const provided = new Set([...npm, ...python, ...pip].map((command) => command.name));
     this.preview = options.preview ? new BuiltinPreview(fs, options.preview, options.node) : undefined;
+    if (options.node) this.preview?.watchServers(options.node.servers);
     // Dev-server command lines (npm run dev, npx vite, python3 -m http.server) start the built-in
     // preview; every other use of those commands goes to their own command.
     let commands: CustomCommand[] = [
@@ -109,7 +110,7 @@ export class BrowserRuntime implements Runtime {
       USER: "webcode",
       TERM: "xterm-256color",
       ...options.env,
-    }, { fetch: fetchImpl, networkLog: options.networkLog });
+    }, { fetch: fetchImpl, networkLog: options.networkLog, localServers: options.node?.servers });
   }
 
   /** How dev-server and tool commands start the built-in preview; it is told who ran the command (the Preview panel does not open one the agent started). */
@@ -171,6 +172,10 @@ export class BrowserRuntime implements Runtime {
     return this.preview ? this.preview.onServerReady(listener) : toDisposable(() => undefined);
   }
 
+  onServerClosed(listener: (port: number) => void): Disposable {
+    return this.preview ? this.preview.onServerClosed(listener) : toDisposable(() => undefined);
+  }
+
   startPreview(options?: PreviewStartOptions): Promise<PreviewStart> {
     if (!this.preview) return Promise.reject(new Error("The built-in preview is not available in this page."));
     return this.preview.start(options);
@@ -191,6 +196,7 @@ export class BrowserRuntime implements Runtime {
     for (const controller of this.running) controller.abort();
     this.running.clear();
     for (const shell of [...this.shells]) shell.dispose();
+    this.host.stopJobs();
     this.preview?.dispose();
   }
 }

@@ -7,6 +7,7 @@
 // -m/--max-time SECS, -A, -u USER:PASS, -w '%{http_code}'.
 import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 import { EgressRefusedError } from "../egress";
+import { ConnectionRefusedError } from "../sandbox/local-servers";
 
 export type PageFetch = (input: string, init?: RequestInit) => Promise<Response>;
 /** The fetch one command makes its requests with (the run's egress gate sees each, see ../egress.ts). */
@@ -47,6 +48,7 @@ const HELP = `Usage: curl [options] URL
   -u, --user USER:PASS   basic authentication
   -w, --write-out FMT    print FMT afterwards (%{http_code}, %{content_type}, %{size_download}, %{url_effective})
 Requests are made by this web page: the server must allow requests from it (CORS).
+http://localhost:PORT reaches a server a program of this tab listens on (node's http.createServer).
 `;
 
 export function curlCommand(fetchFor: CommandFetch): CustomCommand {
@@ -287,6 +289,8 @@ async function run(request: Request, ctx: { fs: IFileSystem; cwd: string; signal
       if (controller.signal.aborted) return fail("stopped", 130, true);
       // Refused before anything was sent: say so, and make no second request to find out why.
       if (error instanceof EgressRefusedError) return fail(error.message, 7, quiet);
+      // localhost:PORT with no program of this tab listening: refused at once, as on a machine.
+      if (error instanceof ConnectionRefusedError) return fail(error.message, 7, quiet);
       return fail(await unreachable(url, fetchImpl, error), 7, quiet);
     }
   } finally {

@@ -42,7 +42,8 @@ Options:
   -h, --help              print this help
 
 The browser runtime runs JavaScript and TypeScript (.js .mjs .cjs .ts .mts .cts) with Node's module
-system and built-ins; child_process, http, net and native addons need the WebContainer runtime.
+system and built-ins; http servers listen on localhost:PORT (curl and the Preview reach them);
+child_process, raw net sockets and native addons need the WebContainer runtime.
 `;
 
 type Mode =
@@ -200,6 +201,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     timers,
     tests: testModule,
     moduleModule: () => moduleModule(loader, builtins.names()),
+    servers: context.servers,
   });
   const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers };
   if (hooks.installGlobals) Object.assign(globalThis, globals);

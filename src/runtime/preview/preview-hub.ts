@@ -18,8 +18,12 @@ export interface PreviewSession extends Disposable {
   forgetResolutions(): void;
 }
 
+/** Answers a preview's requests itself (a program's server on localhost:PORT): the path with its query. */
+export type PreviewResponder = (path: string, mode: "page" | "raw") => Promise<PreviewResponse>;
+
 export class PreviewHub {
   private readonly sessions = new Map<string, PreviewSession>();
+  private readonly responders = new Map<string, PreviewResponder>();
 
   constructor(
     /** This page's origin ("http://127.0.0.1:4173"). */
@@ -45,6 +49,28 @@ export class PreviewHub {
     return session;
   }
 
+  /**
+   * Serves what `respond` answers under a session URL of its own (a program's server: its pages
+   * reach the Preview through the service worker as the built-in preview's do). Hot updates: a reload.
+   */
+  openResponder(respond: PreviewResponder): PreviewSession {
+    const id = this.newId().replace(/[^A-Za-z0-9_-]/g, "");
+    const url = `${this.origin}${PREVIEW_PREFIX}${id}/`;
+    const session: PreviewSession = {
+      id,
+      url,
+      server: () => Promise.reject(new Error("this preview is a program's server, not a served folder")),
+      forgetResolutions: () => undefined,
+      dispose: () => {
+        this.sessions.delete(id);
+        this.responders.delete(id);
+      },
+    };
+    this.sessions.set(id, session);
+    this.responders.set(id, respond);
+    return session;
+  }
+
   /** The session a URL belongs to and the site path it names ("/about.html"). */
   route(url: string): { session: PreviewSession; path: string } | undefined {
     let parsed: URL;
@@ -66,7 +92,10 @@ export class PreviewHub {
   async handle(url: string, mode: "page" | "raw" = "page"): Promise<PreviewResponse | undefined> {
     const route = this.route(url);
     if (!route) return undefined;
-    const response = await (await route.session.server()).respond(route.path, mode);
+    const responder = this.responders.get(route.session.id);
+    const response = responder
+      ? await responder(route.path + new URL(url, this.origin).search, mode)
+      : await (await route.session.server()).respond(route.path, mode);
     if (response.location) response.location = new URL(response.location.replace(/^\//, ""), route.session.url).toString();
     return response;
   }
@@ -75,6 +104,7 @@ export class PreviewHub {
   async hotUpdate(url: string, build: string): Promise<HotUpdate> {
     const route = this.route(url);
     if (!route) return { kind: "reload", reason: "no preview of this page serves that address" };
+    if (this.responders.has(route.session.id)) return { kind: "reload", reason: "a program's server answers this preview" };
     return (await route.session.server()).hotUpdate(build);
   }
 }

@@ -3,12 +3,14 @@
 // otherwise, and says why when it cannot). It never runs them silently wrong: each is named in a
 // notice on the page, in its error overlay and in the terminal that started the preview.
 
+import { viteProxyRules } from "./vite-proxy";
+
 export const POSTCSS_CONFIGS = [
   "postcss.config.js", "postcss.config.cjs", "postcss.config.mjs", "postcss.config.ts", "postcss.config.mts", "postcss.config.cts",
   ".postcssrc", ".postcssrc.json", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.mjs", ".postcssrc.yaml", ".postcssrc.yml",
 ];
 const TAILWIND_CONFIGS = ["tailwind.config.js", "tailwind.config.cjs", "tailwind.config.mjs", "tailwind.config.ts", "tailwind.config.mts", "tailwind.config.cts"];
-const VITE_CONFIGS = ["vite.config.js", "vite.config.ts", "vite.config.mjs", "vite.config.mts", "vite.config.cjs", "vite.config.cts"];
+export const VITE_CONFIGS = ["vite.config.js", "vite.config.ts", "vite.config.mjs", "vite.config.mts", "vite.config.cjs", "vite.config.cts"];
 /** What the preview does itself: JSX/TSX (React's plugin's job), so they need no warning. */
 const SUPPORTED_VITE_PLUGINS = new Set(["@vitejs/plugin-react", "@vitejs/plugin-react-swc"]);
 
@@ -94,6 +96,9 @@ export async function configNotices(read: (name: string) => Promise<string | und
   if (vite) {
     const plugins = vitePluginsOf(vite.text);
     if (plugins.length > 0) notices.push(`${vite.name} uses plugins the built-in preview does not run: ${plugins.join(", ")}; ${WEBCONTAINER_RUNS_IT}.`);
+    for (const rule of viteProxyRules(vite.text).filter((r) => r.unreadRewrite)) {
+      notices.push(`${vite.name}: the rewrite of server.proxy['${rule.context}'] is not applied by the built-in preview (only path.replace(/…/, '…') is); requests keep their path.`);
+    }
   }
   return notices;
 }

@@ -5,3 +5,4 @@ export { iframeEndpointFactory } from "./iframe-endpoint";
 export type { IframeEndpointOptions } from "./iframe-endpoint";
 export type { FileData, FsOp, HostMessage, RunMessage, SandboxEvent, StdinMessage } from "./protocol";
 export { applyFsOp, type ReplayFs } from "./apply-fs-op";
+export { LocalServers, ConnectionRefusedError, isLocalUrl, type LocalHandler } from "./local-servers";

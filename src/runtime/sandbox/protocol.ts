@@ -62,7 +62,51 @@ export interface SignalMessage {
 /** The signals a program may handle before the page ends it (process.on("SIGINT") in node). */
 export type ProgramSignal = "SIGINT" | "SIGTERM";
 
-export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage;
+/** A header list as it travels: names as the sender spelt them, in order, repeated names kept. */
+export type HeaderList = Array<[name: string, value: string]>;
+
+/** Page → worker: the answer to a "server-listen": the port the server now has, or why not (Node's error code). */
+export interface ServerListenAnswer {
+  type: "server-listen-answer";
+  /** The port asked for (0: any), which names the listen being answered. */
+  asked: number;
+  port?: number;
+  error?: "EADDRINUSE" | "EACCES";
+}
+
+/** Page → worker: an HTTP request for the program's server on `port` (see local-servers.ts). */
+export interface HttpRequestMessage {
+  type: "http-request";
+  id: number;
+  port: number;
+  method: string;
+  /** The request target: path and query ("/api/hello?x=1"). */
+  url: string;
+  headers: HeaderList;
+  body: Uint8Array | null;
+}
+
+/** Page → worker: the client of an HTTP request went away (curl stopped, the page navigated). */
+export interface HttpAbortMessage {
+  type: "http-abort";
+  id: number;
+}
+
+/** Page → worker: one part of the answer to the program's own request (an "http-fetch" event with this id). */
+export interface HttpFetchAnswer {
+  type: "http-fetch-answer";
+  part: HttpResponsePart;
+}
+
+export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage | ServerListenAnswer | HttpRequestMessage | HttpAbortMessage | HttpFetchAnswer;
+
+/** Worker → page: one part of the answer to an HttpRequestMessage, in this order: head, body chunks, end (or error at any point). */
+export type HttpResponsePart =
+  | { type: "http-head"; id: number; status: number; statusText: string; headers: HeaderList }
+  | { type: "http-body"; id: number; data: Uint8Array }
+  | { type: "http-end"; id: number }
+  /** The server failed the request (the socket was destroyed before the response ended). */
+  | { type: "http-error"; id: number; message: string };
 
 /** Worker → page. */
 export type SandboxEvent =
@@ -78,4 +122,13 @@ export type SandboxEvent =
   /** The program ran out of memory; the runtime caught it before the worker died. */
   | { type: "oom" }
   /** The signals the program handles now (sent when that changes): the page sends those instead of ending it at once. */
-  | { type: "signals"; names: ProgramSignal[] };
+  | { type: "signals"; names: ProgramSignal[] }
+  /** The program's server listens on `port` (0: any free port); answered by a ServerListenAnswer. */
+  | { type: "server-listen"; port: number }
+  /** The program's server on `port` closed: requests for it are refused from now on. */
+  | { type: "server-close"; port: number }
+  /** The program's HTTP request to localhost:PORT (http.request); answered by HttpFetchAnswer parts. */
+  | { type: "http-fetch"; id: number; url: string; method: string; headers: HeaderList; body: Uint8Array | null }
+  /** The program gave up its request (req.destroy()). */
+  | { type: "http-fetch-abort"; id: number }
+  | HttpResponsePart;

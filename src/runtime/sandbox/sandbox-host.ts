@@ -6,8 +6,9 @@
 // runtime that restores a fresh process state itself (python3) may keep its worker after a normal
 // exit ("reusable"), and a spare is then handed its start files ("prepare") after a worker was ended.
 // See docs/architecture.md "Isolated execution host".
-import type { FsOp, HostMessage, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
+import type { FsOp, HostMessage, HttpResponsePart, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
 import { MAILBOX_CAPACITY } from "./stdin-mailbox";
+import { ConnectionRefusedError, LocalServers, headerList, isLocalUrl, type LocalHandler } from "./local-servers";
 
 /** One worker in its isolated origin. Messages sent before it has started are queued by it. */
 export interface SandboxEndpoint {
@@ -107,11 +108,15 @@ export class SandboxHost {
   /** The start files of the last run that had some (kept by the page anyway), for a prepared spare. */
   private boot: RunMessage["boot"];
   private disposed = false;
+  /** Where the runs' servers are found by port (curl, the Preview, other programs reach them there). */
+  readonly servers: LocalServers;
 
   constructor(
     private readonly createEndpoint: SandboxEndpointFactory,
-    private readonly options: { keepSpare?: boolean; startTimeoutMs?: number } = {},
-  ) {}
+    private readonly options: { keepSpare?: boolean; startTimeoutMs?: number; servers?: LocalServers } = {},
+  ) {
+    this.servers = options.servers ?? new LocalServers();
+  }
 
   /** Starts a worker now, so the first run does not wait for it. */
   warm(): void {
@@ -151,11 +156,13 @@ export class SandboxHost {
     let fsChain: Promise<void> = Promise.resolve();
     let fsError: unknown;
     const input = terminalReader(options.stdin);
+    const serving = new RunServers(this.servers, (message) => endpoint.send(message));
     const result = await new Promise<SandboxRunResult>((resolve) => {
       let settled = false;
       const finish = (value: SandboxRunResult) => {
         if (settled) return;
         settled = true;
+        serving.end();
         worker.onEvent = undefined;
         worker.onCrash = undefined;
         clearTimeout(timer);
@@ -232,6 +239,19 @@ export class SandboxHost {
             handled = event.names;
             if (handled.length > 0) options.onHandlesSignals?.();
             return;
+          case "server-listen":
+            return serving.listen(event.port);
+          case "server-close":
+            return serving.close(event.port);
+          case "http-fetch":
+            return serving.fetch(event);
+          case "http-fetch-abort":
+            return serving.fetchAbort(event.id);
+          case "http-head":
+          case "http-body":
+          case "http-end":
+          case "http-error":
+            return serving.answer(event);
           case "oom":
             return stop({ exitCode: EXIT_CODES.oom, end: "oom", message: OOM_MESSAGE });
           case "fatal":
@@ -266,6 +286,172 @@ export class SandboxHost {
     for (const worker of [this.spare, this.idle]) worker?.endpoint.terminate();
     this.spare = undefined;
     this.idle = undefined;
+  }
+}
+
+let nextRequestId = 1;
+
+/** Statuses whose response has no body (the Response constructor refuses one). */
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+interface PendingRequest {
+  head?: { resolve: (response: Response) => void; reject: (error: Error) => void };
+  body?: ReadableStreamDefaultController<Uint8Array>;
+}
+
+/**
+ * One run's servers: the ports it claimed in the registry, and its requests in flight, whose
+ * answers arrive as events of the run (head, body chunks, end). All of it ends with the run.
+ */
+class RunServers {
+  private readonly claimed = new Map<number, LocalHandler>();
+  private readonly pending = new Map<number, PendingRequest>();
+  private ended = false;
+
+  constructor(
+    private readonly registry: LocalServers,
+    private readonly send: (message: HostMessage) => void,
+  ) {}
+
+  listen(asked: number): void {
+    if (this.ended) return;
+    let port = asked;
+    const handler: LocalHandler = (request) => this.request(port, request);
+    const given = this.registry.claim(asked, handler);
+    if (given === undefined) return this.send({ type: "server-listen-answer", asked, error: "EADDRINUSE" });
+    port = given;
+    this.claimed.set(port, handler);
+    this.send({ type: "server-listen-answer", asked, port });
+  }
+
+  close(port: number): void {
+    const handler = this.claimed.get(port);
+    if (!handler) return;
+    this.claimed.delete(port);
+    this.registry.release(port, handler);
+  }
+
+  private async request(port: number, request: Request): Promise<Response> {
+    if (this.ended || !this.claimed.has(port)) throw new TypeError(`connect ECONNREFUSED 127.0.0.1:${port}`);
+    const id = nextRequestId++;
+    const body = request.method === "GET" || request.method === "HEAD" ? null : new Uint8Array(await request.arrayBuffer());
+    const url = new URL(request.url);
+    const headers = headerList(request.headers);
+    if (!request.headers.has("host")) headers.unshift(["host", url.host]);
+    return new Promise<Response>((resolve, reject) => {
+      const entry: PendingRequest = { head: { resolve, reject } };
+      this.pending.set(id, entry);
+      const abort = () => {
+        if (!this.pending.has(id)) return;
+        this.pending.delete(id);
+        this.send({ type: "http-abort", id });
+        const error = new DOMException("The request was aborted", "AbortError");
+        entry.head?.reject(error);
+        entry.body?.error(error);
+      };
+      request.signal.addEventListener("abort", abort, { once: true });
+      this.send({ type: "http-request", id, port, method: request.method, url: url.pathname + url.search, headers, body });
+    });
+  }
+
+  answer(part: HttpResponsePart): void {
+    const entry = this.pending.get(part.id);
+    if (!entry) return;
+    switch (part.type) {
+      case "http-head": {
+        const head = entry.head;
+        entry.head = undefined;
+        const headers = new Headers();
+        for (const [name, value] of part.headers) {
+          try {
+            headers.append(name, value);
+          } catch {
+            // A value fetch refuses (a raw control character): left out rather than failing the response.
+          }
+        }
+        const stream = NULL_BODY_STATUS.has(part.status)
+          ? null
+          : new ReadableStream<Uint8Array>({
+              start: (controller) => {
+                entry.body = controller;
+              },
+              cancel: () => {
+                if (!this.pending.delete(part.id)) return;
+                this.send({ type: "http-abort", id: part.id });
+              },
+            });
+        // Chunked framing is the transport's business; the page's Response has its own.
+        headers.delete("transfer-encoding");
+        head?.resolve(new Response(stream, { status: part.status, statusText: part.statusText, headers }));
+        return;
+      }
+      case "http-body":
+        entry.body?.enqueue(part.data);
+        return;
+      case "http-end":
+        this.pending.delete(part.id);
+        entry.body?.close();
+        return;
+      case "http-error": {
+        this.pending.delete(part.id);
+        const error = new TypeError(part.message);
+        entry.head?.reject(error);
+        entry.body?.error(error);
+        return;
+      }
+    }
+  }
+
+  private readonly outgoing = new Map<number, AbortController>();
+
+  /** The program's own request: to a server of this tab's runs (only local URLs; other hosts are the egress gate's, not reachable from here). */
+  fetch(event: Extract<SandboxEvent, { type: "http-fetch" }>): void {
+    const answer = (part: HttpResponsePart) => {
+      if (!this.ended) this.send({ type: "http-fetch-answer", part });
+    };
+    const id = event.id;
+    if (!isLocalUrl(event.url)) {
+      return answer({ type: "http-error", id, message: `http.request to ${event.url} is not available in the browser runtime: only servers of this tab (localhost:PORT) are reachable; use fetch(), or WebContainer` });
+    }
+    const controller = new AbortController();
+    this.outgoing.set(id, controller);
+    void (async () => {
+      try {
+        const headers = new Headers();
+        for (const [name, value] of event.headers) headers.append(name, value);
+        const response = await this.registry.fetch(event.url, { method: event.method, headers, body: event.body as BodyInit | null, signal: controller.signal });
+        answer({ type: "http-head", id, status: response.status, statusText: response.statusText, headers: headerList(response.headers) });
+        if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) answer({ type: "http-body", id, data: chunk });
+        answer({ type: "http-end", id });
+      } catch (error) {
+        answer({ type: "http-error", id, message: error instanceof ConnectionRefusedError ? `connect ECONNREFUSED 127.0.0.1:${error.port}` : describe(error) });
+      } finally {
+        this.outgoing.delete(id);
+      }
+    })();
+  }
+
+  fetchAbort(id: number): void {
+    this.outgoing.get(id)?.abort();
+  }
+
+  /** The run ended: its ports are free again, and its requests in flight fail as a dropped connection. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const [port, handler] of this.claimed) this.registry.release(port, handler);
+    for (const controller of this.outgoing.values()) controller.abort();
+    this.claimed.clear();
+    const error = new TypeError("socket hang up (the server's program ended)");
+    for (const entry of this.pending.values()) {
+      entry.head?.reject(error);
+      try {
+        entry.body?.error(error);
+      } catch {
+        // Already closed by its reader.
+      }
+    }
+    this.pending.clear();
   }
 }
 

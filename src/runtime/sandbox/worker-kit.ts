@@ -1,7 +1,7 @@
 // The isolated execution host, worker side: what every language runtime in the sandboxed worker
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
-import type { FsOp, HostMessage, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
+import type { FsOp, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
 import { SandboxFs } from "./sandbox-fs";
 import { take } from "./stdin-mailbox";
 
@@ -29,6 +29,26 @@ export interface ProgramContext {
   handlesSignals(names: ProgramSignal[]): void;
   /** Where a signal the program handles arrives. */
   onSignal(listener: (name: ProgramSignal) => void): void;
+  /** The program's HTTP servers, reachable from the page as localhost:PORT (local-servers.ts). */
+  readonly servers: ServerBridge;
+}
+
+/** A server the program listens with, as the page routes requests to it. */
+export interface ServerHandlers {
+  request(message: HttpRequestMessage): void;
+  abort(id: number): void;
+}
+
+export interface ServerBridge {
+  /** Resolves with the port the page gave (a free one for 0); rejects with an Error whose code is EADDRINUSE when another run has it. */
+  listen(port: number, handlers: ServerHandlers): Promise<number>;
+  close(port: number): void;
+  respond(part: HttpResponsePart): void;
+  /**
+   * The program's own request to a local server: this program's own server answers at once, another
+   * run's through the page. The answer's parts arrive in order at `onPart`. Returns a way to abort.
+   */
+  fetch(request: { url: string; method: string; headers: HeaderList; body: Uint8Array | null }, onPart: (part: HttpResponsePart) => void): () => void;
 }
 
 export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
@@ -45,8 +65,39 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
   let started = false;
   const waiting: Array<(data: Uint8Array | null) => void> = [];
   let signalListener: ((name: ProgramSignal) => void) | undefined;
+  const servers = new Map<number, ServerHandlers>();
+  /** The owner of each request in flight, so an abort reaches it. */
+  const requests = new Map<number, ServerHandlers>();
+  /** The program's own requests: negative ids for its own servers, positive for the page's. */
+  const fetches = new Map<number, (part: HttpResponsePart) => void>();
+  let nextFetchId = 1;
+  const listens = new Map<number, Array<{ handlers: ServerHandlers; resolve: (port: number) => void; reject: (error: Error) => void }>>();
   connection.onMessage((message) => {
     if (message.type === "prepare") return options.prepare?.(message.boot);
+    if (message.type === "server-listen-answer") {
+      const waiting = listens.get(message.asked)?.shift();
+      if (!waiting) return;
+      if (message.port === undefined) {
+        const code = message.error ?? "EADDRINUSE";
+        const error = Object.assign(new Error(`listen ${code}: address already in use :::${message.asked}`), { code, errno: code === "EADDRINUSE" ? -98 : -13, syscall: "listen", address: "::", port: message.asked });
+        if (code === "EACCES") error.message = `listen EACCES: permission denied :::${message.asked}`;
+        return waiting.reject(error);
+      }
+      servers.set(message.port, waiting.handlers);
+      return waiting.resolve(message.port);
+    }
+    if (message.type === "http-request") {
+      const handlers = servers.get(message.port);
+      if (!handlers) return connection.send({ type: "http-error", id: message.id, message: `connect ECONNREFUSED 127.0.0.1:${message.port}` });
+      requests.set(message.id, handlers);
+      return handlers.request(message);
+    }
+    if (message.type === "http-abort") return requests.get(message.id)?.abort(message.id);
+    if (message.type === "http-fetch-answer") {
+      const deliver = fetches.get(message.part.id);
+      if (message.part.type === "http-end" || message.part.type === "http-error") fetches.delete(message.part.id);
+      return deliver?.(message.part);
+    }
     if (message.type === "signal") return signalListener?.(message.name);
     if (message.type === "stdin") {
       if (!message.sync) waiting.shift()?.(message.data);
@@ -99,6 +150,47 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       handlesSignals: (names) => send({ type: "signals", names }),
       onSignal: (listener) => {
         signalListener = listener;
+      },
+      servers: {
+        listen: (port, handlers) =>
+          new Promise<number>((resolve, reject) => {
+            const queue = listens.get(port) ?? [];
+            queue.push({ handlers, resolve, reject });
+            listens.set(port, queue);
+            send({ type: "server-listen", port });
+          }),
+        close: (port) => {
+          if (!servers.delete(port)) return;
+          send({ type: "server-close", port });
+        },
+        respond: (part) => {
+          const done = part.type === "http-end" || part.type === "http-error";
+          if (done) requests.delete(part.id);
+          if (part.id > 0) return send(part);
+          const deliver = fetches.get(part.id);
+          if (done) fetches.delete(part.id);
+          deliver?.(part);
+        },
+        fetch: (request, onPart) => {
+          const url = new URL(request.url);
+          const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+          const own = servers.get(port);
+          if (own) {
+            const id = -nextFetchId++;
+            fetches.set(id, onPart);
+            requests.set(id, own);
+            own.request({ type: "http-request", id, port, method: request.method, url: url.pathname + url.search, headers: request.headers, body: request.body });
+            return () => {
+              if (fetches.delete(id)) own.abort(id);
+            };
+          }
+          const id = nextFetchId++;
+          fetches.set(id, onPart);
+          send({ type: "http-fetch", id, ...request });
+          return () => {
+            if (fetches.delete(id)) send({ type: "http-fetch-abort", id });
+          };
+        },
       },
     };
     Promise.resolve()

@@ -64,6 +64,8 @@ export const PREVIEW_ALLOW = "cross-origin-isolated; clipboard-write";
 
 /** The same server: a typed URL on it (another page) counts. */
 function sameServer(shown: string, server: string): boolean {
+  // Built-in previews (a folder, a program's server) share this page's origin: each is its own prefix.
+  if (isBuiltinPreview(server, window.location.origin)) return shown.startsWith(server);
   try {
     return new URL(shown).origin === new URL(server).origin;
   } catch {

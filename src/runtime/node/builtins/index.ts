@@ -15,6 +15,9 @@ import { format, formatWithOptions, inspect, stripVTControlCharacters } from "no
 import type { NodeTimers } from "../event-loop";
 import type { NodeProcess } from "../node-process";
 import { createFs, type FsContext, type FsLinks } from "./fs";
+import type { ServerBridge } from "../../sandbox/worker-kit";
+import { createHttp } from "./http";
+import { createHttpClient } from "./http-client";
 import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHelpers } from "./small-modules";
 import type { TestModule } from "./test-runner";
 import { assertModule, punycodeModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
@@ -25,8 +28,6 @@ import { createVm } from "./vm";
 import { createZlib } from "./zlib";
 import { unsupportedClass, unsupportedFunction } from "./unsupported";
 import { createChildProcess } from "./needs-os/child-process";
-import { createHttp } from "./needs-os/http";
-import { createHttps } from "./needs-os/https";
 import { createNet } from "./needs-os/net";
 import { createWorkerThreads } from "./needs-os/worker-threads";
 import { createCluster, createDgram, createHttp2, createInspector, createRepl, createSea, createTls, createTraceEvents, createWasi } from "./needs-os/others";
@@ -51,6 +52,8 @@ export interface BuiltinContext extends FsContext {
   tests: () => TestModule;
   /** node:module, which needs the loader (created after the built-ins). */
   moduleModule: () => unknown;
+  /** Where the program's servers listen (the page's port registry) and its local requests go. */
+  servers: ServerBridge;
 }
 
 function isDeepStrictEqual(a: unknown, b: unknown): boolean {
@@ -125,9 +128,9 @@ export function createBuiltins(context: BuiltinContext) {
     dns: () => createDns((callback) => context.timers.setImmediate(callback)),
     "dns/promises": () => (get("dns") as { promises: unknown }).promises,
     domain: () => createDomain(),
-    http: () => createHttp(),
+    http: () => createHttp({ loop: context.loop, servers: context.servers }, createHttpClient({ loop: context.loop, servers: context.servers }, "http:")),
     http2: () => createHttp2(),
-    https: () => createHttps(),
+    https: () => createHttp({ loop: context.loop, servers: context.servers }, createHttpClient({ loop: context.loop, servers: context.servers }, "https:")),
     inspector: () => createInspector(),
     "inspector/promises": () => createInspector(),
     net: () => createNet(),

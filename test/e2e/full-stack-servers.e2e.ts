@@ -1,0 +1,75 @@
+// Issue 29 point 4: a full-stack starter in the browser runtime. A Vite React front end in the
+// built-in preview whose fetch('/api/hello') follows vite.config's server.proxy to a node:http server
+// started in the terminal; both are listed in the Preview; Ctrl-C stops the server (the page's call
+// then fails) and running it again is picked up.
+import type { FrameLocator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
+import { importZip, reactStarter } from "../support/preview-sites";
+
+const browser = useBrowser();
+
+const APP = `import { useEffect, useState } from "react";
+
+export default function App() {
+  const [message, setMessage] = useState("loading");
+  useEffect(() => {
+    fetch("/api/hello")
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error("status " + r.status))))
+      .then((data) => setMessage(data.message), (error) => setMessage("failed: " + error.message));
+  }, []);
+  return <h1>{message}</h1>;
+}
+`;
+
+const SERVER = `import http from "node:http";
+let count = 0;
+http.createServer((req, res) => {
+  if (req.url === "/api/hello") {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ message: "hello from the server #" + ++count }));
+    return;
+  }
+  res.writeHead(404, { "Content-Type": "text/plain" });
+  res.end("not found");
+}).listen(3001, () => console.log("API on http://localhost:3001"));
+`;
+
+function previewed(page: Page): FrameLocator {
+  return page.frameLocator('iframe[title="Preview"]').frameLocator('iframe[title="Previewed page"]');
+}
+
+describe("full-stack starter in the browser runtime", () => {
+  it("a Vite front end reaches a node:http API through server.proxy; both are in the Preview; Ctrl-C and a re-run are picked up", async () => {
+    const { page } = await browser.open("?runtime=browser");
+    await waitForWorkbench(page);
+    await importZip(page, "app.zip", [
+      ...reactStarter(APP),
+      { name: "app/vite.config.js", data: `import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\nexport default defineConfig({ plugins: [react()], server: { proxy: { "/api": "http://localhost:3001" } } });\n` },
+      { name: "app/server.mjs", data: SERVER },
+    ]);
+    await waitForTerminal(page);
+    await runInTerminal(page, "npm run dev");
+    await runInTerminal(page, "node server.mjs");
+    await expect.poll(async () => (await terminalText(page)).replace(/\n/g, ""), { timeout: 20_000 }).toContain("API on http://localhost:3001");
+    await expect.poll(() => page.getByRole("combobox", { name: /server/i }).locator("option").allTextContents().catch(() => []), { timeout: 10_000 }).toEqual(
+      expect.arrayContaining([expect.stringContaining("5173"), expect.stringContaining("3001")]),
+    );
+    await page.getByRole("combobox", { name: /server/i }).selectOption({ label: "preview (port 5173)" });
+    const site = previewed(page);
+    await expect.poll(() => site.locator("h1").textContent({ timeout: 20_000 }), { timeout: 30_000 }).toMatch(/^hello from the server #\d+$/);
+
+    await page.locator(".terminal-host").click();
+    await page.keyboard.press("Control+C");
+    await expect.poll(() => page.getByRole("combobox", { name: /server/i }).count(), { timeout: 10_000 }).toBe(0);
+    await page.getByRole("button", { name: "Reload preview" }).click();
+    await expect.poll(() => site.locator("h1").textContent({ timeout: 20_000 }), { timeout: 30_000 }).toBe("failed: status 502");
+
+    await runInTerminal(page, "node server.mjs");
+    // The server that came back is shown (as any new server is); the front end is one choice away.
+    await expect.poll(() => page.getByRole("combobox", { name: /server/i }).count(), { timeout: 20_000 }).toBe(1);
+    await page.getByRole("combobox", { name: /server/i }).selectOption({ label: "preview (port 5173)" });
+    // A new process counts from 1 again (StrictMode fetches twice in development): the first server would be past #2.
+    await expect.poll(() => site.locator("h1").textContent({ timeout: 20_000 }), { timeout: 30_000 }).toMatch(/^hello from the server #[12]$/);
+  });
+});
