@@ -197,12 +197,12 @@ describe("node built-ins", () => {
 
   it("module.createRequire works from an ES module, and OS modules fail with one line naming WebContainer", async () => {
     const run = await runNodeInProcess(["main.mjs"], {
-      "main.mjs": "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nconsole.log(require('./lib.cjs'));\nrequire('child_process');",
+      "main.mjs": "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nconsole.log(require('./lib.cjs'));\nrequire('cluster');",
       "lib.cjs": "module.exports = 'required';",
     });
     expect(run.stdout).toBe("required\n");
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('Error: The module "node:child_process" is not available in the browser runtime: it needs Node.js, which the WebContainer runtime runs.');
+    expect(run.stderr).toContain('Error: The module "node:cluster" is not available in the browser runtime: it needs Node.js, which the WebContainer runtime runs.');
     for (const name of ["http", "net", "worker_threads"]) {
       const other = await runNodeInProcess(["-e", `require('${name}')`]);
       expect(other.stderr).toContain(`"node:${name}" is not available in the browser runtime`);

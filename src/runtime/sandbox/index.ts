@@ -3,5 +3,5 @@ export { SandboxHost, EXIT_CODES, OOM_MESSAGE, SANDBOX_DID_NOT_START, START_TIME
 export type { ProgramInput, SandboxEndpoint, SandboxEndpointFactory, SandboxRunOptions, SandboxRunResult, SandboxEnd } from "./sandbox-host";
 export { iframeEndpointFactory } from "./iframe-endpoint";
 export type { IframeEndpointOptions } from "./iframe-endpoint";
-export type { FileData, FsOp, HostMessage, RunMessage, SandboxEvent, StdinMessage } from "./protocol";
+export type { ChildResult, FileData, FsOp, HostMessage, RunMessage, SandboxEvent, SpawnRequest, StdinMessage } from "./protocol";
 export { applyFsOp, type ReplayFs } from "./apply-fs-op";

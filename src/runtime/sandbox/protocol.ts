@@ -62,7 +62,36 @@ export interface SignalMessage {
 /** The signals a program may handle before the page ends it (process.on("SIGINT") in node). */
 export type ProgramSignal = "SIGINT" | "SIGTERM";
 
-export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage;
+/** What a program asks the page to run as its child (node's child_process): a shell command line. */
+export interface SpawnRequest {
+  /** The command line the browser runtime's shell runs (arguments already quoted for it). */
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** Everything the child reads on its standard input (null: none). */
+  stdin: string | null;
+}
+
+/** How a child ended, with what it wrote (captured while it ran). */
+export interface ChildResult {
+  exitCode: number | null;
+  signal: "SIGTERM" | "SIGKILL" | "SIGINT" | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Page → worker: a child (a "spawn" event) ended. `files` is the workspace after it (the child may
+ * have changed it): the worker's synchronous file system takes it before the program hears the end.
+ */
+export interface ChildExitMessage {
+  type: "child-exit";
+  id: number;
+  result: ChildResult;
+  files?: Pick<RunMessage, "files" | "dirs">;
+}
+
+export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage | ChildExitMessage;
 
 /** Worker → page. */
 export type SandboxEvent =
@@ -78,4 +107,8 @@ export type SandboxEvent =
   /** The program ran out of memory; the runtime caught it before the worker died. */
   | { type: "oom" }
   /** The signals the program handles now (sent when that changes): the page sends those instead of ending it at once. */
-  | { type: "signals"; names: ProgramSignal[] };
+  | { type: "signals"; names: ProgramSignal[] }
+  /** Run a child (answered by a ChildExitMessage with the same id), after the file changes sent before it. */
+  | { type: "spawn"; id: number; request: SpawnRequest }
+  /** End a running child (ChildProcess.kill()). */
+  | { type: "child-kill"; id: number; signal: "SIGTERM" | "SIGKILL" | "SIGINT" };

@@ -1,7 +1,7 @@
 // The isolated execution host, worker side: what every language runtime in the sandboxed worker
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
-import type { FsOp, HostMessage, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
+import type { ChildResult, FsOp, HostMessage, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { SandboxFs } from "./sandbox-fs";
 import { take } from "./stdin-mailbox";
 
@@ -29,7 +29,15 @@ export interface ProgramContext {
   handlesSignals(names: ProgramSignal[]): void;
   /** Where a signal the program handles arrives. */
   onSignal(listener: (name: ProgramSignal) => void): void;
+  /**
+   * Asks the page to run a child (child_process): it runs after the file changes made so far
+   * reached the page; when it ends, `fs` already holds the workspace as the child left it.
+   */
+  spawn(request: SpawnRequest): { result: Promise<ChildResult>; kill(signal: "SIGTERM" | "SIGKILL" | "SIGINT"): void };
 }
+
+/** Where the workspace is mounted (a child's changes are taken for everything under it). */
+const WORKSPACE = "/workspace";
 
 export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
 
@@ -45,7 +53,16 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
   let started = false;
   const waiting: Array<(data: Uint8Array | null) => void> = [];
   let signalListener: ((name: ProgramSignal) => void) | undefined;
+  let fs: SandboxFs | undefined;
+  let nextChild = 1;
+  const children = new Map<number, (result: ChildResult) => void>();
   connection.onMessage((message) => {
+    if (message.type === "child-exit") {
+      const done = children.get(message.id);
+      children.delete(message.id);
+      if (message.files) fs?.resync(message.files, WORKSPACE);
+      return done?.(message.result);
+    }
     if (message.type === "prepare") return options.prepare?.(message.boot);
     if (message.type === "signal") return signalListener?.(message.name);
     if (message.type === "stdin") {
@@ -59,10 +76,10 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
     const send = (event: SandboxEvent) => {
       if (!ended) connection.send(event);
     };
-    const fs = new SandboxFs((op: FsOp) => send({ type: "fs", op }), message);
+    fs = new SandboxFs((op: FsOp) => send({ type: "fs", op }), message);
     const context: ProgramContext = {
       request: message,
-      fs,
+      fs: fs,
       write: (stream, text) => {
         if (text !== "") send({ type: stream, data: text });
       },
@@ -99,6 +116,12 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       handlesSignals: (names) => send({ type: "signals", names }),
       onSignal: (listener) => {
         signalListener = listener;
+      },
+      spawn: (request) => {
+        const id = nextChild++;
+        const result = new Promise<ChildResult>((resolve) => children.set(id, resolve));
+        send({ type: "spawn", id, request });
+        return { result, kill: (signal) => send({ type: "child-kill", id, signal }) };
       },
     };
     Promise.resolve()

@@ -12,13 +12,14 @@ import { format, formatWithOptions, inspect, stripVTControlCharacters } from "no
 import type { NodeTimers } from "../event-loop";
 import type { NodeProcess } from "../node-process";
 import { createFs, type FsContext, type FsLinks } from "./fs";
+import { createChildProcess, type ChildProcessContext } from "./child-process";
 import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHelpers } from "./small-modules";
 import type { TestModule } from "./test-runner";
 import { assertModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
 
 /** Modules that need what only an operating system gives: WebContainer (Node.js) runs them. */
 export const NEEDS_WEBCONTAINER = [
-  "child_process", "cluster", "dgram", "dns", "dns/promises", "http", "http2", "https", "inspector", "inspector/promises",
+  "cluster", "dgram", "dns", "dns/promises", "http", "http2", "https", "inspector", "inspector/promises",
   "net", "repl", "tls", "v8", "vm", "wasi", "worker_threads", "zlib", "async_hooks", "diagnostics_channel", "trace_events",
   "domain", "sqlite", "sea",
 ];
@@ -35,6 +36,9 @@ export interface BuiltinContext extends FsContext {
   console: Console;
   timers: NodeTimers;
   tests: () => TestModule;
+  /** Starts a child through the page (child_process). */
+  spawnChild: ChildProcessContext["spawn"];
+  execPath: string;
   /** node:module, which needs the loader (created after the built-ins). */
   moduleModule: () => unknown;
 }
@@ -88,6 +92,16 @@ export function createBuiltins(context: BuiltinContext) {
     assert: () => assertModule(),
     "assert/strict": () => assertModule().strict,
     buffer: () => ({ ...bufferModule, Blob: globalThis.Blob, atob: globalThis.atob, btoa: globalThis.btoa, constants: { MAX_LENGTH: bufferModule.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 } }),
+    child_process: () =>
+      createChildProcess({
+        loop: context.loop,
+        cwd: context.cwd,
+        resolve: context.resolve,
+        env: () => context.process.env as Record<string, string | undefined>,
+        execPath: context.execPath,
+        write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text),
+        spawn: context.spawnChild,
+      }),
     console: () => context.console,
     crypto: () => createCrypto(),
     events: () => events,
