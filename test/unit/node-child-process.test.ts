@@ -10,6 +10,7 @@ import { WorkspaceFiles } from "../../src/runtime/workspace-files";
 import { createBrowserRuntime } from "../../src/runtime/browser";
 import { SandboxHost } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
+import type { ExecGate } from "../../src/runtime/egress";
 import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
 
 let counter = 0;
@@ -126,5 +127,25 @@ setTimeout(() => child.kill(), 200);
     const { runtime } = await setup();
     const result = await runtime.exec(`node -e "try { require('child_process').execSync('ls') } catch (e) { console.log(e.code, e.message) }"`);
     expect(result.output).toBe("ERR_WEBCODE_NEEDS_WEBCONTAINER child_process.execSync is not available in the browser runtime (a program cannot wait for a child synchronously here yet): it needs Node.js, which the WebContainer runtime runs.\n");
+  });
+
+  it("the run's gate sees each command a child runs, and a refused one does not run", async () => {
+    const { files, runtime } = await setup();
+    const seen: string[][] = [];
+    const gate: ExecGate = {
+      async command(argv) {
+        seen.push([...argv]);
+        if (argv[0] === "rm") throw new Error("the user rejected it");
+      },
+      async request() {
+        throw new Error("no requests here");
+      },
+    };
+    await files.writeFile("keep.txt", "kept");
+    const program = "require('child_process').exec('echo hi && rm keep.txt', (e, out, err) => console.log(out.trim(), e.code))";
+    const result = await runtime.exec(`node -e "${program}"`, { source: "agent", gate });
+    expect(result.output).toBe("hi 126\n");
+    expect(seen.map((argv) => argv[0])).toEqual(["node", "echo", "rm"]);
+    expect(await files.readText("keep.txt")).toBe("kept");
   });
 });
