@@ -2,7 +2,7 @@
 // shell commands), with their output, exit codes, signals and file changes; the same programs are
 // run by the machine's Node and must print the same.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -147,5 +147,25 @@ setTimeout(() => child.kill(), 200);
     expect(result.output).toBe("hi 126\n");
     expect(seen.map((argv) => argv[0])).toEqual(["node", "echo", "rm"]);
     expect(await files.readText("keep.txt")).toBe("kept");
+  });
+
+  it("cross-spawn (a real package, from this project's node_modules) runs a node child with its env and inherited output", async () => {
+    const { files, runtime } = await setup();
+    const copy = async (from: string, to: string) => {
+      for (const name of readdirSync(from)) {
+        const path = join(from, name);
+        if (statSync(path).isDirectory()) await copy(path, `${to}/${name}`);
+        else await files.writeFile(`${to}/${name}`, readFileSync(path, "utf8"));
+      }
+    };
+    for (const name of ["cross-spawn", "which", "isexe", "path-key", "shebang-command", "shebang-regex"]) {
+      await copy(join("node_modules", name), `node_modules/${name}`);
+    }
+    await files.writeFile(
+      "run.js",
+      "const child = require('cross-spawn')('node', ['-e', 'console.log(process.env.FOO)'], { stdio: 'inherit', env: { ...process.env, FOO: '1' } });\nchild.on('exit', (code) => console.log('exit', code));",
+    );
+    const result = await runtime.exec("node run.js");
+    expect(result).toEqual({ output: "1\nexit 0\n", exitCode: 0 });
   });
 });
