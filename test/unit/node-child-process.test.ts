@@ -81,11 +81,12 @@ exec('echo one two | wc -w', (error, stdout) => {
 const fs = require('fs');
 const { execFile } = require('child_process');
 fs.writeFileSync('before.txt', 'from parent');
-execFile('node', ['-e', "const fs=require('fs'); fs.writeFileSync('after.txt', fs.readFileSync('before.txt','utf8') + ' via child')"], (error) => {
-  console.log(error, fs.readFileSync('after.txt', 'utf8'));
+fs.writeFileSync('gone.txt', 'soon gone');
+execFile('node', ['-e', "const fs=require('fs'); fs.writeFileSync('after.txt', fs.readFileSync('before.txt','utf8') + ' via child'); fs.rmSync('gone.txt')"], (error) => {
+  console.log(error, fs.readFileSync('after.txt', 'utf8'), fs.existsSync('gone.txt'), fs.readFileSync('before.txt', 'utf8'));
 });
 `);
-    expect(ours).toBe("null from parent via child\nexit=0\n");
+    expect(ours).toBe("null from parent via child false from parent\nexit=0\n");
     expect(ours).toBe(real);
     expect(await files.readText("after.txt")).toBe(realFile("after.txt"));
   });
