@@ -119,8 +119,11 @@ const { spawn } = require('child_process');
 const child = spawn('node', ['-e', 'setTimeout(() => console.log("late"), 20000)']);
 child.on('exit', (code, signal) => console.log('exit', code, signal, child.killed));
 setTimeout(() => child.kill(), 200);
+const early = spawn('node', ['-e', 'require("fs").writeFileSync("never.txt", "ran")']);
+early.on('exit', (code, signal) => console.log('early', code, signal, require('fs').existsSync('never.txt')));
+early.kill('SIGKILL');
 `);
-    expect(ours).toBe("exit null SIGTERM true\nexit=0\n");
+    expect(ours).toBe("early null SIGKILL false\nexit null SIGTERM true\nexit=0\n");
     expect(ours).toBe(real);
   });
 

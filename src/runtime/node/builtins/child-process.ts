@@ -78,6 +78,7 @@ export function createChildProcess(context: ChildProcessContext) {
     spawnargs: string[];
     private handle: { kill(signal: Signal): void } | undefined;
     private ended = false;
+    private pendingKill: Signal | undefined;
 
     constructor(file: string, args: string[], options: SpawnOptions) {
       super();
@@ -110,7 +111,12 @@ export function createChildProcess(context: ChildProcessContext) {
       // The child reads its whole input at the start: it starts once the program ended its stdin,
       // or, when the program wrote nothing to it by the next turn, with no input.
       const start = (input: string | null) => {
-        if (this.ended) return;
+        if (this.ended || this.handle) return;
+        // Killed before it started: it never runs.
+        if (this.pendingKill) {
+          const signal = this.pendingKill;
+          return realSetTimeout(() => context.loop.guard(() => this.finish({ exitCode: null, signal, stdout: "", stderr: "" }, shell, outKind, errKind)), 0);
+        }
         const handle = context.spawn({ command, cwd, env, stdin: input });
         this.handle = handle;
         void handle.result.then((result) => context.loop.guard(() => this.finish(result, shell, outKind, errKind)));
@@ -175,7 +181,7 @@ export function createChildProcess(context: ChildProcessContext) {
       const name: Signal = signal === 9 || signal === "SIGKILL" ? "SIGKILL" : signal === 2 || signal === "SIGINT" ? "SIGINT" : "SIGTERM";
       this.killed = true;
       if (this.handle) this.handle.kill(name);
-      else queueMicrotask(() => this.handle?.kill(name));
+      else this.pendingKill = name;
       return true;
     }
 
