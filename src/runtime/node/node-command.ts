@@ -4,7 +4,8 @@
 // program's file changes through the shell's file system (so the workspace file service, the tree,
 // open editors and IndexedDB see them, attributed to whoever ran the command).
 import { defineCommand, type CommandContext, type CustomCommand, type ExecResult } from "just-bash";
-import { applyFsOp, type RunMessage, type SandboxHost } from "../sandbox";
+import { applyFsOp, type ChildResult, type RunMessage, type SandboxHost, type SpawnRequest } from "../sandbox";
+import { TERMINAL_ENV } from "../browser/output-routing";
 import type { WorkspaceFiles } from "../workspace-files";
 import { programStdio, type ProgramIo } from "../browser/program-command";
 import { toolOfProgramFile } from "../browser/dev-server-commands";
@@ -41,10 +42,47 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: Progra
       onStderr: stdio.err,
       onFsOp: (op) => applyFsOp(ctx.fs, op),
       stdin: stdio.input,
+      onSpawn: async (request, signal) => ({ result: await runChild(ctx, request, signal), files: snapshot(files) }),
     });
     stdio.note(stdio.closing("node", result));
     return stdio.finish(result.exitCode);
   });
+}
+
+let children = 0;
+
+/**
+ * A child of the program (child_process): its command line runs in this shell (ctx.exec), so the
+ * run's gate sees every command it runs, and its file changes go through the shell's file system.
+ * Its output is captured through files in /tmp (as npm-commands.ts does for scripts) and handed to
+ * the program when it ends.
+ */
+async function runChild(ctx: CommandContext, request: SpawnRequest, signal: AbortSignal): Promise<ChildResult> {
+  if (!ctx.exec) return { exitCode: 127, signal: null, stdout: "", stderr: "child processes need the browser runtime's shell\n" };
+  const id = `${Date.now().toString(36)}-${children++}`;
+  const outFile = `/tmp/.webcode-child-${id}.out`;
+  const errFile = `/tmp/.webcode-child-${id}.err`;
+  // The child's environment is exactly the one it was given (exported, so that programs see it).
+  const exports = Object.keys(request.env)
+    .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    .map((name) => `export ${name}\n`)
+    .join("");
+  const result = await ctx.exec(`${exports}{ ${request.command}\n} >${outFile} 2>${errFile}`, {
+    cwd: request.cwd,
+    env: { ...request.env, [TERMINAL_ENV]: "" },
+    replaceEnv: true,
+    stdin: request.stdin ?? undefined,
+    signal: AbortSignal.any([signal, ...(ctx.signal ? [ctx.signal] : [])]),
+  });
+  const take = async (file: string) => {
+    const text = await ctx.fs.readFile(file).catch(() => "");
+    await ctx.fs.rm(file, { force: true }).catch(() => undefined);
+    return text;
+  };
+  const stdout = result.stdout + (await take(outFile));
+  const stderr = result.stderr + (await take(errFile));
+  if (signal.aborted) return { exitCode: null, signal: (typeof signal.reason === "string" ? signal.reason : "SIGTERM") as ChildResult["signal"], stdout, stderr };
+  return { exitCode: result.exitCode, signal: null, stdout, stderr };
 }
 
 /** The workspace as the program sees it: every file and folder under /workspace, plus /tmp. */

@@ -202,6 +202,8 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     tests: testModule,
     moduleModule: () => moduleModule(loader, builtins.names()),
     servers: context.servers,
+    spawnChild: (request) => context.spawn(request),
+    execPath: EXEC_PATH,
   });
   const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers };
   if (hooks.installGlobals) Object.assign(globalThis, globals);

@@ -3,6 +3,6 @@ export { SandboxHost, EXIT_CODES, interruptSignal, signalExitCode, OOM_MESSAGE, 
 export type { ProgramInput, SandboxEndpoint, SandboxEndpointFactory, SandboxRunOptions, SandboxRunResult, SandboxEnd } from "./sandbox-host";
 export { iframeEndpointFactory } from "./iframe-endpoint";
 export type { IframeEndpointOptions } from "./iframe-endpoint";
-export type { FileData, FsOp, HostMessage, RunMessage, SandboxEvent, StdinMessage } from "./protocol";
+export type { ChildResult, FileData, FsOp, HostMessage, RunMessage, SandboxEvent, SpawnRequest, StdinMessage } from "./protocol";
 export { applyFsOp, type ReplayFs } from "./apply-fs-op";
 export { LocalServers, ConnectionRefusedError, isLocalUrl, type LocalHandler } from "./local-servers";

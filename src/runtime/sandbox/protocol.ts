@@ -98,7 +98,7 @@ export interface HttpFetchAnswer {
   part: HttpResponsePart;
 }
 
-export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage | ServerListenAnswer | HttpRequestMessage | HttpAbortMessage | HttpFetchAnswer;
+export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage | ServerListenAnswer | HttpRequestMessage | HttpAbortMessage | HttpFetchAnswer | ChildExitMessage;
 
 /** Worker → page: one part of the answer to an HttpRequestMessage, in this order: head, body chunks, end (or error at any point). */
 export type HttpResponsePart =
@@ -107,6 +107,36 @@ export type HttpResponsePart =
   | { type: "http-end"; id: number }
   /** The server failed the request (the socket was destroyed before the response ended). */
   | { type: "http-error"; id: number; message: string };
+
+/** What a program asks the page to run as its child (node's child_process): a shell command line. */
+export interface SpawnRequest {
+  /** The command line the browser runtime's shell runs (arguments already quoted for it). */
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** Everything the child reads on its standard input (null: none). */
+  stdin: string | null;
+}
+
+/** How a child ended, with what it wrote (captured while it ran). */
+export interface ChildResult {
+  exitCode: number | null;
+  signal: "SIGTERM" | "SIGKILL" | "SIGINT" | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Page → worker: a child (a "spawn" event) ended. `files` is the workspace after it (the child may
+ * have changed it): the worker's synchronous file system takes it before the program hears the end.
+ */
+export interface ChildExitMessage {
+  type: "child-exit";
+  id: number;
+  result: ChildResult;
+  files?: Pick<RunMessage, "files" | "dirs">;
+}
+
 
 /** Worker → page. */
 export type SandboxEvent =
@@ -131,4 +161,8 @@ export type SandboxEvent =
   | { type: "http-fetch"; id: number; url: string; method: string; headers: HeaderList; body: Uint8Array | null }
   /** The program gave up its request (req.destroy()). */
   | { type: "http-fetch-abort"; id: number }
-  | HttpResponsePart;
+  | HttpResponsePart
+  /** Run a child (answered by a ChildExitMessage with the same id), after the file changes sent before it. */
+  | { type: "spawn"; id: number; request: SpawnRequest }
+  /** End a running child (ChildProcess.kill()). */
+  | { type: "child-kill"; id: number; signal: "SIGTERM" | "SIGKILL" | "SIGINT" };

@@ -159,6 +159,33 @@ export class SandboxFs {
     this.report({ kind: "rename", from, to });
   }
 
+  /**
+   * Takes the workspace as it is after a child process ended (`under` and everything below it
+   * replaced by `start`'s entries there), without reporting anything: the page already has it.
+   */
+  resync(start: Pick<RunMessage, "files" | "dirs">, under: string): void {
+    const now = Date.now();
+    const inside = (p: string) => p === under || p.startsWith(`${under}/`);
+    const files = start.files.map(([path, data]) => [resolvePath("/", path), data] as const).filter(([p]) => inside(p));
+    const kept = new Map(files.map(([p, data]) => [p, data]));
+    // Files whose content did not change keep their node (and mtime); the rest is replaced.
+    for (const [p, node] of [...this.nodes]) {
+      if (!inside(p) || p === under || !this.nodes.has(p)) continue;
+      if (node.kind === "file" && kept.get(p) === node.data) continue;
+      if (node.kind === "dir" && (start.dirs.includes(p) || files.some(([f]) => f.startsWith(`${p}/`)))) continue;
+      this.detach(p);
+    }
+    this.ensureDir(under, now);
+    for (const dir of start.dirs) if (inside(resolvePath("/", dir))) this.ensureDir(resolvePath("/", dir), now);
+    for (const [p, data] of files) {
+      const node = this.nodes.get(p);
+      if (node?.kind === "file" && node.data === data) continue;
+      if (node) this.detach(p);
+      this.ensureDir(parentOf(p), now);
+      this.attach(p, { kind: "file", data, mtime: now });
+    }
+  }
+
   private requireParent(path: string, syscall: string): void {
     const parent = this.nodes.get(parentOf(path));
     if (!parent) throw new SandboxFsError("ENOENT", syscall, path);

@@ -6,7 +6,7 @@
 // runtime that restores a fresh process state itself (python3) may keep its worker after a normal
 // exit ("reusable"), and a spare is then handed its start files ("prepare") after a worker was ended.
 // See docs/architecture.md "Isolated execution host".
-import type { FsOp, HostMessage, HttpResponsePart, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
+import type { ChildExitMessage, ChildResult, FsOp, HostMessage, HttpResponsePart, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { MAILBOX_CAPACITY } from "./stdin-mailbox";
 import { ConnectionRefusedError, LocalServers, headerList, isLocalUrl, type LocalHandler } from "./local-servers";
 
@@ -47,7 +47,14 @@ export interface SandboxRunOptions {
   interrupt?: AbortSignal;
   /** The program now handles a signal (process.on("SIGINT") or "SIGTERM"): its caller should leave it the grace period. */
   onHandlesSignals?: () => void;
+  /**
+   * Runs a child the program spawned (child_process), after the program's file changes so far were
+   * replayed; `files` in the answer is the workspace after it. Without it, children fail (exit 127).
+   */
+  onSpawn?: (request: SpawnRequest, signal: AbortSignal) => Promise<{ result: ChildResult; files?: ChildExitMessage["files"] }>;
 }
+
+const NO_CHILDREN = "child processes cannot be started here: only the shell's node command starts them\n";
 
 /**
  * How long a program that handles SIGINT (Ctrl-C) or SIGTERM (Stop, a timeout) may take to finish
@@ -157,6 +164,7 @@ export class SandboxHost {
     let fsError: unknown;
     const input = terminalReader(options.stdin);
     const serving = new RunServers(this.servers, (message) => endpoint.send(message));
+    const children = new Map<number, AbortController>();
     const result = await new Promise<SandboxRunResult>((resolve) => {
       let settled = false;
       const finish = (value: SandboxRunResult) => {
@@ -170,6 +178,8 @@ export class SandboxHost {
         clearTimeout(graceTimer);
         options.signal?.removeEventListener("abort", onAbort);
         options.interrupt?.removeEventListener("abort", onInterrupt);
+        // Children of a program that ended are ended with it.
+        for (const controller of children.values()) controller.abort();
         resolve(value);
       };
       const stop = (value: SandboxRunResult) => {
@@ -235,6 +245,28 @@ export class SandboxHost {
             kept = true;
             worker.booted = true;
             return finish({ exitCode: event.code, end: "exit" });
+          case "spawn": {
+            const controller = new AbortController();
+            children.set(event.id, controller);
+            const { id, request } = event;
+            const spawn = options.onSpawn;
+            // After the file changes the program made before it (the child sees them).
+            void fsChain
+              .then(() => (spawn ? spawn(request, controller.signal) : { result: { exitCode: 127, signal: null, stdout: "", stderr: NO_CHILDREN } }))
+              .catch((error: unknown) => ({ result: { exitCode: 1, signal: null, stdout: "", stderr: `${describe(error)}\n` } as ChildResult }))
+              .then(({ result, files }: { result: ChildResult; files?: ChildExitMessage["files"] }) => {
+                children.delete(id);
+                if (settled) return;
+                if (controller.signal.aborted && controller.signal.reason && typeof controller.signal.reason === "string") {
+                  result = { ...result, exitCode: null, signal: controller.signal.reason as ChildResult["signal"] };
+                }
+                endpoint.send(files ? { type: "child-exit", id, result, files } : { type: "child-exit", id, result });
+              });
+            return;
+          }
+          case "child-kill":
+            children.get(event.id)?.abort(event.signal);
+            return;
           case "signals":
             handled = event.names;
             if (handled.length > 0) options.onHandlesSignals?.();

@@ -1,7 +1,7 @@
 // The isolated execution host, worker side: what every language runtime in the sandboxed worker
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
-import type { FsOp, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent } from "./protocol";
+import type { ChildResult, FsOp, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { SandboxFs } from "./sandbox-fs";
 import { take } from "./stdin-mailbox";
 
@@ -31,6 +31,11 @@ export interface ProgramContext {
   onSignal(listener: (name: ProgramSignal) => void): void;
   /** The program's HTTP servers, reachable from the page as localhost:PORT (local-servers.ts). */
   readonly servers: ServerBridge;
+  /**
+   * Asks the page to run a child (child_process): it runs after the file changes made so far
+   * reached the page; when it ends, `fs` already holds the workspace as the child left it.
+   */
+  spawn(request: SpawnRequest): { result: Promise<ChildResult>; kill(signal: "SIGTERM" | "SIGKILL" | "SIGINT"): void };
 }
 
 /** A server the program listens with, as the page routes requests to it. */
@@ -50,6 +55,9 @@ export interface ServerBridge {
    */
   fetch(request: { url: string; method: string; headers: HeaderList; body: Uint8Array | null }, onPart: (part: HttpResponsePart) => void): () => void;
 }
+
+/** Where the workspace is mounted (a child's changes are taken for everything under it). */
+const WORKSPACE = "/workspace";
 
 export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
 
@@ -72,7 +80,16 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
   const fetches = new Map<number, (part: HttpResponsePart) => void>();
   let nextFetchId = 1;
   const listens = new Map<number, Array<{ handlers: ServerHandlers; resolve: (port: number) => void; reject: (error: Error) => void }>>();
+  let fs: SandboxFs | undefined;
+  let nextChild = 1;
+  const children = new Map<number, (result: ChildResult) => void>();
   connection.onMessage((message) => {
+    if (message.type === "child-exit") {
+      const done = children.get(message.id);
+      children.delete(message.id);
+      if (message.files) fs?.resync(message.files, WORKSPACE);
+      return done?.(message.result);
+    }
     if (message.type === "prepare") return options.prepare?.(message.boot);
     if (message.type === "server-listen-answer") {
       const waiting = listens.get(message.asked)?.shift();
@@ -110,10 +127,10 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
     const send = (event: SandboxEvent) => {
       if (!ended) connection.send(event);
     };
-    const fs = new SandboxFs((op: FsOp) => send({ type: "fs", op }), message);
+    fs = new SandboxFs((op: FsOp) => send({ type: "fs", op }), message);
     const context: ProgramContext = {
       request: message,
-      fs,
+      fs: fs,
       write: (stream, text) => {
         if (text !== "") send({ type: stream, data: text });
       },
@@ -191,6 +208,12 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
             if (fetches.delete(id)) send({ type: "http-fetch-abort", id });
           };
         },
+      },
+      spawn: (request) => {
+        const id = nextChild++;
+        const result = new Promise<ChildResult>((resolve) => children.set(id, resolve));
+        send({ type: "spawn", id, request });
+        return { result, kill: (signal) => send({ type: "child-kill", id, signal }) };
       },
     };
     Promise.resolve()

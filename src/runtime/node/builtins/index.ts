@@ -18,6 +18,7 @@ import { createFs, type FsContext, type FsLinks } from "./fs";
 import type { ServerBridge } from "../../sandbox/worker-kit";
 import { createHttp } from "./http";
 import { createHttpClient } from "./http-client";
+import { createChildProcess, type ChildProcessContext } from "./child-process";
 import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHelpers } from "./small-modules";
 import type { TestModule } from "./test-runner";
 import { assertModule, punycodeModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
@@ -27,7 +28,6 @@ import { createV8 } from "./v8";
 import { createVm } from "./vm";
 import { createZlib } from "./zlib";
 import { unsupportedClass, unsupportedFunction } from "./unsupported";
-import { createChildProcess } from "./needs-os/child-process";
 import { createNet } from "./needs-os/net";
 import { createWorkerThreads } from "./needs-os/worker-threads";
 import { createCluster, createDgram, createHttp2, createInspector, createRepl, createSea, createTls, createTraceEvents, createWasi } from "./needs-os/others";
@@ -50,6 +50,9 @@ export interface BuiltinContext extends FsContext {
   console: Console;
   timers: NodeTimers;
   tests: () => TestModule;
+  /** Starts a child through the page (child_process). */
+  spawnChild: ChildProcessContext["spawn"];
+  execPath: string;
   /** node:module, which needs the loader (created after the built-ins). */
   moduleModule: () => unknown;
   /** Where the program's servers listen (the page's port registry) and its local requests go. */
@@ -120,7 +123,6 @@ export function createBuiltins(context: BuiltinContext) {
     _tls_common: () => ({ SecureContext: tls().SecureContext, createSecureContext: tls().createSecureContext, translatePeerCertificate: unsupportedFunction("_tls_common", "translatePeerCertificate") }),
     _tls_wrap: () => ({ TLSSocket: tls().TLSSocket, Server: tls().Server, createServer: tls().createServer, connect: tls().connect }),
     async_hooks: () => createAsyncHooks(context.loop.asyncContext),
-    child_process: () => createChildProcess(),
     cluster: () => createCluster(),
     constants: () => ({ ...LEGACY_CONSTANTS }),
     dgram: () => createDgram(),
@@ -153,6 +155,16 @@ export function createBuiltins(context: BuiltinContext) {
     assert: () => assertModule(),
     "assert/strict": () => assertModule().strict,
     buffer: () => ({ ...bufferModule, Blob: globalThis.Blob, atob: globalThis.atob, btoa: globalThis.btoa, constants: { MAX_LENGTH: bufferModule.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 } }),
+    child_process: () =>
+      createChildProcess({
+        loop: context.loop,
+        cwd: context.cwd,
+        resolve: context.resolve,
+        env: () => context.process.env as Record<string, string | undefined>,
+        execPath: context.execPath,
+        write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text),
+        spawn: context.spawnChild,
+      }),
     console: () => context.console,
     crypto: () => createCrypto(),
     events: () => events,

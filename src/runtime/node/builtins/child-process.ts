@@ -1,0 +1,270 @@
+// node:child_process in the browser runtime: a child is a command line the page runs in the
+// browser runtime's shell (node-command.ts runChild), so it may be a node script, python3, git,
+// npm or any shell command, and the run's permission gate sees what it runs. Each node child runs
+// in a worker of its own on the isolated execution host, as its parent does. The child's output is
+// captured and handed back when it ends (it is not streamed while it runs); the parent's file
+// system takes the workspace as the child left it before 'exit' (worker-kit.ts spawn).
+// Not here: the synchronous variants (execSync, spawnSync, execFileSync) and fork's IPC channel:
+// they fail with one line naming WebContainer, which runs them.
+import events from "events/";
+import stream from "readable-stream";
+import { Buffer } from "buffer/";
+import type { ChildResult, SpawnRequest } from "../../sandbox/protocol";
+import { realSetTimeout, type EventLoop } from "../event-loop";
+import { utilModule } from "../lazy-modules";
+
+type Signal = ChildResult["signal"] & string;
+type StdioKind = "pipe" | "inherit" | "ignore";
+
+export interface ChildProcessContext {
+  loop: EventLoop;
+  cwd(): string;
+  resolve(cwd: string, path: string): string;
+  env(): Record<string, string | undefined>;
+  execPath: string;
+  /** The parent's own output (stdio: "inherit"). */
+  write(stream: "stdout" | "stderr", text: string): void;
+  spawn(request: SpawnRequest): { result: Promise<ChildResult>; kill(signal: Signal): void };
+}
+
+interface SpawnOptions {
+  cwd?: string | URL;
+  env?: Record<string, string | undefined>;
+  stdio?: StdioKind | Array<StdioKind | null | undefined | number>;
+  shell?: boolean | string;
+  encoding?: string;
+  input?: string;
+}
+
+/** Single quotes for the shell (its only rule inside them: a quote ends them), too small for a library. */
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+class NeedsWebContainerError extends Error {
+  readonly code = "ERR_WEBCODE_NEEDS_WEBCONTAINER";
+  constructor(name: string, why: string) {
+    super(`child_process.${name} is not available in the browser runtime (${why}): it needs Node.js, which the WebContainer runtime runs.`);
+  }
+}
+
+function stdioOf(stdio: SpawnOptions["stdio"]): [StdioKind, StdioKind, StdioKind] {
+  const kinds = Array.isArray(stdio) ? stdio : [stdio ?? "pipe", stdio ?? "pipe", stdio ?? "pipe"];
+  const kind = (value: unknown, index: number): StdioKind =>
+    value === "inherit" || value === index ? "inherit" : value === "ignore" ? "ignore" : "pipe";
+  return [kind(kinds[0], 0), kind(kinds[1], 1), kind(kinds[2], 2)];
+}
+
+function stringEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = String(value);
+  return out;
+}
+
+export function createChildProcess(context: ChildProcessContext) {
+  let pids = 100;
+
+  class ChildProcess extends events.EventEmitter {
+    pid: number | undefined = pids++;
+    exitCode: number | null = null;
+    signalCode: Signal | null = null;
+    killed = false;
+    connected = false;
+    stdin: stream.Writable | null = null;
+    stdout: stream.Readable | null = null;
+    stderr: stream.Readable | null = null;
+    stdio: Array<stream.Readable | stream.Writable | null>;
+    spawnfile: string;
+    spawnargs: string[];
+    private handle: { kill(signal: Signal): void } | undefined;
+    private ended = false;
+    private pendingKill: Signal | undefined;
+
+    constructor(file: string, args: string[], options: SpawnOptions) {
+      super();
+      this.spawnfile = file;
+      this.spawnargs = [file, ...args];
+      const [inKind, outKind, errKind] = stdioOf(options.stdio);
+      const chunks: Buffer[] = [];
+      if (inKind === "pipe") {
+        this.stdin = new stream.Writable({
+          write(chunk: Buffer | string, encoding: string, done: () => void) {
+            chunks.push(typeof chunk === "string" ? Buffer.from(chunk, encoding as BufferEncoding) : Buffer.from(chunk));
+            done();
+          },
+        });
+      }
+      if (outKind === "pipe") this.stdout = new stream.PassThrough();
+      if (errKind === "pipe") this.stderr = new stream.PassThrough();
+      if (options.encoding && options.encoding !== "buffer") {
+        this.stdout?.setEncoding(options.encoding as BufferEncoding);
+        this.stderr?.setEncoding(options.encoding as BufferEncoding);
+      }
+      this.stdio = [this.stdin, this.stdout, this.stderr];
+      const shell = options.shell !== undefined && options.shell !== false;
+      const program = file === context.execPath ? "node" : file;
+      const command = shell ? [file, ...args].join(" ") : [program, ...args].map(quote).join(" ");
+      const cwdOption = options.cwd instanceof URL ? decodeURIComponent(options.cwd.pathname) : options.cwd;
+      const cwd = cwdOption === undefined ? context.cwd() : context.resolve(context.cwd(), cwdOption);
+      const env = stringEnv(options.env ?? context.env());
+      context.loop.ref();
+      // The child reads its whole input at the start: it starts once the program ended its stdin,
+      // or, when the program wrote nothing to it by the next turn, with no input.
+      const start = (input: string | null) => {
+        if (this.ended || this.handle) return;
+        // Killed before it started: it never runs.
+        if (this.pendingKill) {
+          const signal = this.pendingKill;
+          return realSetTimeout(() => context.loop.guard(() => this.finish({ exitCode: null, signal, stdout: "", stderr: "" }, shell, outKind, errKind)), 0);
+        }
+        const handle = context.spawn({ command, cwd, env, stdin: input });
+        this.handle = handle;
+        void handle.result.then((result) => context.loop.guard(() => this.finish(result, shell, outKind, errKind)));
+      };
+      const stdin = this.stdin;
+      if (!stdin) start(null);
+      else {
+        let written = false;
+        const write = stdin.write.bind(stdin);
+        stdin.write = ((...a: Parameters<stream.Writable["write"]>) => {
+          written = true;
+          return write(...a);
+        }) as stream.Writable["write"];
+        stdin.on("pipe", () => (written = true));
+        stdin.on("finish", () => start(chunks.length > 0 ? Buffer.concat(chunks).toString() : null));
+        if (options.input !== undefined) stdin.end(options.input);
+        else
+          realSetTimeout(() => {
+            if (!written && !stdin.writableEnded) stdin.end();
+          }, 0);
+      }
+      queueMicrotask(() => context.loop.guard(() => this.emit("spawn")));
+    }
+
+    private finish(result: ChildResult, shell: boolean, outKind: StdioKind, errKind: StdioKind): void {
+      this.ended = true;
+      const notFound = !shell && result.exitCode === 127 && /command not found|No such file/.test(result.stderr);
+      if (notFound) {
+        this.pid = undefined;
+        const error = Object.assign(new Error(`spawn ${this.spawnfile} ENOENT`), {
+          errno: -2, code: "ENOENT", syscall: `spawn ${this.spawnfile}`, path: this.spawnfile, spawnargs: this.spawnargs.slice(1),
+        });
+        this.stdout?.push(null);
+        this.stderr?.push(null);
+        this.emit("error", error);
+        this.exitCode = -2;
+        realSetTimeout(() => context.loop.guard(() => this.close(-2, null)), 0);
+        return;
+      }
+      if (outKind === "pipe" && result.stdout) this.stdout!.push(Buffer.from(result.stdout));
+      else if (outKind === "inherit") context.write("stdout", result.stdout);
+      if (errKind === "pipe" && result.stderr) this.stderr!.push(Buffer.from(result.stderr));
+      else if (errKind === "inherit") context.write("stderr", result.stderr);
+      this.stdout?.push(null);
+      this.stderr?.push(null);
+      this.exitCode = result.exitCode;
+      this.signalCode = result.signal;
+      // 'exit', then 'close' once the output streams delivered what they had (as in Node).
+      realSetTimeout(() => {
+        context.loop.guard(() => this.emit("exit", result.exitCode, result.signal));
+        realSetTimeout(() => context.loop.guard(() => this.close(result.exitCode, result.signal)), 0);
+      }, 0);
+    }
+
+    private close(code: number | null, signal: Signal | null): void {
+      this.emit("close", code, signal);
+      context.loop.unref();
+    }
+
+    kill(signal: Signal | number = "SIGTERM"): boolean {
+      if (this.ended) return false;
+      const name: Signal = signal === 9 || signal === "SIGKILL" ? "SIGKILL" : signal === 2 || signal === "SIGINT" ? "SIGINT" : "SIGTERM";
+      this.killed = true;
+      if (this.handle) this.handle.kill(name);
+      else this.pendingKill = name;
+      return true;
+    }
+
+    ref(): void {}
+    unref(): void {}
+    disconnect(): void {
+      throw new NeedsWebContainerError("fork", "no IPC channel to a child");
+    }
+    send(): boolean {
+      throw new NeedsWebContainerError("fork", "no IPC channel to a child");
+    }
+  }
+
+  type Callback = (error: Error | null, stdout: string | Buffer, stderr: string | Buffer) => void;
+
+  const spawn = (file: string, args?: string[] | SpawnOptions, options?: SpawnOptions): ChildProcess => {
+    if (!Array.isArray(args)) return new ChildProcess(file, [], (args as SpawnOptions | undefined) ?? {});
+    return new ChildProcess(file, args.map(String), options ?? {});
+  };
+
+  /** exec and execFile: the whole output, then the callback (an error for a non-zero exit). */
+  const collect = (child: ChildProcess, command: string, options: SpawnOptions, callback?: Callback) => {
+    const asBuffer = options.encoding === "buffer";
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => out.push(Buffer.from(chunk)));
+    child.stderr?.on("data", (chunk: Buffer) => err.push(Buffer.from(chunk)));
+    let failed: Error | undefined;
+    child.on("error", (error: Error) => (failed = error));
+    child.on("close", (code: number | null, signal: Signal | null) => {
+      const stdout = asBuffer ? Buffer.concat(out) : Buffer.concat(out).toString();
+      const stderr = asBuffer ? Buffer.concat(err) : Buffer.concat(err).toString();
+      let error: Error | null = null;
+      if (failed) error = failed;
+      else if (code !== 0) {
+        error = Object.assign(new Error(`Command failed: ${command}\n${stderr.toString()}`), { code, killed: child.killed, signal, cmd: command });
+      }
+      if (error) Object.assign(error, { stdout, stderr });
+      callback?.(error, stdout, stderr);
+    });
+    return child;
+  };
+
+  function exec(command: string, options?: SpawnOptions | Callback, callback?: Callback) {
+    if (typeof options === "function") [callback, options] = [options, {}];
+    const opts = { ...(options ?? {}), shell: true };
+    return collect(new ChildProcess(command, [], opts), command, opts, callback);
+  }
+
+  function execFile(file: string, args?: string[] | SpawnOptions | Callback, options?: SpawnOptions | Callback, callback?: Callback) {
+    if (typeof args === "function") [callback, args, options] = [args, [], {}];
+    else if (!Array.isArray(args)) [callback, options, args] = [options as Callback | undefined, args, []];
+    if (typeof options === "function") [callback, options] = [options, {}];
+    const opts = options ?? {};
+    return collect(new ChildProcess(file, args.map(String), opts), [file, ...args].join(" "), opts, callback);
+  }
+
+  // util.promisify(exec) resolves to { stdout, stderr } and rejects with the error, as in Node.
+  const promisified = (fn: (...args: never[]) => ChildProcess) =>
+    (...args: unknown[]) =>
+      new Promise((resolve, reject) => {
+        const child = (fn as (...a: unknown[]) => ChildProcess)(...args, (error: Error | null, stdout: unknown, stderr: unknown) =>
+          error ? reject(error) : resolve({ stdout, stderr }),
+        );
+        return child;
+      });
+  for (const fn of [exec, execFile]) {
+    const custom = promisified(fn as never);
+    Object.assign(fn, { [Symbol.for("nodejs.util.promisify.custom")]: custom, [utilModule().promisify.custom]: custom });
+  }
+
+  const refuse = (name: string, why: string) => () => {
+    throw new NeedsWebContainerError(name, why);
+  };
+  const blocking = "a program cannot wait for a child synchronously here yet";
+  return {
+    ChildProcess,
+    spawn,
+    exec,
+    execFile,
+    fork: refuse("fork", "no IPC channel to a child; spawn node instead"),
+    execSync: refuse("execSync", blocking),
+    execFileSync: refuse("execFileSync", blocking),
+    spawnSync: refuse("spawnSync", blocking),
+  };
+}
