@@ -147,8 +147,11 @@ export interface Runtime extends Disposable {
    * of the workspace as a website from this page and reports it through onServerReady.
    */
   startPreview?(options?: PreviewStartOptions): Promise<PreviewStart>;
-  /** Answers a request of a built-in preview (its fetch() calls); undefined when no preview of this runtime serves `url`. */
-  previewRequest?(url: string): Promise<PreviewReply | undefined>;
+  /**
+   * Answers a request of a built-in preview (its fetch() calls: a GET, or `request`'s method,
+   * headers and body); undefined when no preview of this runtime serves `url`.
+   */
+  previewRequest?(url: string, request?: PreviewRequest): Promise<PreviewReply | undefined>;
   /**
    * After a change of the files: the hot update for the built-in preview's page build `build` at
    * `url` (the modules to evaluate again in the frame), or a reload (src/runtime/preview/hot-update.ts).
@@ -177,6 +180,15 @@ export interface PreviewReply {
   status: number;
   contentType: string;
   body: string | Uint8Array;
+  /** The response's headers besides its content type, when a program's server answered. */
+  headers?: Array<[name: string, value: string]>;
+}
+
+/** A previewed page's fetch() that is not a plain GET: sent on to a program's server as it was made. */
+export interface PreviewRequest {
+  method: string;
+  headers: Array<[name: string, value: string]>;
+  body?: Uint8Array;
 }
 
 /** The same shape as src/runtime/preview/hot-update.ts's HotUpdate. */

@@ -11,6 +11,7 @@ import type {
   ExecResult,
   PreviewHotUpdate,
   PreviewReply,
+  PreviewRequest,
   PreviewStart,
   PreviewStartOptions,
   Runtime,
@@ -172,8 +173,8 @@ export class WorkspaceRuntime<C = unknown> implements Runtime, RuntimeUpgrade {
     return browser.startPreview(options);
   }
 
-  previewRequest(url: string): Promise<PreviewReply | undefined> {
-    return this.options.browser.previewRequest?.(url) ?? Promise.resolve(undefined);
+  previewRequest(url: string, request?: PreviewRequest): Promise<PreviewReply | undefined> {
+    return this.options.browser.previewRequest?.(url, request) ?? Promise.resolve(undefined);
   }
 
   previewUpdate(url: string, build: string): Promise<PreviewHotUpdate> {

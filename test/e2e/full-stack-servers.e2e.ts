@@ -1,6 +1,6 @@
 // Issue 29 point 4: a full-stack starter in the browser runtime. A Vite React front end in the
 // built-in preview whose fetch('/api/hello') follows vite.config's server.proxy to a node:http server
-// started in the terminal; both are listed in the Preview; Ctrl-C stops the server (the page's call
+// started in the terminal (a GET, and a POST with a JSON body and headers); both are listed in the Preview; Ctrl-C stops the server (the page's call
 // then fails) and running it again is picked up.
 import type { FrameLocator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -13,18 +13,40 @@ const APP = `import { useEffect, useState } from "react";
 
 export default function App() {
   const [message, setMessage] = useState("loading");
+  const [echo, setEcho] = useState("");
   useEffect(() => {
     fetch("/api/hello")
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error("status " + r.status))))
       .then((data) => setMessage(data.message), (error) => setMessage("failed: " + error.message));
   }, []);
-  return <h1>{message}</h1>;
+  const send = async () => {
+    const r = await fetch("/api/echo?q=1", { method: "POST", headers: { "Content-Type": "application/json", "X-Client": "preview" }, body: JSON.stringify({ n: 41 }) });
+    const data = await r.json();
+    setEcho([r.status, data.method, data.url, data.type, data.client, data.n, r.headers.get("x-served-by")].join(" "));
+  };
+  return (
+    <>
+      <h1>{message}</h1>
+      <button onClick={send}>Send</button>
+      <p id="echo">{echo}</p>
+    </>
+  );
 }
 `;
 
 const SERVER = `import http from "node:http";
 let count = 0;
 http.createServer((req, res) => {
+  if (req.method === "POST" && req.url.startsWith("/api/echo")) {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      res.writeHead(201, { "Content-Type": "application/json", "X-Served-By": "node" });
+      res.end(JSON.stringify({ method: req.method, url: req.url, type: req.headers["content-type"], client: req.headers["x-client"], n: JSON.parse(body).n + 1 }));
+    });
+    return;
+  }
   if (req.url === "/api/hello") {
     res.writeHead(200, { "Content-Type": "application/json" });
     res.end(JSON.stringify({ message: "hello from the server #" + ++count }));
@@ -58,6 +80,9 @@ describe("full-stack starter in the browser runtime", () => {
     await page.getByRole("combobox", { name: /server/i }).selectOption({ label: "preview (port 5173)" });
     const site = previewed(page);
     await expect.poll(() => site.locator("h1").textContent({ timeout: 20_000 }), { timeout: 30_000 }).toMatch(/^hello from the server #\d+$/);
+    // A POST with a JSON body and headers reaches the server as sent, and its status and headers come back.
+    await site.getByRole("button", { name: "Send" }).click();
+    await expect.poll(() => site.locator("#echo").textContent(), { timeout: 15_000 }).toBe("201 POST /api/echo?q=1 application/json preview 42 node");
 
     await page.locator(".terminal-host").click();
     await page.keyboard.press("Control+C");

@@ -20,7 +20,7 @@ import { nodeCommand } from "../node";
 import { pythonCommands, type PythonCommandOptions } from "../python";
 import type { SandboxHost } from "../sandbox";
 import type { PreviewHub } from "../preview";
-import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewRequest, PreviewStart, PreviewStartOptions } from "../types";
 import { BuiltinPreview } from "./builtin-preview";
 import { answerTool, devServerCommands, frontEndTool, frontEndToolCommands, type PreviewStarter } from "./dev-server-commands";
 
@@ -181,8 +181,8 @@ export class BrowserRuntime implements Runtime {
     return this.preview.start(options);
   }
 
-  async previewRequest(url: string): Promise<PreviewReply | undefined> {
-    return this.preview?.request(url);
+  async previewRequest(url: string, request?: PreviewRequest): Promise<PreviewReply | undefined> {
+    return this.preview?.request(url, request);
   }
 
   async previewUpdate(url: string, build: string): Promise<PreviewHotUpdate> {

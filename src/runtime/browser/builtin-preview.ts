@@ -7,9 +7,10 @@ import { snapshot } from "../node";
 import type { SandboxHost } from "../sandbox";
 import { serverResponder } from "../preview/server-preview";
 import { VITE_CONFIGS } from "../preview/unsupported";
+import { previewReply, requestInit } from "../preview/server-preview";
 import { proxiedUrl, viteProxyRules } from "../preview/vite-proxy";
 import { isLocalUrl, type LocalServers } from "../sandbox/local-servers";
-import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewStart, PreviewStartOptions } from "../types";
+import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewRequest, PreviewStart, PreviewStartOptions } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 
 /** The port a preview reports when its command named none (Vite's default). */
@@ -51,7 +52,7 @@ export class BuiltinPreview implements Disposable {
         let session = this.serverSessions.get(port);
         if (!session) {
           const base = { url: "" };
-          session = this.hub.openResponder(serverResponder((path) => servers.fetch(`http://localhost:${port}${path}`), () => base.url));
+          session = this.hub.openResponder(serverResponder((path, request) => servers.fetch(`http://localhost:${port}${path}`, requestInit(request)), () => base.url));
           base.url = session.url;
           this.serverSessions.set(port, session);
         }
@@ -90,19 +91,19 @@ export class BuiltinPreview implements Disposable {
     return { url: entry.session.url, root, port: entry.port, postcssRuns: entry.postcss !== undefined };
   }
 
-  async request(url: string): Promise<PreviewReply | undefined> {
+  async request(url: string, request?: PreviewRequest): Promise<PreviewReply | undefined> {
     const route = this.hub.route(url);
     if (!route || !this.ours(route.session)) return undefined;
     const folder = [...this.sessions.entries()].find(([, e]) => e.session === route.session)?.[0];
     if (folder !== undefined) {
-      const proxied = await this.proxy(folder, route.path + new URL(url).search);
+      const proxied = await this.proxy(folder, route.path + new URL(url).search, request);
       if (proxied) return proxied;
     }
-    return this.hub.handle(url, "raw");
+    return this.hub.handle(url, "raw", request);
   }
 
   /** A request the folder's vite.config sends elsewhere (server.proxy): to a server of this tab, as Vite's dev server would. */
-  private async proxy(root: string, path: string): Promise<PreviewReply | undefined> {
+  private async proxy(root: string, path: string, request?: PreviewRequest): Promise<PreviewReply | undefined> {
     let config: string | undefined;
     for (const name of VITE_CONFIGS) {
       const file = root === "" ? name : `${root}/${name}`;
@@ -116,8 +117,7 @@ export class BuiltinPreview implements Disposable {
     if (!isLocalUrl(target)) return text(502, `server.proxy sends ${path} to ${target}: the built-in preview proxies only to servers of this tab (localhost:PORT).\n`);
     if (!this.servers) return text(502, `server.proxy sends ${path} to ${target}, but no program can listen in this runtime.\n`);
     try {
-      const response = await this.servers.fetch(target);
-      return { status: response.status, contentType: response.headers.get("content-type") ?? "application/octet-stream", body: new Uint8Array(await response.arrayBuffer()) };
+      return await previewReply(await this.servers.fetch(target, requestInit(request)));
     } catch (error) {
       return text(502, `server.proxy: ${target} did not answer: ${error instanceof Error ? error.message : String(error)}\n`);
     }

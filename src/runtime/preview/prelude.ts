@@ -185,25 +185,38 @@ function preludeMain(load: (url: string) => Promise<unknown>, config: PreludeCon
     const href = url.href.startsWith(config.base) ? url.href : new URL(`${url.pathname.slice(1)}${url.search}`, config.base).href;
     return `/${href.slice(config.base.length).split("#")[0]}`;
   };
-  /** A file of the site, asked of the panel (the service worker never sees this page's requests). */
-  const siteFile = (path: string) =>
-    new Promise<{ status: number; contentType: string; body: ArrayBuffer }>((resolve, reject) => {
+  type SiteRequest = { method: string; headers: Array<[string, string]>; body?: ArrayBuffer };
+  type SiteAnswer = { status: number; contentType: string; headers?: Array<[string, string]>; body: ArrayBuffer };
+  /**
+   * A file of the site, asked of the panel (the service worker never sees this page's requests); with
+   * `request`, the page's own method, headers and body, which a program's server (or Vite's
+   * server.proxy to one) answers.
+   */
+  const siteFile = (path: string, request?: SiteRequest) =>
+    new Promise<SiteAnswer>((resolve, reject) => {
       const channel = new MessageChannel();
-      channel.port1.onmessage = (event: MessageEvent<{ status: number; contentType: string; body: ArrayBuffer }>) => {
+      channel.port1.onmessage = (event: MessageEvent<SiteAnswer>) => {
         channel.port1.close();
         resolve(event.data);
       };
       setTimeout(() => reject(new TypeError(`The preview did not answer for ${path}`)), 15000);
-      post({ kind: "fetch", path }, [channel.port2]);
+      post({ kind: "fetch", path, ...request }, request?.body ? [channel.port2, request.body] : [channel.port2]);
     });
   const pageFetch = window.fetch.bind(window);
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
     const path = sitePath(url);
-    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
-    if (path === undefined || (method !== "GET" && method !== "HEAD")) return pageFetch(input, init);
-    const { status, contentType, body } = await siteFile(path);
-    return new Response(method === "HEAD" || status === 304 ? null : body, { status, headers: { "Content-Type": contentType } });
+    if (path === undefined) return pageFetch(input, init);
+    // The page's own request (its URL resolved; the path above is what the site serves it as).
+    const request = input instanceof Request ? new Request(input, init) : new Request(url, init);
+    const method = request.method.toUpperCase();
+    const headers = [...request.headers];
+    const body = method === "GET" || method === "HEAD" ? undefined : await request.arrayBuffer();
+    const answer = await siteFile(path, method === "GET" && headers.length === 0 ? undefined : { method, headers, body });
+    const nullBody = method === "HEAD" || [101, 204, 205, 304].includes(answer.status);
+    const responseHeaders = new Headers(answer.headers ?? []);
+    responseHeaders.set("Content-Type", answer.contentType);
+    return new Response(nullBody ? null : answer.body, { status: answer.status, headers: responseHeaders });
   };
   // An image or media address the page's script sets (React's <img src="/logo.svg">, img.src = …):
   // the page may load nothing from the site's own addresses (its origin is opaque, and its requests

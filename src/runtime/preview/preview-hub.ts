@@ -5,6 +5,7 @@ import { toDisposable, type Disposable } from "../../base";
 import type { PreviewFiles } from "./module-resolution";
 import type { HotUpdate } from "./hot-update";
 import type { PreviewResponse, PreviewServer, PreviewServerOptions } from "./preview-server";
+import type { PreviewRequest } from "../types";
 
 export const PREVIEW_PREFIX = "/__preview/";
 
@@ -19,7 +20,8 @@ export interface PreviewSession extends Disposable {
 }
 
 /** Answers a preview's requests itself (a program's server on localhost:PORT): the path with its query. */
-export type PreviewResponder = (path: string, mode: "page" | "raw") => Promise<PreviewResponse>;
+/** `request`: a fetch() of the page that is not a plain GET (its method, headers and body). */
+export type PreviewResponder = (path: string, mode: "page" | "raw", request?: PreviewRequest) => Promise<PreviewResponse>;
 
 export class PreviewHub {
   private readonly sessions = new Map<string, PreviewSession>();
@@ -89,12 +91,12 @@ export class PreviewHub {
   }
 
   /** The answer for a preview URL, or undefined when no session of this page serves it. */
-  async handle(url: string, mode: "page" | "raw" = "page"): Promise<PreviewResponse | undefined> {
+  async handle(url: string, mode: "page" | "raw" = "page", request?: PreviewRequest): Promise<PreviewResponse | undefined> {
     const route = this.route(url);
     if (!route) return undefined;
     const responder = this.responders.get(route.session.id);
     const response = responder
-      ? await responder(route.path + new URL(url, this.origin).search, mode)
+      ? await responder(route.path + new URL(url, this.origin).search, mode, request)
       : await (await route.session.server()).respond(route.path, mode);
     if (response.location) response.location = new URL(response.location.replace(/^\//, ""), route.session.url).toString();
     return response;

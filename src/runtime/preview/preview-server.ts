@@ -17,6 +17,8 @@ export interface PreviewResponse {
   body: string | Uint8Array;
   /** For a redirect (a folder without its trailing slash). */
   location?: string;
+  /** Other response headers (a program's server's), for the page's fetch(). */
+  headers?: Array<[name: string, value: string]>;
 }
 
 export interface PreviewServerOptions {

@@ -7,27 +7,47 @@
 import { preludeScript } from "./prelude";
 import type { PreviewResponder } from "./preview-hub";
 import type { PreviewResponse } from "./preview-server";
+import type { PreviewRequest } from "../types";
 
-/** A GET for a path of the server ("/api/hello?x=1"). */
-export type ServerFetch = (path: string) => Promise<Response>;
+/** A request for a path of the server ("/api/hello?x=1"): a GET, or the page's own method, headers and body. */
+export type ServerFetch = (path: string, request?: PreviewRequest) => Promise<Response>;
+
+/** Headers the page's Response must not be given again (the body is already whole and decoded). */
+const HOP_HEADERS = new Set(["content-type", "content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "set-cookie"]);
+
+/** The page's request as fetch() init for the program's server. */
+export function requestInit(request: PreviewRequest | undefined): RequestInit | undefined {
+  if (!request) return undefined;
+  const body = request.body && request.method !== "GET" && request.method !== "HEAD" ? request.body : undefined;
+  return { method: request.method, headers: request.headers, body: body as BodyInit | undefined };
+}
+
+/** A server's response as the Preview hands it to the page: status, type, body and its other headers. */
+export async function previewReply(response: Response): Promise<PreviewResponse> {
+  const headers = [...response.headers].filter(([name]) => !HOP_HEADERS.has(name.toLowerCase()));
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "application/octet-stream",
+    body: new Uint8Array(await response.arrayBuffer()),
+    location: response.headers.get("location") ?? undefined,
+    headers,
+  };
+}
 
 /** Subresources a page names at most that are inlined (a page with hundreds keeps the rest as links). */
 const MAX_INLINED = 64;
 
 export function serverResponder(fetchPath: ServerFetch, base: () => string): PreviewResponder {
-  return async (path, mode) => {
+  return async (path, mode, request) => {
     let response: Response;
     try {
-      response = await fetchPath(path);
+      response = await fetchPath(path, request);
     } catch (error) {
       return { status: 502, contentType: "text/plain; charset=utf-8", body: `The server did not answer: ${error instanceof Error ? error.message : String(error)}\n` };
     }
-    const contentType = response.headers.get("content-type") ?? "application/octet-stream";
-    const location = response.headers.get("location") ?? undefined;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const reply: PreviewResponse = { status: response.status, contentType, body: bytes, location };
-    if (mode !== "page" || !/^text\/html\b/i.test(contentType)) return reply;
-    const html = new TextDecoder().decode(bytes);
+    const reply = await previewReply(response);
+    if (mode !== "page" || !/^text\/html\b/i.test(reply.contentType)) return reply;
+    const html = new TextDecoder().decode(reply.body as Uint8Array);
     return { ...reply, body: await servedPage(html, path, base(), fetchPath) };
   };
 }

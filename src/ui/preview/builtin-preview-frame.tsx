@@ -5,7 +5,7 @@
 // when only modules changed (a hot update: src/runtime/preview/hot-update.ts), else reloads it on the
 // same path.
 import { useEffect, useId, useRef, useState } from "react";
-import type { Runtime } from "../../runtime";
+import type { PreviewRequest, Runtime } from "../../runtime";
 import { IconButton, Icon } from "../common";
 import { blockedOrigin, previewFrameDocument, previewRequestPolicies, type PreviewRequestPolicies } from "./request-policy";
 import { startAppServiceWorker } from "./service-worker";
@@ -31,6 +31,10 @@ interface PreviewMessage {
   id?: number;
   ok?: boolean;
   message?: string;
+  /** With "fetch": the page's request when it is not a plain GET. */
+  method?: unknown;
+  headers?: unknown;
+  body?: unknown;
 }
 
 function isPreviewMessage(data: unknown): data is PreviewMessage {
@@ -191,10 +195,10 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
         if (document.activeElement !== input.current) setTyped(data.path);
       } else if (data.kind === "fetch" && typeof data.path === "string" && event.ports[0]) {
         const port = event.ports[0];
-        void (runtime.previewRequest?.(base + data.path.replace(/^\//, "")) ?? Promise.resolve(undefined)).then(
+        void (runtime.previewRequest?.(base + data.path.replace(/^\//, ""), pageRequest(data)) ?? Promise.resolve(undefined)).then(
           (reply) => {
             const body = reply ? (typeof reply.body === "string" ? new TextEncoder().encode(reply.body) : reply.body.slice()).buffer : new ArrayBuffer(0);
-            port.postMessage({ status: reply?.status ?? 404, contentType: reply?.contentType ?? "text/plain", body }, [body]);
+            port.postMessage({ status: reply?.status ?? 404, contentType: reply?.contentType ?? "text/plain", headers: reply?.headers ?? [], body }, [body]);
           },
           () => port.postMessage({ status: 500, contentType: "text/plain", body: new ArrayBuffer(0) }),
         );
@@ -329,4 +333,17 @@ export function BuiltinPreviewFrame({ runtime, base, actions, policies = preview
       </p>
     </div>
   );
+}
+
+/**
+ * The page's fetch() as it asked (prelude.ts): its method, headers and body, checked for shape (the
+ * page is untrusted); undefined for a plain GET.
+ */
+function pageRequest(data: { method?: unknown; headers?: unknown; body?: unknown }): PreviewRequest | undefined {
+  const method = typeof data.method === "string" && /^[A-Z]{1,16}$/.test(data.method) ? data.method : "GET";
+  const headers = Array.isArray(data.headers)
+    ? data.headers.filter((h): h is [string, string] => Array.isArray(h) && h.length === 2 && typeof h[0] === "string" && typeof h[1] === "string").slice(0, 100)
+    : [];
+  const body = data.body instanceof ArrayBuffer ? new Uint8Array(data.body) : undefined;
+  return method === "GET" && headers.length === 0 && !body ? undefined : { method, headers, body };
 }
