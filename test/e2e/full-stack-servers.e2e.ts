@@ -1,11 +1,11 @@
 // Issue 29 point 4: a full-stack starter in the browser runtime. A Vite React front end in the
-// built-in preview whose fetch('/api/hello') follows vite.config's server.proxy to a node:http server
+// built-in preview whose fetch('/api/hello') follows vite.config's server.proxy to an Express server
 // started in the terminal (a GET, and a POST with a JSON body and headers); both are listed in the Preview; Ctrl-C stops the server (the page's call
 // then fails) and running it again is picked up.
 import type { FrameLocator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
-import { importZip, reactStarter } from "../support/preview-sites";
+import { importZip, installedPackages, reactStarter } from "../support/preview-sites";
 
 const browser = useBrowser();
 
@@ -34,27 +34,17 @@ export default function App() {
 }
 `;
 
-const SERVER = `import http from "node:http";
+// An Express server, as a full-stack starter has it: express.json() parses the body (body-parser,
+// iconv-lite, raw-body: the real packages, from this repository's node_modules).
+const SERVER = `import express from "express";
 let count = 0;
-http.createServer((req, res) => {
-  if (req.method === "POST" && req.url.startsWith("/api/echo")) {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      res.writeHead(201, { "Content-Type": "application/json", "X-Served-By": "node" });
-      res.end(JSON.stringify({ method: req.method, url: req.url, type: req.headers["content-type"], client: req.headers["x-client"], n: JSON.parse(body).n + 1 }));
-    });
-    return;
-  }
-  if (req.url === "/api/hello") {
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ message: "hello from the server #" + ++count }));
-    return;
-  }
-  res.writeHead(404, { "Content-Type": "text/plain" });
-  res.end("not found");
-}).listen(3001, () => console.log("API on http://localhost:3001"));
+const app = express();
+app.use(express.json());
+app.get("/api/hello", (req, res) => res.json({ message: "hello from the server #" + ++count }));
+app.post("/api/echo", (req, res) => {
+  res.set("X-Served-By", "node").status(201).json({ method: req.method, url: req.originalUrl, type: req.get("content-type"), client: req.get("x-client"), n: req.body.n + 1 });
+});
+app.listen(3001, () => console.log("API on http://localhost:3001"));
 `;
 
 function previewed(page: Page): FrameLocator {
@@ -62,13 +52,14 @@ function previewed(page: Page): FrameLocator {
 }
 
 describe("full-stack starter in the browser runtime", () => {
-  it("a Vite front end reaches a node:http API through server.proxy; both are in the Preview; Ctrl-C and a re-run are picked up", async () => {
+  it("a Vite front end reaches an Express API through server.proxy; both are in the Preview; Ctrl-C and a re-run are picked up", async () => {
     const { page } = await browser.open("?runtime=browser");
     await waitForWorkbench(page);
     await importZip(page, "app.zip", [
       ...reactStarter(APP),
       { name: "app/vite.config.js", data: `import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\nexport default defineConfig({ plugins: [react()], server: { proxy: { "/api": "http://localhost:3001" } } });\n` },
       { name: "app/server.mjs", data: SERVER },
+      ...installedPackages(["express"], "app"),
     ]);
     await waitForTerminal(page);
     await runInTerminal(page, "npm run dev");

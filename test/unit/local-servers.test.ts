@@ -22,7 +22,7 @@ const SERVER = [
   "    if (req.url === '/stream') { res.writeHead(200, { 'content-type': 'text/plain' }); res.write('first,'); setTimeout(() => res.end('second'), 20); return; }",
   "    if (req.url === '/stop') { res.end('bye'); server.close(); return; }",
   "    res.setHeader('Content-Type', 'application/json');",
-  "    res.end(JSON.stringify({ method: req.method, url: req.url, host: req.headers.host, body }));",
+  "    res.end(JSON.stringify({ method: req.method, url: req.url, host: req.headers.host, body, ...(req.url === '/length' ? { length: req.headers['content-length'] } : {}) }));",
   "  });",
   "});",
   "server.on('error', (e) => { console.error('server error', e.code); process.exitCode = 2; });",
@@ -71,6 +71,10 @@ describe("servers of node programs on localhost", () => {
     expect(JSON.parse(get.output)).toEqual({ method: "GET", url: "/hello?x=1", host: "localhost:3000", body: "" });
     const post = await runtime.exec("curl -s -X POST -d 'a=1' http://127.0.0.1:3000/items");
     expect(JSON.parse(post.output)).toMatchObject({ method: "POST", url: "/items", body: "a=1" });
+    // A fetch() (the Preview's, another page's) sends no Content-Length of its own; the server sees
+    // one, as over a network, so body parsers read the body.
+    const fetched = await servers.fetch("http://localhost:3000/length", { method: "POST", body: JSON.stringify({ n: 1 }) });
+    expect(await fetched.json()).toMatchObject({ method: "POST", body: '{"n":1}', length: "7" });
     const streamed = await runtime.exec("curl -s -i http://localhost:3000/stream");
     expect(streamed.output).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(streamed.output).toContain("content-type: text/plain\r\n");

@@ -370,6 +370,9 @@ class RunServers {
     const url = new URL(request.url);
     const headers = headerList(request.headers);
     if (!request.headers.has("host")) headers.unshift(["host", url.host]);
+    // As a browser's network layer does for a body of known size: body parsers (Express's
+    // express.json(), via type-is) read a body only when Content-Length or Transfer-Encoding says so.
+    if (body && !request.headers.has("content-length") && !request.headers.has("transfer-encoding")) headers.push(["content-length", String(body.byteLength)]);
     return new Promise<Response>((resolve, reject) => {
       const entry: PendingRequest = { head: { resolve, reject } };
       this.pending.set(id, entry);
