@@ -1,0 +1,16 @@
+// Types for sync-server.mjs (plain JavaScript so that `npm run sync-server` needs no TypeScript step).
+export type RoomAccess = "read" | "write";
+export declare function signRoomToken(options: { room: string; access: RoomAccess; secret: string; expiresAt?: number }): string;
+export declare function verifyRoomToken(token: unknown, room: string, secret: string, now?: number): { access: RoomAccess } | null;
+export declare function openSqliteStore(file: string): Promise<{
+  fetch(name: string): Uint8Array | null;
+  store(name: string, state: Uint8Array): void;
+  close(): void;
+}>;
+export declare function startSyncServer(options: {
+  port?: number;
+  host?: string;
+  dbFile: string;
+  secret: string;
+  quiet?: boolean;
+}): Promise<{ port: number; url: string; close(): Promise<void> }>;

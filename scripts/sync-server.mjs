@@ -1,0 +1,165 @@
+// The collaboration server for webcode's sync (issue 33): Hocuspocus (Yjs) with its documents kept
+// in a SQLite database file on this machine. Plain JavaScript so that `npm run sync-server` needs no
+// TypeScript step.
+//
+//   npm run sync-server -- [--port 1234] [--host 127.0.0.1] [--db sync.sqlite]   (secret: SYNC_SECRET)
+//   npm run sync-server -- token --room ROOM --access read|write [--days 30]     (prints a room token)
+//
+// Persistence: @hocuspocus/extension-sqlite depends on the native `sqlite3` package, whose install
+// downloads a prebuilt binary from outside the npm registry (fails where only the registry is
+// reachable), and Node 20 has no `node:sqlite`. So the documents go through
+// @hocuspocus/extension-database into sql.js (SQLite compiled to wasm, installed from npm alone),
+// and the database is written to the file (a temporary file, then renamed) after every store.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { Server } from "@hocuspocus/server";
+import { Database } from "@hocuspocus/extension-database";
+import initSqlJs from "sql.js";
+
+const ACCESS = new Set(["read", "write"]);
+
+const b64url = (buf) => Buffer.from(buf).toString("base64url");
+
+/** A room token: `payload.signature`, the payload {room, access, exp} signed with HMAC-SHA-256. */
+export function signRoomToken({ room, access, secret, expiresAt }) {
+  if (!ACCESS.has(access)) throw new Error(`access must be read or write, not ${String(access)}`);
+  if (!secret) throw new Error("a server secret is needed to sign a token");
+  const payload = b64url(JSON.stringify({ room, access, exp: expiresAt ?? null }));
+  const signature = b64url(createHmac("sha256", secret).update(payload).digest());
+  return `${payload}.${signature}`;
+}
+
+/** The token's rights for `room`, or null when it is not signed by `secret`, expired or for another room. */
+export function verifyRoomToken(token, room, secret, now = Date.now()) {
+  if (typeof token !== "string") return null;
+  const [payload, signature, extra] = token.split(".");
+  if (!payload || !signature || extra !== undefined) return null;
+  const expected = createHmac("sha256", secret).update(payload).digest();
+  const given = Buffer.from(signature, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  let claims;
+  try {
+    claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!claims || claims.room !== room || !ACCESS.has(claims.access)) return null;
+  if (claims.exp !== null && !(typeof claims.exp === "number" && claims.exp > now)) return null;
+  return { access: claims.access };
+}
+
+/** The SQLite database (sql.js) in `file`: fetch and store of a document's Yjs state. */
+export async function openSqliteStore(file) {
+  const SQL = await initSqlJs();
+  const db = existsSync(file) ? new SQL.Database(readFileSync(file)) : new SQL.Database();
+  db.run("CREATE TABLE IF NOT EXISTS documents (name TEXT PRIMARY KEY, data BLOB NOT NULL)");
+  const save = () => {
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, db.export());
+    renameSync(tmp, file);
+  };
+  save();
+  return {
+    fetch(name) {
+      const statement = db.prepare("SELECT data FROM documents WHERE name = ?");
+      try {
+        statement.bind([name]);
+        return statement.step() ? statement.get()[0] : null;
+      } finally {
+        statement.free();
+      }
+    },
+    store(name, state) {
+      db.run("INSERT INTO documents (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data", [
+        name,
+        new Uint8Array(state),
+      ]);
+      save();
+    },
+    close() {
+      db.close();
+    },
+  };
+}
+
+/** Starts the server; resolves once it listens. `port` 0 takes a free one (see `.port`). */
+export async function startSyncServer({ port = 1234, host = "127.0.0.1", dbFile, secret, quiet = false }) {
+  if (!secret) throw new Error("sync-server: set SYNC_SECRET (the secret that signs room tokens)");
+  if (!dbFile) throw new Error("sync-server: a database file is needed (--db)");
+  const store = await openSqliteStore(dbFile);
+  const server = new Server({
+    port,
+    address: host,
+    quiet,
+    stopOnSignals: false,
+    // Changes are stored at most this long after they arrive (a restart loses nothing stored).
+    debounce: 200,
+    maxDebounce: 1000,
+    async onAuthenticate({ token, documentName, connectionConfig }) {
+      const rights = verifyRoomToken(token, documentName, secret);
+      if (!rights) throw new Error("not authorized");
+      // The server refuses a read-only connection's changes.
+      if (rights.access === "read") connectionConfig.readOnly = true;
+      return { access: rights.access };
+    },
+    extensions: [
+      new Database({
+        fetch: async ({ documentName }) => store.fetch(documentName),
+        store: async ({ documentName, state }) => store.store(documentName, state),
+      }),
+    ],
+  });
+  await server.listen();
+  return {
+    port: server.address.port,
+    url: `ws://${host}:${server.address.port}`,
+    async close() {
+      await server.destroy();
+      store.close();
+    },
+  };
+}
+
+function parseArgs(argv, known) {
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, "");
+    if (!argv[i].startsWith("--") || !known.includes(name)) throw new Error(`sync-server: unknown option ${argv[i]}`);
+    const value = argv[++i];
+    if (value === undefined) throw new Error(`sync-server: --${name} needs a value`);
+    options[name] = value;
+  }
+  return options;
+}
+
+async function main(argv) {
+  const secret = process.env.SYNC_SECRET ?? "";
+  if (argv[0] === "token") {
+    const o = parseArgs(argv.slice(1), ["room", "access", "days"]);
+    if (!o.room) throw new Error("sync-server token: --room is needed");
+    const days = o.days === undefined ? null : Number(o.days);
+    if (days !== null && !(days > 0)) throw new Error("sync-server token: --days must be a positive number");
+    const expiresAt = days === null ? undefined : Date.now() + days * 86_400_000;
+    console.log(signRoomToken({ room: o.room, access: o.access ?? "write", secret, expiresAt }));
+    return;
+  }
+  const o = parseArgs(argv, ["port", "host", "db"]);
+  const server = await startSyncServer({
+    port: o.port === undefined ? 1234 : Number(o.port),
+    host: o.host ?? "127.0.0.1",
+    dbFile: o.db ?? "sync.sqlite",
+    secret,
+    quiet: true,
+  });
+  console.log(`sync-server: listening on ${server.url} (database ${o.db ?? "sync.sqlite"})`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).catch((error) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}

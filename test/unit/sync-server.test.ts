@@ -1,0 +1,150 @@
+// The collaboration server (issue 33 step 1): `npm run sync-server` (scripts/sync-server.mjs) is
+// Hocuspocus with its documents in a SQLite file (sql.js) and signed room tokens. Real server on
+// 127.0.0.1, real Yjs clients (@hocuspocus/provider over `ws`): two clients converge, a read-only
+// token's changes are refused by the server, a bad token is refused, a restart loses nothing.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
+import WebSocket from "ws";
+import * as Y from "yjs";
+import { afterEach, describe, expect, it } from "vitest";
+import { signRoomToken, startSyncServer, verifyRoomToken } from "../../scripts/sync-server.mjs";
+
+const SECRET = "test-secret";
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempDb(): string {
+  const dir = mkdtempSync(join(tmpdir(), "webcode-sync-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, "sync.sqlite");
+}
+
+function client(url: string, room: string, token: string) {
+  const doc = new Y.Doc();
+  let failed = "";
+  // Node 20 has no global WebSocket: the provider's socket is given `ws`.
+  const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket });
+  const provider = new HocuspocusProvider({
+    websocketProvider: socket,
+    name: room,
+    document: doc,
+    token,
+    onAuthenticationFailed: ({ reason }) => {
+      failed = reason;
+    },
+  });
+  provider.attach(); // a provider given its socket is attached by hand
+  cleanups.push(() => {
+    provider.destroy();
+    socket.destroy();
+  });
+  const synced = new Promise<void>((resolve) => {
+    if (provider.isSynced) resolve();
+    else provider.on("synced", () => resolve());
+  });
+  const close = () => {
+    provider.destroy();
+    socket.destroy();
+  };
+  return { doc, provider, synced, close, failed: () => failed };
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Runs the repo's own script as `npm run sync-server` would; resolves with its URL once it listens. */
+async function runScript(dbFile: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["scripts/sync-server.mjs", "--port", "0", "--db", dbFile], {
+    env: { ...process.env, SYNC_SECRET: SECRET },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  cleanups.push(() => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (ws:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
+  });
+  return { url, child };
+}
+
+describe("room tokens", () => {
+  it("carry the room and the rights, signed by the server secret", () => {
+    const token = signRoomToken({ room: "ws-1", access: "read", secret: SECRET });
+    expect(verifyRoomToken(token, "ws-1", SECRET)).toEqual({ access: "read" });
+    expect(verifyRoomToken(token, "ws-2", SECRET)).toBeNull();
+    expect(verifyRoomToken(token, "ws-1", "other-secret")).toBeNull();
+    const [payload, signature] = token.split(".");
+    const forged = Buffer.from(JSON.stringify({ room: "ws-1", access: "write", exp: null })).toString("base64url");
+    expect(verifyRoomToken(`${forged}.${signature}`, "ws-1", SECRET)).toBeNull();
+    expect(verifyRoomToken(`${payload}.${signature}`, "ws-1", SECRET)).not.toBeNull();
+    const expired = signRoomToken({ room: "ws-1", access: "write", secret: SECRET, expiresAt: Date.now() - 1 });
+    expect(verifyRoomToken(expired, "ws-1", SECRET)).toBeNull();
+  });
+});
+
+describe("npm run sync-server", () => {
+  it("two clients of the script converge on concurrent edits, and a restart loses nothing", async () => {
+    const dbFile = tempDb();
+    const first = await runScript(dbFile);
+    const token = signRoomToken({ room: "ws-1", access: "write", secret: SECRET });
+    const a = client(first.url, "ws-1", token);
+    const b = client(first.url, "ws-1", token);
+    await Promise.all([a.synced, b.synced]);
+    a.doc.getText("src/main.ts").insert(0, "const a = 1;\n");
+    b.doc.getText("src/main.ts").insert(0, "const b = 2;\n");
+    const text = (c: typeof a) => c.doc.getText("src/main.ts").toString();
+    await until(() => text(a) === text(b) && text(a).length === 26);
+    expect(text(a)).toContain("const a = 1;\n");
+    expect(text(a)).toContain("const b = 2;\n");
+    const converged = text(a);
+    // Stored within maxDebounce (1 s) of the last change; then stop the server and start it again.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    a.close();
+    b.close();
+    first.child.kill("SIGTERM");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    const second = await runScript(dbFile);
+    const c = client(second.url, "ws-1", token);
+    await c.synced;
+    expect(c.doc.getText("src/main.ts").toString()).toBe(converged);
+  }, 30_000);
+
+  it("refuses a read-only token's changes and a token for another room", async () => {
+    const server = await startSyncServer({ port: 0, dbFile: tempDb(), secret: SECRET, quiet: true });
+    cleanups.push(() => server.close());
+    const writer = client(server.url, "ws-1", signRoomToken({ room: "ws-1", access: "write", secret: SECRET }));
+    const reader = client(server.url, "ws-1", signRoomToken({ room: "ws-1", access: "read", secret: SECRET }));
+    await Promise.all([writer.synced, reader.synced]);
+    writer.doc.getText("f").insert(0, "from writer");
+    await until(() => reader.doc.getText("f").toString() === "from writer");
+    reader.doc.getText("f").insert(0, "from reader ");
+    // A later writer change arrives at the reader: the reader's own change never reached the writer.
+    writer.doc.getText("g").insert(0, "later");
+    await until(() => reader.doc.getText("g").toString() === "later");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(writer.doc.getText("f").toString()).toBe("from writer");
+    const fresh = client(server.url, "ws-1", signRoomToken({ room: "ws-1", access: "read", secret: SECRET }));
+    await fresh.synced;
+    expect(fresh.doc.getText("f").toString()).toBe("from writer");
+
+    const stranger = client(server.url, "ws-1", signRoomToken({ room: "ws-2", access: "write", secret: SECRET }));
+    await until(() => stranger.failed() !== "");
+    expect(stranger.doc.getText("f").toString()).toBe("");
+  }, 30_000);
+});
