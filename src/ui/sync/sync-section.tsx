@@ -17,7 +17,7 @@ export const SYNC_STATE_LABELS: Record<SyncState, string> = {
 };
 
 export function tokenCommand(workspaceId: string): string {
-  return `SYNC_SECRET=… npm run sync-server -- token --room ${workspaceId} --access write`;
+  return `npm run sync-server -- token --room ${workspaceId} --access write`;
 }
 
 export interface SyncSectionProps {
@@ -119,7 +119,7 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
           )}
         </div>
         <p className="form-hint">
-          A token is for one workspace (its room is the workspace id). On the server's machine, with the server's secret:{" "}
+          A token is for one workspace (its room is the workspace id). Run this where the server runs, with its SYNC_SECRET set:{" "}
           <code id={`${baseId}-command`}>{command}</code>{" "}
           <button
             type="button"
