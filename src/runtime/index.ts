@@ -27,6 +27,7 @@ export {
   clampBootTimeout,
   cleanHost,
   cleanProxyUrl,
+  cleanSyncUrl,
   restoreRuntimeSettings,
   type RuntimeSettings,
 } from "./runtime-settings";

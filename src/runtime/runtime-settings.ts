@@ -28,6 +28,12 @@ export interface RuntimeSettings {
   githubAccessToken: string;
   /** The REST API base: "" for github.com, or a GitHub Enterprise Server's `https://HOST/api/v3`. */
   githubApiUrl: string;
+  /** Settings → Sync: the sync server's ws:// or wss:// URL ("" = none: nothing connects). */
+  syncServerUrl: string;
+  /** The sync server's room token (`npm run sync-server -- token`). Never exported: ends in AccessToken. */
+  syncAccessToken: string;
+  /** Workspaces whose files sync (ids); only with a server and a token. */
+  syncWorkspaces: string[];
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
@@ -39,7 +45,22 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   gitTokenHost: "github.com",
   githubAccessToken: "",
   githubApiUrl: "",
+  syncServerUrl: "",
+  syncAccessToken: "",
+  syncWorkspaces: [],
 };
+
+/** A ws:// or wss:// URL without a trailing slash; anything else is "". */
+export function cleanSyncUrl(value: string): string {
+  const trimmed = value.trim().replace(/\/+$/, "");
+  if (trimmed === "") return "";
+  try {
+    const url = new URL(trimmed);
+    return url.protocol === "wss:" || url.protocol === "ws:" ? trimmed : "";
+  } catch {
+    return "";
+  }
+}
 
 /** An http(s) URL, without a trailing slash; anything else is "" (a stored value is untrusted). */
 export function cleanProxyUrl(value: string): string {
@@ -77,5 +98,8 @@ export function restoreRuntimeSettings(value: unknown): RuntimeSettings {
   if (typeof record.gitTokenHost === "string") out.gitTokenHost = cleanHost(record.gitTokenHost);
   if (typeof record.githubAccessToken === "string") out.githubAccessToken = record.githubAccessToken.trim();
   if (typeof record.githubApiUrl === "string") out.githubApiUrl = cleanProxyUrl(record.githubApiUrl);
+  if (typeof record.syncServerUrl === "string") out.syncServerUrl = cleanSyncUrl(record.syncServerUrl);
+  if (typeof record.syncAccessToken === "string") out.syncAccessToken = record.syncAccessToken.trim();
+  if (Array.isArray(record.syncWorkspaces)) out.syncWorkspaces = record.syncWorkspaces.filter((id): id is string => typeof id === "string");
   return out;
 }

@@ -16,8 +16,11 @@ export interface RuntimeCapabilities {
   gate?: boolean;
 }
 
-/** Who made a change; the editor uses it to tell its own saves from changes underneath it. */
-export type ChangeSource = "editor" | "terminal" | "agent" | "import" | "runtime" | "user" | "system" | "other-tab";
+/**
+ * Who made a change; the editor uses it to tell its own saves from changes underneath it. "sync":
+ * another device's or a collaborator's change, arriving through the sync server (src/storage/sync).
+ */
+export type ChangeSource = "editor" | "terminal" | "agent" | "import" | "runtime" | "user" | "system" | "other-tab" | "sync";
 
 export interface FileStat {
   path: string;

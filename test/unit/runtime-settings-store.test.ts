@@ -13,7 +13,7 @@ describe("RuntimeSettingsStore", () => {
     const storage = await openStorage({ name: `runtime-settings-${counter++}` });
     const store = new RuntimeSettingsStore(storage);
     await store.load();
-    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com", githubAccessToken: "", githubApiUrl: "" };
+    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com", githubAccessToken: "", githubApiUrl: "", syncServerUrl: "", syncAccessToken: "", syncWorkspaces: [] };
     expect(store.settings).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000, ...git });
     await store.update({ useWebContainer: false, bootTimeoutMs: 500 });
     await store.update({ webContainerApiKey: "wc_api_example_0123456789" });
@@ -94,6 +94,21 @@ describe("RuntimeSettingsStore", () => {
     expect(store.settings).toMatchObject({ githubAccessToken: "github_pat_example0123456789", githubApiUrl: "" });
     await store.update({ githubApiUrl: " https://ghe.example.com/api/v3/ " });
     expect(store.settings.githubApiUrl).toBe("https://ghe.example.com/api/v3");
+    storage.close();
+  });
+
+  it("the sync token is a known secret for the share and export scan, is left out of backups, and only ws(s) URLs are kept", async () => {
+    const storage = await openStorage({ name: `runtime-settings-${counter++}` });
+    await storage.settings.put(RUNTIME_SETTINGS_KEY, { syncAccessToken: " eyJyb29tIjoid3MtMSJ9.sig123456 ", syncServerUrl: "https://sync.example.com", syncWorkspaces: ["ws-1", 7] });
+    expect(await loadKnownSecrets(storage)).toContain("eyJyb29tIjoid3MtMSJ9.sig123456");
+    const store = new RuntimeSettingsStore(storage);
+    await store.load();
+    expect(store.settings).toMatchObject({ syncAccessToken: "eyJyb29tIjoid3MtMSJ9.sig123456", syncServerUrl: "", syncWorkspaces: ["ws-1"] });
+    await store.update({ syncServerUrl: " wss://sync.example.com/ " });
+    expect(store.settings.syncServerUrl).toBe("wss://sync.example.com");
+    const backup = await storage.readEverything();
+    expect(JSON.stringify(backup.settings)).not.toContain("sig123456");
+    expect(JSON.stringify(backup.settings)).toContain("wss://sync.example.com");
     storage.close();
   });
 

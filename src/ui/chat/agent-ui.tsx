@@ -16,6 +16,8 @@ import { ChatPanel } from "./chat-panel";
 import type { DiffRenderer } from "./changes-view";
 import { SnapshotChangesSource } from "./session-changes";
 import { StorageSection } from "../storage";
+import { SyncController } from "../sync/sync-controller";
+import { SyncIndicator, SyncSection } from "../sync/sync-section";
 
 export interface AgentUiDeps {
   /** Provider configs and the default model, loaded (`await settings.load()`) before mounting. */
@@ -53,6 +55,8 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
   const settingsOpen = createStore<{ open: boolean }>(() => ({ open: false }));
   // Keyed by the open workspace's file service (one per open workspace).
   const controllers = new Map<object, ChatController>();
+  // Settings → Sync; the sync code itself loads only when a workspace syncs.
+  const sync = deps.runtime ? new SyncController(deps.runtime.store) : undefined;
   return {
     settingsOpen,
     activeSessionId: (services) => controllers.get(services.files)?.view.getState().activeSessionId,
@@ -68,13 +72,34 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
       {
         id: "settings",
         order: 100,
-        render: (services) => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} services={services} />,
+        render: (services) => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} services={services} sync={sync} />,
       },
+      ...(sync ? [{ id: "sync", order: 90, render: (services: WorkbenchServices) => <SyncTopBarItem sync={sync} services={services} /> }] : []),
     ],
   };
 }
 
-function SettingsTopBarItem({ deps, settingsOpen, services }: { deps: AgentUiDeps; settingsOpen: StoreApi<{ open: boolean }>; services: WorkbenchServices }) {
+/** Keeps the open workspace synced while Settings → Sync asks for it, and shows the state. */
+function SyncTopBarItem({ sync, services }: { sync: SyncController; services: WorkbenchServices }) {
+  const { files, notifications } = services;
+  useEffect(() => {
+    const binding = sync.bind({ files, info: (message) => notifications.info(message), error: (error, context) => notifications.error(error, context) });
+    return () => binding.dispose();
+  }, [sync, files, notifications]);
+  return <SyncIndicator controller={sync} />;
+}
+
+function SettingsTopBarItem({
+  deps,
+  settingsOpen,
+  services,
+  sync,
+}: {
+  deps: AgentUiDeps;
+  settingsOpen: StoreApi<{ open: boolean }>;
+  services: WorkbenchServices;
+  sync: SyncController | undefined;
+}) {
   const open = useStore(settingsOpen, (s) => s.open);
   const backup: BackupActions = {
     storage: services.storage,
@@ -91,7 +116,19 @@ function SettingsTopBarItem({ deps, settingsOpen, services }: { deps: AgentUiDep
       {...(deps.runtime && { runtime: deps.runtime })}
       {...(deps.budget && { budget: deps.budget })}
       {...(deps.mcp && { mcp: deps.mcp })}
-      extraSections={<StorageSection services={services} />}
+      extraSections={
+        <>
+          {deps.runtime && sync && (
+            <SyncSection
+              runtime={deps.runtime}
+              controller={sync}
+              workspaceId={services.workspace.id}
+              onProblem={(action) => void action().catch((error: unknown) => services.notifications.error(error, "Settings → Sync"))}
+            />
+          )}
+          <StorageSection services={services} />
+        </>
+      }
       backup={backup}
       open={open}
       onOpenChange={(value) => settingsOpen.setState({ open: value })}

@@ -1,0 +1,177 @@
+// Settings → Sync (issue 33): the sync server's URL and room token (kept like provider keys: only
+// in this browser's storage for this site, never exported, shared or backed up), and per workspace
+// "Sync this workspace". Shows the command that makes a token for this workspace's room.
+import { useId, useState } from "react";
+import { useStore } from "zustand";
+import { maskKey } from "../../providers";
+import { cleanSyncUrl } from "../../runtime";
+import type { RuntimeSettingsStore } from "../settings/runtime-settings-store";
+import type { SyncController, SyncState } from "./sync-controller";
+
+export const SYNC_STATE_LABELS: Record<SyncState, string> = {
+  off: "Off",
+  connecting: "Connecting…",
+  connected: "Connected",
+  offline: "Offline: changes are kept here and sent on reconnect",
+  error: "Error",
+};
+
+export function tokenCommand(workspaceId: string): string {
+  return `npm run sync-server -- token --room ${workspaceId} --access write`;
+}
+
+export interface SyncSectionProps {
+  runtime: RuntimeSettingsStore;
+  controller: SyncController;
+  workspaceId: string;
+  onProblem(action: () => Promise<void>): void;
+  copyText?: (text: string) => Promise<void>;
+}
+
+export function SyncSection({ runtime, controller, workspaceId, onProblem, copyText }: SyncSectionProps) {
+  const settings = useStore(runtime.store);
+  const view = useStore(controller.view);
+  const baseId = useId();
+  const [tokenDraft, setTokenDraft] = useState("");
+  const [urlDraft, setUrlDraft] = useState<string | undefined>(undefined);
+  const [copied, setCopied] = useState(false);
+  const url = urlDraft ?? settings.syncServerUrl;
+  const urlProblem = url.trim() !== "" && cleanSyncUrl(url) === "" ? "Enter a ws:// or wss:// URL, such as wss://sync.example.com." : undefined;
+  const on = settings.syncWorkspaces.includes(workspaceId);
+  const configured = settings.syncServerUrl !== "" && settings.syncAccessToken !== "";
+  const command = tokenCommand(workspaceId);
+  return (
+    <section className="settings-section" aria-labelledby={`${baseId}-title`}>
+      <h3 id={`${baseId}-title`}>Sync</h3>
+      <p className="form-hint">
+        Syncs this workspace's text files with your own sync server (<code>npm run sync-server</code>, see the README), so other devices and collaborators with a
+        token for this workspace see the same files. Binary files are not synced yet. The server sees everything it relays: there is no end-to-end encryption.
+        Without a server nothing connects. The URL and token are kept only in this browser's storage for this site; never exported or shared.
+      </p>
+      <div className="form-row">
+        <label htmlFor={`${baseId}-url`} className="form-label">
+          Sync server URL
+        </label>
+        <div className="form-row-inline">
+          <input
+            id={`${baseId}-url`}
+            className="text-input"
+            type="url"
+            spellCheck={false}
+            placeholder="None: sync is off"
+            value={url}
+            aria-invalid={urlProblem !== undefined}
+            aria-describedby={urlProblem ? `${baseId}-url-problem` : undefined}
+            onChange={(event) => setUrlDraft(event.target.value)}
+          />
+          <button
+            type="button"
+            className="button"
+            disabled={urlDraft === undefined || urlProblem !== undefined}
+            onClick={() =>
+              onProblem(async () => {
+                await runtime.update({ syncServerUrl: cleanSyncUrl(url) });
+                setUrlDraft(undefined);
+              })
+            }
+          >
+            Set sync server URL
+          </button>
+        </div>
+        {urlProblem && (
+          <p id={`${baseId}-url-problem`} className="input-error" role="alert">
+            {urlProblem}
+          </p>
+        )}
+      </div>
+      <div className="form-row">
+        <label htmlFor={`${baseId}-token`} className="form-label">
+          Sync token
+        </label>
+        <div className="form-row-inline">
+          <input
+            id={`${baseId}-token`}
+            className="text-input"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={settings.syncAccessToken ? `Saved: ${maskKey(settings.syncAccessToken)}` : "None"}
+            value={tokenDraft}
+            onChange={(event) => setTokenDraft(event.target.value)}
+          />
+          <button
+            type="button"
+            className="button"
+            disabled={tokenDraft.trim() === ""}
+            onClick={() =>
+              onProblem(async () => {
+                await runtime.update({ syncAccessToken: tokenDraft.trim() });
+                setTokenDraft("");
+              })
+            }
+          >
+            Set sync token
+          </button>
+          {settings.syncAccessToken && (
+            <button type="button" className="button" onClick={() => onProblem(() => runtime.update({ syncAccessToken: "" }))}>
+              Remove sync token
+            </button>
+          )}
+        </div>
+        <p className="form-hint">
+          A token is for one workspace (its room is the workspace id). Run this where the server runs, with its SYNC_SECRET set:{" "}
+          <code id={`${baseId}-command`}>{command}</code>{" "}
+          <button
+            type="button"
+            className="button"
+            aria-describedby={`${baseId}-command`}
+            onClick={() =>
+              onProblem(async () => {
+                await (copyText ?? ((text) => navigator.clipboard.writeText(text)))(command);
+                setCopied(true);
+              })
+            }
+          >
+            {copied ? "Copied" : "Copy token command"}
+          </button>
+        </p>
+      </div>
+      <div className="form-row">
+        <div className="form-row-inline">
+          <input
+            id={`${baseId}-on`}
+            type="checkbox"
+            role="switch"
+            checked={on}
+            disabled={!configured && !on}
+            onChange={(event) =>
+              onProblem(() =>
+                runtime.update({
+                  syncWorkspaces: event.target.checked ? [...settings.syncWorkspaces, workspaceId] : settings.syncWorkspaces.filter((id) => id !== workspaceId),
+                }),
+              )
+            }
+          />
+          <label htmlFor={`${baseId}-on`}>Sync this workspace</label>
+        </div>
+        {!configured && <p className="form-hint">Set a server URL and a token first.</p>}
+      </div>
+      <p className="form-hint" role="status" aria-label="Sync status">
+        Status: {SYNC_STATE_LABELS[view.state]}
+        {view.detail ? `: ${view.detail}` : ""}
+      </p>
+    </section>
+  );
+}
+
+/** The top bar's indicator while this workspace syncs; nothing when sync is off. */
+export function SyncIndicator({ controller }: { controller: SyncController }) {
+  const view = useStore(controller.view);
+  if (view.state === "off") return null;
+  const label = `Sync: ${SYNC_STATE_LABELS[view.state]}${view.detail ? `: ${view.detail}` : ""}`;
+  return (
+    <span className={`sync-indicator sync-${view.state}`} role="status" aria-label={label} title={label}>
+      {view.state === "connected" ? "● Synced" : view.state === "error" ? "● Sync error" : view.state === "offline" ? "○ Offline" : "○ Syncing…"}
+    </span>
+  );
+}

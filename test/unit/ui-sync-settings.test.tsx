@@ -1,0 +1,105 @@
+// @vitest-environment happy-dom
+// Settings → Sync (issue 33): without a server URL and a token nothing connects and the switch is
+// off; with both and "Sync this workspace" on, the workspace's files connect (the sync code is
+// loaded only then) and the status is shown with an accessible name; switching off disconnects.
+// The connection itself is a fake here (test/unit/sync-workspace.test.ts runs the real one).
+import "../support/happy-dom-node-name";
+import { afterEach, describe, expect, it } from "vitest";
+import { act } from "react";
+import { openStorage, type Storage, type SyncConnectOptions, type SyncedFiles } from "../../src/storage";
+import { RuntimeSettingsStore } from "../../src/ui/settings";
+import { SyncController, type Connect } from "../../src/ui/sync/sync-controller";
+import { SyncIndicator, SyncSection } from "../../src/ui/sync/sync-section";
+import { button, byLabel, click, render, settle, settleUntil, typeInto, type Rendered } from "./ui-chat-render";
+
+let view: Rendered | undefined;
+let storage: Storage | undefined;
+afterEach(async () => {
+  await view?.unmount();
+  storage?.close();
+  view = undefined;
+});
+
+async function setup() {
+  storage = await openStorage({ name: `sync-settings-${Math.random()}` });
+  const runtime = new RuntimeSettingsStore(storage);
+  await runtime.load();
+  const loads: number[] = [];
+  const connections: Array<{ options: SyncConnectOptions; disposed: boolean }> = [];
+  const connect: Connect = (options) => {
+    const record = { options, disposed: false };
+    connections.push(record);
+    return { dispose: () => void (record.disposed = true) } as unknown as ReturnType<Connect>;
+  };
+  const controller = new SyncController(runtime.store, async () => {
+    loads.push(1);
+    return connect;
+  });
+  const files = { workspaceId: "ws-1" } as SyncedFiles;
+  const binding = controller.bind({ files, info: () => {}, error: () => {} });
+  const copied: string[] = [];
+  const problems: unknown[] = [];
+  view = await render(
+    <>
+      <SyncSection
+        runtime={runtime}
+        controller={controller}
+        workspaceId="ws-1"
+        onProblem={(action) => void action().catch((error: unknown) => problems.push(error))}
+        copyText={async (text) => void copied.push(text)}
+      />
+      <SyncIndicator controller={controller} />
+    </>,
+  );
+  return { runtime, controller, loads, connections, binding, copied, problems };
+}
+
+const q = <T extends Element>(label: string) => byLabel<T>(view!.container, label);
+
+describe("Settings → Sync", () => {
+  it("connects only with a server, a token and the switch on; shows the status; disconnects when switched off", async () => {
+    const t = await setup();
+    const toggle = q<HTMLInputElement>("Sync this workspace")!;
+    expect(toggle.getAttribute("role")).toBe("switch");
+    expect(toggle.disabled).toBe(true);
+    expect(q("Sync status")?.textContent).toContain("Off");
+
+    await typeInto(q<HTMLInputElement>("Sync server URL")!, "https://sync.example.com");
+    expect(view!.container.querySelector("[role=alert]")?.textContent).toContain("ws://");
+    expect(button(view!.container, "Set sync server URL")?.disabled).toBe(true);
+    await typeInto(q<HTMLInputElement>("Sync server URL")!, "ws://127.0.0.1:1234/");
+    await click(button(view!.container, "Set sync server URL"));
+    await typeInto(q<HTMLInputElement>("Sync token")!, "payload.signature");
+    await click(button(view!.container, "Set sync token"));
+    await settleUntil(() => t.runtime.settings.syncAccessToken === "payload.signature", "token stored");
+    expect(t.runtime.settings.syncServerUrl).toBe("ws://127.0.0.1:1234");
+    expect(t.loads).toHaveLength(0); // configured, but this workspace is not switched on
+
+    await click(q<HTMLInputElement>("Sync this workspace"));
+    await settleUntil(() => t.connections.length === 1, "connected");
+    expect(t.connections[0]!.options).toMatchObject({ url: "ws://127.0.0.1:1234", token: "payload.signature" });
+    expect(t.connections[0]!.options.files.workspaceId).toBe("ws-1");
+    await act(async () => t.connections[0]!.options.onStatus?.("connected"));
+    expect(q("Sync status")?.textContent).toContain("Connected");
+    expect(q("Sync: Connected")).toBeDefined();
+    await act(async () => t.connections[0]!.options.onStatus?.("error", "The sync server refused the token: permission-denied"));
+    expect(q("Sync status")?.textContent).toContain("refused the token");
+
+    await click(q<HTMLInputElement>("Sync this workspace"));
+    await settleUntil(() => t.connections[0]!.disposed, "disconnected");
+    expect(t.runtime.settings.syncWorkspaces).toEqual([]);
+    await settle();
+    expect(q("Sync status")?.textContent).toContain("Off");
+    expect(view!.container.querySelector(".sync-indicator")).toBeNull();
+    expect(t.problems).toEqual([]);
+    t.binding.dispose();
+  });
+
+  it("shows the token command for this workspace's room with a copy button", async () => {
+    const t = await setup();
+    await click(button(view!.container, "Copy token command"));
+    expect(t.copied).toEqual(["npm run sync-server -- token --room ws-1 --access write"]);
+    expect(button(view!.container, "Copied")).toBeDefined();
+    t.binding.dispose();
+  });
+});
