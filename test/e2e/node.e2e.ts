@@ -1,6 +1,6 @@
 // node in the browser runtime, in a real browser: a TypeScript file and node:test files written
 // from the terminal, every built-in loading (zlib, vm, AsyncLocalStorage and import() through new Function at work), exit codes as Node's, a program that cannot open the app's database, reach
-// the page or the network, and Ctrl-C ending an endless loop at once.
+// the page or the network, Ctrl-C ending an endless loop at once, and worker_threads' MessageChannel.
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
 
@@ -48,6 +48,13 @@ describe("node in the browser runtime", () => {
     await runInTerminal(page, `node -e "require('child_process').execSync('ls')"; echo "execSync=$?"`);
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^execSync=1$/m);
     expect((await terminalText(page)).replace(/\n/g, "")).toMatch(/Error: child_process\.execSync is not available in the browser runtime \(.*\): it needs Node\.js, which the WebContainer runtime runs\./);
+  });
+
+  it("worker_threads' MessageChannel delivers values with Node's port API in the sandboxed worker, and the program ends once the port is closed", async () => {
+    const page = await openBrowserRuntime();
+    await runInTerminal(page, `node -e "const { port1, port2 } = new (require('worker_threads').MessageChannel)(); port2.on('message', (v) => { console.log('port got', v.n, v.bytes.length); port2.close(); }); const bytes = new Uint8Array(3); port1.postMessage({ n: 7, bytes }, [bytes.buffer]); console.log('sent', bytes.length)"; echo "ports=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^ports=0$/m);
+    expect(await terminalText(page)).toMatch(/^sent 0\nport got 7 3\n/m);
   });
 
   it("runs node --test: passing files exit 0, a failing test exits 1 with the spec report", async () => {

@@ -358,6 +358,36 @@ export const PROGRAMS: Program[] = [
       ),
     },
   },
+  {
+    name: "worker_threads MessageChannel: Node's port shape, values cloned, buffers transferred, close on both ends, a listening port keeps the program running until closed or unref()'d",
+    args: ["main.js"],
+    files: {
+      "main.js": lines(
+        "const { MessageChannel, MessagePort } = require('worker_threads');",
+        "const { port1, port2 } = new MessageChannel();",
+        "console.log(port1 instanceof MessagePort, typeof port1.on, typeof port1.ref, typeof port1.unref);",
+        "let n = 0;",
+        "port2.on('message', (value) => {",
+        "  console.log('port2 got', JSON.stringify(value), value instanceof Uint8Array ? value.length : '');",
+        "  if (++n === 3) setTimeout(() => { console.log('closing'); port2.close(); }, 20);",
+        "});",
+        "port2.on('close', () => console.log('port2 close'));",
+        "port1.postMessage({ a: 1, nested: [1, 'two', null], when: new Date(0) });",
+        "port1.postMessage('text');",
+        "const bytes = new Uint8Array([1, 2, 3]);",
+        "port1.postMessage(bytes, [bytes.buffer]);",
+        "console.log('after transfer', bytes.length);",
+        "try { port1.postMessage(() => 1); } catch (error) { console.log(error.name); }",
+        "const other = new MessageChannel();",
+        "other.port1.on('message', () => console.log('never'));",
+        "other.port1.unref();",
+        "const kept = new MessageChannel();",
+        "kept.port2.on('message', (value) => { console.log('kept alive until', value); kept.port2.close(); });",
+        "setTimeout(() => kept.port1.postMessage('late'), 60).unref();",
+        "process.on('exit', (code) => console.log('exit', code));",
+      ),
+    },
+  },
 ];
 
 /** Differences we know of and have not closed yet (each says why). */

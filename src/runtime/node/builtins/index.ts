@@ -149,7 +149,7 @@ export function createBuiltins(context: BuiltinContext) {
     v8: () => createV8(),
     vm: () => createVm(),
     wasi: () => createWasi(),
-    worker_threads: () => createWorkerThreads(),
+    worker_threads: () => createWorkerThreads(context.loop),
     zlib: () => createZlib({ setImmediate: (callback) => context.timers.setImmediate(callback) }),
     "path/win32": () => path,
     assert: () => assertModule(),

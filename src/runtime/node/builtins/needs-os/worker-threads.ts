@@ -1,10 +1,13 @@
-// node:worker_threads in the browser runtime: loads as the main thread (isMainThread, threadId 0,
-// MessageChannel and BroadcastChannel are the platform's); new Worker throws the one line naming
-// WebContainer. Replaced by issue 29's workers (one factory per module).
+// node:worker_threads in the browser runtime: loads as the main thread (isMainThread, threadId 0);
+// MessageChannel/MessagePort have Node's shape (message-ports.ts); BroadcastChannel is the
+// platform's; new Worker still throws the one line naming WebContainer (issue 29).
+import type { EventLoop } from "../../event-loop";
+import { createMessagePorts } from "../message-ports";
 import { unsupportedModule } from "../unsupported";
 
-export function createWorkerThreads(): Record<string, unknown> {
+export function createWorkerThreads(loop: EventLoop): Record<string, unknown> {
   const environment = new Map<unknown, unknown>();
+  const ports = createMessagePorts(loop);
   return unsupportedModule("worker_threads", { functions: ["moveMessagePortToContext", "postMessageToThread"], classes: ["Worker"] }, {
     isMainThread: true,
     parentPort: null,
@@ -12,8 +15,8 @@ export function createWorkerThreads(): Record<string, unknown> {
     threadId: 0,
     resourceLimits: {},
     SHARE_ENV: Symbol.for("nodejs.worker_threads.SHARE_ENV"),
-    MessageChannel: globalThis.MessageChannel,
-    MessagePort: globalThis.MessagePort,
+    MessageChannel: ports.MessageChannel,
+    MessagePort: ports.MessagePort,
     BroadcastChannel: globalThis.BroadcastChannel,
     markAsUntransferable: () => undefined,
     receiveMessageOnPort: () => undefined,
