@@ -1,0 +1,73 @@
+// Issue 29 point 5, in the browser: a previewed Vite front end's fetch('/api/hello') through its
+// vite.config's server.proxy to an Express server started in the terminal, and back, timed inside the
+// previewed page (warm: after 5 round trips). The path is the user's: the plain URL, the terminal, the
+// Preview panel; the hops are postMessage (page ↔ panel ↔ tab ↔ sandbox worker), not timer turns.
+import type { Page } from "playwright-core";
+import { it } from "vitest";
+import { runInTerminal, terminalText, waitForTerminal, waitForWorkbench } from "../support/browser";
+import { importZip, installedPackages, reactStarter } from "../support/preview-sites";
+import { holdForeignRequests, useBuiltApp } from "./built-app";
+import { median, report } from "./report";
+
+const app = useBuiltApp();
+const ROUND_TRIPS = 50;
+
+const APP = `export default function App() {
+  return <h1>ready</h1>;
+}
+`;
+
+const SERVER = `import express from "express";
+const app = express();
+app.get("/api/hello", (req, res) => res.json({ hello: "world", n: Number(req.query.n) }));
+app.listen(3001, () => console.log("API on http://localhost:3001"));
+`;
+
+function previewed(page: Page) {
+  return page.frameLocator('iframe[title="Preview"]').frameLocator('iframe[title="Previewed page"]');
+}
+
+it("Preview → Express JSON round trip in Chromium (warm)", async () => {
+  const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
+  await holdForeignRequests(context);
+  const page = await context.newPage();
+  try {
+    await page.goto(app.url());
+    await waitForWorkbench(page);
+    await importZip(page, "app.zip", [
+      ...reactStarter(APP),
+      { name: "app/vite.config.js", data: `import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\nexport default defineConfig({ plugins: [react()], server: { proxy: { "/api": "http://localhost:3001" } } });\n` },
+      { name: "app/server.mjs", data: SERVER },
+      ...installedPackages(["express"], "app"),
+    ]);
+    await waitForTerminal(page);
+    await runInTerminal(page, "node server.mjs &");
+    for (let i = 0; !(await terminalText(page)).replace(/\n/g, "").includes("API on http://localhost:3001"); i++) {
+      if (i > 300) throw new Error(`the server did not start:\n${await terminalText(page)}`);
+      await page.waitForTimeout(100);
+    }
+    await runInTerminal(page, "npm run dev");
+    const site = previewed(page);
+    await site.getByRole("heading", { name: "ready" }).waitFor({ timeout: 60_000 });
+    const frame = await (await (await (await page.locator('iframe[title="Preview"]').elementHandle())!.contentFrame())!.locator('iframe[title="Previewed page"]').elementHandle())!.contentFrame();
+    const times = await frame!.evaluate(async (count) => {
+      const out: number[] = [];
+      for (let i = 0; i < count + 5; i++) {
+        const started = performance.now();
+        const body = (await (await fetch(`/api/hello?n=${i}`)).json()) as { n: number };
+        if (body.n !== i) throw new Error(`unexpected answer ${JSON.stringify(body)}`);
+        if (i >= 5) out.push(performance.now() - started);
+      }
+      return out;
+    }, ROUND_TRIPS);
+    report({
+      name: `servers: Preview → Express JSON round trip in Chromium, warm (median of ${ROUND_TRIPS})`,
+      value: Math.round(median(times) * 10) / 10,
+      unit: "ms",
+      target: "<= 20",
+      note: `timed in the previewed page: fetch('/api/hello') through server.proxy to Express; p90 ${Math.round([...times].sort((a, b) => a - b)[Math.floor(times.length * 0.9)]! * 10) / 10} ms`,
+    });
+  } finally {
+    await context.close();
+  }
+});
