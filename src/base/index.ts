@@ -10,3 +10,4 @@ export { yieldToEventLoop, yieldToPage } from "./yield";
 export { KeyedSerial, Serial } from "./serial";
 export { mergeText, splitLines, type MergeLabels, type MergeResult } from "./text-merge";
 export { quoteShellWord, shellLine } from "./shell-quote";
+export { crc32 } from "./crc32";

@@ -2,9 +2,8 @@
 // base64url in `#share=v1.<data>` (or, with a magic header, a .webcode file); and back again
 // through strict, bounded decoding and the restore step (share-restore.ts).
 import { Inflate, deflateSync } from "fflate";
-import { crc32 } from "./crc32";
 import { findTransferFragment } from "./transfer-fragment";
-import { concatBytes, encodeText, isInside, normalizePath } from "../base";
+import { concatBytes, crc32, encodeText, isInside, normalizePath } from "../base";
 import type { MessageError, MessageRecord, PartRecord } from "../storage";
 import { base64Encode, base64UrlDecode, base64UrlEncode } from "./base64";
 import { finishEntries, type ImportEntry } from "./import-entries";

@@ -2,7 +2,7 @@
 // from the central directory (names, symlinks, sizes, ratios, count) is checked before inflating;
 // inflating then keeps a running byte count and verifies each entry's size and CRC.
 import { Inflate } from "fflate";
-import { crc32 } from "./crc32";
+import { crc32 } from "../base";
 import {
   checkEntryName,
   decodeFileData,

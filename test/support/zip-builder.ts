@@ -1,7 +1,7 @@
 // A tiny zip writer for tests: writes well-formed archives and, on request, hostile or broken ones
 // (lying sizes and CRCs, symlinks, absolute and ../ names, overlapping entries, wrong counts).
 import { deflateSync } from "fflate";
-import { crc32 } from "../../src/transfer/crc32";
+import { crc32 } from "../../src/base/crc32";
 
 export interface BuildEntry {
   name: string;

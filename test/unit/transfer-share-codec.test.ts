@@ -16,7 +16,7 @@ import {
   type ShareSource,
 } from "../../src/transfer";
 import { fixedShareSource } from "../fixtures/share-source";
-import { crc32 } from "../../src/transfer/crc32";
+import { crc32 } from "../../src/base/crc32";
 
 const VECTOR = readFileSync(new URL("../fixtures/share-v1-vector.txt", import.meta.url), "utf8").trim();
 const NOW = 1_700_000_200_000;

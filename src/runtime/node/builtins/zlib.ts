@@ -10,6 +10,7 @@ import type { Transform as NodeTransform } from "stream";
 import stream from "readable-stream";
 import { ZLIB_CONSTANTS } from "./zlib-constants";
 import { StoredBrotliWriter, decodeStoredBrotli } from "./brotli-stored";
+import { crc32 } from "../../../base";
 
 type Kind = "Deflate" | "Inflate" | "Gzip" | "Gunzip" | "DeflateRaw" | "InflateRaw" | "Unzip" | "BrotliCompress" | "BrotliDecompress";
 type Input = string | ArrayBufferView | ArrayBuffer;
@@ -267,21 +268,4 @@ export function createZlib(context: ZlibContext) {
     if (name.startsWith("Z_")) Object.defineProperty(api, name, { value, enumerable: false });
   }
   return api;
-}
-
-// CRC-32 (zlib's polynomial) by table: fflate keeps its own crc private, and this is ten lines.
-const CRC_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c;
-  }
-  return table;
-})();
-
-export function crc32(data: Uint8Array, value = 0): number {
-  let crc = ~value;
-  for (let i = 0; i < data.length; i++) crc = CRC_TABLE[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8);
-  return ~crc >>> 0;
 }

@@ -1,4 +1,4 @@
-// CRC-32 (IEEE, as in zip and gzip), used to verify every inflated zip entry.
+// CRC-32 (IEEE, as in zip, gzip and zlib): verifies inflated zip entries; node:zlib's crc32.
 
 const TABLE = (() => {
   const table = new Int32Array(256);
