@@ -5,7 +5,7 @@
 import type { Page } from "playwright-core";
 import { it } from "vitest";
 import { runInTerminal, terminalText, waitForTerminal, waitForWorkbench } from "../support/browser";
-import { importZip, installedPackages, reactStarter } from "../support/preview-sites";
+import { fullStackStarter, importZip } from "../support/preview-sites";
 import { holdForeignRequests, useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
@@ -34,12 +34,7 @@ it("Preview → Express JSON round trip in Chromium (warm)", async () => {
   try {
     await page.goto(app.url());
     await waitForWorkbench(page);
-    await importZip(page, "app.zip", [
-      ...reactStarter(APP),
-      { name: "app/vite.config.js", data: `import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\nexport default defineConfig({ plugins: [react()], server: { proxy: { "/api": "http://localhost:3001" } } });\n` },
-      { name: "app/server.mjs", data: SERVER },
-      ...installedPackages(["express"], "app"),
-    ]);
+    await importZip(page, "app.zip", fullStackStarter(APP, SERVER));
     await waitForTerminal(page);
     await runInTerminal(page, "node server.mjs &");
     for (let i = 0; !(await terminalText(page)).replace(/\n/g, "").includes("API on http://localhost:3001"); i++) {

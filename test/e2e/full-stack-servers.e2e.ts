@@ -5,7 +5,7 @@
 import type { FrameLocator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
-import { importZip, installedPackages, reactStarter } from "../support/preview-sites";
+import { fullStackStarter, importZip } from "../support/preview-sites";
 
 const browser = useBrowser();
 
@@ -55,12 +55,7 @@ describe("full-stack starter in the browser runtime", () => {
   it("a Vite front end reaches an Express API through server.proxy; both are in the Preview; Ctrl-C and a re-run are picked up", async () => {
     const { page } = await browser.open("?runtime=browser");
     await waitForWorkbench(page);
-    await importZip(page, "app.zip", [
-      ...reactStarter(APP),
-      { name: "app/vite.config.js", data: `import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\nexport default defineConfig({ plugins: [react()], server: { proxy: { "/api": "http://localhost:3001" } } });\n` },
-      { name: "app/server.mjs", data: SERVER },
-      ...installedPackages(["express"], "app"),
-    ]);
+    await importZip(page, "app.zip", fullStackStarter(APP, SERVER));
     await waitForTerminal(page);
     await runInTerminal(page, "npm run dev");
     await runInTerminal(page, "node server.mjs");

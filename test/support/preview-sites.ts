@@ -221,3 +221,16 @@ export function tailwindStarter(app = TAILWIND_APP): BuildEntry[] {
     ...installedPackages(["tailwindcss", "autoprefixer", "postcss"], "app"),
   ];
 }
+
+/**
+ * A full-stack starter: the React starter with `app` as App.tsx, a vite.config whose server.proxy
+ * sends /api to localhost:3001, `server` as server.mjs, and Express from this repository's node_modules.
+ */
+export function fullStackStarter(app: string, server: string): BuildEntry[] {
+  return [
+    ...reactStarter(app),
+    { name: "app/vite.config.js", data: `import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\nexport default defineConfig({ plugins: [react()], server: { proxy: { "/api": "http://localhost:3001" } } });\n` },
+    { name: "app/server.mjs", data: server },
+    ...installedPackages(["express"], "app"),
+  ];
+}
