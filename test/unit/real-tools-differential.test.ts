@@ -1,0 +1,139 @@
+// Real tools on the browser runtime's node, compared with this machine's Node (issue 29, point 3):
+// the packages are the repository's own installed ones (test/support/installed-packages.ts), copied
+// into the test workspace's node_modules, so nothing touches the network. Each case runs the same
+// command in both, in-process for ours, and compares stdout, stderr, the exit code and the files
+// the tool left in the workspace. ESLint 9 (flat config, a violation, a clean file, --fix),
+// minimist and picocolors through a script.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { FsOp } from "../../src/runtime/sandbox";
+import { installedPackageFiles } from "../support/installed-packages";
+import { runNodeInProcess } from "../support/run-node";
+
+interface Outcome {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  /** The workspace's files outside node_modules after the run. */
+  files: Record<string, string>;
+}
+
+const WORKSPACE = "/workspace";
+const scratch: string[] = [];
+afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const own = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).filter(([file]) => !file.startsWith("node_modules/")));
+
+/** The workspace after our run: the files it started with, changed by the run's file operations. */
+function after(files: Record<string, string>, ops: FsOp[]): Record<string, string> {
+  const state = new Map(Object.entries(files).map(([file, text]) => [`${WORKSPACE}/${file}`, text]));
+  for (const op of ops) {
+    if (op.kind === "write") state.set(op.path, typeof op.data === "string" ? op.data : new TextDecoder().decode(op.data as Uint8Array));
+    else if (op.kind === "remove") {
+      for (const key of [...state.keys()]) if (key === op.path || key.startsWith(`${op.path}/`)) state.delete(key);
+    } else if (op.kind === "rename") {
+      for (const [key, text] of [...state]) {
+        if (key === op.from || key.startsWith(`${op.from}/`)) {
+          state.delete(key);
+          state.set(op.to + key.slice(op.from.length), text);
+        }
+      }
+    }
+  }
+  const out: Record<string, string> = {};
+  for (const [key, text] of state) if (key.startsWith(`${WORKSPACE}/`)) out[key.slice(WORKSPACE.length + 1)] = text;
+  return own(out);
+}
+
+async function ours(args: string[], files: Record<string, string>, env: Record<string, string>): Promise<Outcome> {
+  const run = await runNodeInProcess(args, files, { timeoutMs: 40_000, env: { HOME: WORKSPACE, ...env } });
+  return { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, files: after(files, run.ops) };
+}
+
+function real(args: string[], files: Record<string, string>, env: Record<string, string>): Outcome {
+  const dir = mkdtempSync(path.join(tmpdir(), "webcode-real-tools-"));
+  scratch.push(dir);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  const result = spawnSync(process.execPath, args, { cwd: dir, encoding: "utf8", timeout: 40_000, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env } });
+  const left: Record<string, string> = {};
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(path.join(dir, sub))) {
+      const relative = sub ? `${sub}/${entry}` : entry;
+      if (statSync(path.join(dir, relative)).isDirectory()) walk(relative);
+      else left[relative] = readFileSync(path.join(dir, relative), "utf8");
+    }
+  };
+  walk("");
+  // Paths the tool prints are the workspace's: the real run's folder reads as ours.
+  const local = (text: string) => text.split(dir).join(WORKSPACE);
+  return { stdout: local(result.stdout), stderr: local(result.stderr), exitCode: result.status, files: own(left) };
+}
+
+async function both(args: string[], files: Record<string, string>, env: Record<string, string> = {}) {
+  const theirs = real(args, files, env);
+  const mine = await ours(args, files, env);
+  return { theirs, mine };
+}
+
+const ESLINT = installedPackageFiles(["eslint"]);
+const ESLINT_CONFIG = `module.exports = [\n  {\n    files: ["**/*.js"],\n    rules: { "no-unused-vars": "error", semi: ["error", "always"], "prefer-const": "warn" },\n  },\n];\n`;
+const eslintProject = (sources: Record<string, string>) => ({ ...ESLINT, "eslint.config.js": ESLINT_CONFIG, ...sources });
+
+describe("ESLint 9 with a flat config", () => {
+  it("a file with violations: the same report (stylish), exit 1, and --fix writes the same file", async () => {
+    const files = eslintProject({ "src/bad.js": "let unused = 1\nlet kept = 2;\nconsole.log(kept)\n" });
+    const check = await both(["node_modules/eslint/bin/eslint.js", "src/bad.js"], files);
+    expect(check.theirs.exitCode).toBe(1);
+    expect(check.theirs.stdout).toContain("no-unused-vars");
+    expect(check.mine).toEqual(check.theirs);
+
+    const fix = await both(["node_modules/eslint/bin/eslint.js", "--fix", "src/bad.js"], files);
+    expect(fix.theirs.files["src/bad.js"]).toBe("const unused = 1;\nconst kept = 2;\nconsole.log(kept);\n");
+    expect(fix.mine).toEqual(fix.theirs);
+  }, 60_000);
+
+  it("a clean file: no output, exit 0; JSON formatter the same", async () => {
+    const files = eslintProject({ "src/good.js": "const kept = 2;\nconsole.log(kept);\n" });
+    const clean = await both(["node_modules/eslint/bin/eslint.js", "src/good.js"], files);
+    expect(clean.theirs).toMatchObject({ stdout: "", exitCode: 0 });
+    expect(clean.mine).toEqual(clean.theirs);
+
+    const json = await both(["node_modules/eslint/bin/eslint.js", "--format", "json", "src/good.js", "src/bad.js"], { ...files, "src/bad.js": "var x = 1\n" });
+    expect(json.theirs.exitCode).toBe(1);
+    expect(JSON.parse(json.theirs.stdout)).toHaveLength(2);
+    expect(json.mine).toEqual(json.theirs);
+  }, 60_000);
+});
+
+const ARGS_SCRIPT = `const parse = require("minimist");
+const pc = require("picocolors");
+const argv = parse(process.argv.slice(2), { boolean: ["verbose"], string: ["name"], alias: { n: "name", v: "verbose" }, default: { level: 3 } });
+console.log(JSON.stringify(argv));
+console.log(pc.isColorSupported, JSON.stringify(pc.red("red") + pc.bold(pc.green("bold green")) + pc.dim("dim")));
+const plain = pc.createColors(false);
+console.log(plain.blue("plain"), Object.keys(pc).sort().join(","));
+console.dir({ n: 1, s: "s", t: true });
+require("fs").writeFileSync("argv.json", JSON.stringify(argv, null, 2) + "\\n");
+process.exitCode = argv._.length;
+`;
+
+describe("minimist and picocolors through a script", () => {
+  const files = { ...installedPackageFiles(["minimist", "picocolors"]), "args.js": ARGS_SCRIPT };
+  for (const [label, env] of [
+    ["colours forced", { FORCE_COLOR: "1" }],
+    ["colours off", { NO_COLOR: "1" }],
+  ] as const) {
+    it(`parses options, aliases, defaults and --, colours the same (${label}), writes the same file`, async () => {
+      const run = await both(["args.js", "-n", "x", "-v", "--level=5", "rest", "--", "--not-an-option"], files, env);
+      expect(run.theirs.exitCode).toBe(2);
+      expect(run.theirs.files["argv.json"]).toContain('"name": "x"');
+      expect(run.mine).toEqual(run.theirs);
+    }, 30_000);
+  }
+});
