@@ -2,8 +2,9 @@
 // the packages are the repository's own installed ones (test/support/installed-packages.ts), copied
 // into the test workspace's node_modules, so nothing touches the network. Each case runs the same
 // command in both, in-process for ours, and compares stdout, stderr, the exit code and the files
-// the tool left in the workspace. ESLint 9 (flat config, a violation, a clean file, --fix),
-// minimist and picocolors through a script.
+// the tool left in the workspace. ESLint with a flat config (a violation, a clean file, --fix,
+// the JSON formatter), minimist and picocolors through a script, Prettier's CLI (--check, --write),
+// fs-extra, cross-env.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,7 +86,7 @@ const ESLINT = installedPackageFiles(["eslint"]);
 const ESLINT_CONFIG = `module.exports = [\n  {\n    files: ["**/*.js"],\n    rules: { "no-unused-vars": "error", semi: ["error", "always"], "prefer-const": "warn" },\n  },\n];\n`;
 const eslintProject = (sources: Record<string, string>) => ({ ...ESLINT, "eslint.config.js": ESLINT_CONFIG, ...sources });
 
-describe("ESLint 9 with a flat config", () => {
+describe("ESLint (the repository's, 10.x) with a flat config", () => {
   it("a file with violations: the same report (stylish), exit 1, and --fix writes the same file", async () => {
     const files = eslintProject({ "src/bad.js": "let unused = 1\nlet kept = 2;\nconsole.log(kept)\n" });
     const check = await both(["node_modules/eslint/bin/eslint.js", "src/bad.js"], files);
@@ -136,4 +137,58 @@ describe("minimist and picocolors through a script", () => {
       expect(run.mine).toEqual(run.theirs);
     }, 30_000);
   }
+});
+
+const PRETTIER = installedPackageFiles(["prettier"]);
+const UNFORMATTED = {
+  ".prettierrc.json": '{ "semi": false, "singleQuote": true }\n',
+  ".prettierignore": "node_modules\n",
+  "src/a.js": 'const a = {b:1,\n  c: "two"};\nfunction f(x){return x*2}\n',
+  "src/b.ts": "export const sum = (a: number, b: number): number => { return a+b }\n",
+  "src/ok.js": "export const ok = 'yes'\n",
+  "data.json": '{"a":[1,2,3],"b":{"c":true}}\n',
+};
+
+describe("Prettier's CLI", () => {
+  it("--check lists the unformatted files with exit 1, --write rewrites them the same, then --check passes", async () => {
+    const files = { ...PRETTIER, ...UNFORMATTED };
+    const check = await both(["node_modules/prettier/bin/prettier.cjs", "--check", "."], files);
+    expect(check.theirs.exitCode).toBe(1);
+    expect(check.theirs.stderr).toContain("src/a.js");
+    expect(check.mine).toEqual(check.theirs);
+
+    const write = await both(["node_modules/prettier/bin/prettier.cjs", "--write", "."], files);
+    expect(write.theirs.files["src/a.js"]).toBe("const a = { b: 1, c: 'two' }\nfunction f(x) {\n  return x * 2\n}\n");
+    // --write prints how long each file took: the times differ, the rest is compared.
+    const timeless = (run: Outcome) => ({ ...run, stdout: run.stdout.replace(/ \d+ms/g, " <t>ms") });
+    expect(write.theirs.stdout).toMatch(/^src\/a\.js \d+ms$/m);
+    expect(timeless(write.mine)).toEqual(timeless(write.theirs));
+
+    const again = await both(["node_modules/prettier/bin/prettier.cjs", "--check", "."], { ...PRETTIER, ...write.theirs.files });
+    expect(again.theirs.exitCode).toBe(0);
+    expect(again.mine).toEqual(again.theirs);
+  }, 90_000);
+});
+
+const FS_EXTRA_SCRIPT = `const fse = require("fs-extra");
+(async () => {
+  await fse.outputJson("out/deep/data.json", { a: 1, list: [1, 2] }, { spaces: 2 });
+  await fse.copy("src", "copy/src");
+  await fse.move("copy/src/one.txt", "moved/one.txt");
+  fse.ensureFileSync("made/empty.txt");
+  await fse.remove("src/gone");
+  console.log(await fse.readJson("out/deep/data.json"), await fse.pathExists("src/gone"), fse.existsSync("moved/one.txt"));
+  try { await fse.move("moved/one.txt", "src/two.txt"); } catch (e) { console.log("move refused:", e.message.replace(process.cwd(), "<cwd>")); }
+  try { await fse.readJson("missing.json"); } catch (e) { console.log(e.code); }
+})();
+`;
+
+describe("fs-extra", () => {
+  it("outputJson, copy, move, ensureFile, remove and their errors leave the same files and print the same", async () => {
+    const files = { ...installedPackageFiles(["fs-extra"]), "main.js": FS_EXTRA_SCRIPT, "src/one.txt": "one\n", "src/two.txt": "two\n", "src/gone/x.txt": "x\n" };
+    const run = await both(["main.js"], files);
+    expect(run.theirs.files["moved/one.txt"]).toBe("one\n");
+    expect(run.theirs.files["copy/src/gone/x.txt"]).toBe("x\n");
+    expect(run.mine).toEqual(run.theirs);
+  }, 30_000);
 });
