@@ -6,11 +6,15 @@
 // the JSON formatter), minimist and picocolors through a script, Prettier's CLI (--check, --write),
 // fs-extra, cross-env.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { FsOp } from "../../src/runtime/sandbox";
+import { WorkspaceFiles } from "../../src/runtime";
+import { createBrowserRuntime } from "../../src/runtime/browser";
+import { SandboxHost, type FsOp } from "../../src/runtime/sandbox";
+import { openStorage } from "../../src/storage";
+import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
 import { installedPackageFiles } from "../support/installed-packages";
 import { runNodeInProcess } from "../support/run-node";
 
@@ -191,4 +195,44 @@ describe("fs-extra", () => {
     expect(run.theirs.files["copy/src/gone/x.txt"]).toBe("x\n");
     expect(run.mine).toEqual(run.theirs);
   }, 30_000);
+});
+
+// npm's .bin entry as the browser runtime's npm writes it (a shell script; it has no symlinks), and
+// as the machine's npm runs it too.
+const CROSS_ENV_BIN = '#!/bin/sh\nnode "$(dirname "$0")/../cross-env/dist/bin/cross-env.js" "$@"\n';
+
+describe("cross-env through npm scripts", () => {
+  it("npm test runs cross-env FOO=1 node -e …: the variables reach the child, its exit code is npm's", async () => {
+    const manifest = {
+      name: "app",
+      version: "1.0.0",
+      scripts: {
+        test: "cross-env FOO=1 BAR=\"two words\" node -e \"console.log(process.env.FOO, process.env.BAR); process.exit(Number(process.env.FOO) + 2)\"",
+        ok: "cross-env GREETING=hi node -e \"console.log(process.env.GREETING)\"",
+      },
+    };
+    const files: Record<string, string> = { ...installedPackageFiles(["cross-env"]), "node_modules/.bin/cross-env": CROSS_ENV_BIN, "package.json": JSON.stringify(manifest, null, 2) };
+
+    const dir = mkdtempSync(path.join(tmpdir(), "webcode-cross-env-"));
+    scratch.push(dir);
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
+    chmodSync(path.join(dir, "node_modules/.bin/cross-env"), 0o755);
+    const npm = (script: string) => spawnSync("npm", ["run", "--silent", script], { cwd: dir, encoding: "utf8", timeout: 30_000, env: { PATH: process.env.PATH ?? "", HOME: dir } });
+
+    const storage = await openStorage({ name: `real-tools-cross-env-${Date.now()}` });
+    const workspace = await WorkspaceFiles.open(storage, "ws");
+    for (const [file, text] of Object.entries(files)) await workspace.writeFile(file, text);
+    const runtime = createBrowserRuntime(workspace, { node: new SandboxHost(inProcessNodeEndpoint, { keepSpare: false }) });
+
+    for (const script of ["test", "ok"]) {
+      const theirs = npm(script);
+      const mine = await runtime.exec(`npm run --silent ${script}`);
+      expect(theirs.stderr).toBe("");
+      expect({ output: mine.output, exitCode: mine.exitCode }).toEqual({ output: theirs.stdout, exitCode: theirs.status });
+    }
+    expect(npm("test").stdout).toBe("1 two words\n");
+  }, 60_000);
 });
