@@ -3,30 +3,12 @@
 // POST with a JSON body, a 404 handler, app.listen and a request from the same program; the same
 // program runs in this machine's Node and prints the same.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { installedPackageFiles } from "../support/installed-packages";
 import { runNodeInProcess } from "../support/run-node";
-
-/** A package and its dependencies' files (JavaScript and JSON), as a workspace would have them installed. */
-function installed(name: string, out: Record<string, string>, seen = new Set<string>()): Record<string, string> {
-  if (seen.has(name)) return out;
-  seen.add(name);
-  const root = path.join(process.cwd(), "node_modules");
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
-      const full = path.join(dir, entry);
-      if (entry === "node_modules") continue;
-      if (statSync(full).isDirectory()) walk(full);
-      else if (/\.(js|cjs|mjs|json)$/.test(entry)) out[`node_modules/${path.relative(root, full)}`] = readFileSync(full, "utf8");
-    }
-  };
-  walk(path.join(root, name));
-  const manifest = JSON.parse(readFileSync(path.join(root, name, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) installed(dependency, out, seen);
-  return out;
-}
 
 const APP = `const express = require('express');
 const http = require('http');
@@ -54,7 +36,7 @@ const server = app.listen(3000, async () => {
 `;
 
 it("an Express app serves JSON routes, a JSON body and a 404 as in Node, and ends when its server closes", async () => {
-  const files = installed("express", { "app.js": APP });
+  const files = { ...installedPackageFiles(["express"]), "app.js": APP };
   const ours = await runNodeInProcess(["app.js"], files, { timeoutMs: 20_000 });
   expect(ours.stderr).toBe("");
   expect(ours.stdout.replace(/\s+/g, " ")).toContain("[ 201, 'application/json; charset=utf-8', 'yes', 'Express', '{\"got\":{\"a\":[1,2]}}' ]");

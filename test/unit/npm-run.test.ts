@@ -69,6 +69,14 @@ describe("npm run", () => {
     expect(broken.output).toMatch(/code=3\n$/);
   });
 
+  it("takes its options before the script's name as after it (npm run --silent build, npm run -s build -- x)", async () => {
+    const { runtime } = await open({ name: "demo", scripts: { build: "echo building" } });
+    expect(await runtime.exec("npm run --silent build")).toMatchObject({ exitCode: 0, output: "building\n" });
+    expect((await runtime.exec("npm run -s build -- --flag")).output).toBe("building --flag\n");
+    expect((await runtime.exec("npm run build --silent")).output).toBe("building\n");
+    expect((await runtime.exec("npm run --silent")).output).toContain("build\n    echo building");
+  });
+
   it("says what is missing, lists scripts, and starts server.js when there is no start script", async () => {
     const { files, runtime } = await open({ name: "demo", scripts: { build: "echo building" } });
     const missing = await runtime.exec("npm test");

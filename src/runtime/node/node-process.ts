@@ -251,8 +251,14 @@ export function createConsole(process: NodeProcess): Console {
   const counts = new Map<string, number>();
   const timers = new Map<string, number>();
   let indent = "";
+  // Node colours what console inspects when FORCE_COLOR asks for more than two colours (any value but
+  // "0" and "false"), even when the output is not a terminal; our streams are never a colour terminal.
+  const colors = () => {
+    const force = process.env.FORCE_COLOR;
+    return force !== undefined && force !== "0" && force !== "false";
+  };
   const print = (stream: "stdout" | "stderr", args: unknown[]) => {
-    const text = formatWithOptions({}, ...(args as [unknown, ...unknown[]]));
+    const text = formatWithOptions({ colors: colors() }, ...(args as [unknown, ...unknown[]]));
     const indented = indent === "" ? text : text.split("\n").map((line) => indent + line).join("\n");
     process[stream].write(`${indented}\n`);
   };
@@ -267,7 +273,7 @@ export function createConsole(process: NodeProcess): Console {
       error.name = "Trace";
       print("stderr", [error.stack?.split("\n").filter((line, index) => index === 0 || !line.includes("node-process")).join("\n")]);
     },
-    dir: (value: unknown, opts?: object) => process.stdout.write(`${inspect(value, { ...opts })}\n`),
+    dir: (value: unknown, opts?: object) => process.stdout.write(`${inspect(value, { colors: colors(), ...opts })}\n`),
     dirxml: (...args: unknown[]) => print("stdout", args),
     assert: (condition: unknown, ...args: unknown[]) => {
       if (!condition) print("stderr", args.length > 0 ? [`Assertion failed: ${String(args[0])}`, ...args.slice(1)] : ["Assertion failed"]);

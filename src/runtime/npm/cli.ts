@@ -95,8 +95,14 @@ export async function runNpm(args: string[], ctx: NpmContext): Promise<CommandRe
       case "run":
       case "run-script":
       case "rum":
-      case "urn":
-        return await runScript(rest[0], rest.slice(1), ctx, result);
+      case "urn": {
+        // As npm: options may come before the script's name (npm run --silent build); the name is
+        // the first argument that is not an option, before any "--".
+        const end = rest.indexOf("--") === -1 ? rest.length : rest.indexOf("--");
+        const at = rest.slice(0, end).findIndex((arg) => !arg.startsWith("-"));
+        if (at === -1) return await runScript(undefined, rest, ctx, result);
+        return await runScript(rest[at], [...rest.slice(0, at), ...rest.slice(at + 1)], ctx, result);
+      }
       case "test":
       case "t":
       case "tst":
