@@ -2,15 +2,14 @@
 // reach git hosts directly) and an access token for one host. Used from the next git command on.
 import { useId, useState } from "react";
 import { useStore } from "zustand";
-import { maskKey } from "../../providers";
 import { cleanHost, cleanProxyUrl } from "../../runtime";
 import type { RuntimeSettingsStore } from "./runtime-settings-store";
+import { TokenRow } from "./token-row";
 
 export function GitSettingsSection({ runtime, onProblem }: { runtime: RuntimeSettingsStore; onProblem(action: () => Promise<void>): void }) {
   const settings = useStore(runtime.store);
   const baseId = useId();
   const [proxyDraft, setProxyDraft] = useState<string | undefined>(undefined);
-  const [tokenDraft, setTokenDraft] = useState("");
   const [hostDraft, setHostDraft] = useState<string | undefined>(undefined);
   const proxy = proxyDraft ?? settings.gitCorsProxy;
   const host = hostDraft ?? settings.gitTokenHost;
@@ -60,41 +59,15 @@ export function GitSettingsSection({ runtime, onProblem }: { runtime: RuntimeSet
           </p>
         )}
       </div>
-      <div className="form-row">
-        <label htmlFor={`${baseId}-token`} className="form-label">
-          Access token
-        </label>
-        <div className="form-row-inline">
-          <input
-            id={`${baseId}-token`}
-            className="text-input"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={settings.gitAccessToken ? `Saved: ${maskKey(settings.gitAccessToken)}` : "None"}
-            value={tokenDraft}
-            onChange={(event) => setTokenDraft(event.target.value)}
-          />
-          <button
-            type="button"
-            className="button"
-            disabled={tokenDraft.trim() === ""}
-            onClick={() =>
-              onProblem(async () => {
-                await runtime.update({ gitAccessToken: tokenDraft.trim() });
-                setTokenDraft("");
-              })
-            }
-          >
-            Set token
-          </button>
-          {settings.gitAccessToken && (
-            <button type="button" className="button" onClick={() => onProblem(() => runtime.update({ gitAccessToken: "" }))}>
-              Remove token
-            </button>
-          )}
-        </div>
-      </div>
+      <TokenRow
+        id={`${baseId}-token`}
+        label="Access token"
+        saved={settings.gitAccessToken}
+        setLabel="Set token"
+        removeLabel="Remove token"
+        save={(token) => runtime.update({ gitAccessToken: token })}
+        run={onProblem}
+      />
       <div className="form-row">
         <label htmlFor={`${baseId}-host`} className="form-label">
           Send the token only to

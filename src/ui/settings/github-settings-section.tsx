@@ -3,14 +3,13 @@
 // provider keys: only in this browser's storage for this site, never exported or shared.
 import { useId, useState } from "react";
 import { useStore } from "zustand";
-import { maskKey } from "../../providers";
 import { cleanProxyUrl } from "../../runtime";
 import type { RuntimeSettingsStore } from "./runtime-settings-store";
+import { TokenRow } from "./token-row";
 
 export function GitHubSettingsSection({ runtime, onProblem }: { runtime: RuntimeSettingsStore; onProblem(action: () => Promise<void>): void }) {
   const settings = useStore(runtime.store);
   const baseId = useId();
-  const [tokenDraft, setTokenDraft] = useState("");
   const [urlDraft, setUrlDraft] = useState<string | undefined>(undefined);
   const url = urlDraft ?? settings.githubApiUrl;
   const urlProblem = url.trim() !== "" && cleanProxyUrl(url) === "" ? "Enter an http:// or https:// URL, such as https://github.example.com/api/v3." : undefined;
@@ -22,41 +21,15 @@ export function GitHubSettingsSection({ runtime, onProblem }: { runtime: Runtime
         one GitHub allows 60 requests an hour); it needs "Contents: read-only" to open a private repository, and "Contents: read and write" plus "Pull requests: read
         and write" to push a branch and open a pull request. Kept only in this browser's storage for this site; never exported or shared.
       </p>
-      <div className="form-row">
-        <label htmlFor={`${baseId}-token`} className="form-label">
-          GitHub token
-        </label>
-        <div className="form-row-inline">
-          <input
-            id={`${baseId}-token`}
-            className="text-input"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={settings.githubAccessToken ? `Saved: ${maskKey(settings.githubAccessToken)}` : "None"}
-            value={tokenDraft}
-            onChange={(event) => setTokenDraft(event.target.value)}
-          />
-          <button
-            type="button"
-            className="button"
-            disabled={tokenDraft.trim() === ""}
-            onClick={() =>
-              onProblem(async () => {
-                await runtime.update({ githubAccessToken: tokenDraft.trim() });
-                setTokenDraft("");
-              })
-            }
-          >
-            Set GitHub token
-          </button>
-          {settings.githubAccessToken && (
-            <button type="button" className="button" onClick={() => onProblem(() => runtime.update({ githubAccessToken: "" }))}>
-              Remove GitHub token
-            </button>
-          )}
-        </div>
-      </div>
+      <TokenRow
+        id={`${baseId}-token`}
+        label="GitHub token"
+        saved={settings.githubAccessToken}
+        setLabel="Set GitHub token"
+        removeLabel="Remove GitHub token"
+        save={(token) => runtime.update({ githubAccessToken: token })}
+        run={onProblem}
+      />
       <div className="form-row">
         <label htmlFor={`${baseId}-api`} className="form-label">
           GitHub Enterprise API URL

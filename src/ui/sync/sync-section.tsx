@@ -3,10 +3,10 @@
 // "Sync this workspace". Shows the command that makes a token for this workspace's room.
 import { useId, useState } from "react";
 import { useStore } from "zustand";
-import { maskKey } from "../../providers";
 import { cleanSyncUrl } from "../../runtime";
 import type { RuntimeSettingsStore } from "../settings/runtime-settings-store";
 import type { SyncController, SyncState } from "./sync-controller";
+import { TokenRow } from "../settings/token-row";
 
 export const SYNC_STATE_LABELS: Record<SyncState, string> = {
   off: "Off",
@@ -32,7 +32,6 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
   const settings = useStore(runtime.store);
   const view = useStore(controller.view);
   const baseId = useId();
-  const [tokenDraft, setTokenDraft] = useState("");
   const [urlDraft, setUrlDraft] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState(false);
   const url = urlDraft ?? settings.syncServerUrl;
@@ -84,40 +83,15 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
           </p>
         )}
       </div>
-      <div className="form-row">
-        <label htmlFor={`${baseId}-token`} className="form-label">
-          Sync token
-        </label>
-        <div className="form-row-inline">
-          <input
-            id={`${baseId}-token`}
-            className="text-input"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={settings.syncAccessToken ? `Saved: ${maskKey(settings.syncAccessToken)}` : "None"}
-            value={tokenDraft}
-            onChange={(event) => setTokenDraft(event.target.value)}
-          />
-          <button
-            type="button"
-            className="button"
-            disabled={tokenDraft.trim() === ""}
-            onClick={() =>
-              onProblem(async () => {
-                await runtime.update({ syncAccessToken: tokenDraft.trim() });
-                setTokenDraft("");
-              })
-            }
-          >
-            Set sync token
-          </button>
-          {settings.syncAccessToken && (
-            <button type="button" className="button" onClick={() => onProblem(() => runtime.update({ syncAccessToken: "" }))}>
-              Remove sync token
-            </button>
-          )}
-        </div>
+      <TokenRow
+        id={`${baseId}-token`}
+        label="Sync token"
+        saved={settings.syncAccessToken}
+        setLabel="Set sync token"
+        removeLabel="Remove sync token"
+        save={(token) => runtime.update({ syncAccessToken: token })}
+        run={onProblem}
+      >
         <p className="form-hint">
           A token is for one workspace (its room is the workspace id). Run this where the server runs, with its SYNC_SECRET set:{" "}
           <code id={`${baseId}-command`}>{command}</code>{" "}
@@ -135,7 +109,7 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
             {copied ? "Copied" : "Copy token command"}
           </button>
         </p>
-      </div>
+      </TokenRow>
       <div className="form-row">
         <div className="form-row-inline">
           <input
