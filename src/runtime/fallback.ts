@@ -13,7 +13,7 @@ export interface FallbackNotice {
 export const UNAVAILABLE_IN_BROWSER_RUNTIME = [
   "npm packages with install scripts or native code",
   "Node.js dev servers and bundlers (vite build, next, webpack)",
-  "child processes and network servers in node programs",
+  "worker threads, synchronous child processes and raw sockets in node programs",
 ];
 
 /**
@@ -22,7 +22,7 @@ export const UNAVAILABLE_IN_BROWSER_RUNTIME = [
  * was wrong while they did).
  */
 export const BROWSER_RUNTIME_WORKS =
-  "Browser runtime: node, npm, python3, git, the terminal's file and text commands, the agent, and the Preview of front-end apps (static files, TypeScript, JSX, node_modules packages).";
+  "Browser runtime: node, npm, python3, git, the terminal's file and text commands, the agent, the Preview of front-end apps (static files, TypeScript, JSX, CSS modules, PostCSS, node_modules packages), and node's http servers, which the Preview and curl reach.";
 
 /** Why a WebContainer boot that never answers most often stalls, besides the network. */
 const STALL_CAUSES =
