@@ -4,6 +4,8 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/pro
 import * as Y from "yjs";
 import type { Disposable } from "../../base";
 import { WorkspaceSync, type SyncConflict, type SyncedFiles } from "./workspace-sync";
+import { SessionSync, type SyncedSessionStorage } from "./session-sync";
+import { TurnLeases } from "./turn-lease";
 
 export type SyncStatus = "connecting" | "connected" | "offline" | "error";
 
@@ -19,10 +21,25 @@ export interface SyncConnectOptions {
   onError?: (error: unknown) => void;
   /** Node has no global WebSocket (tests give `ws`). */
   WebSocketPolyfill?: unknown;
+  /** The workspace's sessions too, with one turn per session across devices (session-sync.ts, turn-lease.ts). */
+  sessions?: {
+    storage: SyncedSessionStorage;
+    /** This page, unique (a random id). */
+    device: string;
+    /** What other devices show while this one runs a turn ("Chrome on Linux"). */
+    deviceName: string;
+    /** Test hooks for the lease's timing. */
+    lease?: { heartbeatMs?: number; expireMs?: number; settleMs?: number; now?: () => number };
+  };
 }
+
+/** How long a turn's claim waits for the server's answer before it goes ahead as if offline. */
+const ACK_TIMEOUT_MS = 5_000;
 
 export interface SyncConnection extends Disposable {
   readonly sync: WorkspaceSync;
+  readonly sessions: SessionSync | undefined;
+  readonly turns: TurnLeases | undefined;
   readonly provider: HocuspocusProvider;
   /** Resolves after the first sync with the server and the merge. */
   readonly ready: Promise<void>;
@@ -35,6 +52,8 @@ export interface SyncConnection extends Disposable {
 export function connectWorkspaceSync(options: SyncConnectOptions): SyncConnection {
   const doc = new Y.Doc();
   const sync = new WorkspaceSync(options.files, doc, options.onError);
+  const sessions = options.sessions && new SessionSync(options.sessions.storage, options.files.workspaceId, doc, options.onError);
+  let online = false;
   const socket = new HocuspocusProviderWebsocket({
     url: options.url,
     ...(options.WebSocketPolyfill ? { WebSocketPolyfill: options.WebSocketPolyfill as typeof WebSocket } : {}),
@@ -53,21 +72,43 @@ export function connectWorkspaceSync(options: SyncConnectOptions): SyncConnectio
       report("error", `The sync server refused the token: ${reason}`);
     },
     onSynced: () => {
+      online = true;
       if (!failed) report("connected");
       const conflicts = sync.merge();
       if (conflicts.length > 0) options.onConflicts?.(conflicts);
-      resolveReady();
+      if (sessions) void sessions.merge().then(resolveReady, (error: unknown) => (options.onError?.(error), resolveReady()));
+      else resolveReady();
     },
     onStatus: ({ status }) => {
+      online = status === "connected";
       if (failed) return;
       if (status === "connecting") report("connecting");
       else if (status === "disconnected") report("offline");
     },
   });
+  const acknowledged = () =>
+    new Promise<void>((resolve) => {
+      if (!online || !provider.hasUnsyncedChanges) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        provider.off("unsyncedChanges", check);
+        resolve();
+      };
+      const check = () => {
+        if (!provider.hasUnsyncedChanges) done();
+      };
+      const timer = setTimeout(done, ACK_TIMEOUT_MS);
+      provider.on("unsyncedChanges", check);
+    });
+  const turns =
+    options.sessions &&
+    new TurnLeases(doc, { device: options.sessions.device, name: options.sessions.deviceName, acknowledged, ...options.sessions.lease });
   provider.attach(); // a provider given its socket is attached by hand
   report("connecting");
   return {
     sync,
+    sessions,
+    turns,
     provider,
     ready,
     disconnect: () => socket.disconnect(),
@@ -80,6 +121,8 @@ export function connectWorkspaceSync(options: SyncConnectOptions): SyncConnectio
       });
     },
     dispose: () => {
+      turns?.dispose();
+      sessions?.dispose();
       sync.dispose();
       provider.destroy();
       socket.destroy();
