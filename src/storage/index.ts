@@ -198,4 +198,6 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
 // provider are in a chunk of their own that only a syncing workspace loads.
 export type { SyncConflict, SyncedChange, SyncedFiles } from "./sync/workspace-sync";
 export type { SyncConnection, SyncConnectOptions, SyncStatus } from "./sync/connect";
+export type { SyncedSessionStorage } from "./sync/session-sync";
+export type { TurnHolder, TurnLeases } from "./sync/turn-lease";
 export const loadWorkspaceSync = () => import("./sync/connect");

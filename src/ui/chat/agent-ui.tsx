@@ -38,6 +38,8 @@ export interface AgentUiDeps {
   budget?: BudgetSettings;
   /** MCP servers and user skills in Settings (optional; the sections are hidden without it). */
   mcp?: McpActions;
+  /** Settings → Sync, shared with the agents' turn coordination (default: one of its own when `runtime` is given). */
+  sync?: SyncController;
 }
 
 export const CHAT_PANEL_ID = "chat";
@@ -56,7 +58,7 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
   // Keyed by the open workspace's file service (one per open workspace).
   const controllers = new Map<object, ChatController>();
   // Settings → Sync; the sync code itself loads only when a workspace syncs.
-  const sync = deps.runtime ? new SyncController(deps.runtime.store) : undefined;
+  const sync = deps.sync ?? (deps.runtime ? new SyncController(deps.runtime.store) : undefined);
   return {
     settingsOpen,
     activeSessionId: (services) => controllers.get(services.files)?.view.getState().activeSessionId,
@@ -65,7 +67,7 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
         id: CHAT_PANEL_ID,
         title: "Chat",
         order: -10,
-        render: (services) => <ChatPanelHost services={services} deps={deps} settingsOpen={settingsOpen} controllers={controllers} />,
+        render: (services) => <ChatPanelHost services={services} deps={deps} settingsOpen={settingsOpen} controllers={controllers} sync={sync} />,
       },
     ],
     topBar: [
@@ -81,11 +83,11 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
 
 /** Keeps the open workspace synced while Settings → Sync asks for it, and shows the state. */
 function SyncTopBarItem({ sync, services }: { sync: SyncController; services: WorkbenchServices }) {
-  const { files, notifications } = services;
+  const { files, notifications, storage } = services;
   useEffect(() => {
-    const binding = sync.bind({ files, info: (message) => notifications.info(message), error: (error, context) => notifications.error(error, context) });
+    const binding = sync.bind({ files, storage, info: (message) => notifications.info(message), error: (error, context) => notifications.error(error, context) });
     return () => binding.dispose();
-  }, [sync, files, notifications]);
+  }, [sync, files, storage, notifications]);
   return <SyncIndicator controller={sync} />;
 }
 
@@ -141,11 +143,13 @@ function ChatPanelHost({
   deps,
   settingsOpen,
   controllers,
+  sync,
 }: {
   services: WorkbenchServices;
   deps: AgentUiDeps;
   settingsOpen: StoreApi<{ open: boolean }>;
   controllers: Map<object, ChatController>;
+  sync: SyncController | undefined;
 }) {
   const agent = deps.agentFor(services);
   const settings = useStore(deps.settings.store);
@@ -180,6 +184,7 @@ function ChatPanelHost({
     };
   }, [controller, services.files, controllers]);
   const changes = useMemo(() => new SnapshotChangesSource(services.storage, services.files), [services.storage, services.files]);
+  const remoteTurns = useMemo(() => sync?.remoteTurns(services.files.workspaceId), [sync, services.files.workspaceId]);
   if (!controller) {
     return <p className="changes-note">{idleMessage(services)}</p>;
   }
@@ -197,6 +202,7 @@ function ChatPanelHost({
       onOpenFile={(path) => void services.documents.open(path)}
       changes={changes}
       renderDiff={deps.renderDiff}
+      {...(remoteTurns && { remoteTurns })}
       supportsImages={info?.capabilities.images ?? true}
       contextWindow={(ref) => findModel(settings.configs, ref)?.context}
       onProblem={(message) => services.notifications.notify("error", message)}

@@ -3,9 +3,10 @@
 // goes. The sync code (Yjs, the Hocuspocus provider) is loaded by dynamic import only then, so it
 // is in no chunk a page without sync loads.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { errorMessage, type Disposable } from "../../base";
+import { Emitter, errorMessage, newId, type Disposable } from "../../base";
 import type { RuntimeSettings } from "../../runtime";
-import { loadWorkspaceSync, type SyncConflict, type SyncConnection, type SyncConnectOptions, type SyncedFiles } from "../../storage";
+import { loadWorkspaceSync, type SyncConflict, type SyncConnection, type SyncConnectOptions, type SyncedFiles, type SyncedSessionStorage, type TurnLeases } from "../../storage";
+import { deviceName } from "./device-name";
 
 export type SyncState = "off" | "connecting" | "connected" | "offline" | "error";
 
@@ -17,6 +18,8 @@ export interface SyncView {
 
 export interface SyncBinding {
   files: SyncedFiles;
+  /** The workspace's sessions sync too when given (with one turn per session across devices). */
+  storage?: SyncedSessionStorage;
   /** Told once per first connect that kept local text as conflict copies, and of write failures. */
   info(message: string): void;
   error(error: unknown, context: string): void;
@@ -30,13 +33,61 @@ export function syncWanted(settings: RuntimeSettings, workspaceId: string): bool
   return settings.syncServerUrl !== "" && settings.syncAccessToken !== "" && settings.syncWorkspaces.includes(workspaceId);
 }
 
+/** Turns of a workspace's sessions running on other devices, for the chat. */
+export interface RemoteTurns {
+  /** The device running the session's turn, if another one is. */
+  runningOn(sessionId: string): string | undefined;
+  subscribe(listener: () => void): () => void;
+  /** Asks that device to stop the turn. */
+  requestStop(sessionId: string): void;
+}
+
+export interface SyncControllerOptions {
+  /** What other devices see while this one runs a turn (default: from the user agent). */
+  deviceName?: string;
+}
+
 export class SyncController {
   readonly view: StoreApi<SyncView> = createStore<SyncView>(() => ({ state: "off" }));
+  /** This page among the devices of a synced workspace (random: tabs are told apart too). */
+  readonly device = newId("dev");
+  readonly deviceName: string;
+  private readonly connections = new Map<string, SyncConnection>();
+  private readonly leasesChanged = new Emitter<void>();
 
   constructor(
     private readonly settings: StoreApi<RuntimeSettings>,
     private readonly load: () => Promise<Connect> = loadConnect,
-  ) {}
+    options: SyncControllerOptions = {},
+  ) {
+    this.deviceName = options.deviceName ?? deviceName(typeof navigator === "undefined" ? "" : navigator.userAgent);
+  }
+
+  /** The turn leases of a workspace while it is connected with its sessions. */
+  leases(workspaceId: string): TurnLeases | undefined {
+    return this.connections.get(workspaceId)?.turns;
+  }
+
+  remoteTurns(workspaceId: string): RemoteTurns {
+    return {
+      runningOn: (sessionId) => this.leases(workspaceId)?.runningElsewhere().get(sessionId),
+      subscribe: (listener) => {
+        let leaseWatch: Disposable | undefined;
+        const follow = () => {
+          leaseWatch?.dispose();
+          leaseWatch = this.leases(workspaceId)?.onDidChange(listener);
+          listener();
+        };
+        follow();
+        const watch = this.leasesChanged.event(follow);
+        return () => {
+          watch.dispose();
+          leaseWatch?.dispose();
+        };
+      },
+      requestStop: (sessionId) => void this.leases(workspaceId)?.requestStop(sessionId),
+    };
+  }
 
   /** Keeps `binding.files` connected while the settings ask for it; dispose to disconnect. */
   bind(binding: SyncBinding): Disposable {
@@ -44,8 +95,13 @@ export class SyncController {
     let key = "";
     let disposed = false;
     let generation = 0;
+    const workspaceId = binding.files.workspaceId;
     const stop = () => {
       generation++;
+      if (connection && this.connections.get(workspaceId) === connection) {
+        this.connections.delete(workspaceId);
+        this.leasesChanged.fire();
+      }
       connection?.dispose();
       connection = undefined;
       this.view.setState({ state: "off" }, true);
@@ -73,8 +129,11 @@ export class SyncController {
               binding.info(
                 `Sync: ${conflicts.length} file(s) differed here and on the server; the server's text was kept and yours saved beside it: ${conflicts.map((c) => c.copy).join(", ")}.`,
               ),
-            onError: (error) => binding.error(error, "Sync could not write a file"),
+            onError: (error) => binding.error(error, "Sync could not store a change"),
+            ...(binding.storage && { sessions: { storage: binding.storage, device: this.device, deviceName: this.deviceName } }),
           });
+          this.connections.set(workspaceId, connection);
+          this.leasesChanged.fire();
         },
         (error: unknown) => {
           if (mine === generation) this.view.setState({ state: "error", detail: `The sync code could not be loaded: ${errorMessage(error)}` }, true);
