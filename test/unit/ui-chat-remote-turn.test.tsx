@@ -70,6 +70,23 @@ describe("a turn running on another device", () => {
   });
 });
 
+describe("a session started elsewhere", () => {
+  it("opens in a chat that had none open, so its turn is followed; an open session stays open", async () => {
+    const agent = new FakeAgent();
+    controller = new ChatController(agent, { scheduler: new ManualFrames() });
+    await controller.start();
+    expect(controller.view.getState().activeSessionId).toBeUndefined();
+    const first = session({ title: "Started on the desktop", updatedAt: 5 });
+    agent.sessions = [first];
+    await controller.followOtherTab([first.id]);
+    expect(controller.view.getState().activeSessionId).toBe(first.id);
+    const second = session({ title: "Another one", updatedAt: 9 });
+    agent.sessions = [first, second];
+    await controller.followOtherTab([second.id]);
+    expect(controller.view.getState().activeSessionId).toBe(first.id);
+  });
+});
+
 describe("turnsAcrossDevices", () => {
   it("takes the tabs' lock first, then the devices' lease; without sync only the lock", async () => {
     const order: string[] = [];

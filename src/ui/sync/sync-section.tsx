@@ -43,8 +43,9 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
     <section className="settings-section" aria-labelledby={`${baseId}-title`}>
       <h3 id={`${baseId}-title`}>Sync</h3>
       <p className="form-hint">
-        Syncs this workspace's text files with your own sync server (<code>npm run sync-server</code>, see the README), so other devices and collaborators with a
-        token for this workspace see the same files. Binary files are not synced yet. The server sees everything it relays: there is no end-to-end encryption.
+        Syncs this workspace's text files and chat sessions with your own sync server (<code>npm run sync-server</code>, see the README), so other devices and
+        collaborators with a token for this workspace see the same files and follow the agent's turns live (a turn runs on one device at a time). Binary files
+        are not synced yet; provider keys and permission grants never are. The server sees everything it relays: there is no end-to-end encryption.
         Without a server nothing connects. The URL and token are kept only in this browser's storage for this site; never exported or shared.
       </p>
       <div className="form-row">
