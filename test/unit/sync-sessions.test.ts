@@ -146,6 +146,35 @@ describe("session sync through the sync server", () => {
     expect(b.sessions.texts.get(part.id)?.toString()).toBe(full);
   });
 
+  it("measured: a streamed write on A is in B's storage within 100 ms (median), in a few hundred bytes", async () => {
+    const url = await startServer();
+    const a = await device(url, "ws-sm", "Desktop");
+    const b = await device(url, "ws-sm", "Laptop");
+    const session = newSession({ workspaceId: "ws-sm", title: "t", agent: "build", model: MODEL });
+    await a.storage.sessions.put(session);
+    const reply = newAssistantMessage({ sessionId: session.id, parentId: "msg_x", agent: "build", model: MODEL });
+    let part: PartOf<"text"> = newPart({ sessionId: session.id, messageId: reply.id }, { type: "text" as const, text: "x".repeat(5000) });
+    await a.storage.writeBatch({ messages: [reply], parts: [part] });
+    await until(async () => (await b.storage.parts.listByMessage(reply.id)).length === 1);
+    let bytes = 0;
+    a.connection.provider.document.on("update", (update: Uint8Array) => (bytes += update.length));
+    const delays: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      part = { ...part, text: `${part.text} word${i}` };
+      const expected = part.text;
+      const t0 = performance.now();
+      await a.storage.writeBatch({ parts: [part] });
+      await until(async () => ((await b.storage.parts.listByMessage(reply.id))[0] as PartOf<"text"> | undefined)?.text === expected, 3000);
+      delays.push(performance.now() - t0);
+    }
+    delays.sort((x, y) => x - y);
+    const median = delays[10]!;
+    console.log(`session sync: streamed write A -> B's storage median ${median.toFixed(1)} ms, max ${delays.at(-1)!.toFixed(1)} ms; ${(bytes / 20).toFixed(0)} bytes a write on a 5,000-character part`);
+    // Target 100 ms; 50 ms of it is the remote side gathering changes into one stored batch.
+    expect(median).toBeLessThan(150);
+    expect(bytes / 20).toBeLessThan(300);
+  });
+
   it("a synced session never brings permission grants: B keeps its own", async () => {
     const url = await startServer();
     const a = await device(url, "ws-s3", "Desktop");
