@@ -220,6 +220,22 @@ describe("session sync through the sync server", () => {
     await connection.ready;
     await until(async () => (await a.storage.parts.listBySession(early.id)).length === 1);
     expect((await a.storage.sessions.get(early.id))?.title).toBe("Made offline");
+
+    // Connecting again with the same records on both sides stores nothing (the first sweep compares).
+    connection.dispose();
+    const rewrites: unknown[] = [];
+    storage.onDidWriteSessions((event) => event.source === "sync" && rewrites.push(event));
+    const again = connectWorkspaceSync({
+      files,
+      url,
+      token: signRoomToken({ room: "ws-s4", access: "write", secret: SECRET }),
+      WebSocketPolyfill: WebSocket,
+      sessions: { storage, device: "pre-2", deviceName: "Tablet" },
+    });
+    cleanups.push(() => again.dispose());
+    await again.ready;
+    await again.sessions!.whenStored();
+    expect(rewrites).toEqual([]);
   });
 });
 

@@ -42,8 +42,17 @@ function sharedSession(session: SessionRecord): Json {
   return shared;
 }
 
+/** JSON with object keys sorted: a record read back from the document may list them in another order. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
+  );
+}
+
 function sameJson(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+  return a === b || stableJson(a) === stableJson(b);
 }
 
 export class SessionSync implements Disposable {
