@@ -357,6 +357,11 @@ export class PartRepository {
     return (await restoreList(values, restorePart, this.onInvalid)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  async get(id: string): Promise<PartRecord | undefined> {
+    const value = await this.db.get("parts", id);
+    return value === undefined ? undefined : restorePart(value);
+  }
+
   async listByMessage(messageId: string): Promise<PartRecord[]> {
     const values = await this.db.getAllFromIndex("parts", "messageId", messageId);
     return (await restoreList(values, restorePart, this.onInvalid)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -195,6 +195,17 @@ describe("session sync through the sync server", () => {
     expect((await b.storage.sessions.get(session.id))?.permission).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await a.storage.sessions.get("ses_forged")).toBeUndefined();
+
+    // A message of another workspace on A: a document naming its id can neither move nor delete it.
+    const elsewhere = newSession({ workspaceId: "other-ws", title: "private", agent: "build", model: MODEL });
+    const secret = newUserMessage({ sessionId: elsewhere.id, agent: "build", model: MODEL });
+    await a.storage.writeBatch({ sessions: [elsewhere], messages: [secret] });
+    b.connection.provider.document.transact(() => b.sessions.messages.set(secret.id, { ...secret, sessionId: session.id }));
+    await until(async () => a.sessions.messages.has(secret.id));
+    b.connection.provider.document.transact(() => b.sessions.messages.delete(secret.id));
+    await until(async () => !a.sessions.messages.has(secret.id));
+    await a.sessions.whenStored();
+    expect(await a.storage.messages.get(secret.id)).toEqual(secret);
   });
 
   it("sessions a device had before syncing are merged into the document on first connect", async () => {

@@ -230,6 +230,21 @@ export class SessionSync implements Disposable {
     return !!shared && shared.workspaceId === this.workspaceId;
   }
 
+  /** Record ids checked once: not stored, or stored in a session of this workspace. */
+  private readonly ownIds = new Set<string>();
+
+  /**
+   * Whether the stored record with this id (if any) is this workspace's: a document naming the id
+   * of another workspace's message or part must not replace or delete it.
+   */
+  private async ownStored(kind: "messages" | "parts", id: string): Promise<boolean> {
+    if (this.ownIds.has(id)) return true;
+    const stored = await this.storage[kind].get(id);
+    const own = !stored || (await this.storage.sessions.get(stored.sessionId))?.workspaceId === this.workspaceId;
+    if (own) this.ownIds.add(id);
+    return own;
+  }
+
   private async storeRemote(pending: { sessions: Set<string>; messages: Set<string>; parts: Set<string> }): Promise<void> {
     if (this.disposed) return;
     const skip = this.skipUnchanged;
@@ -259,26 +274,26 @@ export class SessionSync implements Disposable {
     for (const id of pending.messages) {
       const value = this.messages.get(id);
       if (!value) {
-        deletedMessages.push(id);
+        if (await this.ownStored("messages", id)) deletedMessages.push(id);
         continue;
       }
       if (unchanged(`m:${id}`, value)) continue;
       const message = this.restore(() => restoreMessage(value));
-      if (!message || !this.ownSession(message.sessionId)) continue;
+      if (!message || !this.ownSession(message.sessionId) || !(await this.ownStored("messages", id))) continue;
       batch.messages.push(message);
       touched.add(message.sessionId);
     }
     for (const id of pending.parts) {
       const value = this.parts.get(id);
       if (!value) {
-        if (!this.texts.has(id)) deletedParts.push(id);
+        if (!this.texts.has(id) && (await this.ownStored("parts", id))) deletedParts.push(id);
         continue;
       }
       const text = this.texts.get(id);
       const record = text ? { ...value, text: text.toString() } : value;
       if (unchanged(`p:${id}`, record)) continue;
       const part = this.restore(() => restorePart(record));
-      if (!part || !this.ownSession(part.sessionId)) continue;
+      if (!part || !this.ownSession(part.sessionId) || !(await this.ownStored("parts", id))) continue;
       batch.parts.push(part);
       touched.add(part.sessionId);
     }
