@@ -304,6 +304,16 @@ describe("one turn per session across devices", () => {
     await until(() => !b.turns.runningElsewhere().has("ses_2"));
   });
 
+  it("a page that is closed lets go of its turns at once", async () => {
+    const url = await startServer();
+    const a = await device(url, "ws-t4", "Desktop");
+    const b = await device(url, "ws-t4", "Laptop");
+    void a.turns.run("ses_4", () => new Promise<never>(() => undefined), () => undefined);
+    await until(() => b.turns.runningElsewhere().get("ses_4") === "Desktop");
+    a.turns.releaseAll(); // what SyncController does on pagehide
+    await until(() => b.turns.holder("ses_4") === undefined, 1000); // well before the 15 s expiry
+  });
+
   it("a claim of a device that went away expires after a missed heartbeat", async () => {
     const url = await startServer();
     const lease = { heartbeatMs: 100, expireMs: 400, settleMs: 50 };

@@ -190,15 +190,22 @@ export class TurnLeases implements Disposable {
     return isClaim(current) && current.nonce === nonce;
   }
 
+  /**
+   * Drops this page's claims now (the page is going away: its turns end with it), so other devices
+   * need not wait for them to expire. A crash leaves them to expire.
+   */
+  releaseAll(): void {
+    this.doc.transact(() => {
+      for (const [k, value] of this.claims) if (isClaim(value) && value.device === this.options.device) this.claims.delete(k);
+    });
+  }
+
   dispose(): void {
     clearInterval(this.ticker);
     for (const heartbeat of this.heartbeats) clearInterval(heartbeat);
     this.heartbeats.clear();
     for (const off of this.observers.splice(0)) off();
-    // A page that goes drops its claims (a crash leaves them to expire).
-    this.doc.transact(() => {
-      for (const [k, value] of this.claims) if (isClaim(value) && value.device === this.options.device) this.claims.delete(k);
-    });
+    this.releaseAll();
     this.changed.dispose();
   }
 }

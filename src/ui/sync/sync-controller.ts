@@ -61,6 +61,14 @@ export class SyncController {
     options: SyncControllerOptions = {},
   ) {
     this.deviceName = options.deviceName ?? deviceName(typeof navigator === "undefined" ? "" : navigator.userAgent);
+    // A page being closed or reloaded lets go of its turns at once (its turns end with it), rather
+    // than other devices waiting for the claims to expire.
+    if (typeof window !== "undefined") window.addEventListener("pagehide", () => this.releaseTurns());
+  }
+
+  /** Drops this page's turn claims in every connected workspace. */
+  releaseTurns(): void {
+    for (const connection of this.connections.values()) connection.turns?.releaseAll();
   }
 
   /** The turn leases of a workspace while it is connected with its sessions. */
