@@ -101,7 +101,7 @@ describe("session sync through the sync server", () => {
     expect(parts.find((p) => p.id === userText.id)).toMatchObject({ type: "text", text: "Why does it fail?" });
     expect(parts.find((p) => p.id === tool.id)).toMatchObject({ type: "tool", state: { status: "completed", output: "ok" } });
     // B's chat hears of it like another tab's write.
-    expect(b.heard.some((c) => c.kind === "sessions" && (c.sessionIds === undefined || c.sessionIds.includes(session.id)))).toBe(true);
+    await until(() => b.heard.some((c) => c.kind === "sessions" && (c.sessionIds === undefined || c.sessionIds.includes(session.id))));
     // Nothing B stored came back to A as a write of its own.
     expect(a.heard.filter((c) => c.kind === "sessions")).toEqual([]);
 
@@ -110,7 +110,7 @@ describe("session sync through the sync server", () => {
     await a.storage.sessions.delete(session.id);
     await until(async () => (await b.storage.sessions.get(session.id)) === undefined);
     expect(await b.storage.messages.list(session.id)).toEqual([]);
-    expect(b.heard.some((c) => c.kind === "sessions" && c.deleted?.includes(session.id))).toBe(true);
+    await until(() => b.heard.some((c) => c.kind === "sessions" && c.deleted?.includes(session.id)));
     expect([...a.errors, ...b.errors]).toEqual([]);
   });
 
