@@ -72,8 +72,8 @@ export class TurnLeases implements Disposable {
   private readonly settleMs: number;
   /** When this page last saw each claim change (its own clock). */
   private readonly seen = new Map<string, number>();
-  /** Turns running here: nonce -> what to call when another device asks it to stop. */
-  private readonly running = new Map<string, () => void>();
+  /** Turns running here: nonce -> the session and what to call to stop it. */
+  private readonly running = new Map<string, { sessionId: string; stop: () => void }>();
   private readonly changed = new Emitter<void>();
   private readonly ticker: ReturnType<typeof setInterval>;
   private readonly observers: Array<() => void> = [];
@@ -95,10 +95,11 @@ export class TurnLeases implements Disposable {
         if (this.claims.has(k)) this.seen.set(k, this.now());
         else this.seen.delete(k);
       }
+      this.yieldToEarlierRunner();
       this.changed.fire();
     };
     const onStops = (event: Y.YMapEvent<unknown>) => {
-      for (const nonce of event.keysChanged) if (this.stops.has(nonce)) this.running.get(nonce)?.();
+      for (const nonce of event.keysChanged) if (this.stops.has(nonce)) this.running.get(nonce)?.stop();
     };
     this.claims.observe(onClaims);
     this.stops.observe(onStops);
@@ -167,7 +168,7 @@ export class TurnLeases implements Disposable {
       throw new UserFacingError(turnElsewhereMessage(winner.name), "turn-elsewhere");
     }
     this.claims.set(k, { ...claim, state: "running", at: this.now() });
-    this.running.set(claim.nonce, onStop);
+    this.running.set(claim.nonce, { sessionId, stop: onStop });
     const heartbeat = setInterval(() => {
       if (this.ownClaim(k, claim.nonce)) this.claims.set(k, { ...claim, state: "running", at: this.now() });
     }, this.heartbeatMs);
@@ -182,6 +183,21 @@ export class TurnLeases implements Disposable {
         if (this.ownClaim(k, claim.nonce)) this.claims.delete(k);
         if (this.stops.has(claim.nonce)) this.stops.delete(claim.nonce);
       });
+    }
+  }
+
+  /**
+   * Two devices both running one session's turn: possible only when a rival's claim took longer
+   * than the settle time to arrive (a slow link). The same rule as at the start decides, late: the
+   * turn with the larger nonce stops as soon as this page sees the other.
+   */
+  private yieldToEarlierRunner(): void {
+    if (this.running.size === 0) return;
+    const rivals = this.live().filter((c) => c.device !== this.options.device && c.state === "running");
+    for (const [nonce, turn] of [...this.running]) {
+      if (!rivals.some((c) => c.session === turn.sessionId && c.nonce < nonce)) continue;
+      this.running.delete(nonce);
+      turn.stop();
     }
   }
 
