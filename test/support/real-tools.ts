@@ -2,10 +2,14 @@
 // same files, for the real-tools differential tests: stdout, stderr, the exit code and the files the
 // run left in the workspace (outside node_modules), with the real run's folder read as ours.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { FsOp } from "../../src/runtime/sandbox";
+import { WorkspaceFiles } from "../../src/runtime";
+import { createBrowserRuntime } from "../../src/runtime/browser";
+import { SandboxHost, type FsOp } from "../../src/runtime/sandbox";
+import { openStorage } from "../../src/storage";
+import { inProcessNodeEndpoint } from "./in-process-endpoint";
 import { runNodeInProcess } from "./run-node";
 
 export interface Outcome {
@@ -84,4 +88,29 @@ export async function both(args: string[], files: Record<string, string>, env: R
   const theirs = real(args, files, env);
   const mine = await ours(args, files, env);
   return { theirs, mine };
+}
+
+/** npm's .bin entry for `bin` of a package, as the browser runtime's npm writes it (a shell script; it has no symlinks), and as the machine's npm runs it too. */
+export const binScript = (target: string) => `#!/bin/sh\nnode "$(dirname "$0")/../${target}" "$@"\n`;
+
+/**
+ * `command` (an npm command line) in the browser runtime's shell and in this machine's shell, over
+ * the same files: the output (stdout and stderr together, as a terminal shows them) and the exit code.
+ */
+export async function shellBoth(command: string, files: Record<string, string>): Promise<{ theirs: { output: string; exitCode: number | null }; mine: { output: string; exitCode: number } }> {
+  const dir = realFolder(files);
+  for (const file of Object.keys(files)) if (file.startsWith("node_modules/.bin/")) chmodSync(path.join(dir, file), 0o755);
+  const result = spawnSync("sh", ["-c", `${command} 2>&1`], { cwd: dir, encoding: "utf8", timeout: 60_000, env: { PATH: process.env.PATH ?? "", HOME: dir, npm_config_update_notifier: "false" } });
+  const theirs = { output: result.stdout.split(dir).join(WORKSPACE), exitCode: result.status };
+
+  const storage = await openStorage({ name: `real-tools-shell-${Date.now()}-${Math.random()}` });
+  const workspace = await WorkspaceFiles.open(storage, "ws");
+  for (const [file, text] of Object.entries(files)) await workspace.writeFile(file, text);
+  const runtime = createBrowserRuntime(workspace, { node: new SandboxHost(inProcessNodeEndpoint, { keepSpare: false }) });
+  try {
+    const run = await runtime.exec(command);
+    return { theirs, mine: { output: run.output, exitCode: run.exitCode } };
+  } finally {
+    runtime.dispose();
+  }
 }
