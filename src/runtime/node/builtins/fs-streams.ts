@@ -56,7 +56,10 @@ class FileWriteStream extends Writable {}
  */
 function exportedClass<T extends object>(base: abstract new (...args: never[]) => T, create: (path: unknown, options?: unknown) => T) {
   function Exported(path: unknown, options?: unknown): T {
-    return create(path, options);
+    const stream = create(path, options);
+    // A subclass (`class Tail extends fs.ReadStream`) gets its own prototype on the stream.
+    if (new.target && new.target !== Exported) Object.setPrototypeOf(stream, (new.target as { prototype: object }).prototype);
+    return stream;
   }
   Exported.prototype = base.prototype;
   Object.defineProperty(Exported, "name", { value: base.name.replace(/^File/, "") });
