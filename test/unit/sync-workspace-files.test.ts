@@ -66,6 +66,22 @@ describe("binary files", () => {
     expect(a.files.snapshotPaths().sort()).toEqual(["logo.conflict-A.png", "logo.png"]);
   });
 
+  it("measured: a 1 MB binary file from A is in B's file service", async () => {
+    const url = await startSyncServer(cleanups);
+    const a = await syncDevice(cleanups, url, "bin-m");
+    await a.connection.ready;
+    const b = await syncDevice(cleanups, url, "bin-m");
+    await b.connection.ready;
+    const data = new Uint8Array(1024 * 1024).map((_, i) => (i * 7919) % 256);
+    data[0] = 0;
+    const t0 = performance.now();
+    a.files.writeSync("data.bin", data, { source: "editor" });
+    await until(() => same(b.bytes("data.bin"), data));
+    const ms = performance.now() - t0;
+    console.log(`sync: 1 MB binary file A -> B ${ms.toFixed(0)} ms`);
+    expect(ms).toBeLessThan(5000);
+  });
+
   it(`a binary file over ${MAX_BLOB_BYTES / 1024 / 1024} MB is not synced, said once; the device keeps it`, async () => {
     const url = await startSyncServer(cleanups);
     const a = await syncDevice(cleanups, url, "bin-3");

@@ -313,6 +313,7 @@ export class WorkspaceSync implements Disposable {
 
   /** Removes blobs no live entry refers to (after each local change and on first bind). */
   private collectBlobs(): void {
+    if (this.blobs.size === 0) return;
     const used = new Set<string>();
     for (const entry of this.tree.values()) {
       const ref = isAlive(entry) && entryKind(entry) === "binary" ? blobRef(entry) : undefined;
