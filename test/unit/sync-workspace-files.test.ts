@@ -248,6 +248,19 @@ describe("files that can loosen permissions", () => {
     expect(b.text("opencode.json")).toBeUndefined();
   });
 
+  it("a held change that the other device takes back is no longer held", async () => {
+    const url = await startSyncServer(cleanups);
+    const a = await syncDevice(cleanups, url, "perm-3", { initial: { "opencode.json": "{}\n" } });
+    await a.connection.ready;
+    const b = await syncDevice(cleanups, url, "perm-3", { guarded });
+    await b.connection.ready;
+    await a.files.writeFile("opencode.json", '{"x": 1}\n');
+    await until(() => b.held().length === 1);
+    await a.files.writeFile("opencode.json", "{}\n");
+    await until(() => b.held().length === 0);
+    expect(b.text("opencode.json")).toBe("{}\n");
+  });
+
   it("on first connect, a guarded file that differs is held instead of overwritten", async () => {
     const url = await startSyncServer(cleanups);
     const a = await syncDevice(cleanups, url, "perm-2", { initial: { "opencode.json": "{}\n" } });

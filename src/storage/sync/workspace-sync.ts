@@ -457,13 +457,17 @@ export class WorkspaceSync implements Disposable {
       return;
     }
     const localData = local?.kind === "file" ? this.files.readSync(path) : undefined;
-    if (localData !== undefined && (sameData(localData, content) || this.tooLarge(path, localData))) return;
+    if (localData !== undefined && sameData(localData, content)) {
+      if (this.heldChanges.delete(path)) this.emitHeld(); // the document came back to this device's version
+      return;
+    }
+    if (localData !== undefined && this.tooLarge(path, localData)) return;
     // A file that can loosen permissions is changed only with the user's consent; a new one only adds limits.
     if (localData !== undefined && !accepted && this.options.guarded?.(path)) {
       this.hold(path, "changed");
       return;
     }
-    this.heldChanges.delete(path);
+    if (this.heldChanges.delete(path)) queueMicrotask(() => this.emitHeld());
     this.apply(() => this.files.writeSync(path, content, { source: "sync" }));
   }
 

@@ -51,7 +51,7 @@ function conflictMessage(conflicts: SyncConflict[]): string {
 
 function restoredMessage(restored: SyncRestored): string {
   return restored.deleted === "here"
-    ? `Sync: restored ${restored.path}: it was deleted here while it was edited on another device.`
+    ? `Sync: restored ${restored.path}: it was deleted while another device was editing it.`
     : `Sync: kept ${restored.path}: it was deleted on another device while you edited it.`;
 }
 
