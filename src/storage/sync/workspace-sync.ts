@@ -263,6 +263,7 @@ export class WorkspaceSync implements Disposable {
     if (typeof data === "string") {
       const text = entry?.get("text");
       if (entry && entryKind(entry) === "text" && text instanceof Y.Text) {
+        if (live && text.toString() === data) return; // the same (another tab's write of what came in)
         applyTextToYText(text, data);
         this.touch(entry, this.nextId());
       } else if (entry) {
@@ -274,6 +275,7 @@ export class WorkspaceSync implements Disposable {
       return;
     }
     const hash = sha256Hex(data);
+    if (entry && live && entryKind(entry) === "binary" && blobRef(entry)?.hash === hash && this.blobs.has(hash)) return;
     // Set even when present: a concurrent collection elsewhere cannot remove a blob set after it.
     this.blobs.set(hash, data.slice());
     const previous = entry && live && entryKind(entry) === "binary" ? blobRef(entry) : undefined;
