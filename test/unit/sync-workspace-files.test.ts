@@ -9,7 +9,7 @@ import WebSocket from "ws";
 import * as Y from "yjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { signRoomToken } from "../../scripts/sync-server.mjs";
-import { MAX_BLOB_BYTES, sha256Hex } from "../../src/storage/sync/sync-model";
+import { deviceConflictPath, isAlive, laterWrite, MAX_BLOB_BYTES, sha256Hex, type BlobRef } from "../../src/storage/sync/sync-model";
 import { startSyncServer, sleep, SYNC_SECRET, syncDevice, until } from "../support/sync-devices";
 
 const cleanups: Array<() => unknown> = [];
@@ -270,5 +270,30 @@ describe("files that can loosen permissions", () => {
     await until(() => b.held().length === 1);
     expect(b.text("opencode.json")).toBe('{"permission": {"bash": "deny"}}\n');
     expect(b.conflicts).toEqual([]);
+  });
+});
+
+describe("the model's rules", () => {
+  it("an entry is alive unless its tombstone saw its latest edit", () => {
+    const doc = new Y.Doc();
+    const entry = new Y.Map<unknown>();
+    doc.getMap("tree").set("f", entry);
+    entry.set("edit", "e1");
+    expect(isAlive(entry)).toBe(true);
+    entry.set("deleted", { edit: "e1" });
+    expect(isAlive(entry)).toBe(false);
+    entry.set("edit", "e2"); // an edit the deleting device had not seen
+    expect(isAlive(entry)).toBe(true);
+  });
+
+  it("the later binary write wins, then the higher device label; copies are named after the device", () => {
+    const ref = (writer: string, time: number): BlobRef => ({ hash: writer, size: 1, writer, time, id: writer, base: null });
+    expect(laterWrite(ref("A", 2), ref("B", 1)).writer).toBe("A");
+    expect(laterWrite(ref("A", 1), ref("B", 2)).writer).toBe("B");
+    expect(laterWrite(ref("A", 1), ref("B", 1)).writer).toBe("B");
+    expect(laterWrite(ref("B", 1), ref("A", 1)).writer).toBe("B");
+    expect(deviceConflictPath("img/logo.png", "A")).toBe("img/logo.conflict-A.png");
+    expect(deviceConflictPath("Makefile", "my laptop")).toBe("Makefile.conflict-my-laptop");
+    expect(sha256Hex(new Uint8Array())).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   });
 });
