@@ -196,7 +196,7 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
 
 // Sync (issue 33): types only here, and the code by dynamic import, so that Yjs and the Hocuspocus
 // provider are in a chunk of their own that only a syncing workspace loads.
-export type { SyncConflict, SyncedChange, SyncedFiles } from "./sync/workspace-sync";
+export type { HeldChange, SyncConflict, SyncedChange, SyncedFiles, SyncRestored } from "./sync/workspace-sync";
 export type { SyncConnection, SyncConnectOptions, SyncStatus } from "./sync/connect";
 export type { SyncedSessionStorage } from "./sync/session-sync";
 export type { TurnHolder, TurnLeases } from "./sync/turn-lease";

@@ -187,7 +187,7 @@ describe("workspace file sync through the sync server", () => {
       files.dispose();
     });
     await connection.ready;
-    expect(conflicts).toEqual([{ path: "both.txt", copy: "both.local-conflict.txt" }]);
+    expect(conflicts).toEqual([{ path: "both.txt", copy: "both.local-conflict.txt", reason: "first-connect" }]);
     expect(files.readSync("both.txt")).toBe("from A\n");
     expect(files.readSync("both.local-conflict.txt")).toBe("from B\n");
     expect(files.readSync("a-only.txt")).toBe("A\n");

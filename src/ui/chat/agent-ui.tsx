@@ -17,7 +17,7 @@ import type { DiffRenderer } from "./changes-view";
 import { SnapshotChangesSource } from "./session-changes";
 import { StorageSection } from "../storage";
 import { SyncController } from "../sync/sync-controller";
-import { SyncIndicator, SyncSection } from "../sync/sync-section";
+import { askHeldChange, SyncIndicator, SyncSection } from "../sync/sync-section";
 
 export interface AgentUiDeps {
   /** Provider configs and the default model, loaded (`await settings.load()`) before mounting. */
@@ -83,11 +83,18 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
 
 /** Keeps the open workspace synced while Settings → Sync asks for it, and shows the state. */
 function SyncTopBarItem({ sync, services }: { sync: SyncController; services: WorkbenchServices }) {
-  const { files, notifications, storage } = services;
+  const { files, notifications, dialogs, storage } = services;
   useEffect(() => {
-    const binding = sync.bind({ files, storage, info: (message) => notifications.info(message), error: (error, context) => notifications.error(error, context) });
+    const binding = sync.bind({
+      files,
+      storage,
+      info: (message) => notifications.info(message),
+      warn: (message) => notifications.notify("warning", message),
+      error: (error, context) => notifications.error(error, context),
+      ask: askHeldChange(dialogs),
+    });
     return () => binding.dispose();
-  }, [sync, files, storage, notifications]);
+  }, [sync, files, storage, notifications, dialogs]);
   return <SyncIndicator controller={sync} />;
 }
 

@@ -5,8 +5,19 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { Emitter, errorMessage, newId, type Disposable } from "../../base";
 import type { RuntimeSettings } from "../../runtime";
-import { loadWorkspaceSync, type SyncConflict, type SyncConnection, type SyncConnectOptions, type SyncedFiles, type SyncedSessionStorage, type TurnLeases } from "../../storage";
+import {
+  loadWorkspaceSync,
+  type HeldChange,
+  type SyncConflict,
+  type SyncConnection,
+  type SyncConnectOptions,
+  type SyncedFiles,
+  type SyncedSessionStorage,
+  type SyncRestored,
+  type TurnLeases,
+} from "../../storage";
 import { deviceName } from "./device-name";
+import { isPermissionConfigFile } from "./guarded-files";
 
 export type SyncState = "off" | "connecting" | "connected" | "offline" | "error";
 
@@ -22,7 +33,31 @@ export interface SyncBinding {
   storage?: SyncedSessionStorage;
   /** Told once per first connect that kept local text as conflict copies, and of write failures. */
   info(message: string): void;
+  /** A file that is not synced (a binary file over the size limit). */
+  warn?(message: string): void;
   error(error: unknown, context: string): void;
+  /**
+   * Asks the user about a held remote change to a file that can loosen permissions: take it,
+   * keep the local version (sent to the other devices), or decide later.
+   */
+  ask?(change: HeldChange): Promise<"accept" | "keep" | "later">;
+}
+
+/** The IndexedDB database that keeps a workspace's sync document across reloads. */
+export const syncDocumentName = (workspaceId: string) => `webcode-sync-${workspaceId}`;
+
+function conflictMessage(conflicts: SyncConflict[]): string {
+  const concurrent = conflicts.filter((c) => c.reason === "concurrent");
+  if (concurrent.length === conflicts.length) {
+    return `Sync: changed on two devices at once, so one version is kept and the other saved beside it: ${concurrent.map((c) => `${c.path} -> ${c.copy}`).join(", ")}.`;
+  }
+  return `Sync: ${conflicts.length} file(s) differed here and on the server; the server's version was kept and yours saved beside it: ${conflicts.map((c) => c.copy).join(", ")}.`;
+}
+
+function restoredMessage(restored: SyncRestored): string {
+  return restored.deleted === "here"
+    ? `Sync: restored ${restored.path}: it was deleted while another device was editing it.`
+    : `Sync: kept ${restored.path}: it was deleted on another device while you edited it.`;
 }
 
 export type Connect = (options: SyncConnectOptions) => SyncConnection;
@@ -49,6 +84,11 @@ export interface SyncControllerOptions {
 
 export class SyncController {
   readonly view: StoreApi<SyncView> = createStore<SyncView>(() => ({ state: "off" }));
+  /** Remote changes to files that can loosen permissions, waiting for the user. */
+  readonly held: StoreApi<{ items: HeldChange[] }> = createStore(() => ({ items: [] as HeldChange[] }));
+  private active: { connection: SyncConnection; binding: SyncBinding } | undefined;
+  private asking = false;
+  private readonly later = new Set<string>();
   /** This page among the devices of a synced workspace (random: tabs are told apart too). */
   readonly device = newId("dev");
   readonly deviceName: string;
@@ -112,6 +152,9 @@ export class SyncController {
       }
       connection?.dispose();
       connection = undefined;
+      this.active = undefined;
+      this.later.clear();
+      this.held.setState({ items: [] }, true);
       this.view.setState({ state: "off" }, true);
     };
     const update = (settings: RuntimeSettings) => {
@@ -133,15 +176,23 @@ export class SyncController {
             onStatus: (state, detail) => {
               if (mine === generation) this.view.setState(detail ? { state, detail } : { state }, true);
             },
-            onConflicts: (conflicts: SyncConflict[]) =>
-              binding.info(
-                `Sync: ${conflicts.length} file(s) differed here and on the server; the server's text was kept and yours saved beside it: ${conflicts.map((c) => c.copy).join(", ")}.`,
-              ),
+            onConflicts: (conflicts: SyncConflict[]) => binding.info(conflictMessage(conflicts)),
+            onRestored: (restored) => restored.forEach((one) => binding.info(restoredMessage(one))),
+            onSkipped: (_path, reason) => (binding.warn ?? binding.info)(`Sync: ${reason}`),
             onError: (error) => binding.error(error, "Sync could not store a change"),
+            guarded: isPermissionConfigFile,
+            onHeld: (items) => {
+              if (mine !== generation) return;
+              this.held.setState({ items }, true);
+              void this.review();
+            },
+            localName: syncDocumentName(binding.files.workspaceId),
             ...(binding.storage && { sessions: { storage: binding.storage, device: this.device, deviceName: this.deviceName } }),
           });
+          this.active = { connection, binding };
           this.connections.set(workspaceId, connection);
           this.leasesChanged.fire();
+          void this.review();
         },
         (error: unknown) => {
           if (mine === generation) this.view.setState({ state: "error", detail: `The sync code could not be loaded: ${errorMessage(error)}` }, true);
@@ -157,5 +208,29 @@ export class SyncController {
         stop();
       },
     };
+  }
+
+  /**
+   * Asks about each held change in turn (binding.ask). "Later" leaves it held until review(true)
+   * (the top bar's "Review synced changes").
+   */
+  async review(again = false): Promise<void> {
+    if (again) this.later.clear();
+    if (this.asking) return;
+    this.asking = true;
+    try {
+      for (;;) {
+        const active = this.active;
+        const next = this.held.getState().items.find((change) => !this.later.has(change.path));
+        if (!active?.binding.ask || !next) return;
+        const answer = await active.binding.ask(next);
+        if (this.active !== active) return;
+        if (answer === "accept") active.connection.sync.acceptHeld(next.path);
+        else if (answer === "keep") active.connection.sync.keepMineHeld(next.path);
+        else this.later.add(next.path);
+      }
+    } finally {
+      this.asking = false;
+    }
   }
 }

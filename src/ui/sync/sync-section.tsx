@@ -5,6 +5,8 @@ import { useId, useState } from "react";
 import { useStore } from "zustand";
 import { cleanSyncUrl } from "../../runtime";
 import type { RuntimeSettingsStore } from "../settings/runtime-settings-store";
+import type { HeldChange } from "../../storage";
+import type { ChoiceRequest, Dialogs } from "../common";
 import type { SyncController, SyncState } from "./sync-controller";
 import { TokenRow } from "../settings/token-row";
 
@@ -43,9 +45,10 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
     <section className="settings-section" aria-labelledby={`${baseId}-title`}>
       <h3 id={`${baseId}-title`}>Sync</h3>
       <p className="form-hint">
-        Syncs this workspace's text files and chat sessions with your own sync server (<code>npm run sync-server</code>, see the README), so other devices and
-        collaborators with a token for this workspace see the same files and follow the agent's turns live (a turn runs on one device at a time). Binary files
-        are not synced yet; provider keys and permission grants never are. The server sees everything it relays: there is no end-to-end encryption.
+        Syncs this workspace's files and chat sessions with your own sync server (<code>npm run sync-server</code>, see the README), so other devices and
+        collaborators with a token for this workspace see the same files (binary files up to 5 MB; a synced change to a file that sets permissions, agents or
+        MCP servers waits for you) and follow the agent's turns live (a turn runs on one device at a time; provider keys and permission grants are never
+        synced). The server sees everything it relays: there is no end-to-end encryption.
         Without a server nothing connects. The URL and token are kept only in this browser's storage for this site; never exported or shared.
       </p>
       <div className="form-row">
@@ -142,11 +145,46 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
 /** The top bar's indicator while this workspace syncs; nothing when sync is off. */
 export function SyncIndicator({ controller }: { controller: SyncController }) {
   const view = useStore(controller.view);
+  const held = useStore(controller.held, (s) => s.items.length);
   if (view.state === "off") return null;
   const label = `Sync: ${SYNC_STATE_LABELS[view.state]}${view.detail ? `: ${view.detail}` : ""}`;
   return (
-    <span className={`sync-indicator sync-${view.state}`} role="status" aria-label={label} title={label}>
-      {view.state === "connected" ? "● Synced" : view.state === "error" ? "● Sync error" : view.state === "offline" ? "○ Offline" : "○ Syncing…"}
-    </span>
+    <>
+      <span className={`sync-indicator sync-${view.state}`} role="status" aria-label={label} title={label}>
+        {view.state === "connected" ? "● Synced" : view.state === "error" ? "● Sync error" : view.state === "offline" ? "○ Offline" : "○ Syncing…"}
+      </span>
+      {held > 0 && (
+        <button type="button" className="button sync-held" onClick={() => void controller.review(true)}>
+          {`Review ${held} synced ${held === 1 ? "change" : "changes"}`}
+        </button>
+      )}
+    </>
   );
+}
+
+/** The question for a held remote change (asked through the app's dialogs). */
+export function heldChangeQuestion(change: HeldChange): ChoiceRequest {
+  const what = change.change === "deleted" ? "deleted" : "changed";
+  return {
+    kind: "choice",
+    title: `Synced change to ${change.path}`,
+    message:
+      `Another device ${what} ${change.path}. This file sets what the agent may do (permission rules, agents or MCP servers), so a synced change waits for you. ` +
+      `Accept takes the other device's version; Keep mine keeps yours and sends it to the other devices.`,
+    buttons: [
+      { id: "later", label: "Decide later" },
+      { id: "keep", label: "Keep mine" },
+      // "danger": the dialog starts on "Decide later", so Enter never loosens anything.
+      { id: "accept", label: change.change === "deleted" ? "Accept the delete" : "Accept", danger: true },
+    ],
+    cancelId: "later",
+  };
+}
+
+/** SyncBinding.ask through the app's dialogs (Escape is "Decide later"). */
+export function askHeldChange(dialogs: Dialogs): (change: HeldChange) => Promise<"accept" | "keep" | "later"> {
+  return async (change) => {
+    const answer = await dialogs.ask(heldChangeQuestion(change));
+    return answer === "accept" || answer === "keep" ? answer : "later";
+  };
 }
