@@ -78,7 +78,8 @@ export async function startSyncScript(options: SyncScriptOptions, onCleanup: OnC
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /listening on (ws:\/\/\S+)/.exec(out);
+      // (Not Node's "Debugger listening on ws://…" when started with --inspect.)
+      const match = /sync-server: listening on (ws:\/\/\S+)/.exec(out);
       if (match?.[1]) resolve(match[1]);
     };
     child.stdout?.on("data", onData);
