@@ -3,7 +3,8 @@
 // backs up its workspace and B restores it (a restore keeps the workspace id, which is the room),
 // then each sets up Settings → Sync by role and name. The phases run in order on those two devices:
 // concurrent edits in both editors converge; an edit made offline merges on reconnect; a read-only
-// token's change is refused by the server; a restart of the server loses nothing.
+// token's change is refused by the server; a restart of the server loses nothing, and neither does
+// a crash right after a save (the device sends it again).
 //
 // Offline is a routed WebSocket that the test closes and refuses (Playwright's setOffline does not
 // touch WebSockets), so a device is offline while the server and the other device stay up.
@@ -273,6 +274,23 @@ describe("sync between two browsers through the real server", () => {
     await typeAtEndOfLine(a.page, 1, " after restart");
     await save(a.page, FILE);
     await expect.poll(() => editorLines(b.page), { timeout: 15_000 }).toContain("line 1 from A, B online after restart");
+  });
+
+  it("a crash of the server right after a save (SIGKILL, before its store): the device sends the change again on reconnect", async () => {
+    await typeAtEndOfLine(a.page, 2, " before the crash");
+    await save(a.page, FILE);
+    // Sent when saved; the server stores 200 ms after the last change, so killed now it has most
+    // likely not stored it (the log says which happened; the end state must hold either way).
+    await server.kill();
+    await expect.poll(() => syncIndicator(a.page).getAttribute("aria-label"), { timeout: 10_000 }).toMatch(/^Sync: Offline/);
+    await a.offline();
+    server = await startSyncScript({ dbFile, port: server.port }, onCleanup);
+    const afterCrash = await onServer(FILE);
+    a.online();
+    await expect.poll(() => syncIndicator(a.page).getAttribute("aria-label"), { timeout: 20_000 }).toBe("Sync: Connected");
+    await expect.poll(() => onServer(FILE), { timeout: 10_000 }).toContain("line 2 offline in A before the crash");
+    await expect.poll(() => editorLines(b.page), { timeout: 15_000 }).toContain("before the crash");
+    console.log(`sync e2e: the restarted server's database ${afterCrash?.includes("before the crash") ? "had" : "did not have"} the save made just before the crash`);
     expect([...a.errors, ...b.errors]).toEqual([]);
   });
 });

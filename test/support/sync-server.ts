@@ -47,6 +47,8 @@ export interface SyncScript {
   child: ChildProcess;
   /** SIGTERM, as `npm run sync-server` is stopped (pending stores are written), then waits for the exit. */
   stop(): Promise<void>;
+  /** SIGKILL: a crash (nothing more is stored), then waits for the exit. */
+  kill(): Promise<void>;
   /** What it printed so far (stdout and stderr). */
   output(): string;
 }
@@ -67,12 +69,13 @@ export async function startSyncScript(options: SyncScriptOptions, onCleanup: OnC
   if (options.redis) args.push("--redis", options.redis);
   const child = spawn(process.execPath, args, { env: { ...process.env, SYNC_SECRET }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  const stop = async () => {
+  const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
+    child.kill(signal);
     await exited;
   };
+  const stop = () => end("SIGTERM");
   // Stopped (and its last store written) before its folder is removed.
   onCleanup(stop);
   const url = await new Promise<string>((resolve, reject) => {
@@ -86,7 +89,7 @@ export async function startSyncScript(options: SyncScriptOptions, onCleanup: OnC
     child.stderr?.on("data", onData);
     child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
   });
-  return { url, port: Number(new URL(url).port), child, stop, output: () => out };
+  return { url, port: Number(new URL(url).port), child, stop, kill: () => end("SIGKILL"), output: () => out };
 }
 
 export interface SyncClient {
