@@ -13,4 +13,6 @@ export declare function startSyncServer(options: {
   dbFile: string;
   secret: string;
   quiet?: boolean;
+  /** redis://host:port: several instances relay updates through this Redis (@hocuspocus/extension-redis). */
+  redisUrl?: string;
 }): Promise<{ port: number; url: string; close(): Promise<void> }>;

@@ -4,6 +4,7 @@
 //
 //   npm run sync-server -- [--port 1234] [--host 127.0.0.1] [--db sync.sqlite]   (secret: SYNC_SECRET)
 //   npm run sync-server -- token --room ROOM --access read|write [--days 30]     (prints a room token)
+//   npm run sync-server -- --redis redis://127.0.0.1:6379 ...   (or SYNC_REDIS_URL: several instances, one Redis)
 //
 // Persistence: @hocuspocus/extension-sqlite depends on the native `sqlite3` package, whose install
 // downloads a prebuilt binary from outside the npm registry (fails where only the registry is
@@ -14,6 +15,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Server } from "@hocuspocus/server";
 import { Database } from "@hocuspocus/extension-database";
+import { Redis } from "@hocuspocus/extension-redis";
 import initSqlJs from "sql.js";
 
 const ACCESS = new Set(["read", "write"]);
@@ -82,10 +84,66 @@ export async function openSqliteStore(file) {
   };
 }
 
+/**
+ * Scale-out (`--redis`): @hocuspocus/extension-redis relays every document's updates and awareness
+ * between the instances that share one Redis, so clients of different instances edit together, and
+ * its lock lets one instance at a time store a document. Each instance still keeps its own database
+ * file (sql.js holds the whole database in one process), so see the README on what that means.
+ */
+async function connectRedis(redisUrl) {
+  let url;
+  try {
+    url = new URL(redisUrl);
+  } catch {
+    throw new Error(`sync-server: --redis needs a redis:// URL, not ${redisUrl}`);
+  }
+  if (url.protocol !== "redis:") throw new Error(`sync-server: --redis needs a redis:// URL, not ${redisUrl}`);
+  const db = url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0;
+  if (!Number.isInteger(db) || db < 0) throw new Error(`sync-server: the Redis database in ${redisUrl} must be a number`);
+  const redis = new Redis({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 6379,
+    options: {
+      db,
+      ...(url.username && { username: decodeURIComponent(url.username) }),
+      ...(url.password && { password: decodeURIComponent(url.password) }),
+      // Fail the start, not hang, when Redis is not there.
+      maxRetriesPerRequest: 2,
+    },
+  });
+  const where = `${url.hostname}:${url.port || 6379}`;
+  let ready = false;
+  // One line per outage instead of ioredis's unhandled-error line on every retry.
+  for (const client of [redis.pub, redis.sub]) {
+    let down = false;
+    client.on("error", (error) => {
+      if (!down && ready) console.error(`sync-server: lost Redis at ${where} (${error.message}); retrying`);
+      down = true;
+    });
+    client.on("ready", () => (down = false));
+  }
+  let timer;
+  try {
+    await Promise.race([
+      redis.pub.ping(),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer within 5 s")), 5000))),
+    ]);
+  } catch (error) {
+    redis.pub.disconnect();
+    redis.sub.disconnect();
+    throw new Error(`sync-server: cannot reach Redis at ${where} (${error instanceof Error ? error.message : String(error)}); start redis-server or fix --redis`);
+  } finally {
+    clearTimeout(timer);
+  }
+  ready = true;
+  return redis;
+}
+
 /** Starts the server; resolves once it listens. `port` 0 takes a free one (see `.port`). */
-export async function startSyncServer({ port = 1234, host = "127.0.0.1", dbFile, secret, quiet = false }) {
+export async function startSyncServer({ port = 1234, host = "127.0.0.1", dbFile, secret, quiet = false, redisUrl }) {
   if (!secret) throw new Error("sync-server: set SYNC_SECRET (the secret that signs room tokens)");
   if (!dbFile) throw new Error("sync-server: a database file is needed (--db)");
+  const redis = redisUrl ? await connectRedis(redisUrl) : undefined;
   const store = await openSqliteStore(dbFile);
   const server = new Server({
     port,
@@ -103,6 +161,7 @@ export async function startSyncServer({ port = 1234, host = "127.0.0.1", dbFile,
       return { access: rights.access };
     },
     extensions: [
+      ...(redis ? [redis] : []),
       new Database({
         fetch: async ({ documentName }) => store.fetch(documentName),
         store: async ({ documentName, state }) => store.store(documentName, state),
@@ -143,15 +202,17 @@ async function main(argv) {
     console.log(signRoomToken({ room: o.room, access: o.access ?? "write", secret, expiresAt }));
     return;
   }
-  const o = parseArgs(argv, ["port", "host", "db"]);
+  const o = parseArgs(argv, ["port", "host", "db", "redis"]);
+  const redisUrl = o.redis ?? process.env.SYNC_REDIS_URL ?? "";
   const server = await startSyncServer({
+    ...(redisUrl && { redisUrl }),
     port: o.port === undefined ? 1234 : Number(o.port),
     host: o.host ?? "127.0.0.1",
     dbFile: o.db ?? "sync.sqlite",
     secret,
     quiet: true,
   });
-  console.log(`sync-server: listening on ${server.url} (database ${o.db ?? "sync.sqlite"})`);
+  console.log(`sync-server: listening on ${server.url} (database ${o.db ?? "sync.sqlite"}${redisUrl ? `, Redis ${redisUrl.replace(/\/\/[^@/]*@/, "//")}` : ""})`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

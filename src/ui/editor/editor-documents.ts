@@ -171,6 +171,8 @@ export class EditorDocuments implements Disposable {
     // the tab first, as an editor merges a file changed on disk; changes to the same lines stop the
     // save and ask. A file deleted on disk is simply written again.
     const onDisk = tab?.deletedOnDisk ? undefined : await this.options.files.readText(path).catch(() => undefined);
+    // What this save's changes are made against (the file as it was read just now).
+    const savedFrom = onDisk ?? doc.base;
     if (onDisk !== undefined && onDisk !== doc.base) {
       // Typed on while the file was read: merge what the tab holds now.
       text = doc.buffer.getValue();
@@ -190,9 +192,19 @@ export class EditorDocuments implements Disposable {
     doc.base = text;
     const current = this.pathOf(doc);
     if (current === undefined) return true;
-    // Another writer changed the file while this save was stored: the file holds theirs, so the
-    // changed-on-disk choice the reload raised stays (the save itself did land first).
-    if (doc.conflicts !== conflictsBefore && doc.theirs !== undefined && doc.theirs !== text) return true;
+    // Another writer changed the file while this save was stored. When the file now holds this
+    // save's changes too (the write merged theirs, or theirs was made on top of it: a synced edit
+    // from another device, an append) and nothing was typed meanwhile, the tab takes the file as it
+    // is, as a clean tab would. Otherwise the file holds theirs without ours, so the changed-on-disk
+    // choice the reload raised stays (the save itself did land first).
+    if (doc.conflicts !== conflictsBefore && doc.theirs !== undefined && doc.theirs !== text) {
+      const stored = await this.options.files.readText(path).catch(() => undefined);
+      const holdsOurs = stored !== undefined && mergeText(savedFrom, text, stored).text === stored;
+      if (!holdsOurs || doc.buffer.getValue() !== text || this.pathOf(doc) !== current) return true;
+      if (stored !== text) doc.buffer.setValue(stored);
+      text = stored;
+      doc.base = stored;
+    }
     doc.saved = text;
     doc.theirs = undefined;
     this.patch(current, { conflict: false, deletedOnDisk: false });
