@@ -1,52 +1,21 @@
 // Sync tests (issue 33): the repository's own sync server script on 127.0.0.1, and "devices": a
 // WorkspaceFiles on fake-indexeddb storage connected through its own @hocuspocus/provider.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import WebSocket from "ws";
 import { signRoomToken } from "../../scripts/sync-server.mjs";
 import { WorkspaceFiles, type FileChange } from "../../src/runtime";
 import { openStorage, type Storage } from "../../src/storage";
 import { connectWorkspaceSync, type SyncStatus } from "../../src/storage/sync/connect";
+import { startSyncScript, SYNC_SECRET, tempSyncDb } from "./sync-server";
 import type { HeldChange, SyncConflict, SyncRestored } from "../../src/storage/sync/workspace-sync";
 
-export const SYNC_SECRET = "test-secret";
-
-export async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { SYNC_SECRET, until } from "./sync-server";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The repo's own script, as `npm run sync-server` runs it; resolves with its URL once it listens. */
+/** The repo's own script, as `npm run sync-server` runs it, on a fresh database; resolves with its URL once it listens. */
 export async function startSyncServer(cleanups: Array<() => unknown>): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "webcode-sync-"));
-  const child = spawn(process.execPath, ["scripts/sync-server.mjs", "--port", "0", "--db", join(dir, "sync.sqlite")], {
-    env: { ...process.env, SYNC_SECRET },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  // Stopped (and its last store written) before its folder is removed.
-  cleanups.push(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (ws:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
-  });
+  const onCleanup = (cleanup: () => unknown) => void cleanups.push(cleanup);
+  return (await startSyncScript({ dbFile: tempSyncDb(onCleanup) }, onCleanup)).url;
 }
 
 export interface DeviceOptions {
