@@ -2,45 +2,22 @@
 // each its own IndexedDB) on one workspace, both syncing through the repository's real sync server
 // script on 127.0.0.1, the model a fake OpenAI-compatible server. A turn sent in A streams into B's
 // chat while it runs; B shows where it runs and holds Send; when it ends, B has the whole reply.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { signRoomToken } from "../../scripts/sync-server.mjs";
+import { startSyncScript, SYNC_SECRET, tempSyncDb } from "../support/sync-server";
 import { waitForWorkbench } from "../support/browser";
 import { chat, scripted, sendMessage, transcript, useAgentBrowser } from "./agent-helpers";
 
 const browser = useAgentBrowser();
-const SECRET = "e2e-sync-secret";
 const stops: Array<() => unknown> = [];
 afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
 async function startSyncServer(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "webcode-e2e-sync-"));
-  const child: ChildProcess = spawn(process.execPath, ["scripts/sync-server.mjs", "--port", "0", "--db", join(dir, "sync.sqlite")], {
-    env: { ...process.env, SYNC_SECRET: SECRET },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  stops.push(() => rmSync(dir, { recursive: true, force: true }));
-  stops.push(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (ws:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
-  });
+  const onCleanup = (cleanup: () => unknown) => void stops.push(cleanup);
+  return (await startSyncScript({ dbFile: tempSyncDb(onCleanup) }, onCleanup)).url;
 }
 
 /** The open workspace's record, read from the app's IndexedDB (the sync room is its id). */
@@ -123,7 +100,7 @@ describe("sessions sync between two devices", () => {
     const appA = await browser.openWithProvider(server);
     const a = appA.page;
     const workspace = await openWorkspace(a);
-    const token = signRoomToken({ room: workspace.id, access: "write", secret: SECRET });
+    const token = signRoomToken({ room: workspace.id, access: "write", secret: SYNC_SECRET });
     await turnSyncOn(a, syncUrl, token);
 
     const appB = await browser.openWithProvider(server);

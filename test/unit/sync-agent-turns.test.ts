@@ -2,13 +2,10 @@
 // agent and sync connection to the repository's sync server script. A turn run on A streams into
 // B's storage while it runs (B's agent reads it as it grows and does not close it as interrupted);
 // B's send meanwhile is refused, naming A; once A's turn ends B's turn runs and reaches A.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import WebSocket from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { signRoomToken } from "../../scripts/sync-server.mjs";
+import { startSyncScript, SYNC_SECRET, tempSyncDb } from "../support/sync-server";
 import { newId } from "../../src/base";
 import type { PartOf } from "../../src/storage";
 import { connectWorkspaceSync } from "../../src/storage/sync/connect";
@@ -16,7 +13,6 @@ import { turnsAcrossDevices } from "../../src/ui/agent-wiring/device-turns";
 import type { Agent } from "../../src/agent";
 import { ScriptedModel, createRig, text } from "./agent-harness";
 
-const SECRET = "test-secret";
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -31,27 +27,8 @@ async function until(check: () => boolean | Promise<boolean>, ms = 8000): Promis
 }
 
 async function startServer(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "webcode-sync-agent-"));
-  const child = spawn(process.execPath, ["scripts/sync-server.mjs", "--port", "0", "--db", join(dir, "sync.sqlite")], {
-    env: { ...process.env, SYNC_SECRET: SECRET },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  cleanups.push(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (ws:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
-  });
+  const onCleanup = (cleanup: () => unknown) => void cleanups.push(cleanup);
+  return (await startSyncScript({ dbFile: tempSyncDb(onCleanup) }, onCleanup)).url;
 }
 
 async function device(url: string, workspaceId: string, name: string, model: ScriptedModel) {
@@ -67,7 +44,7 @@ async function device(url: string, workspaceId: string, name: string, model: Scr
   const connection = connectWorkspaceSync({
     files: rig.files,
     url,
-    token: signRoomToken({ room: workspaceId, access: "write", secret: SECRET }),
+    token: signRoomToken({ room: workspaceId, access: "write", secret: SYNC_SECRET }),
     WebSocketPolyfill: WebSocket,
     sessions: { storage: rig.storage, device: newId("dev"), deviceName: name },
     onError: (error) => errors.push(error),

@@ -4,18 +4,14 @@
 // reaches B while it streams, as Y.Text edits; deletes follow; a remote document cannot bring
 // permission grants; two devices claiming one session's turn at once: exactly one runs; a claim
 // of a device that went away expires.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import WebSocket from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { signRoomToken } from "../../scripts/sync-server.mjs";
+import { startSyncScript, SYNC_SECRET, tempSyncDb } from "../support/sync-server";
 import { WorkspaceFiles } from "../../src/runtime";
 import { newAssistantMessage, newPart, newSession, newUserMessage, openStorage, type PartOf, type StorageChange } from "../../src/storage";
 import { connectWorkspaceSync } from "../../src/storage/sync/connect";
 
-const SECRET = "test-secret";
 const MODEL = { providerId: "fake", modelId: "fake-model" };
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -31,27 +27,8 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promis
 }
 
 async function startServer(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "webcode-sync-ses-"));
-  const child = spawn(process.execPath, ["scripts/sync-server.mjs", "--port", "0", "--db", join(dir, "sync.sqlite")], {
-    env: { ...process.env, SYNC_SECRET: SECRET },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  cleanups.push(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (ws:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
-  });
+  const onCleanup = (cleanup: () => unknown) => void cleanups.push(cleanup);
+  return (await startSyncScript({ dbFile: tempSyncDb(onCleanup) }, onCleanup)).url;
 }
 
 let counter = 0;
@@ -64,7 +41,7 @@ async function device(url: string, room: string, name: string, lease: { heartbea
   const connection = connectWorkspaceSync({
     files,
     url,
-    token: signRoomToken({ room, access: "write", secret: SECRET }),
+    token: signRoomToken({ room, access: "write", secret: SYNC_SECRET }),
     WebSocketPolyfill: WebSocket,
     sessions: { storage, device: `${name}-${counter}`, deviceName: name, lease },
     onError: (error) => errors.push(error),
@@ -219,7 +196,7 @@ describe("session sync through the sync server", () => {
     const connection = connectWorkspaceSync({
       files,
       url,
-      token: signRoomToken({ room: "ws-s4", access: "write", secret: SECRET }),
+      token: signRoomToken({ room: "ws-s4", access: "write", secret: SYNC_SECRET }),
       WebSocketPolyfill: WebSocket,
       sessions: { storage, device: "pre", deviceName: "Tablet" },
     });
@@ -239,7 +216,7 @@ describe("session sync through the sync server", () => {
     const again = connectWorkspaceSync({
       files,
       url,
-      token: signRoomToken({ room: "ws-s4", access: "write", secret: SECRET }),
+      token: signRoomToken({ room: "ws-s4", access: "write", secret: SYNC_SECRET }),
       WebSocketPolyfill: WebSocket,
       sessions: { storage, device: "pre-2", deviceName: "Tablet" },
     });
