@@ -17,6 +17,8 @@ export interface SyncConnectOptions {
   /** First connect found files that differ on both sides: the local text was kept as a copy. */
   onConflicts?: (conflicts: SyncConflict[]) => void;
   onError?: (error: unknown) => void;
+  /** The server accepted the token: "read" when its changes will be refused (a read-only token). */
+  onAccess?: (access: "read" | "write") => void;
   /** Node has no global WebSocket (tests give `ws`). */
   WebSocketPolyfill?: unknown;
 }
@@ -52,6 +54,7 @@ export function connectWorkspaceSync(options: SyncConnectOptions): SyncConnectio
       failed = true;
       report("error", `The sync server refused the token: ${reason}`);
     },
+    onAuthenticated: ({ scope }) => options.onAccess?.(scope === "readonly" ? "read" : "write"),
     onSynced: () => {
       if (!failed) report("connected");
       const conflicts = sync.merge();

@@ -55,6 +55,8 @@ export class WorkspaceSync implements Disposable {
   readonly map: Y.Map<Y.Text>;
   private subscriptions: Disposable[] = [];
   private merged = false;
+  /** Paths an editor shares live (y-monaco), with the transaction origin of each binding. */
+  private readonly live = new Map<string, Set<unknown>>();
 
   constructor(
     private readonly files: SyncedFiles,
@@ -92,7 +94,7 @@ export class WorkspaceSync implements Disposable {
     for (const conflict of conflicts) this.writeLocal(conflict.copy, this.map.get(conflict.copy)!.toString());
     for (const [path, text] of this.map) if (local.get(path) !== text.toString()) this.writeLocal(path, text.toString());
     const observer = (events: Array<Y.YEvent<Y.AbstractType<unknown>>>, transaction: Y.Transaction) => {
-      if (transaction.origin !== LOCAL) this.applyRemote(events);
+      if (transaction.origin !== LOCAL && !this.isLiveOrigin(transaction.origin)) this.applyRemote(events);
     };
     this.map.observeDeep(observer);
     this.subscriptions.push({ dispose: () => this.map.unobserveDeep(observer) });
@@ -101,7 +103,9 @@ export class WorkspaceSync implements Disposable {
   }
 
   private applyLocal(changes: SyncedChange[]): void {
-    const mine = changes.filter((c) => c.source !== "sync" && c.kind === "file");
+    // A live editor's keystrokes reached the Y.Text through its binding already: its save is not
+    // diffed in again (a diff against a Y.Text that moved on meanwhile would undo the other side's typing).
+    const mine = changes.filter((c) => c.source !== "sync" && c.kind === "file" && !(c.source === "editor" && c.type !== "deleted" && this.live.has(c.path)));
     if (mine.length === 0) return;
     this.doc.transact(() => {
       for (const change of mine) {
@@ -122,6 +126,28 @@ export class WorkspaceSync implements Disposable {
         else this.map.set(change.path, new Y.Text(data));
       }
     }, LOCAL);
+  }
+
+  /**
+   * An editor shares `path` live (y-monaco binds its model to the path's Y.Text): transactions of
+   * `origin` are the local user's keystrokes, which reach the file service when the editor saves,
+   * so they are not written back as remote changes; remote changes still are (source "sync").
+   */
+  markLive(path: string, origin: object): Disposable {
+    let origins = this.live.get(path);
+    if (!origins) this.live.set(path, (origins = new Set()));
+    origins.add(origin);
+    return {
+      dispose: () => {
+        origins.delete(origin);
+        if (origins.size === 0 && this.live.get(path) === origins) this.live.delete(path);
+      },
+    };
+  }
+
+  private isLiveOrigin(origin: unknown): boolean {
+    for (const origins of this.live.values()) if (origins.has(origin)) return true;
+    return false;
   }
 
   private applyRemote(events: Array<Y.YEvent<Y.AbstractType<unknown>>>): void {

@@ -4,7 +4,8 @@
 // is in no chunk a page without sync loads.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { errorMessage, type Disposable } from "../../base";
-import type { RuntimeSettings } from "../../runtime";
+import { syncCredentials, type RuntimeSettings } from "../../runtime";
+import type { EditorDocuments } from "../editor/editor-documents";
 import { loadWorkspaceSync, type SyncConflict, type SyncConnection, type SyncConnectOptions, type SyncedFiles } from "../../storage";
 
 export type SyncState = "off" | "connecting" | "connected" | "offline" | "error";
@@ -13,6 +14,8 @@ export interface SyncView {
   state: SyncState;
   /** Why, for "error". */
   detail?: string;
+  /** "read": the server accepted a read-only token and refuses this side's changes. */
+  access?: "read" | "write";
 }
 
 export interface SyncBinding {
@@ -20,14 +23,33 @@ export interface SyncBinding {
   /** Told once per first connect that kept local text as conflict copies, and of write failures. */
   info(message: string): void;
   error(error: unknown, context: string): void;
+  /** The editor's open documents: shared live (cursors, keystrokes, who has what open) when given. */
+  documents?: EditorDocuments;
 }
+
+/** Starts live collaboration on a connection (presence, y-monaco); resolves with how to stop it. */
+export type StartLive = (connection: SyncConnection, documents: EditorDocuments, displayName: string) => Promise<Disposable>;
+
+const startLive: StartLive = async (connection, documents, displayName) => {
+  const [{ LiveEditing }, { bindPresence }] = await Promise.all([import("./live-editing"), import("./presence")]);
+  const awareness = connection.provider.awareness;
+  const presence = awareness ? bindPresence(awareness as unknown as Parameters<typeof bindPresence>[0], documents, displayName) : undefined;
+  const editing = new LiveEditing(connection, documents);
+  return {
+    dispose: () => {
+      editing.dispose();
+      presence?.dispose();
+    },
+  };
+};
 
 export type Connect = (options: SyncConnectOptions) => SyncConnection;
 
 const loadConnect: () => Promise<Connect> = () => loadWorkspaceSync().then((m) => m.connectWorkspaceSync);
 
 export function syncWanted(settings: RuntimeSettings, workspaceId: string): boolean {
-  return settings.syncServerUrl !== "" && settings.syncAccessToken !== "" && settings.syncWorkspaces.includes(workspaceId);
+  const { url, accessToken } = syncCredentials(settings, workspaceId);
+  return url !== "" && accessToken !== "" && settings.syncWorkspaces.includes(workspaceId);
 }
 
 export class SyncController {
@@ -36,23 +58,38 @@ export class SyncController {
   constructor(
     private readonly settings: StoreApi<RuntimeSettings>,
     private readonly load: () => Promise<Connect> = loadConnect,
+    private readonly live: StartLive = startLive,
   ) {}
+
+  private inviteClaimed = false;
+
+  /** True the first time only: the page's invite link (`#sync=…`) is handled once per page load. */
+  claimInvite(): boolean {
+    if (this.inviteClaimed) return false;
+    this.inviteClaimed = true;
+    return true;
+  }
 
   /** Keeps `binding.files` connected while the settings ask for it; dispose to disconnect. */
   bind(binding: SyncBinding): Disposable {
     let connection: SyncConnection | undefined;
+    let live: Disposable | undefined;
     let key = "";
     let disposed = false;
     let generation = 0;
     const stop = () => {
       generation++;
+      live?.dispose();
+      live = undefined;
+      binding.documents?.live.setState({ readOnly: false });
       connection?.dispose();
       connection = undefined;
       this.view.setState({ state: "off" }, true);
     };
     const update = (settings: RuntimeSettings) => {
       const wanted = syncWanted(settings, binding.files.workspaceId);
-      const next = wanted ? `${settings.syncServerUrl}\n${settings.syncAccessToken}` : "";
+      const credentials = syncCredentials(settings, binding.files.workspaceId);
+      const next = wanted ? `${credentials.url}\n${credentials.accessToken}\n${settings.syncDisplayName}` : "";
       if (next === key) return;
       key = next;
       stop();
@@ -64,10 +101,17 @@ export class SyncController {
           if (disposed || mine !== generation) return;
           connection = connect({
             files: binding.files,
-            url: settings.syncServerUrl,
-            token: settings.syncAccessToken,
+            url: credentials.url,
+            token: credentials.accessToken,
             onStatus: (state, detail) => {
-              if (mine === generation) this.view.setState(detail ? { state, detail } : { state }, true);
+              if (mine !== generation) return;
+              const { access } = this.view.getState();
+              this.view.setState({ state, ...(detail ? { detail } : {}), ...(access ? { access } : {}) }, true);
+            },
+            onAccess: (access) => {
+              if (mine !== generation) return;
+              this.view.setState({ access });
+              binding.documents?.live.setState({ readOnly: access === "read" });
             },
             onConflicts: (conflicts: SyncConflict[]) =>
               binding.info(
@@ -75,6 +119,16 @@ export class SyncController {
               ),
             onError: (error) => binding.error(error, "Sync could not write a file"),
           });
+          const current = connection;
+          if (binding.documents) {
+            void this.live(current, binding.documents, settings.syncDisplayName).then(
+              (started) => {
+                if (mine === generation) live = started;
+                else started.dispose();
+              },
+              (error: unknown) => binding.error(error, "Live editing could not start"),
+            );
+          }
         },
         (error: unknown) => {
           if (mine === generation) this.view.setState({ state: "error", detail: `The sync code could not be loaded: ${errorMessage(error)}` }, true);

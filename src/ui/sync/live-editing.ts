@@ -1,0 +1,149 @@
+// Live collaboration in the editor (issue 33): each open text tab's Monaco model is bound to its
+// file's Y.Text with y-monaco while the workspace syncs, so keystrokes travel character by
+// character, and other people's cursors and selections are drawn with their names and colours.
+// Loaded only when sync is on (it pulls in y-monaco and Monaco).
+//
+// How the binding and the file service coexist (docs/architecture.md "Sync"): a remote change
+// arrives in the model through y-monaco and on disk through WorkspaceSync (source "sync"); the
+// tab only moves what it counts as saved (EditorDocuments.setLive). A local keystroke reaches the
+// Y.Text through y-monaco (WorkspaceSync ignores the binding's transactions) and the file service
+// when the user saves, as without sync; that save is not diffed into the Y.Text again. An agent's
+// or the terminal's write to an open file goes into the Y.Text through WorkspaceSync and from there
+// into the model through y-monaco.
+import type * as MonacoApi from "monaco-editor";
+import { MonacoBinding } from "y-monaco";
+import type * as Y from "yjs";
+import { DisposableStore, toDisposable, type Disposable } from "../../base";
+import type { SyncConnection } from "../../storage";
+import type { EditorDocuments, Peer } from "../editor/editor-documents";
+import { monacoBuffers } from "../editor/monaco-setup";
+
+type Editor = MonacoApi.editor.IStandaloneCodeEditor;
+
+interface Bound {
+  text: Y.Text;
+  model: MonacoApi.editor.ITextModel;
+  disposables: DisposableStore;
+}
+
+/**
+ * The part of the editor y-monaco uses, with its listeners and decorations owned by one binding:
+ * y-monaco never removes its cursor listener or its decorations, and the editor outlives bindings.
+ */
+function editorFor(editor: Editor, owner: DisposableStore): Editor {
+  let decorations: string[] = [];
+  owner.add(toDisposable(() => editor.getModel() && !editor.getModel()!.isDisposed() && editor.deltaDecorations(decorations, [])));
+  const view = {
+    getModel: () => editor.getModel(),
+    getSelection: () => editor.getSelection(),
+    setSelection: (selection: MonacoApi.Selection) => editor.setSelection(selection),
+    deltaDecorations: (old: string[], next: MonacoApi.editor.IModelDeltaDecoration[]) => (decorations = editor.deltaDecorations(old, next)),
+    onDidChangeCursorSelection: (listener: (e: MonacoApi.editor.ICursorSelectionChangedEvent) => void) => owner.add(editor.onDidChangeCursorSelection(listener)),
+  };
+  return view as unknown as Editor;
+}
+
+/** A CSS string literal of untrusted text (a peer's name). */
+function cssString(text: string): string {
+  return `"${text.replace(/[^\w .,:;!?'()@#+-]/gu, (c) => `\\${c.codePointAt(0)!.toString(16)} `)}"`;
+}
+
+/** The rules that colour and label each peer's cursor and selection (y-monaco's class names). */
+export function peerStyles(peers: Peer[]): string {
+  return peers
+    .map(
+      ({ id, name, color }) =>
+        `.yRemoteSelection-${id}{background-color:${color}40}` +
+        `.yRemoteSelectionHead-${id}{position:absolute;border-left:2px solid ${color};height:100%;box-sizing:border-box}` +
+        `.yRemoteSelectionHead-${id}::after{position:absolute;top:-1.1em;left:-2px;padding:0 3px;font-size:10px;line-height:1.1em;white-space:nowrap;color:#1e1e1e;background:${color};content:${cssString(name)};pointer-events:none;z-index:5}`,
+    )
+    .join("\n");
+}
+
+export class LiveEditing implements Disposable {
+  private readonly bound = new Map<string, Bound>();
+  private readonly disposables = new DisposableStore();
+  private readonly style: HTMLStyleElement;
+
+  constructor(
+    private readonly connection: SyncConnection,
+    private readonly documents: EditorDocuments,
+  ) {
+    this.style = document.createElement("style");
+    this.style.dataset.webcodeSyncCursors = "";
+    document.head.append(this.style);
+    this.disposables.add(toDisposable(() => this.style.remove()));
+    const renderStyles = () => (this.style.textContent = peerStyles(documents.live.getState().peers));
+    renderStyles();
+    let view = documents.live.getState().view;
+    let peers = documents.live.getState().peers;
+    this.disposables.add(
+      toDisposable(
+        documents.live.subscribe((state) => {
+          if (state.peers !== peers) {
+            peers = state.peers;
+            renderStyles();
+          }
+          if (state.view !== view) {
+            view = state.view;
+            this.unbindAll();
+            this.reconcile();
+          }
+        }),
+      ),
+    );
+    this.disposables.add(toDisposable(documents.store.subscribe(() => this.reconcile())));
+    const map = connection.sync.map;
+    const onMap = () => this.reconcile();
+    map.observe(onMap);
+    this.disposables.add(toDisposable(() => map.unobserve(onMap)));
+    this.reconcile();
+  }
+
+  /** Binds every open text tab whose file has a shared text; unbinds the ones that no longer qualify. */
+  private reconcile(): void {
+    const editor = this.documents.live.getState().view as Editor | undefined;
+    const wanted = new Map<string, { text: Y.Text; model: MonacoApi.editor.ITextModel }>();
+    if (editor) {
+      for (const tab of this.documents.tabs) {
+        if (tab.status !== "text") continue;
+        const text = this.connection.sync.map.get(tab.path);
+        const model = monacoBuffers.model(tab.path);
+        if (!text || !model || model.isDisposed()) continue;
+        const current = this.bound.get(tab.path);
+        // Unsaved text that never went to the shared document stays the user's: bound after a save.
+        if (!current && tab.dirty && model.getValue() !== text.toString()) continue;
+        wanted.set(tab.path, { text, model });
+      }
+    }
+    for (const [path, bound] of this.bound) {
+      const next = wanted.get(path);
+      if (!next || next.text !== bound.text || next.model !== bound.model) this.unbind(path);
+    }
+    for (const [path, { text, model }] of wanted) if (!this.bound.has(path)) this.bind(path, text, model, editor!);
+  }
+
+  private bind(path: string, text: Y.Text, model: MonacoApi.editor.ITextModel, editor: Editor): void {
+    const disposables = new DisposableStore();
+    const awareness = this.connection.provider.awareness ?? undefined;
+    const binding = new MonacoBinding(text, model, new Set([editorFor(editor, disposables)]), awareness);
+    disposables.add(toDisposable(() => binding.destroy()));
+    disposables.add(this.connection.sync.markLive(path, binding));
+    disposables.add(this.documents.setLive(path));
+    this.bound.set(path, { text, model, disposables });
+  }
+
+  private unbind(path: string): void {
+    this.bound.get(path)?.disposables.dispose();
+    this.bound.delete(path);
+  }
+
+  private unbindAll(): void {
+    for (const path of [...this.bound.keys()]) this.unbind(path);
+  }
+
+  dispose(): void {
+    this.unbindAll();
+    this.disposables.dispose();
+  }
+}
