@@ -321,7 +321,9 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
           isOpen ? "is-open" : "",
           isUnsaved ? "is-unsaved" : "",
         ].join(" ")}
-        aria-description={isUnsaved ? "unsaved changes" : undefined}
+        // The markers of who else has the file open do not change the item's name; they are said after it.
+        aria-label={viewers.length > 0 && !isRenaming ? node.name : undefined}
+        aria-description={[isUnsaved ? "unsaved changes" : "", ...viewers.map((p) => `open by ${p.name}`)].filter(Boolean).join(", ") || undefined}
         style={{ paddingLeft: indent(row.level) }}
         draggable={!isRenaming && !readOnly}
         title={node.path}
