@@ -18,7 +18,7 @@ import { WorkspaceFiles, type FileChange } from "../../src/runtime";
 import { openStorage } from "../../src/storage";
 import { connectWorkspaceSync } from "../../src/storage/sync/connect";
 import { EditorDocuments, type TextBuffer } from "../../src/ui/editor";
-import { bindPresence, guestName, peersFrom, type AwarenessLike } from "../../src/ui/sync/presence";
+import { bindPresence, guestName, peersFrom } from "../../src/ui/sync/presence";
 
 const SECRET = "test-secret";
 const cleanups: Array<() => unknown> = [];
@@ -212,8 +212,8 @@ describe("live editing through the sync server", () => {
     await b.connection.ready;
     expect(a.accesses).toEqual(["write"]);
     expect(b.accesses).toEqual(["read"]);
-    const presenceA = bindPresence(a.connection.provider.awareness as unknown as AwarenessLike, a.documents, "Ann Lee");
-    const presenceB = bindPresence(b.connection.provider.awareness as unknown as AwarenessLike, b.documents, "");
+    const presenceA = bindPresence(a.connection.provider.awareness!, a.documents, "Ann Lee");
+    const presenceB = bindPresence(b.connection.provider.awareness!, b.documents, "");
     cleanups.push(() => {
       presenceA.dispose();
       presenceB.dispose();

@@ -23,16 +23,24 @@ type Editor = MonacoApi.editor.IStandaloneCodeEditor;
 interface Bound {
   text: Y.Text;
   model: MonacoApi.editor.ITextModel;
+  binding: MonacoBinding;
+  clearCursors(): void;
   disposables: DisposableStore;
 }
 
 /**
  * The part of the editor y-monaco uses, with its listeners and decorations owned by one binding:
  * y-monaco never removes its cursor listener or its decorations, and the editor outlives bindings.
+ * `clear()` removes the binding's cursor decorations from its model (the editor showed another
+ * model meanwhile: y-monaco would otherwise draw them again beside the old ones).
  */
-function editorFor(editor: Editor, owner: DisposableStore): Editor {
+function editorFor(editor: Editor, model: MonacoApi.editor.ITextModel, owner: DisposableStore): { view: Editor; clear(): void } {
   let decorations: string[] = [];
-  owner.add(toDisposable(() => editor.getModel() && !editor.getModel()!.isDisposed() && editor.deltaDecorations(decorations, [])));
+  const clear = () => {
+    if (!model.isDisposed() && decorations.length > 0) model.deltaDecorations(decorations, []);
+    decorations = [];
+  };
+  owner.add(toDisposable(clear));
   const view = {
     getModel: () => editor.getModel(),
     getSelection: () => editor.getSelection(),
@@ -40,7 +48,7 @@ function editorFor(editor: Editor, owner: DisposableStore): Editor {
     deltaDecorations: (old: string[], next: MonacoApi.editor.IModelDeltaDecoration[]) => (decorations = editor.deltaDecorations(old, next)),
     onDidChangeCursorSelection: (listener: (e: MonacoApi.editor.ICursorSelectionChangedEvent) => void) => owner.add(editor.onDidChangeCursorSelection(listener)),
   };
-  return view as unknown as Editor;
+  return { view: view as unknown as Editor, clear };
 }
 
 /** A CSS string literal of untrusted text (a peer's name). */
@@ -87,11 +95,13 @@ export class LiveEditing implements Disposable {
           if (state.view !== view) {
             view = state.view;
             this.unbindAll();
+            this.watchModel(view as Editor | undefined);
             this.reconcile();
           }
         }),
       ),
     );
+    this.watchModel(view as Editor | undefined);
     this.disposables.add(toDisposable(documents.store.subscribe(() => this.reconcile())));
     const map = connection.sync.map;
     const onMap = () => this.reconcile();
@@ -100,8 +110,44 @@ export class LiveEditing implements Disposable {
     this.reconcile();
   }
 
-  /** Binds every open text tab whose file has a shared text; unbinds the ones that no longer qualify. */
+  private modelWatch: Disposable | undefined;
+
+  /** Other people's cursors follow the editor from one tab's model to another's. */
+  private watchModel(editor: Editor | undefined): void {
+    this.modelWatch?.dispose();
+    this.modelWatch = editor?.onDidChangeModel(() => {
+      for (const bound of this.bound.values()) {
+        if (bound.model === editor.getModel()) bound.binding._rerenderDecorations();
+        else bound.clearCursors();
+      }
+    });
+  }
+
+  private reconciling = false;
+  private reconcileAgain = false;
+
+  /**
+   * Binds every open text tab whose file has a shared text; unbinds the ones that no longer qualify.
+   * Binding can set a model's text, which changes the tabs' dirty state and calls this again: that
+   * call only asks for another pass, so a tab is never bound twice.
+   */
   private reconcile(): void {
+    if (this.reconciling) {
+      this.reconcileAgain = true;
+      return;
+    }
+    this.reconciling = true;
+    try {
+      do {
+        this.reconcileAgain = false;
+        this.reconcileOnce();
+      } while (this.reconcileAgain);
+    } finally {
+      this.reconciling = false;
+    }
+  }
+
+  private reconcileOnce(): void {
     const editor = this.documents.live.getState().view as Editor | undefined;
     const wanted = new Map<string, { text: Y.Text; model: MonacoApi.editor.ITextModel }>();
     if (editor) {
@@ -126,11 +172,12 @@ export class LiveEditing implements Disposable {
   private bind(path: string, text: Y.Text, model: MonacoApi.editor.ITextModel, editor: Editor): void {
     const disposables = new DisposableStore();
     const awareness = this.connection.provider.awareness ?? undefined;
-    const binding = new MonacoBinding(text, model, new Set([editorFor(editor, disposables)]), awareness);
+    const { view, clear } = editorFor(editor, model, disposables);
+    const binding = new MonacoBinding(text, model, new Set([view]), awareness);
     disposables.add(toDisposable(() => binding.destroy()));
     disposables.add(this.connection.sync.markLive(path, binding));
     disposables.add(this.documents.setLive(path));
-    this.bound.set(path, { text, model, disposables });
+    this.bound.set(path, { text, model, binding, clearCursors: clear, disposables });
   }
 
   private unbind(path: string): void {
@@ -143,6 +190,7 @@ export class LiveEditing implements Disposable {
   }
 
   dispose(): void {
+    this.modelWatch?.dispose();
     this.unbindAll();
     this.disposables.dispose();
   }

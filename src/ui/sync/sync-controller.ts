@@ -33,7 +33,7 @@ export type StartLive = (connection: SyncConnection, documents: EditorDocuments,
 const startLive: StartLive = async (connection, documents, displayName) => {
   const [{ LiveEditing }, { bindPresence }] = await Promise.all([import("./live-editing"), import("./presence")]);
   const awareness = connection.provider.awareness;
-  const presence = awareness ? bindPresence(awareness as unknown as Parameters<typeof bindPresence>[0], documents, displayName) : undefined;
+  const presence = awareness ? bindPresence(awareness, documents, displayName) : undefined;
   const editing = new LiveEditing(connection, documents);
   return {
     dispose: () => {
