@@ -169,3 +169,25 @@ export async function startRedis(onCleanup: OnCleanup): Promise<string> {
   });
   return `redis://127.0.0.1:${port}`;
 }
+
+export interface RunningSyncServer {
+  url: string;
+  /** A room token signed with the server's secret. */
+  token(room: string, access: RoomAccess): string;
+  /** Stops the script and removes its database. */
+  stop(): Promise<void>;
+}
+
+/** The script on a fresh database, for tests that end it themselves (browser tests, benches). */
+export async function startSyncServerScript(): Promise<RunningSyncServer> {
+  const cleanups: Array<() => unknown> = [];
+  const onCleanup: OnCleanup = (cleanup) => void cleanups.push(cleanup);
+  const script = await startSyncScript({ dbFile: tempSyncDb(onCleanup) }, onCleanup);
+  return {
+    url: script.url,
+    token: syncToken,
+    stop: async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    },
+  };
+}

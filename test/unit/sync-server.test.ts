@@ -3,7 +3,7 @@
 // 127.0.0.1, real Yjs clients (@hocuspocus/provider over `ws`): two clients converge, a read-only
 // token's changes are refused by the server, a bad token is refused, a restart loses nothing.
 import { afterEach, describe, expect, it } from "vitest";
-import { signRoomToken, startSyncServer, verifyRoomToken } from "../../scripts/sync-server.mjs";
+import { mintInvite, signRoomToken, startSyncServer, verifyRoomToken } from "../../scripts/sync-server.mjs";
 import { SYNC_SECRET as SECRET, freePort, redisServerPath, startRedis, startSyncScript, syncClient, syncToken, tempSyncDb, until } from "../support/sync-server";
 
 const cleanups: Array<() => unknown> = [];
@@ -110,5 +110,62 @@ describe(`npm run sync-server -- --redis${redisMissing ? " (skipped: redis-serve
     const closed = `redis://127.0.0.1:${await freePort()}`;
     await expect(startSyncScript({ dbFile: tempDb(), redis: closed }, onCleanup)).rejects.toThrow(/sync-server exited 1: sync-server: cannot reach Redis at 127\.0\.0\.1:\d+/);
     await expect(startSyncScript({ dbFile: tempDb(), redis: "http://x" }, onCleanup)).rejects.toThrow(/--redis needs a redis:\/\/ URL/);
+  });
+});
+
+describe("POST /invite", () => {
+  async function invite(url: string, token: string | undefined, body: unknown) {
+    const response = await fetch(`${url.replace(/^ws/, "http")}/invite`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, cors: response.headers.get("access-control-allow-origin"), body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it("mints a token for the caller's room with no more rights, which the server then enforces", async () => {
+    const server = await startSyncServer({ port: 0, dbFile: tempDb(), secret: SECRET, quiet: true });
+    cleanups.push(() => server.close());
+    const write = signRoomToken({ room: "ws-1", access: "write", secret: SECRET });
+    const preflight = await fetch(`${server.url.replace(/^ws/, "http")}/invite`, { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+
+    const readInvite = await invite(server.url, write, { access: "read" });
+    expect(readInvite.status).toBe(200);
+    expect(readInvite.cors).toBe("*");
+    expect(readInvite.body).toMatchObject({ room: "ws-1", access: "read" });
+    const readToken = String(readInvite.body.token);
+    expect(verifyRoomToken(readToken, "ws-1", SECRET)).toEqual({ access: "read" });
+    // A read token cannot mint write, nor can no token or a forged one.
+    expect((await invite(server.url, readToken, { access: "write" })).status).toBe(403);
+    expect((await invite(server.url, readToken, { access: "read" })).status).toBe(200);
+    expect((await invite(server.url, undefined, { access: "read" })).status).toBe(401);
+    expect((await invite(server.url, `${readToken.split(".")[0]}.x`, { access: "read" })).status).toBe(401);
+    expect((await invite(server.url, write, { access: "admin" })).status).toBe(400);
+
+    // The invited read-only peer syncs, and the server drops its changes.
+    const writer = client(server.url, "ws-1", write);
+    const reader = client(server.url, "ws-1", readToken);
+    await Promise.all([writer.synced, reader.synced]);
+    writer.doc.getText("f").insert(0, "from writer");
+    await until(() => reader.doc.getText("f").toString() === "from writer");
+    reader.doc.getText("f").insert(0, "from reader ");
+    writer.doc.getText("g").insert(0, "later");
+    await until(() => reader.doc.getText("g").toString() === "later");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(writer.doc.getText("f").toString()).toBe("from writer");
+  }, 30_000);
+
+  it("never outlives the caller's token", () => {
+    const now = 1_000_000;
+    const caller = signRoomToken({ room: "r", access: "write", secret: SECRET, expiresAt: now + 3_600_000 });
+    const answer = mintInvite({ authorization: `Bearer ${caller}`, body: JSON.stringify({ access: "write", days: 30 }), secret: SECRET, now });
+    expect(answer.status).toBe(200);
+    expect(answer.body.exp).toBe(now + 3_600_000);
+    const open = signRoomToken({ room: "r", access: "write", secret: SECRET });
+    expect(mintInvite({ authorization: `Bearer ${open}`, body: "{}", secret: SECRET, now }).status).toBe(400);
+    expect(mintInvite({ authorization: `Bearer ${open}`, body: JSON.stringify({ access: "read" }), secret: SECRET, now }).body.exp).toBe(now + 7 * 86_400_000);
+    expect(mintInvite({ authorization: `Bearer ${open}`, body: JSON.stringify({ access: "read", days: 1000 }), secret: SECRET, now }).status).toBe(400);
   });
 });

@@ -12,6 +12,7 @@ import { SyncController, type Connect } from "../../src/ui/sync/sync-controller"
 import { askHeldChange, SyncIndicator, SyncSection } from "../../src/ui/sync/sync-section";
 import { isPermissionConfigFile } from "../../src/ui/sync/guarded-files";
 import { DialogHost, Dialogs } from "../../src/ui/common";
+import { parseInviteHash } from "../../src/ui/sync/invite-link";
 import { button, byLabel, click, render, settle, settleUntil, typeInto, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
@@ -22,7 +23,7 @@ afterEach(async () => {
   view = undefined;
 });
 
-async function setup() {
+async function setup(fetchImpl?: typeof fetch) {
   storage = await openStorage({ name: `sync-settings-${Math.random()}` });
   const runtime = new RuntimeSettingsStore(storage);
   await runtime.load();
@@ -49,6 +50,8 @@ async function setup() {
         workspaceId="ws-1"
         onProblem={(action) => void action().catch((error: unknown) => problems.push(error))}
         copyText={async (text) => void copied.push(text)}
+        pageUrl="https://webcode.example/"
+        {...(fetchImpl && { fetch: fetchImpl })}
       />
       <SyncIndicator controller={controller} />
     </>,
@@ -102,6 +105,31 @@ describe("Settings → Sync", () => {
     await click(button(view!.container, "Copy token command"));
     expect(t.copied).toEqual(["npm run sync-server -- token --room ws-1 --access write"]);
     expect(button(view!.container, "Copied")).toBeDefined();
+    t.binding.dispose();
+  });
+
+  it("Invite asks the server for a token with the chosen rights and copies a link carrying it; your name is kept", async () => {
+    const requests: Array<{ url: string; authorization: string | null; body: unknown }> = [];
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      requests.push({ url, authorization: new Headers(init.headers).get("authorization"), body: JSON.parse(String(init.body)) });
+      return new Response(JSON.stringify({ room: "ws-1", access: "read", exp: 1, token: "cmVhZA.sig" }), { status: 200 });
+    }) as unknown as typeof fetch;
+    const t = await setup(fakeFetch);
+    expect(button(view!.container, "Copy read-only invite link")).toBeUndefined(); // not syncing yet
+    await t.runtime.update({ syncServerUrl: "wss://sync.example.com", syncAccessToken: "mine.tok", syncWorkspaces: ["ws-1"] });
+    await settle();
+    await click(button(view!.container, "Copy read-only invite link"));
+    await settleUntil(() => t.copied.length === 1, "link copied");
+    expect(requests).toEqual([{ url: "https://sync.example.com/invite", authorization: "Bearer mine.tok", body: { access: "read" } }]);
+    const link = new URL(t.copied[0]!);
+    expect(link.origin + link.pathname).toBe("https://webcode.example/");
+    expect(parseInviteHash(link.hash)).toEqual({ url: "wss://sync.example.com", room: "ws-1", token: "cmVhZA.sig" });
+    expect(q<HTMLInputElement>("Invite link")?.value).toBe(t.copied[0]);
+
+    await typeInto(q<HTMLInputElement>("Your name for others")!, "  Ann Lee ");
+    await click(button(view!.container, "Set name"));
+    await settleUntil(() => t.runtime.settings.syncDisplayName === "Ann Lee", "name stored");
+    expect(t.problems).toEqual([]);
     t.binding.dispose();
   });
 });

@@ -35,6 +35,8 @@ export interface SyncConnectOptions {
   device?: string;
   /** The IndexedDB database that keeps the document across reloads (none: kept only in memory). */
   localName?: string;
+  /** The server accepted the token: "read" when its changes will be refused (a read-only token). */
+  onAccess?: (access: "read" | "write") => void;
   /** Node has no global WebSocket (tests give `ws`). */
   WebSocketPolyfill?: unknown;
   /** The workspace's sessions too, with one turn per session across devices (session-sync.ts, turn-lease.ts). */
@@ -109,6 +111,7 @@ export function connectWorkspaceSync(options: SyncConnectOptions): SyncConnectio
       failed = true;
       report("error", `The sync server refused the token: ${reason}`);
     },
+    onAuthenticated: ({ scope }) => options.onAccess?.(scope === "readonly" ? "read" : "write"),
     onSynced: () => {
       online = true;
       bind();

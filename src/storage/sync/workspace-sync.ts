@@ -117,6 +117,8 @@ export class WorkspaceSync implements Disposable {
   /** Binary entries waiting for their blob: hash -> paths. */
   private readonly waiting = new Map<string, Set<string>>();
   private readonly skipped = new Set<string>();
+  /** Paths an editor shares live (y-monaco), with the transaction origin of each binding. */
+  private readonly live = new Map<string, Set<unknown>>();
 
   constructor(
     private readonly files: SyncedFiles,
@@ -173,7 +175,7 @@ export class WorkspaceSync implements Disposable {
     for (const conflict of conflicts) this.writeFromDoc(conflict.copy);
     for (const [path, entry] of this.tree) if (isAlive(entry) && !this.heldChanges.has(path)) this.writeFromDoc(path);
     const observer = (events: Array<Y.YEvent<Y.AbstractType<unknown>>>, transaction: Y.Transaction) => {
-      if (transaction.origin !== LOCAL) this.applyRemote(events);
+      if (transaction.origin !== LOCAL && !this.isLiveOrigin(transaction.origin)) this.applyRemote(events);
     };
     this.tree.observeDeep(observer);
     const blobObserver = (event: Y.YMapEvent<Uint8Array>) => {
@@ -337,12 +339,55 @@ export class WorkspaceSync implements Disposable {
         }
         // The file as it is now (a later change in the batch may have removed or replaced it).
         const stat = this.files.statSync(change.path);
-        if (stat?.kind === "dir") this.putDir(change.path);
+        // A live editor's keystrokes reached the Y.Text through its binding already: its save is not
+        // diffed in again (a diff against a Y.Text that moved on meanwhile would undo the other side's
+        // typing); it only marks the entry edited, so a concurrent delete elsewhere keeps the file.
+        const entry = this.tree.get(change.path);
+        if (stat?.kind === "file" && change.source === "editor" && this.live.has(change.path) && entry && entryKind(entry) === "text") this.touch(entry, this.nextId());
+        else if (stat?.kind === "dir") this.putDir(change.path);
         else if (stat?.kind === "file") this.put(change.path, this.files.readSync(change.path));
       }
       this.collectBlobs();
     }, LOCAL);
     if (heldChanged) this.emitHeld();
+  }
+
+  /**
+   * An editor shares `path` live (y-monaco binds its model to the path's Y.Text): transactions of
+   * `origin` are the local user's keystrokes, which reach the file service when the editor saves,
+   * so they are not written back as remote changes; remote changes still are (source "sync").
+   */
+  markLive(path: string, origin: object): Disposable {
+    let origins = this.live.get(path);
+    if (!origins) this.live.set(path, (origins = new Set()));
+    origins.add(origin);
+    return {
+      dispose: () => {
+        origins.delete(origin);
+        if (origins.size === 0 && this.live.get(path) === origins) this.live.delete(path);
+      },
+    };
+  }
+
+  /** The shared text of `path` for a live editor: a text file's Y.Text, unless it is deleted. */
+  liveText(path: string): Y.Text | undefined {
+    const entry = this.tree.get(path);
+    const text = entry?.get("text");
+    return entry && isAlive(entry) && entryKind(entry) === "text" && text instanceof Y.Text ? text : undefined;
+  }
+
+  /** Calls `listener` when files are added, removed, deleted or restored, or change kind (not on every keystroke). */
+  onDidChangeEntries(listener: () => void): Disposable {
+    const observer = (events: Array<Y.YEvent<Y.AbstractType<unknown>>>) => {
+      if (events.some((event) => event.target instanceof Y.Map)) listener();
+    };
+    this.tree.observeDeep(observer);
+    return { dispose: () => this.tree.unobserveDeep(observer) };
+  }
+
+  private isLiveOrigin(origin: unknown): boolean {
+    for (const origins of this.live.values()) if (origins.has(origin)) return true;
+    return false;
   }
 
   private applyRemote(events: Array<Y.YEvent<Y.AbstractType<unknown>>>): void {

@@ -18,6 +18,7 @@ import { SnapshotChangesSource } from "./session-changes";
 import { StorageSection } from "../storage";
 import { SyncController } from "../sync/sync-controller";
 import { askHeldChange, SyncIndicator, SyncSection } from "../sync/sync-section";
+import { joinInvite } from "../sync/join-invite";
 
 export interface AgentUiDeps {
   /** Provider configs and the default model, loaded (`await settings.load()`) before mounting. */
@@ -76,25 +77,40 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
         order: 100,
         render: (services) => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} services={services} sync={sync} />,
       },
-      ...(sync ? [{ id: "sync", order: 90, render: (services: WorkbenchServices) => <SyncTopBarItem sync={sync} services={services} /> }] : []),
+      ...(sync && deps.runtime
+        ? [{ id: "sync", order: 90, render: (services: WorkbenchServices) => <SyncTopBarItem sync={sync} runtime={deps.runtime!} services={services} /> }]
+        : []),
     ],
   };
 }
 
 /** Keeps the open workspace synced while Settings → Sync asks for it, and shows the state. */
-function SyncTopBarItem({ sync, services }: { sync: SyncController; services: WorkbenchServices }) {
-  const { files, notifications, dialogs, storage } = services;
+function SyncTopBarItem({ sync, runtime, services }: { sync: SyncController; runtime: RuntimeSettingsStore; services: WorkbenchServices }) {
+  const { files, notifications, documents, dialogs, workspaces, storage } = services;
+  // An invite link (`#sync=…`) opened this page: ask, then join (once per page load).
+  useEffect(() => {
+    if (!location.hash.startsWith("#sync=") || !sync.claimInvite()) return;
+    void joinInvite({
+      hash: location.hash,
+      clearHash: () => history.replaceState(history.state, "", location.pathname + location.search),
+      dialogs,
+      runtime,
+      workspaces,
+      error: (error, context) => notifications.error(error, context),
+    }).catch((error: unknown) => notifications.error(error, "Could not join the shared workspace"));
+  }, [sync, runtime, dialogs, workspaces, notifications]);
   useEffect(() => {
     const binding = sync.bind({
       files,
       storage,
+      documents,
       info: (message) => notifications.info(message),
       warn: (message) => notifications.notify("warning", message),
       error: (error, context) => notifications.error(error, context),
       ask: askHeldChange(dialogs),
     });
     return () => binding.dispose();
-  }, [sync, files, storage, notifications, dialogs]);
+  }, [sync, files, storage, documents, notifications, dialogs]);
   return <SyncIndicator controller={sync} />;
 }
 

@@ -39,6 +39,28 @@ export interface EditorDocumentsState {
   active?: string;
 }
 
+/** Another person in a live-collaboration session (sync), as the editor and the file tree show them. */
+export interface Peer {
+  /** Their sync client id (stable for their connection). */
+  id: number;
+  name: string;
+  /** A CSS colour. */
+  color: string;
+  /** The file they have open, if any. */
+  openPath?: string;
+}
+
+/**
+ * The editor surface for extensions while a workspace is shared live: the engine's editor
+ * (opaque here; Monaco's in the page), who else is there, and whether the shared document may be
+ * changed from here (a read-only invitation may not).
+ */
+export interface LiveState {
+  view?: unknown;
+  peers: Peer[];
+  readOnly: boolean;
+}
+
 export type UnsavedChoice = "save" | "discard" | "cancel";
 
 /** A range to select and scroll to (1-based lines and columns, end column exclusive). */
@@ -105,6 +127,15 @@ export class EditorDocuments implements Disposable {
   /** Fires when a tab's view state was recorded (for remembering it across reloads). */
   readonly onDidChangeViewState = this.viewStateChanges.event;
 
+  /** Live collaboration (sync): the editor view for cursors, the peers, read-only. */
+  readonly live: StoreApi<LiveState> = createStore<LiveState>(() => ({ peers: [], readOnly: false }));
+  /**
+   * Tabs whose text is bound live to the shared document (y-monaco): the binding writes other
+   * people's changes into the buffer itself, so a change on disk only moves what the tab counts as
+   * saved, and never replaces the buffer or asks.
+   */
+  private readonly livePaths = new Set<string>();
+
   constructor(private readonly options: EditorDocumentsOptions) {
     this.disposables.add(options.files.onDidChange((changes) => this.enqueue(() => this.applyChanges(changes))));
   }
@@ -139,6 +170,16 @@ export class EditorDocuments implements Disposable {
     await pending;
     if (options.selection && this.active === path && this.tab(path)?.status === "text") this.revealRequests.fire({ path, selection: options.selection });
     if (options.focus && this.active === path) this.focusRequests.fire(path);
+  }
+
+  /** Marks a tab as bound live to the shared document (see `livePaths`); dispose to unmark. */
+  setLive(path: string): Disposable {
+    this.livePaths.add(path);
+    return toDisposable(() => this.livePaths.delete(path));
+  }
+
+  isLive(path: string): boolean {
+    return this.livePaths.has(path);
   }
 
   viewState(path: string): unknown {
@@ -453,7 +494,7 @@ export class EditorDocuments implements Disposable {
       return;
     }
     if (text === doc.saved) return;
-    if (text === doc.buffer.getValue()) {
+    if (text === doc.buffer.getValue() || this.livePaths.has(path)) {
       doc.saved = text;
       doc.base = text;
       doc.theirs = undefined;

@@ -4,7 +4,8 @@
 // is in no chunk a page without sync loads.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { Emitter, errorMessage, newId, type Disposable } from "../../base";
-import type { RuntimeSettings } from "../../runtime";
+import { syncCredentials, type RuntimeSettings } from "../../runtime";
+import type { EditorDocuments } from "../editor/editor-documents";
 import {
   loadWorkspaceSync,
   type HeldChange,
@@ -25,6 +26,8 @@ export interface SyncView {
   state: SyncState;
   /** Why, for "error". */
   detail?: string;
+  /** "read": the server accepted a read-only token and refuses this side's changes. */
+  access?: "read" | "write";
 }
 
 export interface SyncBinding {
@@ -41,6 +44,8 @@ export interface SyncBinding {
    * keep the local version (sent to the other devices), or decide later.
    */
   ask?(change: HeldChange): Promise<"accept" | "keep" | "later">;
+  /** The editor's open documents: shared live (cursors, keystrokes, who has what open) when given. */
+  documents?: EditorDocuments;
 }
 
 /** The IndexedDB database that keeps a workspace's sync document across reloads. */
@@ -60,12 +65,29 @@ function restoredMessage(restored: SyncRestored): string {
     : `Sync: kept ${restored.path}: it was deleted on another device while you edited it.`;
 }
 
+/** Starts live collaboration on a connection (presence, y-monaco); resolves with how to stop it. */
+export type StartLive = (connection: SyncConnection, documents: EditorDocuments, displayName: string) => Promise<Disposable>;
+
+const startLive: StartLive = async (connection, documents, displayName) => {
+  const [{ LiveEditing }, { bindPresence }] = await Promise.all([import("./live-editing"), import("./presence")]);
+  const awareness = connection.provider.awareness;
+  const presence = awareness ? bindPresence(awareness, documents, displayName) : undefined;
+  const editing = new LiveEditing(connection, documents);
+  return {
+    dispose: () => {
+      editing.dispose();
+      presence?.dispose();
+    },
+  };
+};
+
 export type Connect = (options: SyncConnectOptions) => SyncConnection;
 
 const loadConnect: () => Promise<Connect> = () => loadWorkspaceSync().then((m) => m.connectWorkspaceSync);
 
 export function syncWanted(settings: RuntimeSettings, workspaceId: string): boolean {
-  return settings.syncServerUrl !== "" && settings.syncAccessToken !== "" && settings.syncWorkspaces.includes(workspaceId);
+  const { url, accessToken } = syncCredentials(settings, workspaceId);
+  return url !== "" && accessToken !== "" && settings.syncWorkspaces.includes(workspaceId);
 }
 
 /** Turns of a workspace's sessions running on other devices, for the chat. */
@@ -80,6 +102,8 @@ export interface RemoteTurns {
 export interface SyncControllerOptions {
   /** What other devices see while this one runs a turn (default: from the user agent). */
   deviceName?: string;
+  /** Starts live collaboration (default: presence and y-monaco, loaded lazily). */
+  live?: StartLive;
 }
 
 export class SyncController {
@@ -92,6 +116,7 @@ export class SyncController {
   /** This page among the devices of a synced workspace (random: tabs are told apart too). */
   readonly device = newId("dev");
   readonly deviceName: string;
+  private readonly live: StartLive;
   private readonly connections = new Map<string, SyncConnection>();
   private readonly leasesChanged = new Emitter<void>();
 
@@ -100,6 +125,7 @@ export class SyncController {
     private readonly load: () => Promise<Connect> = loadConnect,
     options: SyncControllerOptions = {},
   ) {
+    this.live = options.live ?? startLive;
     this.deviceName = options.deviceName ?? deviceName(typeof navigator === "undefined" ? "" : navigator.userAgent);
     // A page being closed or reloaded lets go of its turns at once (its turns end with it), rather
     // than other devices waiting for the claims to expire.
@@ -137,9 +163,19 @@ export class SyncController {
     };
   }
 
+  private inviteClaimed = false;
+
+  /** True the first time only: the page's invite link (`#sync=…`) is handled once per page load. */
+  claimInvite(): boolean {
+    if (this.inviteClaimed) return false;
+    this.inviteClaimed = true;
+    return true;
+  }
+
   /** Keeps `binding.files` connected while the settings ask for it; dispose to disconnect. */
   bind(binding: SyncBinding): Disposable {
     let connection: SyncConnection | undefined;
+    let live: Disposable | undefined;
     let key = "";
     let disposed = false;
     let generation = 0;
@@ -150,6 +186,9 @@ export class SyncController {
         this.connections.delete(workspaceId);
         this.leasesChanged.fire();
       }
+      live?.dispose();
+      live = undefined;
+      binding.documents?.live.setState({ readOnly: false });
       connection?.dispose();
       connection = undefined;
       this.active = undefined;
@@ -159,7 +198,8 @@ export class SyncController {
     };
     const update = (settings: RuntimeSettings) => {
       const wanted = syncWanted(settings, binding.files.workspaceId);
-      const next = wanted ? `${settings.syncServerUrl}\n${settings.syncAccessToken}` : "";
+      const credentials = syncCredentials(settings, binding.files.workspaceId);
+      const next = wanted ? `${credentials.url}\n${credentials.accessToken}\n${settings.syncDisplayName}` : "";
       if (next === key) return;
       key = next;
       stop();
@@ -171,10 +211,17 @@ export class SyncController {
           if (disposed || mine !== generation) return;
           connection = connect({
             files: binding.files,
-            url: settings.syncServerUrl,
-            token: settings.syncAccessToken,
+            url: credentials.url,
+            token: credentials.accessToken,
             onStatus: (state, detail) => {
-              if (mine === generation) this.view.setState(detail ? { state, detail } : { state }, true);
+              if (mine !== generation) return;
+              const { access } = this.view.getState();
+              this.view.setState({ state, ...(detail ? { detail } : {}), ...(access ? { access } : {}) }, true);
+            },
+            onAccess: (access) => {
+              if (mine !== generation) return;
+              this.view.setState({ access });
+              binding.documents?.live.setState({ readOnly: access === "read" });
             },
             onConflicts: (conflicts: SyncConflict[]) => binding.info(conflictMessage(conflicts)),
             onRestored: (restored) => restored.forEach((one) => binding.info(restoredMessage(one))),
@@ -193,6 +240,16 @@ export class SyncController {
           this.connections.set(workspaceId, connection);
           this.leasesChanged.fire();
           void this.review();
+          const current = connection;
+          if (binding.documents) {
+            void this.live(current, binding.documents, settings.syncDisplayName).then(
+              (started) => {
+                if (mine === generation) live = started;
+                else started.dispose();
+              },
+              (error: unknown) => binding.error(error, "Live editing could not start"),
+            );
+          }
         },
         (error: unknown) => {
           if (mine === generation) this.view.setState({ state: "error", detail: `The sync code could not be loaded: ${errorMessage(error)}` }, true);

@@ -3,7 +3,8 @@
 // "Sync this workspace". Shows the command that makes a token for this workspace's room.
 import { useId, useState } from "react";
 import { useStore } from "zustand";
-import { cleanSyncUrl } from "../../runtime";
+import { cleanSyncUrl, MAX_SYNC_NAME, syncCredentials } from "../../runtime";
+import { inviteLink, requestInvite, type InviteAccess } from "./invite-link";
 import type { RuntimeSettingsStore } from "../settings/runtime-settings-store";
 import type { HeldChange } from "../../storage";
 import type { ChoiceRequest, Dialogs } from "../common";
@@ -28,18 +29,34 @@ export interface SyncSectionProps {
   workspaceId: string;
   onProblem(action: () => Promise<void>): void;
   copyText?: (text: string) => Promise<void>;
+  /** The page address an invite link opens (default: this page's). */
+  pageUrl?: string;
+  /** For `POST /invite` (default: the page's fetch). */
+  fetch?: typeof fetch;
 }
 
-export function SyncSection({ runtime, controller, workspaceId, onProblem, copyText }: SyncSectionProps) {
+export function SyncSection({ runtime, controller, workspaceId, onProblem, copyText, pageUrl, fetch: fetchImpl }: SyncSectionProps) {
   const settings = useStore(runtime.store);
   const view = useStore(controller.view);
   const baseId = useId();
   const [urlDraft, setUrlDraft] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState(false);
+  const [nameDraft, setNameDraft] = useState<string | undefined>(undefined);
+  const [invite, setInvite] = useState<{ access: InviteAccess; link: string } | undefined>(undefined);
+  const copy = copyText ?? ((text: string) => navigator.clipboard.writeText(text));
+  const room = settings.syncRooms[workspaceId];
+  const credentials = syncCredentials(settings, workspaceId);
   const url = urlDraft ?? settings.syncServerUrl;
   const urlProblem = url.trim() !== "" && cleanSyncUrl(url) === "" ? "Enter a ws:// or wss:// URL, such as wss://sync.example.com." : undefined;
   const on = settings.syncWorkspaces.includes(workspaceId);
-  const configured = settings.syncServerUrl !== "" && settings.syncAccessToken !== "";
+  const configured = credentials.url !== "" && credentials.accessToken !== "";
+  const makeInvite = (access: InviteAccess) =>
+    onProblem(async () => {
+      const made = await requestInvite({ serverUrl: credentials.url, token: credentials.accessToken, access, ...(fetchImpl && { fetch: fetchImpl }) });
+      const link = inviteLink(pageUrl ?? location.href, made);
+      setInvite({ access, link });
+      await copy(link);
+    });
   const command = tokenCommand(workspaceId);
   return (
     <section className="settings-section" aria-labelledby={`${baseId}-title`}>
@@ -105,7 +122,7 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
             aria-describedby={`${baseId}-command`}
             onClick={() =>
               onProblem(async () => {
-                await (copyText ?? ((text) => navigator.clipboard.writeText(text)))(command);
+                await copy(command);
                 setCopied(true);
               })
             }
@@ -134,8 +151,78 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
         </div>
         {!configured && <p className="form-hint">Set a server URL and a token first.</p>}
       </div>
+      {room && (
+        <p className="form-hint">
+          This workspace syncs with <code>{room.url}</code> and the token of the invite you accepted (not the server and token above).{" "}
+          <button
+            type="button"
+            className="button"
+            onClick={() =>
+              onProblem(() => {
+                const { [workspaceId]: _dropped, ...rest } = settings.syncRooms;
+                return runtime.update({ syncRooms: rest, syncWorkspaces: settings.syncWorkspaces.filter((id) => id !== workspaceId) });
+              })
+            }
+          >
+            Leave the shared workspace
+          </button>
+        </p>
+      )}
+      <div className="form-row">
+        <label htmlFor={`${baseId}-name`} className="form-label">
+          Your name for others
+        </label>
+        <div className="form-row-inline">
+          <input
+            id={`${baseId}-name`}
+            className="text-input"
+            maxLength={MAX_SYNC_NAME}
+            placeholder="Guest and a number"
+            value={nameDraft ?? settings.syncDisplayName}
+            onChange={(event) => setNameDraft(event.target.value)}
+          />
+          <button
+            type="button"
+            className="button"
+            disabled={nameDraft === undefined}
+            onClick={() =>
+              onProblem(async () => {
+                await runtime.update({ syncDisplayName: (nameDraft ?? "").trim().slice(0, MAX_SYNC_NAME) });
+                setNameDraft(undefined);
+              })
+            }
+          >
+            Set name
+          </button>
+        </div>
+        <p className="form-hint">Shown beside your cursor and on the files you have open, to people in the same synced workspace.</p>
+      </div>
+      {on && configured && (
+        <div className="form-row">
+          <span className="form-label">Invite</span>
+          <div className="form-row-inline">
+            <button type="button" className="button" onClick={() => makeInvite("read")}>
+              Copy read-only invite link
+            </button>
+            <button type="button" className="button" disabled={view.access === "read"} onClick={() => makeInvite("write")}>
+              Copy read-write invite link
+            </button>
+          </div>
+          <p className="form-hint">
+            The link carries the server's address and a new token for this workspace (valid 7 days, never more rights than yours). Anyone with the link can join
+            with those rights: send it privately.
+          </p>
+          {invite && (
+            <p className="form-hint" role="status">
+              Copied the {invite.access === "read" ? "read-only" : "read-write"} invite link:{" "}
+              <input className="text-input" readOnly aria-label="Invite link" value={invite.link} onFocus={(event) => event.target.select()} />
+            </p>
+          )}
+        </div>
+      )}
       <p className="form-hint" role="status" aria-label="Sync status">
         Status: {SYNC_STATE_LABELS[view.state]}
+        {view.state === "connected" && view.access === "read" ? " (read-only: the server refuses changes from here)" : ""}
         {view.detail ? `: ${view.detail}` : ""}
       </p>
     </section>
@@ -147,11 +234,12 @@ export function SyncIndicator({ controller }: { controller: SyncController }) {
   const view = useStore(controller.view);
   const held = useStore(controller.held, (s) => s.items.length);
   if (view.state === "off") return null;
-  const label = `Sync: ${SYNC_STATE_LABELS[view.state]}${view.detail ? `: ${view.detail}` : ""}`;
+  const readOnly = view.state === "connected" && view.access === "read";
+  const label = `Sync: ${SYNC_STATE_LABELS[view.state]}${readOnly ? " (read-only)" : ""}${view.detail ? `: ${view.detail}` : ""}`;
   return (
     <>
       <span className={`sync-indicator sync-${view.state}`} role="status" aria-label={label} title={label}>
-        {view.state === "connected" ? "● Synced" : view.state === "error" ? "● Sync error" : view.state === "offline" ? "○ Offline" : "○ Syncing…"}
+        {view.state === "connected" ? (readOnly ? "● Synced, read-only" : "● Synced") : view.state === "error" ? "● Sync error" : view.state === "offline" ? "○ Offline" : "○ Syncing…"}
       </span>
       {held > 0 && (
         <button type="button" className="button sync-held" onClick={() => void controller.review(true)}>
