@@ -82,7 +82,9 @@ export function parseArgs(args: string[]): Mode {
     if (arg === "-e" || arg === "--eval" || arg === "-p" || arg === "--print" || arg === "-pe") {
       const code = args[i + 1];
       if (code === undefined) return { kind: "bad", message: `node: ${arg} requires an argument\n`, code: 9 };
-      return { kind: "eval", code, print: arg !== "-e" && arg !== "--eval", args: args.slice(i + 2) };
+      // `node -e CODE -- ARGS`: Node leaves the "--" out of process.argv.
+      const rest = args.slice(i + 2);
+      return { kind: "eval", code, print: arg !== "-e" && arg !== "--eval", args: rest[0] === "--" ? rest.slice(1) : rest };
     }
     if (arg.startsWith("--eval=") || arg.startsWith("--print=")) {
       return { kind: "eval", code: arg.slice(arg.indexOf("=") + 1), print: arg.startsWith("--print="), args: args.slice(i + 1) };
@@ -263,6 +265,8 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
       evalSource.code = code;
       process.argv.push(...(mode.kind === "eval" ? mode.args : []));
       const print = mode.kind === "eval" && mode.print;
+      // As Node: the options before the program's arguments (util.parseArgs reads them to know where those start).
+      if (mode.kind === "eval") process.execArgv.push(print ? "-p" : "-e", code);
       const result = evaluateScript(loader, code, name, process.cwd(), globals, print);
       if (print) console.log(result);
       loop.runTicks();
