@@ -1,5 +1,7 @@
 // The runtime's worker bundle runs as a classic script; its top-level names must not be the
-// program's globals (a program's modules are evaluated at global scope with indirect eval).
+// program's globals (a program's modules are evaluated at global scope with indirect eval). Its
+// frames named node:internal/webcode-runtime (a sourceURL, which Node's vm does not apply) are
+// checked in Chromium: test/e2e/test-runners.e2e.ts.
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { scopedScript } from "../../src/runtime/sandbox/scoped-script";
