@@ -17,6 +17,7 @@ import { ModuleLoader, NodeModule } from "./module-loader";
 import { ExitSignal, createConsole, createProcess } from "./node-process";
 import { NODE_VERSION } from "./node-version";
 import { findTestFiles } from "./test-files";
+import { TransformCache } from "./transform-cache";
 
 export interface NodeHostHooks {
   /** Make process, Buffer, timers … real globals (the worker: libraries look there). Off in tests run in-process. */
@@ -132,6 +133,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
 
   let exited = false;
   let beforeExitGeneration = -1;
+  const transforms = new TransformCache(request.compiled);
   const loop: EventLoop = new EventLoop(
     () => {
       if (exited) return;
@@ -155,6 +157,8 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     write: context.write,
     end: (code) => {
       exited = true;
+      const compiled = transforms.takeAdded();
+      if (compiled.length > 0) context.sendCompiled(compiled);
       context.exit(code);
     },
     isDirectory: (path) => fs.stat(path)?.kind === "dir",
@@ -219,6 +223,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     },
     globals,
     afterScript: () => loop.runTicks(),
+    transform: (source, filename, format) => transforms.transform(source, filename, format),
   });
   const evalSource: { code?: string } = {};
   const sources = {
