@@ -30,6 +30,7 @@ export interface ProcessOptions {
 
 export type NodeProcess = EventEmitter & {
   argv: string[];
+  execArgv: string[];
   env: Record<string, string>;
   exitCode: number | undefined;
   stdout: Writable & { isTTY: boolean; columns: number; fd: number };
