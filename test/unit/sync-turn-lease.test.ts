@@ -51,4 +51,22 @@ describe("TurnLeases on a slow link", () => {
     expect(b.lease.holder("s2")).toBeUndefined();
     await expect(b.lease.run("s2", async () => "yes", () => undefined)).resolves.toBe("yes");
   });
+
+  it("a turn that ended on another device counts as just ended for a while (its last records may still be on their way)", async () => {
+    let now = 1_000;
+    const a = device("Desktop");
+    const b = new TurnLeases(new Y.Doc(), { device: "Laptop", name: "Laptop", acknowledged: async () => undefined, settleMs: 0, heartbeatMs: 50, expireMs: 1000, now: () => now });
+    leases.push(b);
+    const ta = a.lease.run("s3", () => new Promise((resolve) => setTimeout(resolve, 50)), () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    exchange(a.doc, b.doc);
+    expect(b.endedRecently("s3")).toBe(false); // still running: holder() says so
+    await ta;
+    exchange(a.doc, b.doc);
+    expect(b.holder("s3")).toBeUndefined();
+    expect(b.endedRecently("s3")).toBe(true);
+    expect(a.lease.endedRecently("s3")).toBe(false); // its own turn
+    now += 5_000;
+    expect(b.endedRecently("s3")).toBe(false);
+  });
 });

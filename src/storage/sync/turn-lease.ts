@@ -33,6 +33,8 @@ export interface TurnHolder {
 export const HEARTBEAT_MS = 5_000;
 export const EXPIRE_MS = 15_000;
 export const SETTLE_MS = 300;
+/** How long a reply whose turn ended on another device is not taken for an interrupted one. */
+export const ENDED_GRACE_MS = 5_000;
 
 export interface TurnLeaseOptions {
   /** This device: unique per page (tabs of one browser are kept apart by their Web Lock anyway). */
@@ -72,6 +74,12 @@ export class TurnLeases implements Disposable {
   private readonly settleMs: number;
   /** When this page last saw each claim change (its own clock). */
   private readonly seen = new Map<string, number>();
+  /**
+   * When a turn another device ran here ended (session -> this page's clock): its last records may
+   * still be on their way (session sync stores remote records in batches), so for a short while the
+   * reply is not yet an interrupted one.
+   */
+  private readonly ended = new Map<string, number>();
   /** Turns running here: nonce -> the session and what to call to stop it. */
   private readonly running = new Map<string, { sessionId: string; stop: () => void }>();
   private readonly changed = new Emitter<void>();
@@ -93,7 +101,11 @@ export class TurnLeases implements Disposable {
     const onClaims = (event: Y.YMapEvent<unknown>) => {
       for (const k of event.keysChanged) {
         if (this.claims.has(k)) this.seen.set(k, this.now());
-        else this.seen.delete(k);
+        else {
+          this.seen.delete(k);
+          const old = event.changes.keys.get(k)?.oldValue as unknown;
+          if (isClaim(old) && old.device !== this.options.device && old.state === "running") this.ended.set(old.session, this.now());
+        }
       }
       this.yieldToEarlierRunner();
       this.changed.fire();
@@ -131,6 +143,12 @@ export class TurnLeases implements Disposable {
   holder(sessionId: string): TurnHolder | undefined {
     const rival = this.live().find((c) => c.session === sessionId && c.device !== this.options.device);
     return rival && { name: rival.name, nonce: rival.nonce, state: rival.state };
+  }
+
+  /** True while another device's turn of the session ended less than `ENDED_GRACE_MS` ago. */
+  endedRecently(sessionId: string): boolean {
+    const at = this.ended.get(sessionId);
+    return at !== undefined && this.now() - at < ENDED_GRACE_MS;
   }
 
   /** Sessions running a turn on other devices, with the device's name. */

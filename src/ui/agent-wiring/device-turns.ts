@@ -4,7 +4,7 @@
 import type { TurnCoordinator } from "../../agent";
 import type { TurnLeases } from "../../storage";
 
-export type DeviceLeases = Pick<TurnLeases, "run" | "holder">;
+export type DeviceLeases = Pick<TurnLeases, "run" | "holder"> & Partial<Pick<TurnLeases, "endedRecently">>;
 
 /**
  * @param leases the workspace's leases while it syncs (read at each turn: sync may start or stop)
@@ -20,7 +20,9 @@ export function turnsAcrossDevices(local: TurnCoordinator | undefined, leases: (
       return local ? local.run(sessionId, onDevices) : onDevices();
     },
     async runningElsewhere(sessionId: string): Promise<boolean> {
-      if (leases()?.holder(sessionId)) return true;
+      // A turn that just ended on another device: its last records may still be arriving.
+      const current = leases();
+      if (current?.holder(sessionId) || current?.endedRecently?.(sessionId)) return true;
       return local ? local.runningElsewhere(sessionId) : false;
     },
   };
