@@ -15,7 +15,7 @@ import { describe, it } from "vitest";
 import { createWorkspace, WorkspaceFiles } from "../../src/runtime";
 import { openStorage, type WorkspaceRecord } from "../../src/storage";
 import { MOD, treeItem, waitForActiveTab, waitForWorkbench } from "../support/browser";
-import { startSyncScript, syncClient, syncToken, tempSyncDb, until, type SyncScript } from "../support/sync-server";
+import { docFile, startSyncScript, syncClient, syncToken, tempSyncDb, until, type SyncScript } from "../support/sync-server";
 import { holdForeignRequests, useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
@@ -143,7 +143,7 @@ describe("sync", () => {
       // Everything is on the server before B starts.
       const probe = syncClient(server.url, room, syncToken(room, "read"), onCleanup);
       await probe.synced;
-      await until(() => probe.doc.getMap("files").size >= FILES, 120_000, "A's files on the server");
+      await until(() => probe.doc.getMap("tree").size >= FILES, 120_000, "A's files on the server");
       probe.close();
 
       const contextB = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
@@ -179,8 +179,9 @@ describe("sync", () => {
       const watcher = syncClient(server.url, room, syncToken(room, "read"), onCleanup);
       await watcher.synced;
       const seenAt = new Map<string, number>();
-      watcher.doc.getMap("files").observeDeep(() => {
-        const text = watcher.doc.getMap("files").get(path)?.toString() ?? "";
+      watcher.doc.getMap("tree").observeDeep(() => {
+        const data = docFile(watcher.doc, path);
+        const text = typeof data === "string" ? data : "";
         for (const marker of text.match(/\/\/edit\d+x/g) ?? []) if (!seenAt.has(marker)) seenAt.set(marker, Date.now());
       });
       // Timed in the pages (Date.now(): one clock for both contexts and this process): A's Ctrl+S
@@ -246,9 +247,16 @@ describe("sync", () => {
           const room = `bench-ws-${w}`;
           const client = syncClient(server.url, room, syncToken(room), onCleanup);
           await client.synced;
-          const filesMap = client.doc.getMap<Y.Text>("files");
+          // Entries as the page writes them (sync-model.ts, version 2): a Y.Map per file with its Y.Text.
+          const tree = client.doc.getMap<Y.Map<unknown>>("tree");
           client.doc.transact(() => {
-            for (let f = 0; f < 20; f++) filesMap.set(`src/file${f}.ts`, new Y.Text(`export const v${f} = "${"x".repeat(480)}";\n`));
+            for (let f = 0; f < 20; f++) {
+              const entry = new Y.Map<unknown>();
+              entry.set("kind", "text");
+              entry.set("text", new Y.Text(`export const v${f} = "${"x".repeat(480)}";\n`));
+              entry.set("edit", `e${f}`);
+              tree.set(`src/file${f}.ts`, entry);
+            }
           });
         }
       };

@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Page, WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MOD, baseUrl, launchBrowser, runInTerminal, setFakeBoot, terminalText, treeItem, waitForActiveTab, waitForTerminal, waitForWorkbench } from "../support/browser";
-import { startSyncScript, syncClient, syncToken, tempSyncDb, type SyncScript } from "../support/sync-server";
+import { docFile, startSyncScript, syncClient, syncToken, tempSyncDb, type SyncScript } from "../support/sync-server";
 
 const FILE = "shared.txt";
 const cleanups: Array<() => unknown> = [];
@@ -164,7 +164,8 @@ function storedText(page: Page, path: string): Promise<string | undefined> {
 async function onServer(path: string): Promise<string | undefined> {
   const fresh = syncClient(server.url, room, syncToken(room, "read"), onCleanup);
   await fresh.synced;
-  const text = fresh.doc.getMap("files").get(path)?.toString();
+  const data = docFile(fresh.doc, path);
+  const text = typeof data === "string" ? data : undefined;
   fresh.close();
   return text;
 }
@@ -244,10 +245,11 @@ describe("sync between two browsers through the real server", () => {
     const before = "line 1 from A, B online\nline 2 offline in A\nline 3 from B\n";
     await openSettings(b.page);
     await setToken(b.page, syncToken(room, "read"));
-    await expect.poll(() => settings(b.page).getByRole("status", { name: "Sync status" }).innerText(), { timeout: 20_000 }).toBe("Status: Connected");
+    await expect.poll(() => settings(b.page).getByRole("status", { name: "Sync status" }).innerText(), { timeout: 20_000 }).toBe("Status: Connected (read-only: the server refuses changes from here)");
     await settings(b.page).getByRole("button", { name: "Close" }).click();
-    await typeAtEndOfLine(b.page, 2, " (read-only B)");
-    await save(b.page, FILE);
+    // The editor is read-only now; B's terminal can still change its own copy, which the server refuses.
+    await runInTerminal(b.page, `sed -i 's/line 2 offline in A/line 2 offline in A (read-only B)/' ${FILE}`);
+    await expect.poll(() => storedText(b.page, FILE), { timeout: 15_000 }).toContain("(read-only B)");
     // A later change from A reaches B, so B's connection is up and its own change went out before it.
     await typeAtEndOfLine(a.page, 3, " later");
     await save(a.page, FILE);
@@ -270,7 +272,7 @@ describe("sync between two browsers through the real server", () => {
     a.online();
     b.online();
     await expect.poll(() => syncIndicator(a.page).getAttribute("aria-label"), { timeout: 20_000 }).toBe("Sync: Connected");
-    await expect.poll(() => syncIndicator(b.page).getAttribute("aria-label"), { timeout: 20_000 }).toBe("Sync: Connected");
+    await expect.poll(() => syncIndicator(b.page).getAttribute("aria-label"), { timeout: 20_000 }).toBe("Sync: Connected (read-only)");
     await typeAtEndOfLine(a.page, 1, " after restart");
     await save(a.page, FILE);
     await expect.poll(() => editorLines(b.page), { timeout: 15_000 }).toContain("line 1 from A, B online after restart");

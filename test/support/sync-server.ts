@@ -11,6 +11,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/pro
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { signRoomToken, type RoomAccess } from "../../scripts/sync-server.mjs";
+import { entryContent, isAlive, type Entry } from "../../src/storage/sync/sync-model";
 
 /** The SYNC_SECRET the tests' servers run with. */
 export const SYNC_SECRET = "test-secret";
@@ -190,4 +191,10 @@ export async function startSyncServerScript(): Promise<RunningSyncServer> {
       for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     },
   };
+}
+
+/** A file's content as a plain client reads the shared document (version 2: `tree`, `blobs`); undefined when absent or deleted. */
+export function docFile(doc: Y.Doc, path: string): string | Uint8Array | undefined {
+  const entry = doc.getMap<Entry>("tree").get(path);
+  return entry && isAlive(entry) ? entryContent(entry, doc.getMap<Uint8Array>("blobs")) : undefined;
 }
