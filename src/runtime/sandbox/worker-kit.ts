@@ -57,6 +57,13 @@ export interface ServerBridge {
   fetch(request: { url: string; method: string; headers: HeaderList; body: Uint8Array | null }, onPart: (part: HttpResponsePart) => void): () => void;
 }
 
+/**
+ * The worker's own timer and clock, taken before a runtime installs a program's globals (node's
+ * setTimeout is the program's event loop; a program may fake both): output flushes run on these.
+ */
+const workerSetTimeout = globalThis.setTimeout.bind(globalThis);
+const workerNow = performance.now.bind(performance);
+
 /** Where the workspace is mounted (a child's changes are taken for everything under it). */
 const WORKSPACE = "/workspace";
 
@@ -131,8 +138,8 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       send: (stream, data) => {
         if (!ended) connection.send({ type: stream, data });
       },
-      schedule: (flush) => setTimeout(flush, 0),
-      now: () => performance.now(),
+      schedule: (flush) => void workerSetTimeout(flush, 0),
+      now: workerNow,
     });
     const send = (event: SandboxEvent) => {
       output.flush();
