@@ -84,10 +84,14 @@ const processShim: Plugin = {
 
 export default defineConfig(({ mode }) => ({
   plugins: [react(), devCsp, headersOnEveryResponse, webcontainerOutputDecoding(), serviceWorkerPlugin(), pythonStdlibPlugin(fileURLToPath(new URL(".", import.meta.url)))],
-  resolve:
-    mode === E2E_MODE
-      ? { alias: { "@webcontainer/api": fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) } }
-      : undefined,
+  resolve: {
+    alias: [
+      // y-monaco imports "monaco-editor/esm/vs/editor/editor.api.js", a path monaco-editor's package
+      // exports no longer map (its "./*.js" adds esm/vs/ itself): point it at the same module.
+      { find: /^monaco-editor\/esm\/vs\/(.*)$/, replacement: "monaco-editor/$1" },
+      ...(mode === E2E_MODE ? [{ find: "@webcontainer/api", replacement: fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) }] : []),
+    ],
+  },
   // Not pre-bundled in the dev server: pre-bundling skips plugins' transforms, and
   // webcontainerOutputDecoding must patch the module there too.
   optimizeDeps: { exclude: ["@webcontainer/api"] },

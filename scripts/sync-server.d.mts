@@ -13,4 +13,11 @@ export declare function startSyncServer(options: {
   dbFile: string;
   secret: string;
   quiet?: boolean;
+  /** redis://host:port: several instances relay updates through this Redis (@hocuspocus/extension-redis). */
+  redisUrl?: string;
 }): Promise<{ port: number; url: string; close(): Promise<void> }>;
+/** `POST /invite`: a token for the caller's room, with no more rights and no later expiry than the caller's. */
+export declare function mintInvite(options: { authorization: string | undefined; body: string; secret: string; now?: number }): {
+  status: number;
+  body: { room?: string; access?: RoomAccess; exp?: number; token?: string; error?: string };
+};

@@ -4,6 +4,13 @@
 //
 //   npm run sync-server -- [--port 1234] [--host 127.0.0.1] [--db sync.sqlite]   (secret: SYNC_SECRET)
 //   npm run sync-server -- token --room ROOM --access read|write [--days 30]     (prints a room token)
+//   npm run sync-server -- --redis redis://127.0.0.1:6379 ...   (or SYNC_REDIS_URL: several instances, one Redis)
+//
+// Invites (issue 33): `POST /invite` with `Authorization: Bearer <room token>` and a JSON body
+// `{"access": "read"|"write", "days"?: n}` answers `{room, access, token, exp}`: a token for the
+// caller's room with rights no greater than the caller's (a read token mints only read tokens) and
+// an expiry no later than the caller's. The page has no secret, so this is how its Invite button
+// gets a token to put in a link.
 //
 // Persistence: @hocuspocus/extension-sqlite depends on the native `sqlite3` package, whose install
 // downloads a prebuilt binary from outside the npm registry (fails where only the registry is
@@ -14,6 +21,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Server } from "@hocuspocus/server";
 import { Database } from "@hocuspocus/extension-database";
+import { Redis } from "@hocuspocus/extension-redis";
 import initSqlJs from "sql.js";
 
 const ACCESS = new Set(["read", "write"]);
@@ -46,6 +54,76 @@ export function verifyRoomToken(token, room, secret, now = Date.now()) {
   if (!claims || claims.room !== room || !ACCESS.has(claims.access)) return null;
   if (claims.exp !== null && !(typeof claims.exp === "number" && claims.exp > now)) return null;
   return { access: claims.access };
+}
+
+/** Default and longest life of an invited token. */
+const INVITE_DAYS = 7;
+const MAX_INVITE_DAYS = 90;
+
+/** The room named in a token's payload (not yet verified: verifyRoomToken checks it). */
+function roomOfToken(token) {
+  try {
+    const claims = JSON.parse(Buffer.from(String(token).split(".")[0] ?? "", "base64url").toString("utf8"));
+    return typeof claims?.room === "string" ? claims.room : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `POST /invite`: a new token for the caller's room. Rights never grow: the caller's access bounds
+ * the new token's, and the caller's expiry bounds the new one's. Answers with an HTTP status and a
+ * JSON body; the page calls it cross-origin with a bearer token (no cookies), so any origin may.
+ */
+export function mintInvite({ authorization, body, secret, now = Date.now() }) {
+  const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
+  const room = token ? roomOfToken(token) : null;
+  const rights = room === null ? null : verifyRoomToken(token, room, secret, now);
+  if (!rights) return { status: 401, body: { error: "a valid room token is needed (Authorization: Bearer <token>)" } };
+  let request;
+  try {
+    request = JSON.parse(body || "{}");
+  } catch {
+    return { status: 400, body: { error: "the body must be JSON {access, days?}" } };
+  }
+  const access = request?.access;
+  if (!ACCESS.has(access)) return { status: 400, body: { error: "access must be read or write" } };
+  if (access === "write" && rights.access !== "write") return { status: 403, body: { error: "a read-only token cannot invite with write access" } };
+  const days = request.days === undefined ? INVITE_DAYS : request.days;
+  if (!(typeof days === "number" && days > 0 && days <= MAX_INVITE_DAYS)) {
+    return { status: 400, body: { error: `days must be a number above 0 and at most ${MAX_INVITE_DAYS}` } };
+  }
+  const callerExp = JSON.parse(Buffer.from(token.split(".")[0], "base64url").toString("utf8")).exp;
+  const exp = Math.min(now + days * 86_400_000, callerExp ?? Infinity);
+  return { status: 200, body: { room, access, exp, token: signRoomToken({ room, access, secret, expiresAt: exp }) } };
+}
+
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "POST, OPTIONS",
+  "Access-Control-Allow-Headers": "authorization, content-type",
+  "Access-Control-Max-Age": "600",
+};
+
+async function handleRequest(request, response, secret) {
+  const path = new URL(request.url ?? "/", "http://localhost").pathname;
+  if (path !== "/invite") return false;
+  if (request.method === "OPTIONS") {
+    response.writeHead(204, CORS).end();
+    return true;
+  }
+  if (request.method !== "POST") {
+    response.writeHead(405, { ...CORS, Allow: "POST, OPTIONS" }).end();
+    return true;
+  }
+  let body = "";
+  for await (const chunk of request) {
+    body += chunk;
+    if (body.length > 10_000) break;
+  }
+  const answer = mintInvite({ authorization: request.headers.authorization, body, secret });
+  response.writeHead(answer.status, { ...CORS, "Content-Type": "application/json" }).end(JSON.stringify(answer.body));
+  return true;
 }
 
 /** The SQLite database (sql.js) in `file`: fetch and store of a document's Yjs state. */
@@ -82,10 +160,66 @@ export async function openSqliteStore(file) {
   };
 }
 
+/**
+ * Scale-out (`--redis`): @hocuspocus/extension-redis relays every document's updates and awareness
+ * between the instances that share one Redis, so clients of different instances edit together, and
+ * its lock lets one instance at a time store a document. Each instance still keeps its own database
+ * file (sql.js holds the whole database in one process), so see the README on what that means.
+ */
+async function connectRedis(redisUrl) {
+  let url;
+  try {
+    url = new URL(redisUrl);
+  } catch {
+    throw new Error(`sync-server: --redis needs a redis:// URL, not ${redisUrl}`);
+  }
+  if (url.protocol !== "redis:") throw new Error(`sync-server: --redis needs a redis:// URL, not ${redisUrl}`);
+  const db = url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0;
+  if (!Number.isInteger(db) || db < 0) throw new Error(`sync-server: the Redis database in ${redisUrl} must be a number`);
+  const redis = new Redis({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 6379,
+    options: {
+      db,
+      ...(url.username && { username: decodeURIComponent(url.username) }),
+      ...(url.password && { password: decodeURIComponent(url.password) }),
+      // Fail the start, not hang, when Redis is not there.
+      maxRetriesPerRequest: 2,
+    },
+  });
+  const where = `${url.hostname}:${url.port || 6379}`;
+  let ready = false;
+  // One line per outage instead of ioredis's unhandled-error line on every retry.
+  for (const client of [redis.pub, redis.sub]) {
+    let down = false;
+    client.on("error", (error) => {
+      if (!down && ready) console.error(`sync-server: lost Redis at ${where} (${error.message}); retrying`);
+      down = true;
+    });
+    client.on("ready", () => (down = false));
+  }
+  let timer;
+  try {
+    await Promise.race([
+      redis.pub.ping(),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer within 5 s")), 5000))),
+    ]);
+  } catch (error) {
+    redis.pub.disconnect();
+    redis.sub.disconnect();
+    throw new Error(`sync-server: cannot reach Redis at ${where} (${error instanceof Error ? error.message : String(error)}); start redis-server or fix --redis`);
+  } finally {
+    clearTimeout(timer);
+  }
+  ready = true;
+  return redis;
+}
+
 /** Starts the server; resolves once it listens. `port` 0 takes a free one (see `.port`). */
-export async function startSyncServer({ port = 1234, host = "127.0.0.1", dbFile, secret, quiet = false }) {
+export async function startSyncServer({ port = 1234, host = "127.0.0.1", dbFile, secret, quiet = false, redisUrl }) {
   if (!secret) throw new Error("sync-server: set SYNC_SECRET (the secret that signs room tokens)");
   if (!dbFile) throw new Error("sync-server: a database file is needed (--db)");
+  const redis = redisUrl ? await connectRedis(redisUrl) : undefined;
   const store = await openSqliteStore(dbFile);
   const server = new Server({
     port,
@@ -102,7 +236,12 @@ export async function startSyncServer({ port = 1234, host = "127.0.0.1", dbFile,
       if (rights.access === "read") connectionConfig.readOnly = true;
       return { access: rights.access };
     },
+    async onRequest({ request, response }) {
+      // Hocuspocus answers every other request itself; a rejection with null tells it this one is answered.
+      if (await handleRequest(request, response, secret)) throw null;
+    },
     extensions: [
+      ...(redis ? [redis] : []),
       new Database({
         fetch: async ({ documentName }) => store.fetch(documentName),
         store: async ({ documentName, state }) => store.store(documentName, state),
@@ -143,15 +282,17 @@ async function main(argv) {
     console.log(signRoomToken({ room: o.room, access: o.access ?? "write", secret, expiresAt }));
     return;
   }
-  const o = parseArgs(argv, ["port", "host", "db"]);
+  const o = parseArgs(argv, ["port", "host", "db", "redis"]);
+  const redisUrl = o.redis ?? process.env.SYNC_REDIS_URL ?? "";
   const server = await startSyncServer({
+    ...(redisUrl && { redisUrl }),
     port: o.port === undefined ? 1234 : Number(o.port),
     host: o.host ?? "127.0.0.1",
     dbFile: o.db ?? "sync.sqlite",
     secret,
     quiet: true,
   });
-  console.log(`sync-server: listening on ${server.url} (database ${o.db ?? "sync.sqlite"})`);
+  console.log(`sync-server: listening on ${server.url} (database ${o.db ?? "sync.sqlite"}${redisUrl ? `, Redis ${redisUrl.replace(/\/\/[^@/]*@/, "//")}` : ""})`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -29,7 +29,10 @@ export {
   cleanProxyUrl,
   cleanSyncUrl,
   restoreRuntimeSettings,
+  syncCredentials,
+  MAX_SYNC_NAME,
   type RuntimeSettings,
+  type SyncRoom,
 } from "./runtime-settings";
 export { describeFallback, fallbackCause, UNAVAILABLE_IN_BROWSER_RUNTIME, type FallbackNotice } from "./fallback";
 export { BootTimeoutError, DEFAULT_BOOT_TIMEOUT_MS, raceWithTimeout } from "./boot-timeout";

@@ -34,6 +34,18 @@ export interface RuntimeSettings {
   syncAccessToken: string;
   /** Workspaces whose files sync (ids); only with a server and a token. */
   syncWorkspaces: string[];
+  /**
+   * Per workspace (id): the server and room token it syncs with, overriding the two above (an
+   * accepted Invite link stores one here). Never exported: the token's field name is accessToken.
+   */
+  syncRooms: Record<string, SyncRoom>;
+  /** The name others see beside your cursor and on the files you have open ("" = "Guest" and a number). */
+  syncDisplayName: string;
+}
+
+export interface SyncRoom {
+  url: string;
+  accessToken: string;
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
@@ -48,7 +60,29 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   syncServerUrl: "",
   syncAccessToken: "",
   syncWorkspaces: [],
+  syncRooms: {},
+  syncDisplayName: "",
 };
+
+/** The longest display name kept (it is shown on others' screens). */
+export const MAX_SYNC_NAME = 40;
+
+/** The server and token `workspaceId` syncs with: its own room entry, else the global ones ("" when unset). */
+export function syncCredentials(settings: RuntimeSettings, workspaceId: string): SyncRoom {
+  return settings.syncRooms[workspaceId] ?? { url: settings.syncServerUrl, accessToken: settings.syncAccessToken };
+}
+
+function restoreSyncRooms(value: unknown): Record<string, SyncRoom> {
+  const out: Record<string, SyncRoom> = {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) return out;
+  for (const [id, room] of Object.entries(value as Record<string, unknown>)) {
+    if (!room || typeof room !== "object") continue;
+    const { url, accessToken } = room as Record<string, unknown>;
+    const clean = typeof url === "string" ? cleanSyncUrl(url) : "";
+    if (clean !== "" && typeof accessToken === "string" && accessToken.trim() !== "") out[id] = { url: clean, accessToken: accessToken.trim() };
+  }
+  return out;
+}
 
 /** A ws:// or wss:// URL without a trailing slash; anything else is "". */
 export function cleanSyncUrl(value: string): string {
@@ -101,5 +135,7 @@ export function restoreRuntimeSettings(value: unknown): RuntimeSettings {
   if (typeof record.syncServerUrl === "string") out.syncServerUrl = cleanSyncUrl(record.syncServerUrl);
   if (typeof record.syncAccessToken === "string") out.syncAccessToken = record.syncAccessToken.trim();
   if (Array.isArray(record.syncWorkspaces)) out.syncWorkspaces = record.syncWorkspaces.filter((id): id is string => typeof id === "string");
+  out.syncRooms = restoreSyncRooms(record.syncRooms);
+  if (typeof record.syncDisplayName === "string") out.syncDisplayName = record.syncDisplayName.trim().slice(0, MAX_SYNC_NAME);
   return out;
 }

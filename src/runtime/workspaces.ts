@@ -78,15 +78,19 @@ export async function ensureWorkspace(storage: Storage, name: string): Promise<W
 export async function createWorkspace(
   storage: Storage,
   name: string,
-  options: { seedReadme?: boolean } = {},
+  options: { seedReadme?: boolean; /** A given id (a synced workspace joined from an invite): an existing one is returned as it is. */ id?: string } = {},
 ): Promise<WorkspaceRecord> {
   const checked = checkName(name);
   const now = Date.now();
-  const record: WorkspaceRecord = newWorkspace({ name: checked }, now);
-  await storage.workspaces.putChecked(record.id, (_current, all) => {
+  const fresh: WorkspaceRecord = newWorkspace({ name: checked }, now);
+  const record: WorkspaceRecord = options.id === undefined ? fresh : { ...fresh, id: options.id };
+  let existing: WorkspaceRecord | undefined;
+  await storage.workspaces.putChecked(record.id, (current, all) => {
+    if (current) return (existing = current);
     refuseTakenName(all, checked, record.id);
     return record;
   });
+  if (existing) return existing;
   if (options.seedReadme ?? true) await seedReadme(storage, record);
   return record;
 }

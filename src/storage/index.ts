@@ -16,12 +16,15 @@ import {
   writeBatch,
   type InvalidRecordReporter,
   type RecordBatch,
+  type SessionWriteEvent,
+  type WriteOptions,
 } from "./repositories";
+import { Emitter, type Disposable } from "../base";
 
 export * from "./records";
 export * from "./factories";
 export { recordSchemas, type RecordSchemas } from "./schemas";
-export { StorageQuotaError, type RecordBatch } from "./repositories";
+export { StorageQuotaError, type RecordBatch, type SessionWriteEvent, type WriteOptions } from "./repositories";
 export { RestoreError, RECORD_MIGRATIONS } from "./restore";
 export { DATABASE_NAME, DATABASE_VERSION } from "./database";
 export { BackupError, BACKUP_FORMAT, BACKUP_VERSION, decodeBackup, encodeBackup, type BackupContents, type RestoreSummary, type SettingsReview } from "./backup";
@@ -51,9 +54,14 @@ export interface Storage {
   readonly snapshots: SnapshotRepository;
   readonly settings: SettingsRepository;
   /** Writes sessions, messages and parts in one transaction. */
-  writeBatch(batch: RecordBatch): Promise<void>;
-  /** What other tabs on this database stored (workspaces, files, sessions): follow it without a reload. */
-  readonly changes: Pick<TabChanges, "onDidChange">;
+  writeBatch(batch: RecordBatch, options?: WriteOptions): Promise<void>;
+  /**
+   * What other tabs on this database stored (workspaces, files, sessions): follow it without a
+   * reload. `notifyHere` tells this tab's own listeners (sync wrote what another device changed).
+   */
+  readonly changes: Pick<TabChanges, "onDidChange" | "notifyHere">;
+  /** Session records this tab wrote or deleted, with the records (sync sends them to other devices). */
+  onDidWriteSessions(listener: (event: SessionWriteEvent) => void): Disposable;
   /** What takes space, and the ways to free it when the quota is used up. */
   readonly maintenance: StorageMaintenance;
   /** One file with every workspace, session and setting (without keys). */
@@ -136,19 +144,22 @@ export async function openStorageForRecovery(options: { name?: string; onInvalid
 function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecordReporter | undefined, inMemory = false): Storage {
   const tabs = new TabChanges(name);
   const announce = (change: StorageChange) => tabs.announce(change);
+  const sessionWrites = new Emitter<SessionWriteEvent>();
+  const written = (event: SessionWriteEvent) => sessionWrites.fire(event);
   const settings = new SettingsRepository(db, announce);
   return {
     inMemory,
     workspaces: new WorkspaceRepository(db, onInvalid, announce),
     files: new FileRepository(db, onInvalid, announce),
-    sessions: new SessionRepository(db, onInvalid, announce),
-    messages: new MessageRepository(db, onInvalid, announce),
-    parts: new PartRepository(db, onInvalid, announce),
+    sessions: new SessionRepository(db, onInvalid, announce, written),
+    messages: new MessageRepository(db, onInvalid, announce, written),
+    parts: new PartRepository(db, onInvalid, announce, written),
     blobs: new BlobRepository(db),
     snapshots: new SnapshotRepository(db, onInvalid),
     settings,
-    writeBatch: (batch) => writeBatch(db, batch, announce),
+    writeBatch: (batch, options) => writeBatch(db, batch, announce, written, options),
     changes: tabs,
+    onDidWriteSessions: sessionWrites.event,
     maintenance: {
       usage: () => measureUsage(db),
       deleteSessions: async (workspaceId) => {
@@ -156,6 +167,7 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
         // Every tab's chat, this one's included, stops work in them, drops them and reloads the list.
         announce({ kind: "sessions", deleted });
         tabs.notifyHere({ kind: "sessions", deleted });
+        written({ deletedSessions: deleted });
       },
       deleteSnapshots: (workspaceId) => deleteSnapshots(db, workspaceId),
       pruneBlobs: () => pruneBlobs(db),
@@ -175,6 +187,7 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
     },
     readEverything: () => readEverything(db),
     close: () => {
+      sessionWrites.dispose();
       tabs.dispose();
       db.close();
     },
@@ -183,6 +196,8 @@ function storageOver(db: WebcodeDatabase, name: string, onInvalid: InvalidRecord
 
 // Sync (issue 33): types only here, and the code by dynamic import, so that Yjs and the Hocuspocus
 // provider are in a chunk of their own that only a syncing workspace loads.
-export type { SyncConflict, SyncedChange, SyncedFiles } from "./sync/workspace-sync";
+export type { HeldChange, SyncConflict, SyncedChange, SyncedFiles, SyncRestored } from "./sync/workspace-sync";
 export type { SyncConnection, SyncConnectOptions, SyncStatus } from "./sync/connect";
+export type { SyncedSessionStorage } from "./sync/session-sync";
+export type { TurnHolder, TurnLeases } from "./sync/turn-lease";
 export const loadWorkspaceSync = () => import("./sync/connect");

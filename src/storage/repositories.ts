@@ -51,6 +51,26 @@ export type InvalidRecordReporter = (error: unknown) => void;
 export type Announce = (change: StorageChange) => void;
 const silent: Announce = () => undefined;
 
+/**
+ * Session records this tab wrote or deleted (after the commit), with the records themselves: what
+ * sync sends to other devices. `source: "sync"` marks writes sync made itself (not sent back).
+ */
+export interface SessionWriteEvent {
+  batch?: RecordBatch;
+  deletedSessions?: string[];
+  deletedMessages?: string[];
+  deletedParts?: string[];
+  source?: "sync";
+}
+export type SessionWritten = (event: SessionWriteEvent) => void;
+const unheard: SessionWritten = () => undefined;
+
+/** Who is writing: sync marks its own writes so they are not sent back to the document. */
+export interface WriteOptions {
+  source?: "sync";
+}
+const from = (options: WriteOptions | undefined) => (options?.source ? { source: options.source } : {});
+
 export class WorkspaceRepository {
   constructor(
     private readonly db: WebcodeDatabase,
@@ -237,6 +257,7 @@ export class SessionRepository {
     private readonly db: WebcodeDatabase,
     private readonly onInvalid?: InvalidRecordReporter,
     private readonly announce: Announce = silent,
+    private readonly written: SessionWritten = unheard,
   ) {}
 
   /** Sessions of a workspace (or all), newest first. */
@@ -258,21 +279,23 @@ export class SessionRepository {
     return value === undefined ? undefined : restoreSession(value);
   }
 
-  put(record: SessionRecord): Promise<void> {
+  put(record: SessionRecord, options?: WriteOptions): Promise<void> {
     return guard(async () => {
       await this.db.put("sessions", record);
       this.announce({ kind: "sessions", sessionIds: [record.id] });
+      this.written({ batch: { sessions: [record] }, ...from(options) });
     });
   }
 
   /** Deletes a session with its messages and parts (child sessions too). */
-  async delete(id: string): Promise<void> {
+  async delete(id: string, options?: WriteOptions): Promise<void> {
     const children = await this.db.getAllKeysFromIndex("sessions", "parentId", id);
     const tx = this.db.transaction(["sessions", "messages", "parts"], "readwrite");
     for (const sessionId of [id, ...children]) await deleteSessionIn(tx, sessionId);
     await tx.done;
     const ids = [id, ...children.map(String)];
     this.announce({ kind: "sessions", sessionIds: ids, deleted: ids });
+    this.written({ deletedSessions: ids, ...from(options) });
   }
 }
 
@@ -281,6 +304,7 @@ export class MessageRepository {
     private readonly db: WebcodeDatabase,
     private readonly onInvalid?: InvalidRecordReporter,
     private readonly announce: Announce = silent,
+    private readonly written: SessionWritten = unheard,
   ) {}
 
   /** Messages of a session in creation order (ids are time-ordered). */
@@ -294,15 +318,16 @@ export class MessageRepository {
     return value === undefined ? undefined : restoreMessage(value);
   }
 
-  put(record: MessageRecord): Promise<void> {
+  put(record: MessageRecord, options?: WriteOptions): Promise<void> {
     return guard(async () => {
       await this.db.put("messages", record);
       this.announce({ kind: "sessions", sessionIds: [record.sessionId] });
+      this.written({ batch: { messages: [record] }, ...from(options) });
     });
   }
 
   /** Deletes messages and their parts. */
-  async delete(ids: string[]): Promise<void> {
+  async delete(ids: string[], options?: WriteOptions): Promise<void> {
     const tx = this.db.transaction(["messages", "parts"], "readwrite");
     for (const id of ids) {
       await tx.objectStore("messages").delete(id);
@@ -314,6 +339,7 @@ export class MessageRepository {
     }
     await tx.done;
     this.announce({ kind: "sessions" });
+    this.written({ deletedMessages: ids, ...from(options) });
   }
 }
 
@@ -322,6 +348,7 @@ export class PartRepository {
     private readonly db: WebcodeDatabase,
     private readonly onInvalid?: InvalidRecordReporter,
     private readonly announce: Announce = silent,
+    private readonly written: SessionWritten = unheard,
   ) {}
 
   /** Parts of a session in creation order. */
@@ -330,22 +357,29 @@ export class PartRepository {
     return (await restoreList(values, restorePart, this.onInvalid)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  async get(id: string): Promise<PartRecord | undefined> {
+    const value = await this.db.get("parts", id);
+    return value === undefined ? undefined : restorePart(value);
+  }
+
   async listByMessage(messageId: string): Promise<PartRecord[]> {
     const values = await this.db.getAllFromIndex("parts", "messageId", messageId);
     return (await restoreList(values, restorePart, this.onInvalid)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  put(record: PartRecord): Promise<void> {
+  put(record: PartRecord, options?: WriteOptions): Promise<void> {
     return guard(async () => {
       await this.db.put("parts", record);
       this.announce({ kind: "sessions", sessionIds: [record.sessionId] });
+      this.written({ batch: { parts: [record] }, ...from(options) });
     });
   }
 
-  async delete(ids: string[]): Promise<void> {
+  async delete(ids: string[], options?: WriteOptions): Promise<void> {
     const tx = this.db.transaction("parts", "readwrite");
     await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
     this.announce({ kind: "sessions" });
+    this.written({ deletedParts: ids, ...from(options) });
   }
 }
 
@@ -442,7 +476,7 @@ export interface RecordBatch {
   parts?: PartRecord[];
 }
 
-export async function writeBatch(db: WebcodeDatabase, batch: RecordBatch, announce: Announce = silent): Promise<void> {
+export async function writeBatch(db: WebcodeDatabase, batch: RecordBatch, announce: Announce = silent, written: SessionWritten = unheard, options?: WriteOptions): Promise<void> {
   return guard(async () => {
     const tx = db.transaction(["sessions", "messages", "parts"], "readwrite");
     const pending: Promise<unknown>[] = [];
@@ -452,5 +486,6 @@ export async function writeBatch(db: WebcodeDatabase, batch: RecordBatch, announ
     await Promise.all([...pending, tx.done]);
     const ids = new Set<string>([...(batch.sessions ?? []).map((r) => r.id), ...(batch.messages ?? []).map((r) => r.sessionId), ...(batch.parts ?? []).map((r) => r.sessionId)]);
     if (ids.size > 0) announce({ kind: "sessions", sessionIds: [...ids] });
+    written({ batch, ...from(options) });
   });
 }

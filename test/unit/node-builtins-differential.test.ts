@@ -388,6 +388,29 @@ export const PROGRAMS: Program[] = [
       ),
     },
   },
+  {
+    name: "util.parseArgs: options, short groups, negatives, positionals, tokens, the program's own arguments, errors",
+    args: ["main.js", "--name", "x", "-vf", "out.txt", "rest", "--", "--not-an-option"],
+    files: {
+      "main.js": lines(
+        "const { parseArgs } = require('node:util');",
+        "const options = { name: { type: 'string' }, verbose: { type: 'boolean', short: 'v' }, file: { type: 'string', short: 'f' }, tag: { type: 'string', multiple: true, default: ['a'] } };",
+        "const own = parseArgs({ options, allowPositionals: true });",
+        "console.log(JSON.stringify(own.values), JSON.stringify(own.positionals));",
+        "const given = parseArgs({ args: ['--tag', 'b', '--tag=c', '-v', 'x'], options, allowPositionals: true, tokens: true });",
+        "console.log(JSON.stringify(given.values), JSON.stringify(given.positionals), given.tokens.map((t) => t.kind + ':' + (t.name ?? t.value)).join(' '));",
+        "for (const args of [['--nope'], ['--name'], ['stray'], ['--verbose=yes']]) {",
+        "  try { parseArgs({ args, options }); } catch (e) { console.log(e.code, e.message); }",
+        "}",
+        "console.log(JSON.stringify(parseArgs({ args: ['--nope', 'p'], strict: false }).values));",
+      ),
+    },
+  },
+  {
+    name: "util.parseArgs reads the arguments after -e's code",
+    args: ["-e", "console.log(JSON.stringify(require('util').parseArgs({ options: { x: { type: 'string' } }, allowPositionals: true })), process.execArgv.length)", "--", "--x", "1", "pos"],
+    files: {},
+  },
 ];
 
 /** Differences we know of and have not closed yet (each says why). */

@@ -82,4 +82,19 @@ describe("python3 runs one after another in one interpreter (the worker keeps Py
     expect(second.stdout).toBe("new [] False False\nFalse /workspace None ''\n");
     expect(second.exitCode).toBe(0);
   }, 120_000);
+
+  it("keeps the bytecode of imported modules for later runs, outside the workspace; -B and PYTHONDONTWRITEBYTECODE write none", async () => {
+    const check = (name: string) => `import os, importlib.util as u\nprint(os.path.exists(u.cache_from_source('/workspace/${name}.py')))\nimport ${name}\n`;
+    const files = { "cached_mod.py": "X = 1\n", "b_mod.py": "X = 2\n", "env_mod.py": "X = 3\n" };
+    const first = await runPythonInProcess(["-c", check("cached_mod")], files);
+    expect(first).toMatchObject({ exitCode: 0, stdout: "False\n", stderr: "" });
+    // Nothing flows back to the workspace (CPython would write __pycache__ folders next to the sources).
+    expect(first.ops).toEqual([]);
+    const second = await runPythonInProcess(["-c", check("cached_mod")], files);
+    expect(second).toMatchObject({ exitCode: 0, stdout: "True\n", ops: [] });
+    await runPythonInProcess(["-B", "-c", "import b_mod"], files);
+    await runPythonInProcess(["-c", "import env_mod"], files, { env: { HOME: "/workspace", PYTHONDONTWRITEBYTECODE: "1" } });
+    const after = await runPythonInProcess(["-c", "import os, importlib.util as u\nprint([os.path.exists(u.cache_from_source('/workspace/' + n + '.py')) for n in ('b_mod', 'env_mod')])"], files);
+    expect(after.stdout).toBe("[False, False]\n");
+  }, 120_000);
 });

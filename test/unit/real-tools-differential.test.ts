@@ -6,85 +6,18 @@
 // the JSON formatter), minimist and picocolors through a script, Prettier's CLI (--check, --write),
 // fs-extra, cross-env.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
-import { SandboxHost, type FsOp } from "../../src/runtime/sandbox";
+import { SandboxHost } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
 import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
 import { installedPackageFiles } from "../support/installed-packages";
-import { runNodeInProcess } from "../support/run-node";
+import { both, realFolder, removeRealRunFolders, type Outcome } from "../support/real-tools";
 
-interface Outcome {
-  stdout: string;
-  stderr: string;
-  exitCode: number | null;
-  /** The workspace's files outside node_modules after the run. */
-  files: Record<string, string>;
-}
-
-const WORKSPACE = "/workspace";
-const scratch: string[] = [];
-afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-const own = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).filter(([file]) => !file.startsWith("node_modules/")));
-
-/** The workspace after our run: the files it started with, changed by the run's file operations. */
-function after(files: Record<string, string>, ops: FsOp[]): Record<string, string> {
-  const state = new Map(Object.entries(files).map(([file, text]) => [`${WORKSPACE}/${file}`, text]));
-  for (const op of ops) {
-    if (op.kind === "write") state.set(op.path, typeof op.data === "string" ? op.data : new TextDecoder().decode(op.data as Uint8Array));
-    else if (op.kind === "remove") {
-      for (const key of [...state.keys()]) if (key === op.path || key.startsWith(`${op.path}/`)) state.delete(key);
-    } else if (op.kind === "rename") {
-      for (const [key, text] of [...state]) {
-        if (key === op.from || key.startsWith(`${op.from}/`)) {
-          state.delete(key);
-          state.set(op.to + key.slice(op.from.length), text);
-        }
-      }
-    }
-  }
-  const out: Record<string, string> = {};
-  for (const [key, text] of state) if (key.startsWith(`${WORKSPACE}/`)) out[key.slice(WORKSPACE.length + 1)] = text;
-  return own(out);
-}
-
-async function ours(args: string[], files: Record<string, string>, env: Record<string, string>): Promise<Outcome> {
-  const run = await runNodeInProcess(args, files, { timeoutMs: 40_000, env: { HOME: WORKSPACE, ...env } });
-  return { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, files: after(files, run.ops) };
-}
-
-function real(args: string[], files: Record<string, string>, env: Record<string, string>): Outcome {
-  const dir = mkdtempSync(path.join(tmpdir(), "webcode-real-tools-"));
-  scratch.push(dir);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-  const result = spawnSync(process.execPath, args, { cwd: dir, encoding: "utf8", timeout: 40_000, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env } });
-  const left: Record<string, string> = {};
-  const walk = (sub: string) => {
-    for (const entry of readdirSync(path.join(dir, sub))) {
-      const relative = sub ? `${sub}/${entry}` : entry;
-      if (statSync(path.join(dir, relative)).isDirectory()) walk(relative);
-      else left[relative] = readFileSync(path.join(dir, relative), "utf8");
-    }
-  };
-  walk("");
-  // Paths the tool prints are the workspace's: the real run's folder reads as ours.
-  const local = (text: string) => text.split(dir).join(WORKSPACE);
-  return { stdout: local(result.stdout), stderr: local(result.stderr), exitCode: result.status, files: own(left) };
-}
-
-async function both(args: string[], files: Record<string, string>, env: Record<string, string> = {}) {
-  const theirs = real(args, files, env);
-  const mine = await ours(args, files, env);
-  return { theirs, mine };
-}
+afterAll(removeRealRunFolders);
 
 const ESLINT = installedPackageFiles(["eslint"]);
 const ESLINT_CONFIG = `module.exports = [\n  {\n    files: ["**/*.js"],\n    rules: { "no-unused-vars": "error", semi: ["error", "always"], "prefer-const": "warn" },\n  },\n];\n`;
@@ -213,12 +146,7 @@ describe("cross-env through npm scripts", () => {
     };
     const files: Record<string, string> = { ...installedPackageFiles(["cross-env"]), "node_modules/.bin/cross-env": CROSS_ENV_BIN, "package.json": JSON.stringify(manifest, null, 2) };
 
-    const dir = mkdtempSync(path.join(tmpdir(), "webcode-cross-env-"));
-    scratch.push(dir);
-    for (const [file, text] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    }
+    const dir = realFolder(files);
     chmodSync(path.join(dir, "node_modules/.bin/cross-env"), 0o755);
     const npm = (script: string) => spawnSync("npm", ["run", "--silent", script], { cwd: dir, encoding: "utf8", timeout: 30_000, env: { PATH: process.env.PATH ?? "", HOME: dir } });
 

@@ -67,7 +67,7 @@ describe("webContainerBlocked", () => {
 
 describe("restoreRuntimeSettings", () => {
   it("defaults, keeps valid fields, clamps the timeout and ignores junk", () => {
-    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com", githubAccessToken: "", githubApiUrl: "", syncServerUrl: "", syncAccessToken: "", syncWorkspaces: [] };
+    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com", githubAccessToken: "", githubApiUrl: "", syncServerUrl: "", syncAccessToken: "", syncWorkspaces: [], syncRooms: {}, syncDisplayName: "" };
     expect(restoreRuntimeSettings(undefined)).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000, ...git });
     expect(restoreRuntimeSettings({ useWebContainer: false, webContainerApiKey: " wc_api_x ", bootTimeoutMs: 30_000 })).toEqual({
       useWebContainer: false,

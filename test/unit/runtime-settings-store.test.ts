@@ -1,7 +1,7 @@
 // Settings → Runtime as stored: the store shows a change at once and puts it back when storage
 // refuses it; the WebContainer API key is one of the known secrets the share scan looks for.
 import { describe, expect, it } from "vitest";
-import { RUNTIME_SETTINGS_KEY } from "../../src/runtime";
+import { RUNTIME_SETTINGS_KEY, syncCredentials } from "../../src/runtime";
 import { openStorage } from "../../src/storage";
 import { RuntimeSettingsStore } from "../../src/ui/settings";
 import { loadKnownSecrets } from "../../src/ui/share";
@@ -13,7 +13,7 @@ describe("RuntimeSettingsStore", () => {
     const storage = await openStorage({ name: `runtime-settings-${counter++}` });
     const store = new RuntimeSettingsStore(storage);
     await store.load();
-    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com", githubAccessToken: "", githubApiUrl: "", syncServerUrl: "", syncAccessToken: "", syncWorkspaces: [] };
+    const git = { gitCorsProxy: "", gitAccessToken: "", gitTokenHost: "github.com", githubAccessToken: "", githubApiUrl: "", syncServerUrl: "", syncAccessToken: "", syncWorkspaces: [], syncRooms: {}, syncDisplayName: "" };
     expect(store.settings).toEqual({ useWebContainer: true, webContainerApiKey: "", bootTimeoutMs: 15_000, ...git });
     await store.update({ useWebContainer: false, bootTimeoutMs: 500 });
     await store.update({ webContainerApiKey: "wc_api_example_0123456789" });
@@ -109,6 +109,25 @@ describe("RuntimeSettingsStore", () => {
     const backup = await storage.readEverything();
     expect(JSON.stringify(backup.settings)).not.toContain("sig123456");
     expect(JSON.stringify(backup.settings)).toContain("wss://sync.example.com");
+    storage.close();
+  });
+
+  it("a workspace's own sync room (from an invite) keeps its token out of backups and in the secret scan; bad entries are dropped", async () => {
+    const storage = await openStorage({ name: `runtime-settings-${counter++}` });
+    await storage.settings.put(RUNTIME_SETTINGS_KEY, {
+      syncRooms: { "ws-2": { url: "wss://peer.example.com/", accessToken: "room2payload.room2sig" }, "ws-3": { url: "https://x", accessToken: "t" }, "ws-4": 5 },
+      syncDisplayName: `  Ann ${"x".repeat(100)}`,
+    });
+    expect(await loadKnownSecrets(storage)).toContain("room2payload.room2sig");
+    const store = new RuntimeSettingsStore(storage);
+    await store.load();
+    expect(store.settings.syncRooms).toEqual({ "ws-2": { url: "wss://peer.example.com", accessToken: "room2payload.room2sig" } });
+    expect(store.settings.syncDisplayName).toHaveLength(40);
+    expect(syncCredentials(store.settings, "ws-2")).toEqual({ url: "wss://peer.example.com", accessToken: "room2payload.room2sig" });
+    expect(syncCredentials(store.settings, "ws-1")).toEqual({ url: "", accessToken: "" });
+    const backup = await storage.readEverything();
+    expect(JSON.stringify(backup.settings)).not.toContain("room2sig");
+    expect(JSON.stringify(backup.settings)).toContain("wss://peer.example.com");
     storage.close();
   });
 

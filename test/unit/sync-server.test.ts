@@ -2,86 +2,19 @@
 // Hocuspocus with its documents in a SQLite file (sql.js) and signed room tokens. Real server on
 // 127.0.0.1, real Yjs clients (@hocuspocus/provider over `ws`): two clients converge, a read-only
 // token's changes are refused by the server, a bad token is refused, a restart loses nothing.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
-import WebSocket from "ws";
-import * as Y from "yjs";
 import { afterEach, describe, expect, it } from "vitest";
-import { signRoomToken, startSyncServer, verifyRoomToken } from "../../scripts/sync-server.mjs";
+import { mintInvite, signRoomToken, startSyncServer, verifyRoomToken } from "../../scripts/sync-server.mjs";
+import { SYNC_SECRET as SECRET, freePort, redisServerPath, startRedis, startSyncScript, syncClient, syncToken, tempSyncDb, until } from "../support/sync-server";
 
-const SECRET = "test-secret";
 const cleanups: Array<() => unknown> = [];
+const onCleanup = (cleanup: () => unknown) => void cleanups.push(cleanup);
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function tempDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), "webcode-sync-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, "sync.sqlite");
-}
-
-function client(url: string, room: string, token: string) {
-  const doc = new Y.Doc();
-  let failed = "";
-  // Node 20 has no global WebSocket: the provider's socket is given `ws`.
-  const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket });
-  const provider = new HocuspocusProvider({
-    websocketProvider: socket,
-    name: room,
-    document: doc,
-    token,
-    onAuthenticationFailed: ({ reason }) => {
-      failed = reason;
-    },
-  });
-  provider.attach(); // a provider given its socket is attached by hand
-  cleanups.push(() => {
-    provider.destroy();
-    socket.destroy();
-  });
-  const synced = new Promise<void>((resolve) => {
-    if (provider.isSynced) resolve();
-    else provider.on("synced", () => resolve());
-  });
-  const close = () => {
-    provider.destroy();
-    socket.destroy();
-  };
-  return { doc, provider, synced, close, failed: () => failed };
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Runs the repo's own script as `npm run sync-server` would; resolves with its URL once it listens. */
-async function runScript(dbFile: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["scripts/sync-server.mjs", "--port", "0", "--db", dbFile], {
-    env: { ...process.env, SYNC_SECRET: SECRET },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(() => {
-    if (child.exitCode === null) child.kill("SIGTERM");
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (ws:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
-  });
-  return { url, child };
-}
+const tempDb = () => tempSyncDb(onCleanup);
+const client = (url: string, room: string, token: string) => syncClient(url, room, token, onCleanup);
+const runScript = (dbFile: string) => startSyncScript({ dbFile }, onCleanup);
 
 describe("room tokens", () => {
   it("carry the room and the rights, signed by the server secret", () => {
@@ -113,12 +46,10 @@ describe("npm run sync-server", () => {
     expect(text(a)).toContain("const a = 1;\n");
     expect(text(a)).toContain("const b = 2;\n");
     const converged = text(a);
-    // Stored within maxDebounce (1 s) of the last change; then stop the server and start it again.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Stopped at once (SIGTERM writes the stores still waiting for their debounce), then started again.
     a.close();
     b.close();
-    first.child.kill("SIGTERM");
-    await new Promise((resolve) => first.child.once("exit", resolve));
+    await first.stop();
     const second = await runScript(dbFile);
     const c = client(second.url, "ws-1", token);
     await c.synced;
@@ -147,4 +78,94 @@ describe("npm run sync-server", () => {
     await until(() => stranger.failed() !== "");
     expect(stranger.doc.getText("f").toString()).toBe("");
   }, 30_000);
+});
+
+// Scale-out: two instances of the script joined by one Redis (@hocuspocus/extension-redis). Runs
+// where Debian's redis-server is installed; CI (.ci/run installs it) never skips it.
+const redisMissing = redisServerPath() === undefined && !process.env.CI;
+describe(`npm run sync-server -- --redis${redisMissing ? " (skipped: redis-server is not installed here; apt-get install redis-server)" : ""}`, () => {
+  it.skipIf(redisMissing)("two instances sharing one Redis: a change through instance 1 reaches a client of instance 2, and back", async () => {
+    const redis = await startRedis(onCleanup);
+    const [one, two] = await Promise.all([
+      startSyncScript({ dbFile: tempDb(), redis }, onCleanup),
+      startSyncScript({ dbFile: tempDb(), redis }, onCleanup),
+    ]);
+    expect(one.url).not.toBe(two.url);
+    expect(one.output()).toContain(`Redis ${redis}`);
+    const token = syncToken("ws-r");
+    const a = client(one.url, "ws-r", token);
+    const b = client(two.url, "ws-r", token);
+    await Promise.all([a.synced, b.synced]);
+    a.doc.getText("src/main.ts").insert(0, "from instance 1\n");
+    await until(() => b.doc.getText("src/main.ts").toString() === "from instance 1\n", 5000, "the change at the client of instance 2");
+    b.doc.getText("src/main.ts").insert(0, "from instance 2\n");
+    await until(() => a.doc.getText("src/main.ts").toString() === "from instance 2\nfrom instance 1\n", 5000, "the change at the client of instance 1");
+    // A client that joins instance 2 later gets the document as it is.
+    const late = client(two.url, "ws-r", token);
+    await late.synced;
+    expect(late.doc.getText("src/main.ts").toString()).toBe("from instance 2\nfrom instance 1\n");
+  });
+
+  it("a Redis that does not answer stops the start with a message, not a server that cannot scale out", async () => {
+    const closed = `redis://127.0.0.1:${await freePort()}`;
+    await expect(startSyncScript({ dbFile: tempDb(), redis: closed }, onCleanup)).rejects.toThrow(/sync-server exited 1: sync-server: cannot reach Redis at 127\.0\.0\.1:\d+/);
+    await expect(startSyncScript({ dbFile: tempDb(), redis: "http://x" }, onCleanup)).rejects.toThrow(/--redis needs a redis:\/\/ URL/);
+  });
+});
+
+describe("POST /invite", () => {
+  async function invite(url: string, token: string | undefined, body: unknown) {
+    const response = await fetch(`${url.replace(/^ws/, "http")}/invite`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, cors: response.headers.get("access-control-allow-origin"), body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it("mints a token for the caller's room with no more rights, which the server then enforces", async () => {
+    const server = await startSyncServer({ port: 0, dbFile: tempDb(), secret: SECRET, quiet: true });
+    cleanups.push(() => server.close());
+    const write = signRoomToken({ room: "ws-1", access: "write", secret: SECRET });
+    const preflight = await fetch(`${server.url.replace(/^ws/, "http")}/invite`, { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+
+    const readInvite = await invite(server.url, write, { access: "read" });
+    expect(readInvite.status).toBe(200);
+    expect(readInvite.cors).toBe("*");
+    expect(readInvite.body).toMatchObject({ room: "ws-1", access: "read" });
+    const readToken = String(readInvite.body.token);
+    expect(verifyRoomToken(readToken, "ws-1", SECRET)).toEqual({ access: "read" });
+    // A read token cannot mint write, nor can no token or a forged one.
+    expect((await invite(server.url, readToken, { access: "write" })).status).toBe(403);
+    expect((await invite(server.url, readToken, { access: "read" })).status).toBe(200);
+    expect((await invite(server.url, undefined, { access: "read" })).status).toBe(401);
+    expect((await invite(server.url, `${readToken.split(".")[0]}.x`, { access: "read" })).status).toBe(401);
+    expect((await invite(server.url, write, { access: "admin" })).status).toBe(400);
+
+    // The invited read-only peer syncs, and the server drops its changes.
+    const writer = client(server.url, "ws-1", write);
+    const reader = client(server.url, "ws-1", readToken);
+    await Promise.all([writer.synced, reader.synced]);
+    writer.doc.getText("f").insert(0, "from writer");
+    await until(() => reader.doc.getText("f").toString() === "from writer");
+    reader.doc.getText("f").insert(0, "from reader ");
+    writer.doc.getText("g").insert(0, "later");
+    await until(() => reader.doc.getText("g").toString() === "later");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(writer.doc.getText("f").toString()).toBe("from writer");
+  }, 30_000);
+
+  it("never outlives the caller's token", () => {
+    const now = 1_000_000;
+    const caller = signRoomToken({ room: "r", access: "write", secret: SECRET, expiresAt: now + 3_600_000 });
+    const answer = mintInvite({ authorization: `Bearer ${caller}`, body: JSON.stringify({ access: "write", days: 30 }), secret: SECRET, now });
+    expect(answer.status).toBe(200);
+    expect(answer.body.exp).toBe(now + 3_600_000);
+    const open = signRoomToken({ room: "r", access: "write", secret: SECRET });
+    expect(mintInvite({ authorization: `Bearer ${open}`, body: "{}", secret: SECRET, now }).status).toBe(400);
+    expect(mintInvite({ authorization: `Bearer ${open}`, body: JSON.stringify({ access: "read" }), secret: SECRET, now }).body.exp).toBe(now + 7 * 86_400_000);
+    expect(mintInvite({ authorization: `Bearer ${open}`, body: JSON.stringify({ access: "read", days: 1000 }), secret: SECRET, now }).status).toBe(400);
+  });
 });

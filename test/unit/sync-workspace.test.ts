@@ -3,56 +3,23 @@
 // 127.0.0.1. Edits, creates, deletes and renames reach the other side through the file service
 // with source "sync"; concurrent edits converge; an offline edit merges on reconnect; the first
 // connect merges both sides and keeps a differing local text as a conflict copy.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import WebSocket from "ws";
 import { afterEach, describe, expect, it } from "vitest";
-import { signRoomToken } from "../../scripts/sync-server.mjs";
 import { WorkspaceFiles, type FileChange } from "../../src/runtime";
 import { openStorage } from "../../src/storage";
 import { connectWorkspaceSync, type SyncStatus } from "../../src/storage/sync/connect";
 import { conflictCopyPath } from "../../src/storage/sync/workspace-sync";
+import { startSyncScript, syncToken, tempSyncDb, until } from "../support/sync-server";
 
-const SECRET = "test-secret";
 const cleanups: Array<() => unknown> = [];
+const onCleanup = (cleanup: () => unknown) => void cleanups.push(cleanup);
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** The repo's own script, as `npm run sync-server` runs it; resolves with its URL once it listens. */
 async function startServer(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "webcode-sync-ws-"));
-  const child = spawn(process.execPath, ["scripts/sync-server.mjs", "--port", "0", "--db", join(dir, "sync.sqlite")], {
-    env: { ...process.env, SYNC_SECRET: SECRET },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  // Stopped (and its last store written) before its folder is removed.
-  cleanups.push(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  });
-  return new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (ws:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
-  });
+  return (await startSyncScript({ dbFile: tempSyncDb(onCleanup) }, onCleanup)).url;
 }
 
 let counter = 0;
@@ -66,7 +33,7 @@ async function device(url: string, room: string, initial: Record<string, string>
   const connection = connectWorkspaceSync({
     files,
     url,
-    token: signRoomToken({ room, access: "write", secret: SECRET }),
+    token: syncToken(room),
     WebSocketPolyfill: WebSocket,
     onStatus: (status) => statuses.push(status),
   });
@@ -178,7 +145,7 @@ describe("workspace file sync through the sync server", () => {
     const connection = connectWorkspaceSync({
       files,
       url,
-      token: signRoomToken({ room: "ws-4", access: "write", secret: SECRET }),
+      token: syncToken("ws-4"),
       WebSocketPolyfill: WebSocket,
       onConflicts: (found) => conflicts.push(...found),
     });
@@ -187,7 +154,7 @@ describe("workspace file sync through the sync server", () => {
       files.dispose();
     });
     await connection.ready;
-    expect(conflicts).toEqual([{ path: "both.txt", copy: "both.local-conflict.txt" }]);
+    expect(conflicts).toEqual([{ path: "both.txt", copy: "both.local-conflict.txt", reason: "first-connect" }]);
     expect(files.readSync("both.txt")).toBe("from A\n");
     expect(files.readSync("both.local-conflict.txt")).toBe("from B\n");
     expect(files.readSync("a-only.txt")).toBe("A\n");
@@ -204,7 +171,7 @@ describe("workspace file sync through the sync server", () => {
     const connection = connectWorkspaceSync({
       files,
       url,
-      token: signRoomToken({ room: "other", access: "write", secret: SECRET }),
+      token: syncToken("other"),
       WebSocketPolyfill: WebSocket,
       onStatus: (status, detail) => statuses.push([status, detail]),
     });

@@ -267,6 +267,25 @@ describe("EditorDocuments", () => {
     expect(await files.readText("a.txt")).toBe("mine");
   });
 
+  it("a change on top of the save that lands while it is stored (a synced edit from another device) leaves the tab clean with both", async () => {
+    await files.writeFile("a.txt", "one\ntwo\nthree\n");
+    await documents.open("a.txt");
+    await settle();
+    buffer("a.txt").setValue("ONE\ntwo\nthree\n");
+    const { writeFile, release, written } = holdEditorSaves();
+    const saving = documents.save("a.txt");
+    await written;
+    // Sync writes the merge of this save and the other device's edit before the save is stored.
+    await writeFile("a.txt", "ONE\ntwo\nTHREE\n", { source: "sync" });
+    await settle();
+    expect(documents.tab("a.txt")).toMatchObject({ conflict: true });
+    release();
+    expect(await saving).toBe(true);
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
+    expect(buffer("a.txt").getValue()).toBe("ONE\ntwo\nTHREE\n");
+    expect(await files.readText("a.txt")).toBe("ONE\ntwo\nTHREE\n");
+  });
+
   it("a save made during a conflict on the same lines is refused and keeps the choice", async () => {
     await files.writeFile("a.txt", "base");
     await documents.open("a.txt");

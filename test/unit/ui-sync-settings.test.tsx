@@ -6,10 +6,13 @@
 import "../support/happy-dom-node-name";
 import { afterEach, describe, expect, it } from "vitest";
 import { act } from "react";
-import { openStorage, type Storage, type SyncConnectOptions, type SyncedFiles } from "../../src/storage";
+import { openStorage, type HeldChange, type Storage, type SyncConnectOptions, type SyncedFiles } from "../../src/storage";
 import { RuntimeSettingsStore } from "../../src/ui/settings";
 import { SyncController, type Connect } from "../../src/ui/sync/sync-controller";
-import { SyncIndicator, SyncSection } from "../../src/ui/sync/sync-section";
+import { askHeldChange, SyncIndicator, SyncSection } from "../../src/ui/sync/sync-section";
+import { isPermissionConfigFile } from "../../src/ui/sync/guarded-files";
+import { DialogHost, Dialogs } from "../../src/ui/common";
+import { parseInviteHash } from "../../src/ui/sync/invite-link";
 import { button, byLabel, click, render, settle, settleUntil, typeInto, type Rendered } from "./ui-chat-render";
 
 let view: Rendered | undefined;
@@ -20,7 +23,7 @@ afterEach(async () => {
   view = undefined;
 });
 
-async function setup() {
+async function setup(fetchImpl?: typeof fetch) {
   storage = await openStorage({ name: `sync-settings-${Math.random()}` });
   const runtime = new RuntimeSettingsStore(storage);
   await runtime.load();
@@ -47,6 +50,8 @@ async function setup() {
         workspaceId="ws-1"
         onProblem={(action) => void action().catch((error: unknown) => problems.push(error))}
         copyText={async (text) => void copied.push(text)}
+        pageUrl="https://webcode.example/"
+        {...(fetchImpl && { fetch: fetchImpl })}
       />
       <SyncIndicator controller={controller} />
     </>,
@@ -101,5 +106,107 @@ describe("Settings → Sync", () => {
     expect(t.copied).toEqual(["npm run sync-server -- token --room ws-1 --access write"]);
     expect(button(view!.container, "Copied")).toBeDefined();
     t.binding.dispose();
+  });
+
+  it("Invite asks the server for a token with the chosen rights and copies a link carrying it; your name is kept", async () => {
+    const requests: Array<{ url: string; authorization: string | null; body: unknown }> = [];
+    const fakeFetch = (async (url: string, init: RequestInit) => {
+      requests.push({ url, authorization: new Headers(init.headers).get("authorization"), body: JSON.parse(String(init.body)) });
+      return new Response(JSON.stringify({ room: "ws-1", access: "read", exp: 1, token: "cmVhZA.sig" }), { status: 200 });
+    }) as unknown as typeof fetch;
+    const t = await setup(fakeFetch);
+    expect(button(view!.container, "Copy read-only invite link")).toBeUndefined(); // not syncing yet
+    await t.runtime.update({ syncServerUrl: "wss://sync.example.com", syncAccessToken: "mine.tok", syncWorkspaces: ["ws-1"] });
+    await settle();
+    await click(button(view!.container, "Copy read-only invite link"));
+    await settleUntil(() => t.copied.length === 1, "link copied");
+    expect(requests).toEqual([{ url: "https://sync.example.com/invite", authorization: "Bearer mine.tok", body: { access: "read" } }]);
+    const link = new URL(t.copied[0]!);
+    expect(link.origin + link.pathname).toBe("https://webcode.example/");
+    expect(parseInviteHash(link.hash)).toEqual({ url: "wss://sync.example.com", room: "ws-1", token: "cmVhZA.sig" });
+    expect(q<HTMLInputElement>("Invite link")?.value).toBe(t.copied[0]);
+
+    await typeInto(q<HTMLInputElement>("Your name for others")!, "  Ann Lee ");
+    await click(button(view!.container, "Set name"));
+    await settleUntil(() => t.runtime.settings.syncDisplayName === "Ann Lee", "name stored");
+    expect(t.problems).toEqual([]);
+    t.binding.dispose();
+  });
+});
+
+describe("held changes to files that can loosen permissions", () => {
+  async function connected() {
+    storage = await openStorage({ name: `sync-held-${Math.random()}` });
+    const runtime = new RuntimeSettingsStore(storage);
+    await runtime.load();
+    await runtime.update({ syncServerUrl: "ws://127.0.0.1:1234", syncAccessToken: "t", syncWorkspaces: ["ws-1"] });
+    const calls: string[] = [];
+    const connections: SyncConnectOptions[] = [];
+    // Like WorkspaceSync: answering one reports the list without it.
+    let held: HeldChange[] = [];
+    const answered = (what: string, path: string) => {
+      calls.push(`${what} ${path}`);
+      held = held.filter((change) => change.path !== path);
+      connections[0]!.onHeld?.(held);
+    };
+    const sync = { acceptHeld: (path: string) => answered("accept", path), keepMineHeld: (path: string) => answered("keep", path) };
+    const hold = (changes: HeldChange[]) => act(async () => connections[0]!.onHeld?.((held = changes)));
+    const controller = new SyncController(runtime.store, async () => (options) => {
+      connections.push(options);
+      return { sync, dispose: () => {} } as unknown as ReturnType<Connect>;
+    });
+    const dialogs = new Dialogs();
+    const binding = controller.bind({ files: { workspaceId: "ws-1" } as SyncedFiles, info: () => {}, error: () => {}, ask: askHeldChange(dialogs) });
+    view = await render(
+      <>
+        <SyncIndicator controller={controller} />
+        <DialogHost dialogs={dialogs} />
+      </>,
+    );
+    await settleUntil(() => connections.length === 1, "connected");
+    return { controller, calls, options: connections[0]!, binding, hold };
+  }
+
+  it("asks in an accessible dialog; Accept takes the remote version, Keep mine keeps the local one", async () => {
+    const t = await connected();
+    expect(t.options.guarded).toBe(isPermissionConfigFile);
+    expect(t.options.localName).toBe("webcode-sync-ws-1");
+    await act(async () => t.options.onStatus?.("connected"));
+    await t.hold([
+      { path: "opencode.json", change: "changed" },
+      { path: ".mcp.json", change: "deleted" },
+    ]);
+    const dialog = view!.container.querySelector("[role=alertdialog]");
+    expect(dialog?.textContent).toContain("Another device changed opencode.json");
+    await click(button(view!.container, "Accept"));
+    await settleUntil(() => (view!.container.querySelector("[role=alertdialog]")?.textContent ?? "").includes(".mcp.json"), "next question");
+    await click(button(view!.container, "Keep mine"));
+    expect(t.calls).toEqual(["accept opencode.json", "keep .mcp.json"]);
+    expect(view!.container.querySelector("[role=alertdialog]")).toBeNull();
+    t.binding.dispose();
+  });
+
+  it("Decide later leaves it held; the top bar's button asks again", async () => {
+    const t = await connected();
+    await act(async () => t.options.onStatus?.("connected"));
+    await t.hold([{ path: "opencode.json", change: "changed" }]);
+    await click(button(view!.container, "Decide later"));
+    await settle();
+    expect(view!.container.querySelector("[role=alertdialog]")).toBeNull();
+    expect(t.calls).toEqual([]);
+    await click(button(view!.container, "Review 1 synced change"));
+    await settleUntil(() => view!.container.querySelector("[role=alertdialog]") !== null, "asked again");
+    await click(button(view!.container, "Accept"));
+    expect(t.calls).toEqual(["accept opencode.json"]);
+    t.binding.dispose();
+  });
+});
+
+describe("isPermissionConfigFile", () => {
+  it("is opencode.json(c), the MCP config files and files in the agent folders", () => {
+    for (const path of ["opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".mcp.json", ".webcode/agent/x.md", ".opencode/agent/y.md"]) {
+      expect(isPermissionConfigFile(path)).toBe(true);
+    }
+    for (const path of ["src/opencode.json", "README.md", ".webcode/plans/p.md", ".webcode/agentx.md"]) expect(isPermissionConfigFile(path)).toBe(false);
   });
 });

@@ -84,6 +84,20 @@ describe("WorkspaceController", () => {
     expect(await storage.settings.get(LAST_WORKSPACE_KEY)).toBe(current!.workspace.id);
   });
 
+  it("opens a workspace by id (a joined invite): created empty under that id when new, opened as it is when known", async () => {
+    await controller.start();
+    const first = controller.store.getState().current!.workspace;
+    const joined = await controller.openOrCreate("ws_joined1", FIRST_WORKSPACE_NAME);
+    expect(joined.id).toBe("ws_joined1");
+    expect(joined.name).toBe(`${FIRST_WORKSPACE_NAME} (2)`); // the name was taken: a number is added
+    expect(controller.store.getState().current?.workspace.id).toBe("ws_joined1");
+    expect([...controller.store.getState().current!.files.entries()]).toEqual([]); // no starter README: files come by sync
+    await controller.switchTo(first.id);
+    const again = await controller.openOrCreate("ws_joined1", "Shared workspace");
+    expect(again).toMatchObject({ id: "ws_joined1", name: `${FIRST_WORKSPACE_NAME} (2)` });
+    expect(controller.store.getState().workspaces.map((w) => w.id).sort()).toEqual([first.id, "ws_joined1"].sort());
+  });
+
   it("reports the runtime and its fallback reason once it has started", async () => {
     await controller.start();
     await runtimeSettled();

@@ -22,5 +22,7 @@ export const urlModule = once(() => require("url/") as typeof url);
 export const querystringModule = once(() => require("querystring-es3") as typeof querystring);
 /** Node's own punycode is punycode.js 2 (in node_modules through url's dependency on it). */
 export const punycodeModule = once(() => require("punycode/") as unknown);
+/** util.parseArgs: the pkgjs polyfill, from which Node's own implementation was taken. */
+export const parseArgsModule = once(() => require("@pkgjs/parseargs") as { parseArgs: (config: object) => unknown });
 /** TypeScript stripping and ES module syntax (transform.ts), and locating syntax errors (syntax-error.ts). */
 export const sucrase = once(() => require("sucrase") as typeof sucraseApi);

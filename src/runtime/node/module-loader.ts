@@ -20,6 +20,8 @@ export interface LoaderOptions {
   globals: Record<string, unknown>;
   /** Called when a CommonJS main module has run, before any promise callback (Node runs process.nextTick's queue there). */
   afterScript?(): void;
+  /** transformModule, or one that reuses what earlier runs compiled (transform-cache.ts). */
+  transform?: typeof transformModule;
 }
 
 export class NodeModule {
@@ -86,7 +88,10 @@ export class ModuleLoader {
   /** CommonJS bodies compiled while detecting a file's format, run on evaluation (a large file is parsed once). */
   private readonly precompiled = new WeakMap<NodeModule, () => unknown>();
 
+  private readonly transform: typeof transformModule;
+
   constructor(private readonly options: LoaderOptions) {
+    this.transform = options.transform ?? transformModule;
     this.resolver = new ModuleResolver(options.fs);
     this.globalNames = Object.keys(options.globals);
     this.globalValues = Object.values(options.globals);
@@ -206,7 +211,7 @@ export class ModuleLoader {
 
   private compilesAsModule(module: NodeModule, source: string): boolean {
     try {
-      this.wrap(module, transformModule(source, module.filename, "module").code, true);
+      this.wrap(module, this.transform(source, module.filename, "module").code, true);
       return true;
     } catch {
       return false;
@@ -308,7 +313,7 @@ export class ModuleLoader {
 
   private compileModule(module: NodeModule): { run: () => { done: boolean; promise: Promise<unknown> }; imports: string[] } {
     const source = this.source(module);
-    const { code, imports } = transformModule(source, module.filename, "module");
+    const { code, imports } = this.transform(source, module.filename, "module");
     let done = false;
     let failure: { error: unknown } | undefined;
     const body = this.wrap(module, code, true, (...error: unknown[]) => {
@@ -329,7 +334,7 @@ export class ModuleLoader {
   }
 
   private compile(module: NodeModule, format: "commonjs", source = this.source(module)): () => unknown {
-    const { code } = transformModule(source, module.filename, format);
+    const { code } = this.transform(source, module.filename, format);
     return this.wrap(module, code, false);
   }
 

@@ -9,6 +9,7 @@ import { TERMINAL_ENV } from "../browser/output-routing";
 import type { WorkspaceFiles } from "../workspace-files";
 import { programStdio, type ProgramIo } from "../browser/program-command";
 import { toolOfProgramFile } from "../browser/dev-server-commands";
+import { CompiledStore } from "./compiled-store";
 
 /** Where the workspace is mounted in the shell (bash-host.ts WORKSPACE_MOUNT). */
 const MOUNT = "/workspace";
@@ -17,6 +18,7 @@ const MOUNT = "/workspace";
 export type ToolRunner = (tool: string, args: string[], ctx: CommandContext) => Promise<ExecResult>;
 
 export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: ProgramIo = {}, tools?: ToolRunner): CustomCommand {
+  const compiled = new CompiledStore();
   return defineCommand("node", async (args, ctx) => {
     // An installed front-end tool's binary (node_modules/.bin/vite runs node …/vite/bin/vite.js):
     // its own code needs Node.js's native parts; the tool's shell command answers instead (the
@@ -33,8 +35,10 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: Progra
       cwd: ctx.cwd,
       stdin: stdio.stdin,
       terminal: stdio.terminal,
+      compiled: compiled.all(),
     };
     const result = await host.run(message, {
+      onCompiled: (entries) => compiled.add(entries),
       signal: ctx.signal,
       interrupt: io.interruptOf?.(ctx.fs),
       onHandlesSignals: () => io.handlesSignals?.(ctx.fs),

@@ -17,6 +17,7 @@ import { ModuleLoader, NodeModule } from "./module-loader";
 import { ExitSignal, createConsole, createProcess } from "./node-process";
 import { NODE_VERSION } from "./node-version";
 import { findTestFiles } from "./test-files";
+import { TransformCache } from "./transform-cache";
 
 export interface NodeHostHooks {
   /** Make process, Buffer, timers … real globals (the worker: libraries look there). Off in tests run in-process. */
@@ -82,7 +83,9 @@ export function parseArgs(args: string[]): Mode {
     if (arg === "-e" || arg === "--eval" || arg === "-p" || arg === "--print" || arg === "-pe") {
       const code = args[i + 1];
       if (code === undefined) return { kind: "bad", message: `node: ${arg} requires an argument\n`, code: 9 };
-      return { kind: "eval", code, print: arg !== "-e" && arg !== "--eval", args: args.slice(i + 2) };
+      // `node -e CODE -- ARGS`: Node leaves the "--" out of process.argv.
+      const rest = args.slice(i + 2);
+      return { kind: "eval", code, print: arg !== "-e" && arg !== "--eval", args: rest[0] === "--" ? rest.slice(1) : rest };
     }
     if (arg.startsWith("--eval=") || arg.startsWith("--print=")) {
       return { kind: "eval", code: arg.slice(arg.indexOf("=") + 1), print: arg.startsWith("--print="), args: args.slice(i + 1) };
@@ -130,6 +133,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
 
   let exited = false;
   let beforeExitGeneration = -1;
+  const transforms = new TransformCache(request.compiled);
   const loop: EventLoop = new EventLoop(
     () => {
       if (exited) return;
@@ -153,6 +157,8 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     write: context.write,
     end: (code) => {
       exited = true;
+      const compiled = transforms.takeAdded();
+      if (compiled.length > 0) context.sendCompiled(compiled);
       context.exit(code);
     },
     isDirectory: (path) => fs.stat(path)?.kind === "dir",
@@ -217,6 +223,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     },
     globals,
     afterScript: () => loop.runTicks(),
+    transform: (source, filename, format) => transforms.transform(source, filename, format),
   });
   const evalSource: { code?: string } = {};
   const sources = {
@@ -263,6 +270,8 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
       evalSource.code = code;
       process.argv.push(...(mode.kind === "eval" ? mode.args : []));
       const print = mode.kind === "eval" && mode.print;
+      // As Node: the options before the program's arguments (util.parseArgs reads them to know where those start).
+      if (mode.kind === "eval") process.execArgv.push(print ? "-p" : "-e", code);
       const result = evaluateScript(loader, code, name, process.cwd(), globals, print);
       if (print) console.log(result);
       loop.runTicks();

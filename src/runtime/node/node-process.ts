@@ -30,6 +30,7 @@ export interface ProcessOptions {
 
 export type NodeProcess = EventEmitter & {
   argv: string[];
+  execArgv: string[];
   env: Record<string, string>;
   exitCode: number | undefined;
   stdout: Writable & { isTTY: boolean; columns: number; fd: number };
@@ -139,17 +140,19 @@ export function createProcess(options: ProcessOptions): NodeProcess {
   } as never;
 
   const exit = (code?: unknown): never => {
+    // As in Node, the code is process.exitCode once the 'exit' listeners ran: one that sets it, or
+    // calls process.exit(code) (tape does, to fail the run), decides how the program ends.
+    if (code !== undefined) exitCode = exitCodeOf(code, 0);
     if (!exiting) {
       exiting = true;
-      if (code !== undefined) exitCode = exitCodeOf(code, 0);
-      const final = exitCode ?? 0;
       try {
-        process.emit("exit", final);
+        process.emit("exit", exitCode ?? 0);
       } catch {
-        // An 'exit' listener that throws does not change how the program ends here.
+        // A listener's process.exit() ends the listeners (its ExitSignal); one that throws does not
+        // change how the program ends here.
       }
       options.loop.stop();
-      options.end(exitCode ?? final);
+      options.end(exitCode ?? 0);
     }
     throw new ExitSignal(exitCode ?? 0);
   };

@@ -32,15 +32,32 @@ export type LoadPython = () => Promise<PythonRuntime>;
 const ROOTS = ["/workspace", "/tmp"];
 
 /**
+ * Where the kept interpreter writes bytecode (sys.pycache_prefix): outside the roots, so it never
+ * flows back to the workspace and outlives the run. Pyodide starts with sys.dont_write_bytecode, so
+ * every run compiled every module it imported from source again: pytest's ~100 modules were 1.7 s
+ * of each `python3 -m pytest` (in-process, this machine). The bytecode is checked against the
+ * source's mtime and size as CPython does, and the files a run leaves as they were keep their mtime
+ * (see `copyIn`), so only edited files are compiled again.
+ */
+export const PYCACHE_PREFIX = "/webcode-pycache";
+
+/** Per interpreter: every file under the roots as the last run left it (the worker sits idle in between, so it is still there). */
+const lastFiles = new WeakMap<PythonRuntime, Map<string, Uint8Array>>();
+
+/**
  * The driver: runs FILE, -c CODE or -m MODULE as CPython's main does, returns the exit code, and
  * prints an uncaught exception's traceback without the driver's own frames.
  */
 const DRIVER = String.raw`
-def __webcode_main(argv, cwd, env):
+def __webcode_main(argv, cwd, env, pycache_prefix):
     import os, sys, runpy, traceback, atexit
     __webcode_fresh()
     argv = argv.to_py() if hasattr(argv, "to_py") else argv
     env = env.to_py() if hasattr(env, "to_py") else env
+    # Bytecode is written outside the workspace and kept for later runs (PYCACHE_PREFIX), unless
+    # PYTHONDONTWRITEBYTECODE or -B says not to, as CPython.
+    sys.pycache_prefix = pycache_prefix
+    sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
     # A program may close the standard streams (json.tool does); a shared interpreter reopens them.
     if sys.stdin.closed:
         sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
@@ -78,7 +95,10 @@ def __webcode_main(argv, cwd, env):
             mode, target = "m", args.pop(0)
             sys.argv = [target] + args
             break
-        if a in ("-u", "-B", "-E", "-s", "-S", "-I", "-q"):
+        if a == "-B":
+            sys.dont_write_bytecode = True
+            continue
+        if a in ("-u", "-E", "-s", "-S", "-I", "-q"):
             continue
         if a in ("-V", "--version"):
             print("Python " + sys.version.split()[0])
@@ -145,6 +165,15 @@ def __webcode_main(argv, cwd, env):
     return 0
 `;
 
+/** Removes the bytecode files of `source` under PYCACHE_PREFIX (`<stem>.cpython-3X.pyc`, `<stem>.cpython-3X-pytest-N.pyc`). */
+function forgetBytecode(py: PythonRuntime, source: string): void {
+  const slash = source.lastIndexOf("/");
+  const dir = `${PYCACHE_PREFIX}${source.slice(0, slash)}`;
+  if (!py.FS.analyzePath(dir).exists) return;
+  const stem = `${source.slice(slash + 1, -".py".length)}.`;
+  for (const name of py.FS.readdir(dir)) if (name.startsWith(stem) && name.endsWith(".pyc")) py.FS.unlink(`${dir}/${name}`);
+}
+
 function toBytes(data: FileData): Uint8Array {
   return typeof data === "string" ? new TextEncoder().encode(data) : data;
 }
@@ -184,36 +213,53 @@ function terminalReader(context: ProgramContext): () => Uint8Array | null {
 export async function runPython(context: ProgramContext, load: LoadPython): Promise<void> {
   const { request, fs } = context;
   const py = await load();
-  // An interpreter that ran a program before (tests share one) starts from the sandbox's files only.
-  const clear = (dir: string) => {
+  // The program's files: every file and folder of the sandbox under the roots. An interpreter that
+  // ran a program before (the kept worker; tests share one) starts from the sandbox's files only:
+  // what is not there is removed, and a file the last run left with the same bytes is not written
+  // again, so it keeps its mtime and its bytecode in PYCACHE_PREFIX stays valid.
+  py.FS.chdir("/");
+  // Made here: CPython's importlib creates the missing folders of a bytecode path below the first
+  // that exists, and "/" splits as "", so the prefix itself would land in the working folder.
+  py.FS.mkdirTree(PYCACHE_PREFIX);
+  const last = lastFiles.get(py);
+  const before = new Map<string, Uint8Array>();
+  const wantedDirs = new Set<string>();
+  const collect = (dir: string) => {
+    wantedDirs.add(dir);
+    for (const name of fs.readdir(dir)) {
+      const path = `${dir}/${name}`;
+      const node = fs.stat(path);
+      if (node?.kind === "dir") collect(path);
+      else if (node) before.set(path, toBytes(node.data));
+    }
+  };
+  for (const root of ROOTS) if (fs.stat(root)?.kind === "dir") collect(root);
+  const unchanged = new Set<string>();
+  const prune = (dir: string) => {
     for (const name of py.FS.readdir(dir)) {
       if (name === "." || name === "..") continue;
       const path = `${dir}/${name}`;
       if (py.FS.isDir(py.FS.stat(path).mode)) {
-        clear(path);
-        py.FS.rmdir(path);
-      } else py.FS.unlink(path);
-    }
-  };
-  // (The last program may have left its working folder inside them, which could not be removed.)
-  py.FS.chdir("/");
-  for (const root of ROOTS) if (py.FS.analyzePath(root).exists) clear(root);
-  // The program's files: every file and folder of the sandbox under the roots.
-  const before = new Map<string, Uint8Array>();
-  const copyIn = (dir: string) => {
-    py.FS.mkdirTree(dir);
-    for (const name of fs.readdir(dir)) {
-      const path = `${dir}/${name}`;
-      const node = fs.stat(path);
-      if (node?.kind === "dir") copyIn(path);
-      else if (node) {
-        const bytes = toBytes(node.data);
-        before.set(path, bytes);
-        py.FS.writeFile(path, bytes);
+        prune(path);
+        if (!wantedDirs.has(path)) py.FS.rmdir(path);
+      } else {
+        const wanted = before.get(path);
+        const kept = last?.get(path);
+        if (wanted && kept && sameBytes(kept, wanted)) unchanged.add(path);
+        else py.FS.unlink(path);
       }
     }
   };
-  for (const root of ROOTS) if (fs.stat(root)?.kind === "dir") copyIn(root);
+  for (const root of ROOTS) if (py.FS.analyzePath(root).exists) prune(root);
+  for (const dir of wantedDirs) py.FS.mkdirTree(dir);
+  for (const [path, bytes] of before) {
+    if (unchanged.has(path)) continue;
+    py.FS.writeFile(path, bytes);
+    // Bytecode is checked by mtime in seconds and size: an edit within the same second that kept
+    // the size would pass as unchanged, so a new or edited source's bytecode (CPython's and pytest's
+    // rewritten tests) is dropped.
+    if (last && path.endsWith(".py")) forgetBytecode(py, path);
+  }
   const beforeDirs = new Set<string>();
   const listDirs = (dir: string) => {
     beforeDirs.add(dir);
@@ -232,12 +278,12 @@ export async function runPython(context: ProgramContext, load: LoadPython): Prom
 
   // The driver is defined once per interpreter (it survives runs: python-fresh.ts keeps __main__'s own names).
   if (!py.globals.get("__webcode_main")) py.runPython(FRESH + DRIVER);
-  const main = py.globals.get("__webcode_main") as ((argv: string[], cwd: string, env: Record<string, string>) => number) & { destroy?(): void };
+  const main = py.globals.get("__webcode_main") as ((argv: string[], cwd: string, env: Record<string, string>, pycachePrefix: string) => number) & { destroy?(): void };
   let code: number;
   // The interpreter serves the next run only when this one ended in Python's own way.
   let reusable = true;
   try {
-    code = Number(main(request.args, request.cwd, request.env)) | 0;
+    code = Number(main(request.args, request.cwd, request.env, PYCACHE_PREFIX)) | 0;
   } catch (error) {
     context.write("stderr", `${error instanceof Error ? error.message : String(error)}\n`);
     code = 1;
@@ -257,6 +303,8 @@ export async function runPython(context: ProgramContext, load: LoadPython): Prom
     }
   };
   for (const root of ROOTS) walk(root);
+  if (reusable) lastFiles.set(py, after);
+  else lastFiles.delete(py);
   for (const dir of afterDirs) if (!beforeDirs.has(dir)) fs.mkdir(dir, true);
   for (const [path, bytes] of after) {
     const old = before.get(path);

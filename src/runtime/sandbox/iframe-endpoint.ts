@@ -6,6 +6,7 @@
 import type { HostMessage, SandboxEvent } from "./protocol";
 import type { SandboxEndpoint, SandboxEndpointFactory } from "./sandbox-host";
 import { FrameWatchdog } from "./frame-watchdog";
+import { scopedScript } from "./scoped-script";
 import { SANDBOX_DID_NOT_START, START_TIMEOUT_MS } from "./sandbox-host";
 
 /** What a crash says when the frame's process is gone (SandboxHost reads "memory" as out of memory). */
@@ -82,7 +83,7 @@ function createFrame(options: IframeEndpointOptions, onDead: () => void): Promis
         clearTimeout(loading);
         workerSource.then(
           (source) => {
-            post({ type: "boot", source });
+            post({ type: "boot", source: scopedScript(source) });
             resolve({
               post,
               onCrash(id, listener) {

@@ -12,6 +12,16 @@ export type FsOp =
   | { kind: "rename"; from: string; to: string };
 
 /** Page → worker: start one program. Paths are absolute (the shell's view: /workspace/...). */
+/** Code a runtime compiled from `source` (node: sucrase's output and the static imports it found). */
+export interface CompiledEntry {
+  source: string;
+  code: string;
+  imports: string[];
+}
+
+/** Keyed by the runtime (node: "<format>:<file>"). */
+export type CompiledEntries = Array<[key: string, entry: CompiledEntry]>;
+
 export interface RunMessage {
   type: "run";
   /** Every file the program may read, with its content (the synchronous file system's start). */
@@ -34,6 +44,8 @@ export interface RunMessage {
    * waits for what the user types, a line at a time, until Ctrl-D.
    */
   terminal?: boolean;
+  /** What earlier runs compiled (compiled-store.ts), used only for the same source text. */
+  compiled?: CompiledEntries;
 }
 
 /** Page → worker: start the runtime now with these files, so that the next run only executes. */
@@ -143,6 +155,8 @@ export type SandboxEvent =
   | { type: "ready" }
   | { type: "stdout" | "stderr"; data: string }
   | { type: "fs"; op: FsOp }
+  /** What this run compiled that the page did not hand in (sent before "exit"). */
+  | { type: "compiled"; entries: CompiledEntries }
   /** The program reads its terminal input; answered by a StdinMessage. `sync`: at most MAILBOX_CAPACITY bytes. */
   | { type: "stdin-read"; sync: boolean }
   /** The program ended. `reusable`: the worker kept its runtime and takes the next run. */

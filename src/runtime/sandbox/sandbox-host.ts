@@ -6,7 +6,7 @@
 // runtime that restores a fresh process state itself (python3) may keep its worker after a normal
 // exit ("reusable"), and a spare is then handed its start files ("prepare") after a worker was ended.
 // See docs/architecture.md "Isolated execution host".
-import type { ChildExitMessage, ChildResult, FsOp, HostMessage, HttpResponsePart, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
+import type { ChildExitMessage, ChildResult, CompiledEntries, FsOp, HostMessage, HttpResponsePart, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { MAILBOX_CAPACITY } from "./stdin-mailbox";
 import { ConnectionRefusedError, LocalServers, headerList, isLocalUrl, type LocalHandler } from "./local-servers";
 
@@ -34,6 +34,8 @@ export interface SandboxRunOptions {
   timeoutMs?: number;
   onStdout?: (text: string) => void;
   onStderr?: (text: string) => void;
+  /** Keeps what the run compiled for later runs (RunMessage.compiled). */
+  onCompiled?: (entries: CompiledEntries) => void;
   /** Replays one file change on the page; runs in order, awaited before the run's result. */
   onFsOp?: (op: FsOp) => Promise<void> | void;
   /** Answers the program's terminal reads (message.terminal); without it they see the end of input. */
@@ -235,6 +237,9 @@ export class SandboxHost {
             if (apply) fsChain = fsChain.then(() => apply(event.op)).catch((error: unknown) => void (fsError ??= error));
             return;
           }
+          case "compiled":
+            options.onCompiled?.(event.entries);
+            return;
           case "stdin-read":
             void input(event.sync ? MAILBOX_CAPACITY : Number.POSITIVE_INFINITY).then((data) => {
               if (!settled) endpoint.send({ type: "stdin", data, sync: event.sync });

@@ -1,7 +1,7 @@
 // The isolated execution host, worker side: what every language runtime in the sandboxed worker
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
-import type { ChildResult, FsOp, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
+import type { ChildResult, CompiledEntries, FsOp, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { OutputBatcher } from "./output-batcher";
 import { SandboxFs } from "./sandbox-fs";
 import { take } from "./stdin-mailbox";
@@ -26,6 +26,8 @@ export interface ProgramContext {
   outOfMemory(): void;
   /** The runtime itself failed. */
   fatal(message: string): void;
+  /** Hands the page what this run compiled, for later runs (RunMessage.compiled); before exit(). */
+  sendCompiled(entries: CompiledEntries): void;
   /** Tells the page which signals the program handles now: the page sends those (onSignal) and waits a grace period before ending it. */
   handlesSignals(names: ProgramSignal[]): void;
   /** Where a signal the program handles arrives. */
@@ -181,6 +183,7 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
         ended = true;
       },
       handlesSignals: (names) => send({ type: "signals", names }),
+      sendCompiled: (entries) => send({ type: "compiled", entries }),
       onSignal: (listener) => {
         signalListener = listener;
       },

@@ -14,6 +14,8 @@ import { githubPushPort } from "./github-push-port";
 import { renderMonacoDiff } from "./monaco-diff";
 import { WorkspaceAgents } from "./workspace-agents";
 import { webLocksTurns } from "./tab-turns";
+import { turnsAcrossDevices } from "./device-turns";
+import { SyncController } from "../sync/sync-controller";
 
 export interface AgentHostOptions {
   storage: Storage;
@@ -66,6 +68,8 @@ export async function createAgentHost({ storage, origin, codeIntelligence, netwo
   const providers = new LiveProviderRegistry(settings.store, (configs) => createProviderRegistry(configs, { fetch: settings.fetchWithKeys }));
   // Settings → Runtime, read by github_push at each push (`runtime` below is the workspace's runtime).
   const runtimeSettings = runtime;
+  // Settings → Sync: the open workspace's files and sessions, and its turns' lease across devices.
+  const sync = new SyncController(runtime.store);
   const agents = new WorkspaceAgents<Agent>((runtime, services) => {
     // Servers the workspace declares are added disabled, with their source, until the user enables
     // them; read when the agent starts and again when one of those files changes.
@@ -84,6 +88,9 @@ export async function createAgentHost({ storage, origin, codeIntelligence, netwo
     const githubTool = upstream
       ? createGitHubPushTool(githubPushPort({ upstream, files: runtime.fs, settings: () => runtimeSettings.settings, fetch: recordingFetch(networkLog, pageFetch, "agent", "GitHub") }))
       : undefined;
+    // Another device's Stop reaches this page's turn through the lease (set once the agent exists).
+    let stopTurn: (sessionId: string) => void = () => undefined;
+    const tabTurns = typeof navigator !== "undefined" && navigator.locks ? webLocksTurns(navigator.locks) : undefined;
     const agent = createAgent({
       storage,
       runtime,
@@ -101,12 +108,13 @@ export async function createAgentHost({ storage, origin, codeIntelligence, netwo
         services.storageHealth?.report(error);
         services.notifications.error(error, "The chat could not be saved to browser storage");
       },
-      ...(typeof navigator !== "undefined" && navigator.locks && { turns: webLocksTurns(navigator.locks) }),
+      turns: turnsAcrossDevices(tabTurns, () => sync.leases(runtime.fs.workspaceId), (sessionId) => stopTurn(sessionId)),
       // A workspace opened from GitHub gets github_push (it asks every time).
       extraTools: () => [...mcpHub.tools(services.workspace.id), ...(githubTool ? [githubTool] : [])],
       extraInstructions: () => mcpHub.instructions(services.workspace.id),
       userSkills: () => mcp.skills,
     });
+    stopTurn = (sessionId) => agent.abort(sessionId);
     const disposeAgent = agent.dispose.bind(agent);
     agent.dispose = () => {
       watch.dispose();
@@ -116,6 +124,7 @@ export async function createAgentHost({ storage, origin, codeIntelligence, netwo
   });
   const ui = createAgentUi({
     settings,
+    sync,
     permissions,
     networkLog,
     runtime,

@@ -101,6 +101,20 @@ export class WorkspaceController {
     return record;
   }
 
+  /**
+   * Opens the workspace with this id, creating it empty first when this browser has none (a synced
+   * workspace joined from an invite link: its id is the sync room, and its files come by sync).
+   */
+  async openOrCreate(id: string, name: string): Promise<WorkspaceRecord> {
+    const taken = new Set(this.store.getState().workspaces.filter((w) => w.id !== id).map((w) => w.name));
+    let unique = name;
+    for (let n = 2; taken.has(unique); n++) unique = `${name} (${n})`;
+    const record = await createWorkspace(this.services.storage, unique, { seedReadme: false, id });
+    await this.refresh();
+    await this.switchTo(record.id);
+    return record;
+  }
+
   async rename(id: string, name: string): Promise<void> {
     await renameWorkspace(this.services.storage, id, name);
     await this.refresh();

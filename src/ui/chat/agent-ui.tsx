@@ -17,7 +17,8 @@ import type { DiffRenderer } from "./changes-view";
 import { SnapshotChangesSource } from "./session-changes";
 import { StorageSection } from "../storage";
 import { SyncController } from "../sync/sync-controller";
-import { SyncIndicator, SyncSection } from "../sync/sync-section";
+import { askHeldChange, SyncIndicator, SyncSection } from "../sync/sync-section";
+import { joinInvite } from "../sync/join-invite";
 
 export interface AgentUiDeps {
   /** Provider configs and the default model, loaded (`await settings.load()`) before mounting. */
@@ -38,6 +39,8 @@ export interface AgentUiDeps {
   budget?: BudgetSettings;
   /** MCP servers and user skills in Settings (optional; the sections are hidden without it). */
   mcp?: McpActions;
+  /** Settings → Sync, shared with the agents' turn coordination (default: one of its own when `runtime` is given). */
+  sync?: SyncController;
 }
 
 export const CHAT_PANEL_ID = "chat";
@@ -56,7 +59,7 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
   // Keyed by the open workspace's file service (one per open workspace).
   const controllers = new Map<object, ChatController>();
   // Settings → Sync; the sync code itself loads only when a workspace syncs.
-  const sync = deps.runtime ? new SyncController(deps.runtime.store) : undefined;
+  const sync = deps.sync ?? (deps.runtime ? new SyncController(deps.runtime.store) : undefined);
   return {
     settingsOpen,
     activeSessionId: (services) => controllers.get(services.files)?.view.getState().activeSessionId,
@@ -65,7 +68,7 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
         id: CHAT_PANEL_ID,
         title: "Chat",
         order: -10,
-        render: (services) => <ChatPanelHost services={services} deps={deps} settingsOpen={settingsOpen} controllers={controllers} />,
+        render: (services) => <ChatPanelHost services={services} deps={deps} settingsOpen={settingsOpen} controllers={controllers} sync={sync} />,
       },
     ],
     topBar: [
@@ -74,18 +77,40 @@ export function createAgentUi(deps: AgentUiDeps): AgentUi {
         order: 100,
         render: (services) => <SettingsTopBarItem deps={deps} settingsOpen={settingsOpen} services={services} sync={sync} />,
       },
-      ...(sync ? [{ id: "sync", order: 90, render: (services: WorkbenchServices) => <SyncTopBarItem sync={sync} services={services} /> }] : []),
+      ...(sync && deps.runtime
+        ? [{ id: "sync", order: 90, render: (services: WorkbenchServices) => <SyncTopBarItem sync={sync} runtime={deps.runtime!} services={services} /> }]
+        : []),
     ],
   };
 }
 
 /** Keeps the open workspace synced while Settings → Sync asks for it, and shows the state. */
-function SyncTopBarItem({ sync, services }: { sync: SyncController; services: WorkbenchServices }) {
-  const { files, notifications } = services;
+function SyncTopBarItem({ sync, runtime, services }: { sync: SyncController; runtime: RuntimeSettingsStore; services: WorkbenchServices }) {
+  const { files, notifications, documents, dialogs, workspaces, storage } = services;
+  // An invite link (`#sync=…`) opened this page: ask, then join (once per page load).
   useEffect(() => {
-    const binding = sync.bind({ files, info: (message) => notifications.info(message), error: (error, context) => notifications.error(error, context) });
+    if (!location.hash.startsWith("#sync=") || !sync.claimInvite()) return;
+    void joinInvite({
+      hash: location.hash,
+      clearHash: () => history.replaceState(history.state, "", location.pathname + location.search),
+      dialogs,
+      runtime,
+      workspaces,
+      error: (error, context) => notifications.error(error, context),
+    }).catch((error: unknown) => notifications.error(error, "Could not join the shared workspace"));
+  }, [sync, runtime, dialogs, workspaces, notifications]);
+  useEffect(() => {
+    const binding = sync.bind({
+      files,
+      storage,
+      documents,
+      info: (message) => notifications.info(message),
+      warn: (message) => notifications.notify("warning", message),
+      error: (error, context) => notifications.error(error, context),
+      ask: askHeldChange(dialogs),
+    });
     return () => binding.dispose();
-  }, [sync, files, notifications]);
+  }, [sync, files, storage, documents, notifications, dialogs]);
   return <SyncIndicator controller={sync} />;
 }
 
@@ -141,11 +166,13 @@ function ChatPanelHost({
   deps,
   settingsOpen,
   controllers,
+  sync,
 }: {
   services: WorkbenchServices;
   deps: AgentUiDeps;
   settingsOpen: StoreApi<{ open: boolean }>;
   controllers: Map<object, ChatController>;
+  sync: SyncController | undefined;
 }) {
   const agent = deps.agentFor(services);
   const settings = useStore(deps.settings.store);
@@ -180,6 +207,7 @@ function ChatPanelHost({
     };
   }, [controller, services.files, controllers]);
   const changes = useMemo(() => new SnapshotChangesSource(services.storage, services.files), [services.storage, services.files]);
+  const remoteTurns = useMemo(() => sync?.remoteTurns(services.files.workspaceId), [sync, services.files.workspaceId]);
   if (!controller) {
     return <p className="changes-note">{idleMessage(services)}</p>;
   }
@@ -197,6 +225,7 @@ function ChatPanelHost({
       onOpenFile={(path) => void services.documents.open(path)}
       changes={changes}
       renderDiff={deps.renderDiff}
+      {...(remoteTurns && { remoteTurns })}
       supportsImages={info?.capabilities.images ?? true}
       contextWindow={(ref) => findModel(settings.configs, ref)?.context}
       onProblem={(message) => services.notifications.notify("error", message)}

@@ -271,6 +271,12 @@ export class ChatController implements Disposable {
     await this.sync.loadSessions();
     const active = this.view.getState().activeSessionId;
     if (active && dropped.includes(active) && !this.isBusy(active)) await this.sync.openSession(active, { reload: true });
+    // Nothing open (no session existed here yet): the one another tab or device just started opens,
+    // so its turn is followed live. ("New" opens a session of its own, so no choice is overridden.)
+    if (!active) {
+      const latest = sortedSessions(this.store.getState())[0];
+      if (latest) await this.openSession(latest.id);
+    }
   }
 
   /**

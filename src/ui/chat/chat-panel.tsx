@@ -1,7 +1,7 @@
 // The chat panel: header (session, agent picker, sessions, changes, usage), the transcript with
 // permission and question cards, the retry countdown, and the prompt box. First run without a
 // provider shows the guide instead.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useStore } from "zustand";
 import { errorMessage, revealInvisibleChars, toBase64, tryDecodeText } from "../../base";
 import type { WorkspaceFs } from "../../runtime";
@@ -21,6 +21,7 @@ import { QuestionCard } from "./question-card";
 import type { ChangesSource } from "./session-changes";
 import { BUILTIN_COMMANDS, affectsCommands, loadCustomCommands, type SlashCommand } from "./slash-commands";
 import { StatusLine } from "./status-line";
+import type { RemoteTurns } from "../sync/sync-controller";
 import "./chat.css";
 
 /** Largest text file a mention attaches. */
@@ -50,7 +51,11 @@ export interface ChatPanelProps {
   reasoning?: ReasoningControl;
   /** Stores a site commands may always reach (the network card's "Always allow ORIGIN"). */
   onTrustOrigin?(origin: string): Promise<void>;
+  /** Turns running on other devices of a synced workspace (none without sync). */
+  remoteTurns?: RemoteTurns;
 }
+
+const noSubscription = () => () => undefined;
 
 type ReasoningLevel = NonNullable<PromptInput["reasoning"]>;
 
@@ -65,7 +70,7 @@ export interface ReasoningControl {
 const EMPTY: readonly MessageEntry[] = [];
 
 export function ChatPanel(props: ChatPanelProps) {
-  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm, reasoning, onTrustOrigin } = props;
+  const { controller, files, hasProvider, onOpenSettings, onOpenFile, changes, renderDiff, supportsImages, contextWindow, onProblem, confirm, reasoning, onTrustOrigin, remoteTurns } = props;
   const view = useStore(controller.view);
   const textSearch = useMemo(() => new SessionTextSearch(controller.agent), [controller]);
   const sessionId = view.activeSessionId;
@@ -77,6 +82,8 @@ export function ChatPanel(props: ChatPanelProps) {
   const questions = useStore(controller.store, (s) => s.questions);
   const status = sessionId ? statuses[sessionId] : undefined;
   const busy = status !== undefined && status.type !== "idle";
+  // Another device runs this session's turn: its reply streams in here; sending waits for it.
+  const runningOn = useSyncExternalStore(remoteTurns?.subscribe ?? noSubscription, () => (sessionId && !busy ? remoteTurns?.runningOn(sessionId) : undefined));
   const commands = useCustomCommands(files, onProblem);
   useAnnounceFinishedAnswers(sessionId, busy, entries);
   const changesButton = useRef<HTMLButtonElement>(null);
@@ -214,16 +221,29 @@ export function ChatPanel(props: ChatPanelProps) {
                 />
               ))}
               <StatusLine status={status} />
+              {runningOn && (
+                <p className="status-line" role="status">
+                  <span className="status-spinner" aria-hidden="true" /> Running on {runningOn}…
+                </p>
+              )}
             </>
           )}
         </div>
       </div>
       <PromptBox
-        busy={busy}
-        disabledReason={!hasProvider ? "Add a model provider in Settings to start." : session?.share?.readOnly ? "This shared session is read-only." : undefined}
+        busy={busy || runningOn !== undefined}
+        disabledReason={
+          !hasProvider
+            ? "Add a model provider in Settings to start."
+            : session?.share?.readOnly
+              ? "This shared session is read-only."
+              : runningOn
+                ? `A turn of this session is running on ${runningOn}; send when it ends. Stop asks that device to stop.`
+                : undefined
+        }
         commands={commands}
         onSend={(input) => void controller.send({ ...input, ...(reasoning?.value && reasoning.levels.includes(reasoning.value) && { reasoning: reasoning.value }) })}
-        onStop={() => controller.stop()}
+        onStop={() => (runningOn && sessionId ? remoteTurns?.requestStop(sessionId) : controller.stop())}
         onCommand={(command, args) => void controller.runCommand(command, args)}
         listFiles={listFiles}
         readAttachment={readAttachment}

@@ -39,6 +39,28 @@ export interface EditorDocumentsState {
   active?: string;
 }
 
+/** Another person in a live-collaboration session (sync), as the editor and the file tree show them. */
+export interface Peer {
+  /** Their sync client id (stable for their connection). */
+  id: number;
+  name: string;
+  /** A CSS colour. */
+  color: string;
+  /** The file they have open, if any. */
+  openPath?: string;
+}
+
+/**
+ * The editor surface for extensions while a workspace is shared live: the engine's editor
+ * (opaque here; Monaco's in the page), who else is there, and whether the shared document may be
+ * changed from here (a read-only invitation may not).
+ */
+export interface LiveState {
+  view?: unknown;
+  peers: Peer[];
+  readOnly: boolean;
+}
+
 export type UnsavedChoice = "save" | "discard" | "cancel";
 
 /** A range to select and scroll to (1-based lines and columns, end column exclusive). */
@@ -105,6 +127,15 @@ export class EditorDocuments implements Disposable {
   /** Fires when a tab's view state was recorded (for remembering it across reloads). */
   readonly onDidChangeViewState = this.viewStateChanges.event;
 
+  /** Live collaboration (sync): the editor view for cursors, the peers, read-only. */
+  readonly live: StoreApi<LiveState> = createStore<LiveState>(() => ({ peers: [], readOnly: false }));
+  /**
+   * Tabs whose text is bound live to the shared document (y-monaco): the binding writes other
+   * people's changes into the buffer itself, so a change on disk only moves what the tab counts as
+   * saved, and never replaces the buffer or asks.
+   */
+  private readonly livePaths = new Set<string>();
+
   constructor(private readonly options: EditorDocumentsOptions) {
     this.disposables.add(options.files.onDidChange((changes) => this.enqueue(() => this.applyChanges(changes))));
   }
@@ -141,6 +172,16 @@ export class EditorDocuments implements Disposable {
     if (options.focus && this.active === path) this.focusRequests.fire(path);
   }
 
+  /** Marks a tab as bound live to the shared document (see `livePaths`); dispose to unmark. */
+  setLive(path: string): Disposable {
+    this.livePaths.add(path);
+    return toDisposable(() => this.livePaths.delete(path));
+  }
+
+  isLive(path: string): boolean {
+    return this.livePaths.has(path);
+  }
+
   viewState(path: string): unknown {
     return this.viewStates.get(path);
   }
@@ -171,6 +212,8 @@ export class EditorDocuments implements Disposable {
     // the tab first, as an editor merges a file changed on disk; changes to the same lines stop the
     // save and ask. A file deleted on disk is simply written again.
     const onDisk = tab?.deletedOnDisk ? undefined : await this.options.files.readText(path).catch(() => undefined);
+    // What this save's changes are made against (the file as it was read just now).
+    const savedFrom = onDisk ?? doc.base;
     if (onDisk !== undefined && onDisk !== doc.base) {
       // Typed on while the file was read: merge what the tab holds now.
       text = doc.buffer.getValue();
@@ -190,9 +233,19 @@ export class EditorDocuments implements Disposable {
     doc.base = text;
     const current = this.pathOf(doc);
     if (current === undefined) return true;
-    // Another writer changed the file while this save was stored: the file holds theirs, so the
-    // changed-on-disk choice the reload raised stays (the save itself did land first).
-    if (doc.conflicts !== conflictsBefore && doc.theirs !== undefined && doc.theirs !== text) return true;
+    // Another writer changed the file while this save was stored. When the file now holds this
+    // save's changes too (the write merged theirs, or theirs was made on top of it: a synced edit
+    // from another device, an append) and nothing was typed meanwhile, the tab takes the file as it
+    // is, as a clean tab would. Otherwise the file holds theirs without ours, so the changed-on-disk
+    // choice the reload raised stays (the save itself did land first).
+    if (doc.conflicts !== conflictsBefore && doc.theirs !== undefined && doc.theirs !== text) {
+      const stored = await this.options.files.readText(path).catch(() => undefined);
+      const holdsOurs = stored !== undefined && mergeText(savedFrom, text, stored).text === stored;
+      if (!holdsOurs || doc.buffer.getValue() !== text || this.pathOf(doc) !== current) return true;
+      if (stored !== text) doc.buffer.setValue(stored);
+      text = stored;
+      doc.base = stored;
+    }
     doc.saved = text;
     doc.theirs = undefined;
     this.patch(current, { conflict: false, deletedOnDisk: false });
@@ -441,7 +494,7 @@ export class EditorDocuments implements Disposable {
       return;
     }
     if (text === doc.saved) return;
-    if (text === doc.buffer.getValue()) {
+    if (text === doc.buffer.getValue() || this.livePaths.has(path)) {
       doc.saved = text;
       doc.base = text;
       doc.theirs = undefined;

@@ -36,6 +36,7 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
   const active = useStore(documents.store, (s) => s.active);
   const dialogOpen = useStore(dialogs.store, (s) => s.current !== undefined);
   const activeTab = tabs.find((t) => t.path === active);
+  const liveReadOnly = useStore(documents.live, (s) => s.readOnly);
   const host = useRef<HTMLDivElement>(null);
   const [editor, setEditor] = useState<{ instance: MonacoEditor; module: MonacoModule } | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | undefined>(undefined);
@@ -88,6 +89,20 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
         disposables.add(module.monaco.editor.onDidChangeMarkers(updateMarkers));
         disposables.add(instance.onDidChangeModel(updateMarkers));
         disposables.add(toDisposable(() => editorStatus.setState({ line: undefined, column: undefined, language: undefined, errors: 0, warnings: 0 })));
+        // Live collaboration (sync) draws other people's cursors in this editor.
+        documents.live.setState({ view: instance });
+        disposables.add(toDisposable(() => documents.live.setState({ view: undefined })));
+        const applyReadOnly = (liveReadOnly: boolean) =>
+          instance.updateOptions({
+            readOnly: files.readOnly || liveReadOnly,
+            readOnlyMessage: {
+              value: files.readOnly
+                ? "This shared session is read-only. Press Continue to make an editable copy."
+                : "You joined this workspace read-only: the sync server refuses your changes.",
+            },
+          });
+        applyReadOnly(documents.live.getState().readOnly);
+        disposables.add(toDisposable(documents.live.subscribe((s, before) => s.readOnly !== before.readOnly && applyReadOnly(s.readOnly))));
         host.current.dataset.editorReady = "true";
         performance.mark(EDITOR_READY_MARK);
         setEditor({ instance, module });
@@ -100,7 +115,7 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
       shown.current = undefined;
       setEditor(undefined);
     };
-  }, [files]);
+  }, [files, documents]);
 
   // Show the active tab's model, keeping each tab's cursor and scroll position.
   const activeBufferReady = activeTab?.status === "text";
@@ -223,6 +238,12 @@ export function EditorPanel({ documents, files, dialogs }: EditorPanelProps) {
           />
         </div>
       </div>
+      {liveReadOnly && (
+        <div className="editor-banner" role="status">
+          <Icon name="info" />
+          <span>Read-only: you joined this workspace with a read-only invitation, so the sync server refuses your changes.</span>
+        </div>
+      )}
       {activeTab?.conflict && (
         <div className="editor-banner editor-banner-warning" role="alert">
           <Icon name="warning" />

@@ -27,11 +27,24 @@ export interface FileTreeProps {
   workspaceName: string;
 }
 
+/** Initials for a collaborator's marker: "Ann Lee" -> "AL", "Guest 0042" -> "G0". */
+function initials(name: string): string {
+  return name
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => [...word][0]!.toUpperCase())
+    .join("");
+}
+
 export function FileTree({ files, documents, dialogs, notifications, workspaceName }: FileTreeProps) {
   const [store] = useState(createFileTreeStore);
   const { expanded, focused, editing, menu, dropTarget } = useStore(store);
   const [nodes, setNodes] = useState<TreeNode[] | undefined>(undefined);
   const openTabs = useStore(documents.store, (s) => s.tabs);
+  // Live collaboration: who else has which file open (empty without sync).
+  const peers = useStore(documents.live, (s) => s.peers);
   const tree = useRef<HTMLDivElement>(null);
   const baseId = useId();
   const rowId = (path: string) => `${baseId}-${encodeURIComponent(path)}`;
@@ -290,6 +303,7 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
     const isOpen = openTabs.some((t) => t.path === node.path);
     // Text not in storage yet (not saved, or a save the browser refused): marked until it is stored.
     const isUnsaved = node.kind === "file" && openTabs.some((t) => t.path === node.path && t.dirty);
+    const viewers = node.kind === "file" ? peers.filter((p) => p.openPath === node.path) : [];
     rendered.push(
       <div
         key={node.path}
@@ -307,7 +321,9 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
           isOpen ? "is-open" : "",
           isUnsaved ? "is-unsaved" : "",
         ].join(" ")}
-        aria-description={isUnsaved ? "unsaved changes" : undefined}
+        // The markers of who else has the file open do not change the item's name; they are said after it.
+        aria-label={viewers.length > 0 && !isRenaming ? node.name : undefined}
+        aria-description={[isUnsaved ? "unsaved changes" : "", ...viewers.map((p) => `open by ${p.name}`)].filter(Boolean).join(", ") || undefined}
         style={{ paddingLeft: indent(row.level) }}
         draggable={!isRenaming && !readOnly}
         title={node.path}
@@ -349,6 +365,15 @@ export function FileTree({ files, documents, dialogs, notifications, workspaceNa
         {isUnsaved && (
           <span className="tree-unsaved" aria-hidden="true" title="Unsaved changes: not stored yet">
             ●
+          </span>
+        )}
+        {viewers.length > 0 && (
+          <span className="tree-viewers">
+            {viewers.map((peer) => (
+              <span key={peer.id} className="tree-viewer" role="img" aria-label={`Open by ${peer.name}`} title={`Open by ${peer.name}`} style={{ background: peer.color }}>
+                {initials(peer.name)}
+              </span>
+            ))}
           </span>
         )}
       </div>,

@@ -76,8 +76,13 @@ export async function loadKnownSecrets(storage: Pick<Storage, "settings">): Prom
     // Loaded on demand: the providers module brings the AI SDK clients, which stay out of the first chunk.
     const { loadProviderConfigs } = await import("../../providers");
     const [configs, runtime, mcp] = await Promise.all([loadProviderConfigs(storage), storage.settings.get<unknown>(RUNTIME_SETTINGS_KEY), mcpServers(storage)]);
-    const { webContainerApiKey, gitAccessToken, githubAccessToken, syncAccessToken } = restoreRuntimeSettings(runtime);
-    return [...configuredSecrets(configs), ...mcpConfiguredSecrets(mcp), ...[webContainerApiKey, gitAccessToken, githubAccessToken, syncAccessToken].filter((key) => key !== "")];
+    const { webContainerApiKey, gitAccessToken, githubAccessToken, syncAccessToken, syncRooms } = restoreRuntimeSettings(runtime);
+    const roomTokens = Object.values(syncRooms).map((room) => room.accessToken);
+    return [
+      ...configuredSecrets(configs),
+      ...mcpConfiguredSecrets(mcp),
+      ...[webContainerApiKey, gitAccessToken, githubAccessToken, syncAccessToken, ...roomTokens].filter((key) => key !== ""),
+    ];
   } catch {
     return [];
   }

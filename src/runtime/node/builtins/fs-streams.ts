@@ -45,6 +45,27 @@ function checkPosition(name: string, value: unknown): void {
   }
 }
 
+/** Node's fs.ReadStream and fs.WriteStream classes: what the streams are made from, so `instanceof` holds. */
+class FileReadStream extends Readable {}
+class FileWriteStream extends Writable {}
+
+/**
+ * A stream class as fs exports it: `new fs.ReadStream(path, options)` (or without `new`) is
+ * `fs.createReadStream(path, options)`, and a stream it makes is `instanceof` it (the `destroy`
+ * package, used by compression and send, tells file streams apart this way).
+ */
+function exportedClass<T extends object>(base: abstract new (...args: never[]) => T, create: (path: unknown, options?: unknown) => T) {
+  function Exported(path: unknown, options?: unknown): T {
+    const stream = create(path, options);
+    // A subclass (`class Tail extends fs.ReadStream`) gets its own prototype on the stream.
+    if (new.target && new.target !== Exported) Object.setPrototypeOf(stream, (new.target as { prototype: object }).prototype);
+    return stream;
+  }
+  Exported.prototype = base.prototype;
+  Object.defineProperty(Exported, "name", { value: base.name.replace(/^File/, "") });
+  return Exported as unknown as { new (path: unknown, options?: unknown): T; (path: unknown, options?: unknown): T; prototype: T };
+}
+
 export function createStreams(descriptors: Descriptors, openSync: (path: unknown, flags?: unknown) => number, pathOf: (path: unknown) => string) {
   /**
    * A file stream's life: `construct` opens `path` and emits 'open' and 'ready' (a given descriptor
@@ -128,7 +149,7 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
     /** The bytes still to deliver, read once on the first read (a descriptor read copies the whole file). */
     let pending: Buffer | undefined;
     let offset = 0;
-    const stream: Readable = new Readable({
+    const stream: Readable = new FileReadStream({
       highWaterMark: chunkSize,
       emitClose: options.emitClose !== false,
       autoDestroy: file.autoClose,
@@ -170,7 +191,7 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
     checkPosition("start", options.start);
     const file = lifecycle(path, options, "w", () => stream);
     let position = options.start ?? null;
-    const stream: Writable = new Writable({
+    const stream: Writable = new FileWriteStream({
       emitClose: options.emitClose !== false,
       autoDestroy: file.autoClose,
       decodeStrings: false,
@@ -199,5 +220,7 @@ export function createStreams(descriptors: Descriptors, openSync: (path: unknown
     return Object.assign(stream, fields(path, stream, file.given, close), { bytesWritten: 0 });
   };
 
-  return { createReadStream, createWriteStream };
+  const ReadStream = exportedClass(FileReadStream, createReadStream);
+  const WriteStream = exportedClass(FileWriteStream, createWriteStream);
+  return { createReadStream, createWriteStream, ReadStream, WriteStream };
 }

@@ -452,7 +452,7 @@ export function createFs(context: FsContext, links: FsLinks) {
     return watcher;
   };
 
-  const { createReadStream, createWriteStream } = streams;
+  const { createReadStream, createWriteStream, ReadStream, WriteStream } = streams;
 
   const module = {
     ...sync,
@@ -463,6 +463,11 @@ export function createFs(context: FsContext, links: FsLinks) {
     watch,
     createReadStream,
     createWriteStream,
+    ReadStream,
+    WriteStream,
+    // Node's older names for the same classes.
+    FileReadStream: ReadStream,
+    FileWriteStream: WriteStream,
     promises: { ...promises, watch: undefined },
   };
   return module;

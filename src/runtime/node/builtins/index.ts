@@ -21,7 +21,7 @@ import { createHttpClient } from "./http-client";
 import { createChildProcess, type ChildProcessContext } from "./child-process";
 import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHelpers } from "./small-modules";
 import type { TestModule } from "./test-runner";
-import { assertModule, punycodeModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
+import { assertModule, parseArgsModule, punycodeModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
 import { LEGACY_CONSTANTS } from "./legacy-constants";
 import { createAsyncHooks, createDiagnosticsChannel, createDns, createDomain, createPerfHooks, createTty } from "./more-modules";
 import { createV8 } from "./v8";
@@ -101,7 +101,10 @@ export function createBuiltins(context: BuiltinContext) {
       isDeepStrictEqual,
       types: util.types,
       styleText: (_format: unknown, text: string) => text,
-      parseArgs: undefined,
+      // Without `args`, Node parses the program's own arguments: after the script, or after -e/-p's code.
+      // (The polyfill predates `allowNegative`: with it, `--no-NAME` is still an unknown option, an error.)
+      parseArgs: (config: { args?: string[] } = {}) =>
+        parseArgsModule().parseArgs({ ...config, args: config.args ?? context.process.argv.slice(context.process.execArgv.some((arg) => /^-(?:e|p|pe|-eval|-print)$/.test(arg)) ? 1 : 2) }),
     });
   };
   const http = () => get("http") as Record<string, unknown>;

@@ -92,16 +92,54 @@ function digestObject(state: Updatable) {
   return object;
 }
 
+/** How Node's ERR_INVALID_ARG_TYPE messages name what they were given. */
+function received(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === "function") return `function ${value.name}`;
+  if (typeof value === "object") return value.constructor?.name ? `an instance of ${value.constructor.name}` : "[object Object]";
+  return `type ${typeof value} (${typeof value === "string" ? `'${value.length > 25 ? `${value.slice(0, 25)}...` : value}'` : String(value)})`;
+}
+
+function outOfRange(name: string, range: string, value: unknown): RangeError {
+  return Object.assign(new RangeError(`The value of "${name}" is out of range. It must be ${range}. Received ${String(value)}`), { code: "ERR_OUT_OF_RANGE" });
+}
+
 export function createCrypto() {
   const webcrypto = globalThis.crypto;
+  /** Random bytes into `bytes` (getRandomValues takes 65,536 bytes at most a call). */
+  const fill = (bytes: Uint8Array) => {
+    for (let offset = 0; offset < bytes.length; offset += 65536) webcrypto.getRandomValues(bytes.subarray(offset, Math.min(bytes.length, offset + 65536)) as Uint8Array<ArrayBuffer>);
+  };
   const randomBytes = (size: number, callback?: (error: Error | null, buf: Buffer) => void) => {
     const out = Buffer.alloc(size);
-    for (let offset = 0; offset < size; offset += 65536) webcrypto.getRandomValues(out.subarray(offset, Math.min(size, offset + 65536)));
+    fill(out);
     if (callback) queueMicrotask(() => callback(null, out));
     return out;
   };
+  /** Node's randomFillSync: `offset` and `size` count the view's elements; the buffer itself is returned. */
+  const randomFillSync = <T extends ArrayBuffer | ArrayBufferView>(buf: T, offset = 0, size?: number): T => {
+    if (!(buf instanceof ArrayBuffer) && !ArrayBuffer.isView(buf)) {
+      throw Object.assign(new TypeError(`The "buf" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${received(buf)}`), { code: "ERR_INVALID_ARG_TYPE" });
+    }
+    const bytes = buf instanceof ArrayBuffer ? new Uint8Array(buf) : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    const element = "BYTES_PER_ELEMENT" in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+    // Node checks (and reports) them in bytes.
+    const start = offset * element;
+    if (!Number.isInteger(offset) || start < 0 || start > bytes.length) throw outOfRange("offset", `>= 0 && <= ${bytes.length}`, start);
+    const length = size === undefined ? bytes.length - start : size * element;
+    if (!Number.isInteger(length) || length < 0 || start + length > bytes.length) throw outOfRange("size + offset", `<= ${bytes.length}`, start + length);
+    fill(bytes.subarray(start, start + length));
+    return buf;
+  };
   return {
     webcrypto,
+    randomFillSync,
+    randomFill(buf: ArrayBuffer | ArrayBufferView, ...rest: unknown[]) {
+      const callback = rest.pop();
+      if (typeof callback !== "function") throw Object.assign(new TypeError(`The "callback" argument must be of type function. Received ${typeof callback}`), { code: "ERR_INVALID_ARG_TYPE" });
+      const filled = randomFillSync(buf, ...(rest as [number?, number?]));
+      queueMicrotask(() => (callback as (error: Error | null, buf: unknown) => void)(null, filled));
+    },
     subtle: webcrypto.subtle,
     getRandomValues: (array: ArrayBufferView<ArrayBuffer>) => webcrypto.getRandomValues(array),
     randomUUID: () => webcrypto.randomUUID(),
