@@ -112,4 +112,32 @@ describe("node in the browser runtime", () => {
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^got SIGINT$/m);
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^handled=3$/m);
   });
+
+  it("stops a flood of output within half a second of Ctrl-C: nothing more is printed after the prompt", async () => {
+    const page = await openBrowserRuntime();
+    await runInTerminal(page, `node -e "for (let i = 0; ; i++) console.log('flood ' + i)"`);
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toMatch(/^flood \d+$/m);
+    // Timed in the page: from the keydown of Ctrl-C until a prompt is on the screen below the flood.
+    await page.evaluate(() => {
+      const state = window as unknown as { __stopped?: Promise<number> };
+      state.__stopped = new Promise((resolve) => {
+        let start = 0;
+        window.addEventListener("keydown", () => (start = performance.now()), { capture: true, once: true });
+        const check = () => {
+          const rows = (document.querySelector(".terminal-host .xterm-rows") as HTMLElement).innerText.replace(/\u00a0/g, " ").trimEnd().split("\n");
+          if (start > 0 && /^(flood \d+)?\^C$/.test(rows.at(-2) ?? "") && /\$$/.test(rows.at(-1) ?? "")) resolve(performance.now() - start);
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      });
+    });
+    await page.keyboard.press("Control+C");
+    const stoppedMs = await page.evaluate(() => (window as unknown as { __stopped: Promise<number> }).__stopped);
+    expect(stoppedMs).toBeLessThan(500);
+    const screen = await terminalText(page);
+    await page.waitForTimeout(500);
+    expect(await terminalText(page)).toBe(screen);
+    await runInTerminal(page, `echo "after=$?"`);
+    await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^after=130$/m);
+  });
 });

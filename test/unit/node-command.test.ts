@@ -136,4 +136,35 @@ describe("signals on Ctrl-C and Stop", () => {
     expect(await files.readText("state.txt")).toBe("saved");
     shell.dispose();
   }, 30_000);
+
+  it("Ctrl-C typed during a flood of output stops it at once: the prompt is back within half a second and nothing is printed after it", async () => {
+    const { runtime } = await setup();
+    const shell = runtime.openShell({ cols: 120, rows: 24 });
+    let raw = "";
+    let flooding!: () => void;
+    const flood = new Promise<void>((resolve) => (flooding = resolve));
+    shell.onData((data) => {
+      raw += data;
+      if (/flood 20000\b/.test(raw)) flooding();
+    });
+    // Batches of lines between turns of the event loop: a flood that never ends by itself.
+    shell.write(`node -e "let i = 0; (function more() { for (let k = 0; k < 2000; k++) console.log('flood ' + i++); setImmediate(more); })()"\r`);
+    await flood;
+    const pressed = performance.now();
+    shell.write("\x03");
+    await (shell as unknown as { whenIdle(): Promise<void> }).whenIdle();
+    expect(performance.now() - pressed).toBeLessThan(500);
+    const text = raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+    // The line stops with the program (`echo` after it does not run); the lines shown are the flood's, in order.
+    expect(text).toMatch(/\nflood \d+\n\^C\nwebcode:~\$ $/);
+    const shown = [...text.matchAll(/^flood (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(shown).toEqual(shown.map((_, i) => i));
+    const atPrompt = raw.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(raw.length).toBe(atPrompt);
+    shell.write("echo status=$?\r");
+    await (shell as unknown as { whenIdle(): Promise<void> }).whenIdle();
+    expect(raw.slice(atPrompt)).toMatch(/\nstatus=130\r\n/);
+    shell.dispose();
+  }, 30_000);
 });

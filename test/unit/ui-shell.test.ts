@@ -20,7 +20,7 @@ import { Dialogs, MAX_NOTIFICATIONS, Notifications } from "../../src/ui/common";
 import { languageForPath } from "../../src/ui/editor";
 import { isTypeScriptSource } from "../../src/ui/editor/languages";
 import { safePreviewUrl } from "../../src/ui/preview";
-import { TerminalSession, type TerminalView } from "../../src/ui/terminal";
+import { TerminalSession, XTERM_HIGH_WATER, type TerminalView } from "../../src/ui/terminal";
 
 describe("Notifications", () => {
   it("stacks notices, counts repeats instead of duplicating them, and dismisses", () => {
@@ -299,5 +299,44 @@ describe("TerminalSession", () => {
     expect(viewDisposed && shellDisposed).toBe(true);
     viewData.fire("after");
     expect(typed).toHaveLength(2);
+  });
+
+  it("hands xterm at most XTERM_HIGH_WATER unprocessed characters; the rest waits, in order, and Ctrl-C drops what waits", () => {
+    const viewData = new Emitter<string>();
+    const shellData = new Emitter<string>();
+    const written: Array<{ data: string; parsed: () => void }> = [];
+    const typed: string[] = [];
+    const view: TerminalView = {
+      cols: 100,
+      rows: 30,
+      write: (data, parsed) => void written.push({ data, parsed: parsed! }),
+      onData: viewData.event,
+      onResize: new Emitter<{ cols: number; rows: number }>().event,
+      dispose: () => undefined,
+    };
+    const shell: Shell = { write: (d) => void typed.push(d), onData: shellData.event, resize: () => undefined, dispose: () => undefined };
+    const session = new TerminalSession({ openShell: () => shell }, view);
+    const piece = (name: string) => name.padEnd(XTERM_HIGH_WATER / 2, ".");
+    for (const name of ["a", "b", "c", "d", "e"]) shellData.fire(piece(name));
+    // a and b fill xterm's share; c, d and e wait.
+    expect(written.map((w) => w.data[0])).toEqual(["a", "b"]);
+    written[0]!.parsed();
+    expect(written.map((w) => w.data[0])).toEqual(["a", "b", "c"]);
+    written[1]!.parsed();
+    written[2]!.parsed();
+    expect(written.map((w) => w.data[0])).toEqual(["a", "b", "c", "d", "e"]);
+    expect(written.map((w) => w.data).join("")).toBe(["a", "b", "c", "d", "e"].map(piece).join(""));
+    // A flood again: Ctrl-C drops what waits (not what xterm has), then the shell's "^C" and prompt follow.
+    for (const name of ["f", "g", "h", "i"]) shellData.fire(piece(name));
+    expect(written.map((w) => w.data[0]).slice(5)).toEqual([]);
+    for (const w of written.slice(3)) w.parsed();
+    expect(written.map((w) => w.data[0]).slice(5)).toEqual(["f", "g"]);
+    viewData.fire("\x03");
+    expect(typed).toEqual(["\x03"]);
+    shellData.fire("^C\r\n$ ");
+    for (const w of written.slice(5)) w.parsed();
+    expect(written.map((w) => w.data[0]).slice(5)).toEqual(["f", "g", "^"]);
+    expect(written.at(-1)!.data).toBe("^C\r\n$ ");
+    session.dispose();
   });
 });

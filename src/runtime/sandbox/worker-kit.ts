@@ -2,6 +2,7 @@
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
 import type { ChildResult, CompiledEntries, FsOp, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
+import { OutputBatcher } from "./output-batcher";
 import { SandboxFs } from "./sandbox-fs";
 import { take } from "./stdin-mailbox";
 
@@ -57,6 +58,13 @@ export interface ServerBridge {
    */
   fetch(request: { url: string; method: string; headers: HeaderList; body: Uint8Array | null }, onPart: (part: HttpResponsePart) => void): () => void;
 }
+
+/**
+ * The worker's own timer and clock, taken before a runtime installs a program's globals (node's
+ * setTimeout is the program's event loop; a program may fake both): output flushes run on these.
+ */
+const workerSetTimeout = globalThis.setTimeout.bind(globalThis);
+const workerNow = performance.now.bind(performance);
 
 /** Where the workspace is mounted (a child's changes are taken for everything under it). */
 const WORKSPACE = "/workspace";
@@ -126,16 +134,24 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
     started = true;
     signalListener = undefined;
     let ended = false;
+    // Output is joined when a program floods it (output-batcher.ts); whatever else the worker says
+    // goes after the output written before it.
+    const output = new OutputBatcher({
+      send: (stream, data) => {
+        if (!ended) connection.send({ type: stream, data });
+      },
+      schedule: (flush) => void workerSetTimeout(flush, 0),
+      now: workerNow,
+    });
     const send = (event: SandboxEvent) => {
+      output.flush();
       if (!ended) connection.send(event);
     };
     fs = new SandboxFs((op: FsOp) => send({ type: "fs", op }), message);
     const context: ProgramContext = {
       request: message,
       fs: fs,
-      write: (stream, text) => {
-        if (text !== "") send({ type: stream, data: text });
-      },
+      write: (stream, text) => output.write(stream, text),
       readTerminal: () => {
         if (!message.terminal || ended) return Promise.resolve(null);
         return new Promise((resolve) => {
