@@ -127,10 +127,10 @@ early.kill('SIGKILL');
     expect(ours).toBe(real);
   });
 
-  it("the synchronous variants and fork fail with one line naming WebContainer", async () => {
+  it("without shared memory to block on (a page that is not cross-origin isolated), the synchronous variants fail with one line", async () => {
     const { runtime } = await setup();
     const result = await runtime.exec(`node -e "try { require('child_process').execSync('ls') } catch (e) { console.log(e.code, e.message) }"`);
-    expect(result.output).toBe("ERR_WEBCODE_NEEDS_WEBCONTAINER child_process.execSync is not available in the browser runtime (a program cannot wait for a child synchronously here yet): it needs Node.js, which the WebContainer runtime runs.\n");
+    expect(result.output).toBe("ERR_WEBCODE_NO_SHARED_MEMORY child_process.execSync cannot wait for a child here: the page is not cross-origin isolated, so the program has no shared memory to block on. Use spawn or exec, or the WebContainer runtime.\n");
   });
 
   it("the run's gate sees each command a child runs, and a refused one does not run", async () => {

@@ -9,6 +9,7 @@ import type { ProgramSignal } from "../sandbox/protocol";
 const PROGRAM_SIGNALS: readonly ProgramSignal[] = ["SIGINT", "SIGTERM"];
 import { resolvePath } from "../sandbox/sandbox-fs";
 import { createBuiltins } from "./builtins";
+import type { ThreadHandle } from "./builtins/worker-threads";
 import { REPORTERS, type ReporterName } from "./builtins/test-reporters";
 import { createTestModule, type TestModule } from "./builtins/test-runner";
 import { formatUncaught, programStack, unhandledRejectionError } from "./error-print";
@@ -25,6 +26,11 @@ export interface NodeHostHooks {
   onUnhandledRejection(listener: (reason: unknown) => void): void;
   /** Calls back for errors thrown where the runtime did not catch them (callbacks of the worker's own APIs). */
   onUncaughtException?(listener: (error: unknown) => void): void;
+  /**
+   * Starts a thread of the program (worker_threads' Worker): this runtime again, in a worker of its
+   * own in the browser, another instance in-process in tests. Without it, new Worker throws one line.
+   */
+  startThread?: () => ThreadHandle;
 }
 
 const EXEC_PATH = "/usr/local/bin/node";
@@ -203,6 +209,9 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     moduleModule: () => moduleModule(loader, builtins.names()),
     servers: context.servers,
     spawnChild: (request) => context.spawn(request),
+    spawnChildSync: (request) => context.spawnSync(request),
+    startThread: hooks.startThread,
+    thread: request.thread && context.thread ? { start: request.thread, link: context.thread } : undefined,
     execPath: EXEC_PATH,
   });
   const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers };
@@ -239,7 +248,10 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
         error = again;
       }
     }
-    err(formatUncaught(error, sources));
+    if (context.thread) {
+      // A thread does not print its uncaught error: its Worker emits it as 'error' in the program that started it.
+      context.thread.error(cloneable(error));
+    } else err(formatUncaught(error, sources));
     try {
       process.exitCode = 1;
       process.exit(1);
@@ -308,6 +320,16 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     uncaught(error);
   } finally {
     loop.unref();
+  }
+}
+
+/** An error as a thread can post it: itself when it clones, else an Error with its message. */
+function cloneable(error: unknown): unknown {
+  try {
+    structuredClone(error);
+    return error;
+  } catch {
+    return error instanceof Error ? Object.assign(new Error(error.message), { stack: error.stack }) : new Error(String(error));
   }
 }
 

@@ -34,6 +34,28 @@ export interface RunMessage {
    * waits for what the user types, a line at a time, until Ctrl-D.
    */
   terminal?: boolean;
+  /**
+   * The run is a thread of an existing program (node's worker_threads): the worker that started it
+   * plays the page's part (its file system's snapshot is `files`/`dirs`; the thread's file changes
+   * go back to it), and messages between the two travel as "thread-message"s on the same port.
+   */
+  thread?: ThreadStart;
+}
+
+/** What a thread is started with (node: a Worker's threadId, workerData, and whether args hold code to evaluate). */
+export interface ThreadStart {
+  threadId: number;
+  /** Structured-cloned from the parent's Worker options. */
+  workerData: unknown;
+  name: string;
+  /** args is ["-e", code, ...argv] of a Worker with eval: true. */
+  eval: boolean;
+}
+
+/** Both ways between a program and its thread: a value the program posted (structured-cloned, its transfer list transferred). */
+export interface ThreadMessage {
+  type: "thread-message";
+  data: unknown;
 }
 
 /** Page → worker: start the runtime now with these files, so that the next run only executes. */
@@ -98,7 +120,28 @@ export interface HttpFetchAnswer {
   part: HttpResponsePart;
 }
 
-export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage | ServerListenAnswer | HttpRequestMessage | HttpAbortMessage | HttpFetchAnswer | ChildExitMessage;
+export type HostMessage =
+  | RunMessage
+  | PrepareMessage
+  | StdinMessage
+  | SignalMessage
+  | ServerListenAnswer
+  | HttpRequestMessage
+  | HttpAbortMessage
+  | HttpFetchAnswer
+  | ChildExitMessage
+  | SyncAnswerMessage
+  | ThreadMessage;
+
+/**
+ * Page → worker: a part of the answer to a synchronous request (a "spawn" with `sync`), which the
+ * worker waits for blocked: it goes through the worker's shared mailbox (stdin-mailbox.ts), in parts
+ * of at most MAILBOX_CAPACITY bytes, each asked for with a "sync-next"; null ends the answer.
+ */
+export interface SyncAnswerMessage {
+  type: "sync-answer";
+  data: Uint8Array | null;
+}
 
 /** Worker → page: one part of the answer to an HttpRequestMessage, in this order: head, body chunks, end (or error at any point). */
 export type HttpResponsePart =
@@ -116,6 +159,8 @@ export interface SpawnRequest {
   env: Record<string, string>;
   /** Everything the child reads on its standard input (null: none). */
   stdin: string | null;
+  /** Ended with SIGTERM after this many milliseconds (execSync's timeout option). */
+  timeoutMs?: number;
 }
 
 /** How a child ended, with what it wrote (captured while it ran). */
@@ -162,7 +207,16 @@ export type SandboxEvent =
   /** The program gave up its request (req.destroy()). */
   | { type: "http-fetch-abort"; id: number }
   | HttpResponsePart
-  /** Run a child (answered by a ChildExitMessage with the same id), after the file changes sent before it. */
-  | { type: "spawn"; id: number; request: SpawnRequest }
+  /**
+   * Run a child (answered by a ChildExitMessage with the same id), after the file changes sent
+   * before it. `sync`: the worker waits blocked; the answer is a SyncChildAnswer (sync-answer.ts)
+   * sent as "sync-answer" parts.
+   */
+  | { type: "spawn"; id: number; request: SpawnRequest; sync?: boolean }
+  /** The worker took a "sync-answer" part and waits for the next. */
+  | { type: "sync-next" }
+  /** The thread's uncaught error (a thread does not print it: its Worker emits 'error' in the parent). */
+  | { type: "thread-error"; error: unknown }
+  | ThreadMessage
   /** End a running child (ChildProcess.kill()). */
   | { type: "child-kill"; id: number; signal: "SIGTERM" | "SIGKILL" | "SIGINT" };

@@ -8,6 +8,7 @@
 // See docs/architecture.md "Isolated execution host".
 import type { ChildExitMessage, ChildResult, FsOp, HostMessage, HttpResponsePart, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { MAILBOX_CAPACITY } from "./stdin-mailbox";
+import { answerParts, encodeSyncAnswer, type WorkspaceChanges } from "./sync-answer";
 import { ConnectionRefusedError, LocalServers, headerList, isLocalUrl, type LocalHandler } from "./local-servers";
 
 /** One worker in its isolated origin. Messages sent before it has started are queued by it. */
@@ -49,9 +50,10 @@ export interface SandboxRunOptions {
   onHandlesSignals?: () => void;
   /**
    * Runs a child the program spawned (child_process), after the program's file changes so far were
-   * replayed; `files` in the answer is the workspace after it. Without it, children fail (exit 127).
+   * replayed; `files` in the answer is the workspace after it, or for a synchronous child (`sync`:
+   * the program waits blocked) `changes`, what the child changed. Without it, children fail (exit 127).
    */
-  onSpawn?: (request: SpawnRequest, signal: AbortSignal) => Promise<{ result: ChildResult; files?: ChildExitMessage["files"] }>;
+  onSpawn?: (request: SpawnRequest, signal: AbortSignal, sync: boolean) => Promise<{ result: ChildResult; files?: ChildExitMessage["files"]; changes?: WorkspaceChanges }>;
 }
 
 const NO_CHILDREN = "child processes cannot be started here: only the shell's node command starts them\n";
@@ -165,6 +167,8 @@ export class SandboxHost {
     const input = terminalReader(options.stdin);
     const serving = new RunServers(this.servers, (message) => endpoint.send(message));
     const children = new Map<number, AbortController>();
+    /** The parts of a synchronous child's answer not yet taken by the waiting worker. */
+    let syncParts: Uint8Array[] = [];
     const result = await new Promise<SandboxRunResult>((resolve) => {
       let settled = false;
       const finish = (value: SandboxRunResult) => {
@@ -249,21 +253,35 @@ export class SandboxHost {
             const controller = new AbortController();
             children.set(event.id, controller);
             const { id, request } = event;
+            const sync = event.sync === true;
             const spawn = options.onSpawn;
+            const timeout = request.timeoutMs !== undefined && request.timeoutMs > 0 ? setTimeout(() => controller.abort("SIGTERM"), request.timeoutMs) : undefined;
             // After the file changes the program made before it (the child sees them).
             void fsChain
-              .then(() => (spawn ? spawn(request, controller.signal) : { result: { exitCode: 127, signal: null, stdout: "", stderr: NO_CHILDREN } }))
+              .then(() => (spawn ? spawn(request, controller.signal, sync) : { result: { exitCode: 127, signal: null, stdout: "", stderr: NO_CHILDREN } }))
               .catch((error: unknown) => ({ result: { exitCode: 1, signal: null, stdout: "", stderr: `${describe(error)}\n` } as ChildResult }))
-              .then(({ result, files }: { result: ChildResult; files?: ChildExitMessage["files"] }) => {
+              .then(({ result, files, changes }: { result: ChildResult; files?: ChildExitMessage["files"]; changes?: WorkspaceChanges }) => {
+                clearTimeout(timeout);
                 children.delete(id);
                 if (settled) return;
                 if (controller.signal.aborted && controller.signal.reason && typeof controller.signal.reason === "string") {
                   result = { ...result, exitCode: null, signal: controller.signal.reason as ChildResult["signal"] };
                 }
+                if (sync) {
+                  syncParts = answerParts(encodeSyncAnswer(changes ? { result, changes } : { result }), MAILBOX_CAPACITY);
+                  return endpoint.send({ type: "sync-answer", data: syncParts.shift()! });
+                }
                 endpoint.send(files ? { type: "child-exit", id, result, files } : { type: "child-exit", id, result });
               });
             return;
           }
+          case "thread-error":
+          case "thread-message":
+            // Only a thread's parent program hears these (its worker plays the page for it).
+            return;
+          case "sync-next":
+            endpoint.send({ type: "sync-answer", data: syncParts.shift() ?? null });
+            return;
           case "child-kill":
             children.get(event.id)?.abort(event.signal);
             return;

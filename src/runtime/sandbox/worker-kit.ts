@@ -1,9 +1,10 @@
 // The isolated execution host, worker side: what every language runtime in the sandboxed worker
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
-import type { ChildResult, FsOp, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
+import type { ChildResult, FsOp, ThreadMessage, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { SandboxFs } from "./sandbox-fs";
 import { take } from "./stdin-mailbox";
+import { decodeSyncAnswer } from "./sync-answer";
 
 export interface ProgramContext {
   readonly request: RunMessage;
@@ -36,6 +37,20 @@ export interface ProgramContext {
    * reached the page; when it ends, `fs` already holds the workspace as the child left it.
    */
   spawn(request: SpawnRequest): { result: Promise<ChildResult>; kill(signal: "SIGTERM" | "SIGKILL" | "SIGINT"): void };
+  /**
+   * The same, blocking the worker until the child ended (execSync, spawnSync); undefined when this
+   * worker cannot block (no shared memory: the page is not cross-origin isolated).
+   */
+  spawnSync(request: SpawnRequest): ChildResult | undefined;
+  /** When the run is a thread (request.thread): the messages between it and the program that started it. */
+  readonly thread?: ThreadLink;
+}
+
+export interface ThreadLink {
+  post(data: unknown, transfer?: Transferable[]): void;
+  onMessage(listener: (data: unknown) => void): void;
+  /** The thread's uncaught error, for its Worker's 'error' event in the parent. */
+  error(error: unknown): void;
 }
 
 /** A server the program listens with, as the page routes requests to it. */
@@ -62,7 +77,7 @@ const WORKSPACE = "/workspace";
 export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
 
 export interface WorkerConnection {
-  send(event: SandboxEvent): void;
+  send(event: SandboxEvent, transfer?: Transferable[]): void;
   onMessage(listener: (message: HostMessage) => void): void;
   /** Where synchronous terminal reads are answered (stdin-mailbox.ts), when the worker has one. */
   mailbox?(): SharedArrayBuffer | undefined;
@@ -83,7 +98,14 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
   let fs: SandboxFs | undefined;
   let nextChild = 1;
   const children = new Map<number, (result: ChildResult) => void>();
+  let threadListener: ((data: unknown) => void) | undefined;
+  const threadQueue: unknown[] = [];
   connection.onMessage((message) => {
+    if (message.type === "thread-message") {
+      if (threadListener) threadListener(message.data);
+      else threadQueue.push(message.data);
+      return;
+    }
     if (message.type === "child-exit") {
       const done = children.get(message.id);
       children.delete(message.id);
@@ -124,8 +146,8 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
     started = true;
     signalListener = undefined;
     let ended = false;
-    const send = (event: SandboxEvent) => {
-      if (!ended) connection.send(event);
+    const send = (event: SandboxEvent, transfer?: Transferable[]) => {
+      if (!ended) connection.send(event, transfer);
     };
     fs = new SandboxFs((op: FsOp) => send({ type: "fs", op }), message);
     const context: ProgramContext = {
@@ -215,6 +237,32 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
         send({ type: "spawn", id, request });
         return { result, kill: (signal) => send({ type: "child-kill", id, signal }) };
       },
+      spawnSync: (request) => {
+        const mailbox = connection.mailbox?.();
+        if (!mailbox || ended) return undefined;
+        const id = nextChild++;
+        const parts: Uint8Array[] = [];
+        for (let part = take(mailbox, () => send({ type: "spawn", id, request, sync: true })); part !== null; part = take(mailbox, () => send({ type: "sync-next" }))) parts.push(part);
+        const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+        let offset = 0;
+        for (const part of parts) {
+          bytes.set(part, offset);
+          offset += part.length;
+        }
+        const answer = decodeSyncAnswer(bytes);
+        if (answer.changes) fs?.takeChanges(answer.changes);
+        return answer.result;
+      },
+      thread: message.thread
+        ? {
+            post: (data, transfer) => send({ type: "thread-message", data } satisfies ThreadMessage, transfer),
+            onMessage: (listener) => {
+              threadListener = listener;
+              for (const data of threadQueue.splice(0)) listener(data);
+            },
+            error: (error) => send({ type: "thread-error", error }),
+          }
+        : undefined,
     };
     Promise.resolve()
       .then(() => program(context))
@@ -240,7 +288,20 @@ export function browserWorkerConnection(scope: { addEventListener(type: "message
     for (const queued of queue.splice(0)) port.postMessage(queued);
   });
   return {
-    send: (event) => (port ? port.postMessage(event) : queue.push(event)),
+    send: (event, transfer) => (port ? port.postMessage(event, transfer ?? []) : queue.push(event)),
+    onMessage: (listener) => listeners.push(listener),
+    mailbox: () => mailbox,
+  };
+}
+
+/** The connection of a thread run in the same agent (in-process runs): its port to the program that started it. */
+export function portConnection(port: MessagePort, mailbox?: SharedArrayBuffer): WorkerConnection {
+  const listeners: Array<(message: HostMessage) => void> = [];
+  port.onmessage = (event: MessageEvent) => {
+    for (const listener of listeners) listener(event.data as HostMessage);
+  };
+  return {
+    send: (event, transfer) => port.postMessage(event, transfer ?? []),
     onMessage: (listener) => listeners.push(listener),
     mailbox: () => mailbox,
   };
