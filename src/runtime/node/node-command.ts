@@ -5,7 +5,7 @@
 // open editors and IndexedDB see them, attributed to whoever ran the command).
 import { defineCommand, type CommandContext, type CustomCommand, type ExecResult } from "just-bash";
 import { diffSnapshots } from "../sandbox/sync-answer";
-import { applyFsOp, type ChildResult, type FileData, type RunMessage, type SandboxHost, type SpawnRequest } from "../sandbox";
+import { IPC_CHANNEL_ENV, applyFsOp, type ChildResult, type FileData, type RunMessage, type SandboxHost, type SpawnRequest } from "../sandbox";
 import { TERMINAL_ENV } from "../browser/output-routing";
 import type { WorkspaceFiles } from "../workspace-files";
 import { programStdio, type ProgramIo } from "../browser/program-command";
@@ -26,11 +26,14 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: Progra
     const tool = main !== undefined ? toolOfProgramFile(main) : undefined;
     if (tool && tools) return tools(tool, args.slice(1), ctx);
     const stdio = programStdio(ctx, io);
+    // A forked child (child_process.fork) joins its IPC channel; the token is not its children's.
+    const { [IPC_CHANNEL_ENV]: ipc, ...env } = stdio.env;
     const message: RunMessage = {
       type: "run",
       ...snapshot(files),
       args,
-      env: stdio.env,
+      env,
+      ...(ipc !== undefined ? { ipc: true } : {}),
       cwd: ctx.cwd,
       stdin: stdio.stdin,
       terminal: stdio.terminal,
@@ -43,6 +46,7 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: Progra
       onStderr: stdio.err,
       onFsOp: (op) => applyFsOp(ctx.fs, op),
       stdin: stdio.input,
+      ipc,
       onSpawn: async (request, signal, sync) => {
         if (!sync) return { result: await runChild(ctx, request, signal), files: snapshot(files) };
         // The blocked program takes only what the child changed (sync-answer.ts).

@@ -40,6 +40,8 @@ export interface RunMessage {
    * go back to it), and messages between the two travel as "thread-message"s on the same port.
    */
   thread?: ThreadStart;
+  /** The program has an IPC channel to the program that forked it (node's process.send). */
+  ipc?: boolean;
 }
 
 /** What a thread is started with (node: a Worker's threadId, workerData, and whether args hold code to evaluate). */
@@ -131,7 +133,14 @@ export type HostMessage =
   | HttpFetchAnswer
   | ChildExitMessage
   | SyncAnswerMessage
-  | ThreadMessage;
+  | ThreadMessage
+  | IpcMessage;
+
+/**
+ * A value sent over a fork's IPC channel, or its end ("ipc-disconnect"). To a program that forked a
+ * child, `id` names the child (its "spawn"); to the forked child itself there is none.
+ */
+export type IpcMessage = { type: "ipc-message"; id?: number; data: unknown } | { type: "ipc-disconnect"; id?: number };
 
 /**
  * Page → worker: a part of the answer to a synchronous request (a "spawn" with `sync`), which the
@@ -161,6 +170,8 @@ export interface SpawnRequest {
   stdin: string | null;
   /** Ended with SIGTERM after this many milliseconds (execSync's timeout option). */
   timeoutMs?: number;
+  /** The child gets an IPC channel to the program (child_process.fork): "ipc-send"/"ipc-message" both ways. */
+  ipc?: boolean;
 }
 
 /** How a child ended, with what it wrote (captured while it ran). */
@@ -217,6 +228,10 @@ export type SandboxEvent =
   | { type: "sync-next" }
   /** The thread's uncaught error (a thread does not print it: its Worker emits 'error' in the parent). */
   | { type: "thread-error"; error: unknown }
+  /** A value for the other end of an IPC channel: a forked child's (`id`, a "spawn"'s) or, without id, the program's parent. */
+  | { type: "ipc-send"; id?: number; data: unknown }
+  /** The program closes an IPC channel (subprocess.disconnect() with id, process.disconnect() without). */
+  | { type: "ipc-close"; id?: number }
   | ThreadMessage
   /** End a running child (ChildProcess.kill()). */
   | { type: "child-kill"; id: number; signal: "SIGTERM" | "SIGKILL" | "SIGINT" };

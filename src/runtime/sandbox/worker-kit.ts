@@ -36,7 +36,7 @@ export interface ProgramContext {
    * Asks the page to run a child (child_process): it runs after the file changes made so far
    * reached the page; when it ends, `fs` already holds the workspace as the child left it.
    */
-  spawn(request: SpawnRequest): { result: Promise<ChildResult>; kill(signal: "SIGTERM" | "SIGKILL" | "SIGINT"): void };
+  spawn(request: SpawnRequest): ChildHandle;
   /**
    * The same, blocking the worker until the child ended (execSync, spawnSync); undefined when this
    * worker cannot block (no shared memory: the page is not cross-origin isolated).
@@ -44,6 +44,24 @@ export interface ProgramContext {
   spawnSync(request: SpawnRequest): ChildResult | undefined;
   /** When the run is a thread (request.thread): the messages between it and the program that started it. */
   readonly thread?: ThreadLink;
+  /** When the run is a forked child (request.ipc): its IPC channel to the program that forked it. */
+  readonly ipc?: IpcLink;
+}
+
+/** One end of a fork's IPC channel. */
+export interface IpcLink {
+  send(data: unknown): void;
+  onMessage(listener: (data: unknown) => void): void;
+  /** The other end closed the channel (or ended). */
+  onDisconnect(listener: () => void): void;
+  disconnect(): void;
+}
+
+export interface ChildHandle {
+  result: Promise<ChildResult>;
+  kill(signal: "SIGTERM" | "SIGKILL" | "SIGINT"): void;
+  /** A child spawned with request.ipc (fork). */
+  ipc?: IpcLink;
 }
 
 export interface ThreadLink {
@@ -98,6 +116,23 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
   let fs: SandboxFs | undefined;
   let nextChild = 1;
   const children = new Map<number, (result: ChildResult) => void>();
+  /** IPC listeners: by fork id for this program's forks, under 0 for its own channel to its parent. */
+  const ipcListeners = new Map<number, { message?: (data: unknown) => void; disconnect?: () => void; queue: unknown[] }>();
+  const ipcEnd = (id: number) => {
+    let entry = ipcListeners.get(id);
+    if (!entry) ipcListeners.set(id, (entry = { queue: [] }));
+    return entry;
+  };
+  const ipcLink = (id: number | undefined, send: (event: SandboxEvent) => void): IpcLink => ({
+    send: (data) => send({ type: "ipc-send", id, data }),
+    onMessage: (listener) => {
+      const entry = ipcEnd(id ?? 0);
+      entry.message = listener;
+      for (const data of entry.queue.splice(0)) listener(data);
+    },
+    onDisconnect: (listener) => void (ipcEnd(id ?? 0).disconnect = listener),
+    disconnect: () => send({ type: "ipc-close", id }),
+  });
   let threadListener: ((data: unknown) => void) | undefined;
   const threadQueue: unknown[] = [];
   connection.onMessage((message) => {
@@ -106,9 +141,17 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       else threadQueue.push(message.data);
       return;
     }
+    if (message.type === "ipc-message") {
+      const entry = ipcEnd(message.id ?? 0);
+      if (entry.message) entry.message(message.data);
+      else entry.queue.push(message.data);
+      return;
+    }
+    if (message.type === "ipc-disconnect") return ipcListeners.get(message.id ?? 0)?.disconnect?.();
     if (message.type === "child-exit") {
       const done = children.get(message.id);
       children.delete(message.id);
+      ipcListeners.delete(message.id);
       if (message.files) fs?.resync(message.files, WORKSPACE);
       return done?.(message.result);
     }
@@ -235,7 +278,7 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
         const id = nextChild++;
         const result = new Promise<ChildResult>((resolve) => children.set(id, resolve));
         send({ type: "spawn", id, request });
-        return { result, kill: (signal) => send({ type: "child-kill", id, signal }) };
+        return { result, kill: (signal) => send({ type: "child-kill", id, signal }), ipc: request.ipc ? ipcLink(id, send) : undefined };
       },
       spawnSync: (request) => {
         const mailbox = connection.mailbox?.();
@@ -263,6 +306,7 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
             error: (error) => send({ type: "thread-error", error }),
           }
         : undefined,
+      ipc: message.ipc ? ipcLink(undefined, send) : undefined,
     };
     Promise.resolve()
       .then(() => program(context))

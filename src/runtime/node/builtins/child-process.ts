@@ -11,6 +11,7 @@ import events from "events/";
 import stream from "readable-stream";
 import { Buffer } from "buffer/";
 import type { ChildResult, SpawnRequest } from "../../sandbox/protocol";
+import type { ChildHandle } from "../../sandbox/worker-kit";
 import { realSetTimeout, type EventLoop } from "../event-loop";
 import { utilModule } from "../lazy-modules";
 
@@ -25,7 +26,7 @@ export interface ChildProcessContext {
   execPath: string;
   /** The parent's own output (stdio: "inherit"). */
   write(stream: "stdout" | "stderr", text: string): void;
-  spawn(request: SpawnRequest): { result: Promise<ChildResult>; kill(signal: Signal): void };
+  spawn(request: SpawnRequest): ChildHandle;
   /** Runs a child while the program waits; undefined when the worker cannot wait (no shared memory). */
   spawnSync(request: SpawnRequest): ChildResult | undefined;
 }
@@ -42,18 +43,19 @@ interface SpawnOptions {
   maxBuffer?: number;
   argv0?: string;
   windowsHide?: boolean;
+  /** fork's: its IPC channel's format ("json", the default, or "advanced": structured clone). */
+  serialization?: "json" | "advanced";
+  silent?: boolean;
+  execArgv?: string[];
+  execPath?: string;
 }
+
+/** Options only fork gives a child: an IPC channel. */
+const IPC = Symbol("ipc");
 
 /** Single quotes for the shell (its only rule inside them: a quote ends them), too small for a library. */
 function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-class NeedsWebContainerError extends Error {
-  readonly code = "ERR_WEBCODE_NEEDS_WEBCONTAINER";
-  constructor(name: string, why: string) {
-    super(`child_process.${name} is not available in the browser runtime (${why}): it needs Node.js, which the WebContainer runtime runs.`);
-  }
 }
 
 function stdioOf(stdio: SpawnOptions["stdio"]): [StdioKind, StdioKind, StdioKind] {
@@ -80,6 +82,12 @@ function notFound(shell: boolean, result: ChildResult): boolean {
   return !shell && result.exitCode === 127 && /command not found|No such file/.test(result.stderr);
 }
 
+/** A value as it crosses a fork's IPC channel: JSON's copy (Node's default), or the structured clone the transport makes. */
+export function ipcCopy(message: unknown, serialization: "json" | "advanced"): unknown {
+  if (message === undefined) throw Object.assign(new TypeError('The "message" argument must be specified'), { code: "ERR_MISSING_ARGS" });
+  return serialization === "json" ? (JSON.parse(JSON.stringify(message)) as unknown) : message;
+}
+
 export function createChildProcess(context: ChildProcessContext) {
   let pids = 100;
 
@@ -95,7 +103,10 @@ export function createChildProcess(context: ChildProcessContext) {
     stdio: Array<stream.Readable | stream.Writable | null>;
     spawnfile: string;
     spawnargs: string[];
-    private handle: { kill(signal: Signal): void } | undefined;
+    private handle: ChildHandle | undefined;
+    /** fork: values sent before the child started, and how values are copied. */
+    private readonly ipcQueue: unknown[] | undefined;
+    private readonly serialization: "json" | "advanced" = "json";
     private ended = false;
     private pendingKill: Signal | undefined;
 
@@ -120,6 +131,12 @@ export function createChildProcess(context: ChildProcessContext) {
         this.stderr?.setEncoding(options.encoding as BufferEncoding);
       }
       this.stdio = [this.stdin, this.stdout, this.stderr];
+      const ipc = (options as { [IPC]?: boolean })[IPC] === true;
+      if (ipc) {
+        this.ipcQueue = [];
+        this.connected = true;
+        this.serialization = options.serialization ?? "json";
+      }
       const shell = options.shell !== undefined && options.shell !== false;
       const command = commandLine(file, args, shell, context.execPath);
       const cwdOption = options.cwd instanceof URL ? decodeURIComponent(options.cwd.pathname) : options.cwd;
@@ -135,8 +152,14 @@ export function createChildProcess(context: ChildProcessContext) {
           const signal = this.pendingKill;
           return realSetTimeout(() => context.loop.guard(() => this.finish({ exitCode: null, signal, stdout: "", stderr: "" }, shell, outKind, errKind)), 0);
         }
-        const handle = context.spawn({ command, cwd, env, stdin: input });
+        const handle = context.spawn({ command, cwd, env, stdin: input, ...(ipc ? { ipc: true } : {}) });
         this.handle = handle;
+        if (handle.ipc) {
+          handle.ipc.onMessage((data) => context.loop.guard(() => this.emit("message", data)));
+          handle.ipc.onDisconnect(() => context.loop.guard(() => this.disconnected()));
+          if (!this.connected) handle.ipc.disconnect();
+          for (const data of this.ipcQueue!.splice(0)) handle.ipc.send(data);
+        }
         void handle.result.then((result) => context.loop.guard(() => this.finish(result, shell, outKind, errKind)));
       };
       const stdin = this.stdin;
@@ -161,6 +184,7 @@ export function createChildProcess(context: ChildProcessContext) {
 
     private finish(result: ChildResult, shell: boolean, outKind: StdioKind, errKind: StdioKind): void {
       this.ended = true;
+      this.disconnected();
       if (notFound(shell, result)) {
         this.pid = undefined;
         const error = Object.assign(new Error(`spawn ${this.spawnfile} ENOENT`), {
@@ -204,11 +228,38 @@ export function createChildProcess(context: ChildProcessContext) {
 
     ref(): void {}
     unref(): void {}
-    disconnect(): void {
-      throw new NeedsWebContainerError("fork", "no IPC channel to a child");
+
+    /** The IPC channel closed (either end, or the child ended): 'disconnect', once. */
+    private disconnected(): void {
+      if (!this.connected) return;
+      this.connected = false;
+      this.emit("disconnect");
     }
-    send(): boolean {
-      throw new NeedsWebContainerError("fork", "no IPC channel to a child");
+
+    disconnect(): void {
+      if (!this.connected) {
+        this.emit("error", Object.assign(new Error("IPC channel is already disconnected"), { code: "ERR_IPC_DISCONNECTED" }));
+        return;
+      }
+      this.handle?.ipc?.disconnect();
+      // As Node: 'disconnect' comes on a later turn.
+      realSetTimeout(() => context.loop.guard(() => this.disconnected()), 0);
+    }
+
+    send(message: unknown, ...rest: unknown[]): boolean {
+      const callback = rest.find((item): item is (error: Error | null) => void => typeof item === "function");
+      if (this.ipcQueue === undefined) throw Object.assign(new Error("child.send() needs an IPC channel: start the child with fork()"), { code: "ERR_WEBCODE_NO_IPC" });
+      if (!this.connected) {
+        const error = Object.assign(new Error("Channel closed"), { code: "ERR_IPC_CHANNEL_CLOSED" });
+        if (callback) realSetTimeout(() => context.loop.guard(() => callback(error)), 0);
+        else realSetTimeout(() => context.loop.guard(() => this.emit("error", error)), 0);
+        return false;
+      }
+      const data = ipcCopy(message, this.serialization);
+      if (this.handle?.ipc) this.handle.ipc.send(data);
+      else this.ipcQueue.push(data);
+      if (callback) realSetTimeout(() => context.loop.guard(() => callback(null)), 0);
+      return true;
     }
   }
 
@@ -269,10 +320,6 @@ export function createChildProcess(context: ChildProcessContext) {
     const custom = promisified(fn as never);
     Object.assign(fn, { [Symbol.for("nodejs.util.promisify.custom")]: custom, [utilModule().promisify.custom]: custom });
   }
-
-  const refuse = (name: string, why: string) => () => {
-    throw new NeedsWebContainerError(name, why);
-  };
 
   interface SyncResult {
     pid: number;
@@ -363,12 +410,21 @@ export function createChildProcess(context: ChildProcessContext) {
     return result.stdout;
   }
 
+  /** fork: node running the module, with an IPC channel; the child's output is the program's unless silent. */
+  function fork(modulePath: string | URL, args?: string[] | SpawnOptions, options?: SpawnOptions): ChildProcess {
+    if (!Array.isArray(args)) [options, args] = [args, []];
+    const opts = options ?? {};
+    const file = modulePath instanceof URL ? decodeURIComponent(modulePath.pathname) : String(modulePath);
+    const stdio = opts.stdio ?? (opts.silent ? "pipe" : "inherit");
+    return new ChildProcess(context.execPath, [...(opts.execArgv ?? []), file, ...args.map(String)], { ...opts, stdio, [IPC]: true } as SpawnOptions);
+  }
+
   return {
     ChildProcess,
     spawn,
     exec,
     execFile,
-    fork: refuse("fork", "no IPC channel to a child; spawn node instead"),
+    fork,
     execSync,
     execFileSync,
     spawnSync,
