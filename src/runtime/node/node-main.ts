@@ -50,7 +50,8 @@ Options:
 
 The browser runtime runs JavaScript and TypeScript (.js .mjs .cjs .ts .mts .cts) with Node's module
 system and built-ins; http servers listen on localhost:PORT (curl and the Preview reach them);
-child_process, raw net sockets and native addons need the WebContainer runtime.
+child_process and worker_threads run on the same host; raw net sockets and native addons
+need the WebContainer runtime.
 `;
 
 type Mode =
