@@ -1,6 +1,8 @@
 // execSync, execFileSync and spawnSync in the browser runtime: the program's worker (here a real
 // Node thread running the bundled runtime, test/support/node-thread-runtime.ts) blocks on its shared
 // mailbox while the host runs the child in the shell and hands back its result and file changes.
+// Also what only real threads show of worker_threads: a thread blocked in Atomics.wait, and
+// terminate() of a thread in an endless loop.
 // Each program also runs in the machine's Node: the output must be the one written here and Node's.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -95,6 +97,26 @@ const missing = spawnSync('no-such-program-here', ['x']);
 console.log(missing.error.code, missing.error.message, missing.error.syscall, missing.status, missing.stdout);
 `);
     expect(ours).toBe('2 null true out\n err 3 null\n"a  b c\\n" 0\nENOENT spawnSync no-such-program-here ENOENT spawnSync no-such-program-here null null\nexit=0\n');
+    expect(ours).toBe(real);
+  });
+
+  it("a Worker on a real thread blocks in Atomics.wait until the program notifies it, and terminate() ends one in an endless loop", async () => {
+    const { ours, real } = await both(`
+const { Worker } = require('worker_threads');
+const cells = new Int32Array(new SharedArrayBuffer(8));
+const code = "const { workerData, parentPort } = require('worker_threads'); const c = new Int32Array(workerData); parentPort.postMessage('waiting'); const r = Atomics.wait(c, 0, 0); parentPort.postMessage(r + ' ' + Atomics.load(c, 0));";
+const w = new Worker(code, { eval: true, workerData: cells.buffer });
+w.on('message', (m) => {
+  console.log(m);
+  if (m === 'waiting') setTimeout(() => { Atomics.store(cells, 0, 5); Atomics.notify(cells, 0); }, 50);
+});
+w.on('exit', (code) => {
+  console.log('exit', code);
+  const spin = new Worker("require('worker_threads').parentPort.postMessage('spinning'); for (;;) {}", { eval: true });
+  spin.on('message', (m) => { console.log(m); spin.terminate().then((c) => console.log('terminated', c)); });
+});
+`);
+    expect(ours).toBe("waiting\nok 5\nexit 0\nspinning\nterminated 1\nexit=0\n");
     expect(ours).toBe(real);
   });
 });
