@@ -359,6 +359,20 @@ export const PROGRAMS: Program[] = [
     },
   },
   {
+    name: "import() of data: URLs (text and base64; a data: module imports by file: URL)",
+    args: ["main.mjs"],
+    files: {
+      "dep.mjs": "export const dep = 'from a file';",
+      "main.mjs": lines(
+        "const plain = await import('data:text/javascript,export default 6 * 7;');",
+        "const url = new URL('./dep.mjs', import.meta.url).href;",
+        "const code = `import { dep } from ${JSON.stringify(url)}; export const both = dep + ' and base64';`;",
+        "const encoded = await import('data:text/javascript;base64,' + Buffer.from(code).toString('base64'));",
+        "console.log(plain.default, encoded.both);",
+      ),
+    },
+  },
+  {
     name: "worker_threads MessageChannel: Node's port shape, values cloned, buffers transferred, close on both ends, a listening port keeps the program running until closed or unref()'d",
     args: ["main.js"],
     files: {
