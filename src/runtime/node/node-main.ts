@@ -2,6 +2,7 @@
 // builds the program's process, built-ins and module loader, runs it, and ends it as Node would:
 // when nothing keeps it alive, on process.exit(), or on an uncaught error printed as Node prints it.
 import { Buffer } from "buffer/";
+import "./buffer-base64url";
 import type { IpcLink, ProgramContext } from "../sandbox/worker-kit";
 import type { ProgramSignal } from "../sandbox/protocol";
 

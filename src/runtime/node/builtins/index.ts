@@ -30,7 +30,8 @@ import { createZlib } from "./zlib";
 import { unsupportedClass, unsupportedFunction } from "./unsupported";
 import { createNet } from "./needs-os/net";
 import { createWorkerThreads, type WorkerThreadsContext } from "./worker-threads";
-import { createCluster, createDgram, createHttp2, createInspector, createRepl, createSea, createTls, createTraceEvents, createWasi } from "./needs-os/others";
+import { createCluster, createDgram, createHttp2, createInspector, createRepl, createSea, createTls, createTraceEvents } from "./needs-os/others";
+import { createWasi } from "./wasi";
 
 /** require("module").builtinModules of Node 20, in its order. */
 export const NODE_20_BUILTINS = [
@@ -154,7 +155,7 @@ export function createBuiltins(context: BuiltinContext) {
     trace_events: () => createTraceEvents(),
     v8: () => createV8(),
     vm: () => createVm(),
-    wasi: () => createWasi(),
+    wasi: () => createWasi({ fs: () => get("fs"), write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text) }),
     worker_threads: () =>
       createWorkerThreads({
         loop: context.loop,

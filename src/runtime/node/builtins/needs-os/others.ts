@@ -40,10 +40,6 @@ export function createHttp2(): Record<string, unknown> {
   });
 }
 
-export function createWasi(): Record<string, unknown> {
-  return unsupportedModule("wasi", { classes: ["WASI"] });
-}
-
 export function createInspector(): Record<string, unknown> {
   return unsupportedModule("inspector", { functions: ["open", "waitForDebugger"], classes: ["Session"] }, {
     close: () => undefined,
