@@ -1,5 +1,5 @@
-// The built-ins that need an operating system (sockets, processes, a debugger, a terminal REPL,
-// WASI): each loads, with its constants and the calls that need nothing, and the rest throw the one
+// The built-ins that need an operating system (sockets, a debugger, a terminal REPL; wasi is
+// builtins/wasi.ts now): each loads, with its constants and the calls that need nothing, and the rest throw the one
 // line naming WebContainer when called. node:sqlite is not among them: Node 20 (and 22.12 without
 // a flag) has none, so it stays unknown.
 import events from "events/";
