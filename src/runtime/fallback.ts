@@ -13,7 +13,7 @@ export interface FallbackNotice {
 export const UNAVAILABLE_IN_BROWSER_RUNTIME = [
   "npm packages with install scripts or native code",
   "Node.js dev servers and bundlers (vite build, next, webpack)",
-  "worker threads, synchronous child processes and raw sockets in node programs",
+  "raw sockets and native addons in node programs",
 ];
 
 /**

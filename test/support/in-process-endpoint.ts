@@ -4,6 +4,9 @@
 import type { HostMessage, SandboxEndpoint, SandboxEvent } from "../../src/runtime/sandbox";
 import { serveProgram } from "../../src/runtime/sandbox/worker-kit";
 import { runNode } from "../../src/runtime/node/node-main";
+import { inProcessThreads } from "./in-process-threads";
+
+const HOOKS = { installGlobals: false, onUnhandledRejection: () => undefined };
 
 export function inProcessNodeEndpoint(): SandboxEndpoint {
   const listeners: Array<(event: SandboxEvent) => void> = [];
@@ -19,7 +22,7 @@ export function inProcessNodeEndpoint(): SandboxEndpoint {
       },
       onMessage: (listener) => (deliver = listener),
     },
-    (context) => runNode(context, { installGlobals: false, onUnhandledRejection: () => undefined }),
+    (context) => runNode(context, { ...HOOKS, startThread: inProcessThreads(HOOKS) }),
   );
   return {
     send: (message) => setTimeout(() => deliver?.(message), 0),

@@ -359,6 +359,40 @@ export const PROGRAMS: Program[] = [
     },
   },
   {
+    // The module (built by hand: wasm's binary format, in the order of its sections) calls fd_write on stdout, path_open (create) in the preopened folder, fd_write and fd_close there, and stores each errno at 200 (its iovecs at 120: @tybys/wasm-util takes an iovec pointer of 0 for NULL).
+    name: "wasi: a WASI preview1 module writes to stdout and creates a file in its preopened folder; Buffer's base64url; fs stats with bigint",
+    args: ["main.js"],
+    files: {
+      "main.js": lines(
+        "const { WASI } = require('wasi');",
+        "const fs = require('fs');",
+        "const wasi = new WASI({ version: 'preview1', args: [], env: {}, preopens: { '/sandbox': process.cwd() } });",
+        "const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from('AGFzbQEAAAABHgRgBH9/f38Bf2AJf39/f39+fn9/AX9gAX8Bf2AAAAJoAxZ3YXNpX3NuYXBzaG90X3ByZXZpZXcxCGZkX3dyaXRlAAAWd2FzaV9zbmFwc2hvdF9wcmV2aWV3MQlwYXRoX29wZW4AARZ3YXNpX3NuYXBzaG90X3ByZXZpZXcxCGZkX2Nsb3NlAAIDAgEDBQMBAAEHEwIGbWVtb3J5AgAGX3N0YXJ0AAMKUgFQAEHMAUEBQfgAQQFB5AAQADYCAEHIAUEDQQBBwABBB0EJQsAAQgBBAEHoABABNgIAQdABQegAKAIAQYABQQFB5AAQADYCAEHoACgCABACGgsLTwQAQfgACxAQAAAAEAAAAFAAAAAQAAAAAEEQCxBoZWxsbyBmcm9tIHdhc2kKAEHAAAsHb3V0LnR4dABB0AALEHdyaXR0ZW4gYnkgd2FzaQo=', 'base64')), wasi.getImportObject());",
+        "wasi.start(instance);",
+        "console.log('errno', [...new Int32Array(instance.exports.memory.buffer, 200, 3)], 'file', JSON.stringify(fs.readFileSync('out.txt', 'utf8')));",
+        "for (const options of [{ version: 'preview9' }, {}]) try { new WASI(options); } catch (e) { console.log(e.name, e.code, e.message); }",
+        "const token = Buffer.from([251, 255, 191, 1, 2]).toString('base64url');",
+        "console.log(token, [...Buffer.from(token, 'base64url')], Buffer.isEncoding('base64url'), Buffer.byteLength(token, 'base64url'));",
+        "const big = fs.statSync('out.txt', { bigint: true });",
+        "console.log(typeof big.size, big.size, big.isFile(), typeof big.mtimeNs, big.mtimeNs === big.mtimeMs * 1000000n || big.mtimeNs / 1000000n === big.mtimeMs, typeof fs.statSync('out.txt').size);",
+      ),
+    },
+  },
+  {
+    name: "import() of data: URLs (text and base64; a data: module imports by file: URL)",
+    args: ["main.mjs"],
+    files: {
+      "dep.mjs": "export const dep = 'from a file';",
+      "main.mjs": lines(
+        "const plain = await import('data:text/javascript,export default 6 * 7;');",
+        "const url = new URL('./dep.mjs', import.meta.url).href;",
+        "const code = `import { dep } from ${JSON.stringify(url)}; export const both = dep + ' and base64';`;",
+        "const encoded = await import('data:text/javascript;base64,' + Buffer.from(code).toString('base64'));",
+        "console.log(plain.default, encoded.both);",
+      ),
+    },
+  },
+  {
     name: "worker_threads MessageChannel: Node's port shape, values cloned, buffers transferred, close on both ends, a listening port keeps the program running until closed or unref()'d",
     args: ["main.js"],
     files: {

@@ -127,10 +127,36 @@ early.kill('SIGKILL');
     expect(ours).toBe(real);
   });
 
-  it("the synchronous variants and fork fail with one line naming WebContainer", async () => {
+  it("fork gives the child an IPC channel: messages both ways as JSON, disconnect from the parent ends the child", async () => {
+    const child = `
+process.on('message', (m) => {
+  process.send({ answer: m.n + 1, when: m.when, keys: Object.keys(m), argv: process.argv.slice(2), env: process.env.FROM, channel: 'NODE_CHANNEL_FD' in process.env || 'WEBCODE_IPC_CHANNEL' in process.env });
+});
+process.on('disconnect', () => require('fs').writeFileSync('child-saw-disconnect.txt', String(process.connected)));
+process.send({ ready: true, connected: process.connected });
+`;
+    const { ours, real, files, realFile } = await both(`
+const { fork } = require('child_process');
+const child = fork('child.js', ['arg1'], { env: { ...process.env, FROM: 'parent' } });
+console.log('connected', child.connected, typeof child.send);
+child.on('message', (m) => {
+  console.log('parent got', JSON.stringify(m));
+  if (m.ready) child.send({ n: 20, when: new Date(0), gone: undefined });
+  else child.disconnect();
+});
+child.on('disconnect', () => console.log('disconnect', child.connected));
+child.on('exit', (code, signal) => console.log('exit', code, signal));
+`, { "child.js": child });
+    expect(ours).toBe('connected true function\nparent got {"ready":true,"connected":true}\nparent got {"answer":21,"when":"1970-01-01T00:00:00.000Z","keys":["n","when"],"argv":["arg1"],"env":"parent","channel":false}\ndisconnect false\nexit 0 null\nexit=0\n');
+    expect(ours).toBe(real);
+    expect(await files.readText("child-saw-disconnect.txt")).toBe("false");
+    expect(realFile("child-saw-disconnect.txt")).toBe("false");
+  });
+
+  it("without shared memory to block on (a page that is not cross-origin isolated), the synchronous variants fail with one line", async () => {
     const { runtime } = await setup();
     const result = await runtime.exec(`node -e "try { require('child_process').execSync('ls') } catch (e) { console.log(e.code, e.message) }"`);
-    expect(result.output).toBe("ERR_WEBCODE_NEEDS_WEBCONTAINER child_process.execSync is not available in the browser runtime (a program cannot wait for a child synchronously here yet): it needs Node.js, which the WebContainer runtime runs.\n");
+    expect(result.output).toBe("ERR_WEBCODE_NO_SHARED_MEMORY child_process.execSync cannot wait for a child here: the page is not cross-origin isolated, so the program has no shared memory to block on. Use spawn or exec, or the WebContainer runtime.\n");
   });
 
   it("the run's gate sees each command a child runs, and a refused one does not run", async () => {

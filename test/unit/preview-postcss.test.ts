@@ -183,7 +183,7 @@ describe("the preview runs the project's PostCSS (Tailwind v3, autoprefixer)", (
     await preview.start({ root: "app" });
     const notices = noticesOf((await modules(hub)).html);
     expect(notices).toContain(
-      "PostCSS (postcss.config.mjs) was not applied by the built-in preview: Tailwind v4's PostCSS plugin (@tailwindcss/postcss) needs native modules (@tailwindcss/oxide, lightningcss); the WebAssembly build of @tailwindcss/oxide needs node:wasi and worker_threads sharing WebAssembly memory, which the browser runtime does not have yet (Cannot find native binding. npm has a bug related to optional dependencies); WebContainer runs it.",
+      "PostCSS (postcss.config.mjs) was not applied by the built-in preview: Tailwind v4's PostCSS plugin (@tailwindcss/postcss) needs native modules (@tailwindcss/oxide, lightningcss); the WebAssembly build of @tailwindcss/oxide needs node:wasi and worker_threads sharing WebAssembly memory, and it did not load here (Cannot find native binding. npm has a bug related to optional dependencies); WebContainer runs it.",
     );
     expect(notices).toContain("app/src/index.css uses @tailwind, which needs PostCSS/Tailwind: the built-in preview does not apply it (the CSS is used as written); WebContainer runs it.");
   }, 60_000);

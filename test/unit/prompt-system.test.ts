@@ -101,8 +101,8 @@ describe("buildSystemPrompt", () => {
     expect(text).toContain("Can run: node");
     expect(text).toContain("Not available: npm, dev servers\n");
     expect(text).toMatch(/node --test/);
-    expect(text).toMatch(/child_process spawn\/exec\/execFile run commands as children/);
-    expect(text).toMatch(/cannot run execSync\/spawnSync\/fork, raw net sockets, http requests to other hosts, .* need WebContainer/);
+    expect(text).toMatch(/child_process \(spawn, exec, execSync, fork…\) runs commands as children; worker_threads' Worker runs threads/);
+    expect(text).toMatch(/cannot run raw net sockets, http requests to other hosts or native addons .* need WebContainer/);
     expect(text).toContain("reached as localhost:PORT by curl");
     expect(describeRuntime({ kind: "browser", capabilities: { node: false, npm: false, servers: false } })).not.toMatch(/node --test/);
   });

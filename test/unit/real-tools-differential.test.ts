@@ -36,6 +36,16 @@ describe("ESLint (the repository's, 10.x) with a flat config", () => {
     expect(fix.mine).toEqual(fix.theirs);
   }, 60_000);
 
+  it("--concurrency 2 lints on two worker threads (their options module is a data: URL import): the same report", async () => {
+    const files = eslintProject({ "src/a.js": "let unused = 1\n", "src/b.js": "const k = 2;\nconsole.log(k)\n", "src/c.js": "var x = 1;\nconsole.log(x);\n" });
+    const run = await both(["node_modules/eslint/bin/eslint.js", "--concurrency", "2", "src"], files);
+    expect(run.theirs.exitCode).toBe(1);
+    expect(run.theirs.stdout).toContain("src/a.js");
+    // ESLint warns "ESLintPoorConcurrencyWarning" when the threads' start cost more than they saved: a matter of timing on either side.
+    const timing = (result: typeof run.mine) => ({ ...result, stderr: result.stderr.replace(/^\(node:\d+\) ESLintPoorConcurrencyWarning.*\n(\(Use `node --trace-warnings.*\n)?/m, "") });
+    expect(timing(run.mine)).toEqual(timing(run.theirs));
+  }, 60_000);
+
   it("a clean file: no output, exit 0; JSON formatter the same", async () => {
     const files = eslintProject({ "src/good.js": "const kept = 2;\nconsole.log(kept);\n" });
     const clean = await both(["node_modules/eslint/bin/eslint.js", "src/good.js"], files);

@@ -58,9 +58,11 @@ function refuse(line: string, what: string, hint = ""): ToolAnswer {
 
 const BUNDLER = "it is a bundler, and bundlers need Node.js's native tools (esbuild, swc, Rolldown), which only WebContainer has";
 // Vite 8 builds with Rolldown: the browser runtime's node loads Rolldown's WebAssembly build in place
-// of its native one (node/native-substitutes.ts), and that build then needs what the runtime lacks.
+// of its native one (node/native-substitutes.ts), on node:wasi and worker threads sharing WebAssembly
+// memory. Vite's build ran on real threads in the tests and Rolldown bundled in the browser's sandbox
+// (docs/architecture.md, Native packages); vite build itself is not yet shown there, so it stays refused.
 const VITE_BUILD =
-  "Vite builds with Rolldown, whose WebAssembly build (@rolldown/binding-wasm32-wasi) needs node:wasi and worker_threads sharing WebAssembly memory, which the browser runtime does not have yet";
+  "Vite builds with Rolldown, whose WebAssembly build (@rolldown/binding-wasm32-wasi) needs node:wasi and worker_threads sharing WebAssembly memory, which the browser runtime does not run for vite build yet";
 const FRAMEWORK_SERVER = "it needs a Node.js server process, which only WebContainer has";
 
 /** Tools whose every use is refused: what they need. */

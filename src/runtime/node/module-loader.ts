@@ -148,7 +148,7 @@ export class ModuleLoader {
   /** require() from a module, or a static import (mode "import") of an ES module. */
   requireFrom(id: string, parent: NodeModule, mode: ResolveMode): unknown {
     if (this.isBuiltinSpecifier(id)) return this.builtin(id);
-    const filename = this.resolver.resolve(id, parent.filename, mode);
+    const filename = this.resolveFrom(id, parent.filename, mode);
     const cached = this.cache[filename];
     if (cached) return cached.exports;
     const module = this.moduleFor(filename, parent);
@@ -166,7 +166,7 @@ export class ModuleLoader {
   /** import(): resolves, evaluates (awaiting top-level await) and returns the namespace. */
   async importFrom(id: string, parentFilename: string): Promise<unknown> {
     if (this.isBuiltinSpecifier(id)) return namespaceOf(this.builtin(id), "commonjs");
-    const filename = this.resolver.resolve(id, parentFilename, "import");
+    const filename = this.resolveFrom(id, parentFilename, "import");
     const module = this.cache[filename] ?? this.moduleFor(filename, this.cache[parentFilename]);
     if (!module.loaded && module.evaluation === undefined) {
       if (module.format === "module") await this.evaluateAsync(module);
@@ -175,13 +175,29 @@ export class ModuleLoader {
     return namespaceOf(module.exports, module.format);
   }
 
+  /** Modules given as data: URLs (import("data:text/javascript;base64,…"), as ESLint's --concurrency does): their source, by URL. */
+  private readonly dataSources = new Map<string, string>();
+
+  /** The resolver's answer, or for a data: URL the URL itself (its source kept for source()). */
+  private resolveFrom(specifier: string, from: string, mode: ResolveMode): string {
+    if (!specifier.startsWith("data:")) return this.resolver.resolve(specifier, from, mode);
+    const comma = specifier.indexOf(",");
+    if (comma < 0) throw Object.assign(new TypeError(`Invalid URL: ${specifier.slice(0, 40)}`), { code: "ERR_INVALID_URL" });
+    const meta = specifier.slice(5, comma);
+    const body = specifier.slice(comma + 1);
+    this.dataSources.set(specifier, meta.endsWith(";base64") ? new TextDecoder().decode(Uint8Array.from(atob(body), (c) => c.charCodeAt(0))) : decodeURIComponent(body));
+    return specifier;
+  }
+
   /** A module record for a file, registered in the cache (not evaluated yet). */
   private moduleFor(filename: string, parent: NodeModule | null | undefined): NodeModule {
     // A .node file is native code: refused in one line (its package's wasm build is resolved in its place when installed).
     if (filename.endsWith(".node")) throw nativeModuleError(filename);
     const module = new NodeModule(filename, filename, parent);
     module.require = this.makeRequire(module);
-    module.format = this.resolver.formatOf(filename) ?? this.detectFormat(module);
+    module.format = filename.startsWith("data:")
+      ? /^data:application\/json[;,]/.test(filename) ? "json" : "module"
+      : (this.resolver.formatOf(filename) ?? this.detectFormat(module));
     this.cache[filename] = module;
     parent?.children.push(module);
     return module;
@@ -219,7 +235,7 @@ export class ModuleLoader {
   }
 
   private source(module: NodeModule): string {
-    const source = text(this.options.fs.readFile(module.filename));
+    const source = this.dataSources.get(module.filename) ?? text(this.options.fs.readFile(module.filename));
     this.sources.set(module.filename, source);
     return source;
   }
@@ -264,7 +280,7 @@ export class ModuleLoader {
       for (; index < imports.length; index++) {
         const specifier = imports[index]!;
         if (this.isBuiltinSpecifier(specifier)) continue;
-        const filename = this.resolver.resolve(specifier, module.filename, "import");
+        const filename = this.resolveFrom(specifier, module.filename, "import");
         const dependency = this.cache[filename] ?? this.moduleFor(filename, module);
         // Already done, or part of a cycle that is evaluating now.
         if (dependency.loaded || dependency.evaluation) continue;
@@ -358,7 +374,7 @@ export class ModuleLoader {
       ? (id: string) => {
           const exports = this.requireFrom(id, module, "import");
           if (this.isBuiltinSpecifier(id)) return namespaceOf(exports, "commonjs");
-          const target = this.cache[this.resolver.resolve(id, module.filename, "import")];
+          const target = this.cache[this.resolveFrom(id, module.filename, "import")];
           return namespaceOf(exports, target?.format ?? "commonjs");
         }
       : undefined;

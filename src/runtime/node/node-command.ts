@@ -4,7 +4,8 @@
 // program's file changes through the shell's file system (so the workspace file service, the tree,
 // open editors and IndexedDB see them, attributed to whoever ran the command).
 import { defineCommand, type CommandContext, type CustomCommand, type ExecResult } from "just-bash";
-import { applyFsOp, type ChildResult, type RunMessage, type SandboxHost, type SpawnRequest } from "../sandbox";
+import { diffSnapshots } from "../sandbox/sync-answer";
+import { IPC_CHANNEL_ENV, applyFsOp, type ChildResult, type FileData, type RunMessage, type SandboxHost, type SpawnRequest } from "../sandbox";
 import { TERMINAL_ENV } from "../browser/output-routing";
 import type { WorkspaceFiles } from "../workspace-files";
 import { programStdio, type ProgramIo } from "../browser/program-command";
@@ -27,11 +28,14 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: Progra
     const tool = main !== undefined ? toolOfProgramFile(main) : undefined;
     if (tool && tools) return tools(tool, args.slice(1), ctx);
     const stdio = programStdio(ctx, io);
+    // A forked child (child_process.fork) joins its IPC channel; the token is not its children's.
+    const { [IPC_CHANNEL_ENV]: ipc, ...env } = stdio.env;
     const message: RunMessage = {
       type: "run",
       ...snapshot(files),
       args,
-      env: stdio.env,
+      env,
+      ...(ipc !== undefined ? { ipc: true } : {}),
       cwd: ctx.cwd,
       stdin: stdio.stdin,
       terminal: stdio.terminal,
@@ -46,7 +50,15 @@ export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: Progra
       onStderr: stdio.err,
       onFsOp: (op) => applyFsOp(ctx.fs, op),
       stdin: stdio.input,
-      onSpawn: async (request, signal) => ({ result: await runChild(ctx, request, signal), files: snapshot(files) }),
+      ipc,
+      onSpawn: async (request, signal, sync) => {
+        if (!sync) return { result: await runChild(ctx, request, signal), files: snapshot(files) };
+        // The blocked program takes only what the child changed (sync-answer.ts).
+        const before = view(files);
+        const result = await runChild(ctx, request, signal);
+        const after = view(files);
+        return { result, changes: diffSnapshots(before.files, after.files, before.dirs, after.dirs) };
+      },
     });
     stdio.note(stdio.closing("node", result));
     return stdio.finish(result.exitCode);
@@ -96,4 +108,10 @@ export function snapshot(files: WorkspaceFiles): Pick<RunMessage, "files" | "dir
   const dirs = [MOUNT, "/tmp"];
   for (const path of files.snapshotPaths()) if (files.statSync(path)?.kind === "dir") dirs.push(`${MOUNT}/${path}`);
   return { files: out, dirs };
+}
+
+/** The same as a map and a set, for diffing what a synchronous child changed. */
+function view(files: WorkspaceFiles): { files: Map<string, FileData>; dirs: Set<string> } {
+  const { files: list, dirs } = snapshot(files);
+  return { files: new Map(list), dirs: new Set(dirs) };
 }

@@ -2,17 +2,20 @@
 // builds the program's process, built-ins and module loader, runs it, and ends it as Node would:
 // when nothing keeps it alive, on process.exit(), or on an uncaught error printed as Node prints it.
 import { Buffer } from "buffer/";
-import type { ProgramContext } from "../sandbox/worker-kit";
+import "./buffer-base64url";
+import type { IpcLink, ProgramContext } from "../sandbox/worker-kit";
 import type { ProgramSignal } from "../sandbox/protocol";
 
 /** The signals a program may handle (process.on) before it is ended. */
 const PROGRAM_SIGNALS: readonly ProgramSignal[] = ["SIGINT", "SIGTERM"];
 import { resolvePath } from "../sandbox/sandbox-fs";
 import { createBuiltins } from "./builtins";
+import type { ThreadHandle } from "./builtins/worker-threads";
 import { REPORTERS, type ReporterName } from "./builtins/test-reporters";
 import { createTestModule, type TestModule } from "./builtins/test-runner";
 import { formatUncaught, programStack, unhandledRejectionError } from "./error-print";
-import { EventLoop, nodeTimers } from "./event-loop";
+import { EventLoop, nodeTimers, realSetTimeout } from "./event-loop";
+import { ipcCopy } from "./builtins/child-process";
 import { ModuleLoader, NodeModule } from "./module-loader";
 import { ExitSignal, createConsole, createProcess } from "./node-process";
 import { NODE_VERSION } from "./node-version";
@@ -26,6 +29,11 @@ export interface NodeHostHooks {
   onUnhandledRejection(listener: (reason: unknown) => void): void;
   /** Calls back for errors thrown where the runtime did not catch them (callbacks of the worker's own APIs). */
   onUncaughtException?(listener: (error: unknown) => void): void;
+  /**
+   * Starts a thread of the program (worker_threads' Worker): this runtime again, in a worker of its
+   * own in the browser, another instance in-process in tests. Without it, new Worker throws one line.
+   */
+  startThread?: () => ThreadHandle;
 }
 
 const EXEC_PATH = "/usr/local/bin/node";
@@ -44,7 +52,8 @@ Options:
 
 The browser runtime runs JavaScript and TypeScript (.js .mjs .cjs .ts .mts .cts) with Node's module
 system and built-ins; http servers listen on localhost:PORT (curl and the Preview reach them);
-child_process, raw net sockets and native addons need the WebContainer runtime.
+child_process and worker_threads run on the same host; raw net sockets and native addons
+need the WebContainer runtime.
 `;
 
 type Mode =
@@ -186,6 +195,7 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     loop.guard(() => process.emit(name, name));
     loop.checkIdle();
   });
+  if (context.ipc) connectIpc(process, context.ipc, loop);
   const console = createConsole(process);
   const timers = nodeTimers(loop);
   let tests: TestModule | undefined;
@@ -209,6 +219,9 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     moduleModule: () => moduleModule(loader, builtins.names()),
     servers: context.servers,
     spawnChild: (request) => context.spawn(request),
+    spawnChildSync: (request) => context.spawnSync(request),
+    startThread: hooks.startThread,
+    thread: request.thread && context.thread ? { start: request.thread, link: context.thread } : undefined,
     execPath: EXEC_PATH,
   });
   const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers };
@@ -246,7 +259,10 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
         error = again;
       }
     }
-    err(formatUncaught(error, sources));
+    if (context.thread) {
+      // A thread does not print its uncaught error: its Worker emits it as 'error' in the program that started it.
+      context.thread.error(cloneable(error));
+    } else err(formatUncaught(error, sources));
     try {
       process.exitCode = 1;
       process.exit(1);
@@ -317,6 +333,75 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     uncaught(error);
   } finally {
     loop.unref();
+  }
+}
+
+/**
+ * A forked child's end of its IPC channel (child_process.fork): process.send, process.connected,
+ * process.disconnect(), 'message' and 'disconnect'. As in Node, the channel keeps the program
+ * running while it has 'message' or 'disconnect' listeners, until either end disconnects.
+ */
+function connectIpc(process: ReturnType<typeof createProcess>, ipc: IpcLink, loop: EventLoop): void {
+  const target = process as unknown as Record<string, unknown> & { emit(name: string, ...args: unknown[]): boolean; listenerCount(name: string): number; on(name: string, listener: (...args: unknown[]) => void): unknown };
+  let connected = true;
+  let refs = 0;
+  let wantRef = true;
+  const listening = () => target.listenerCount("message") + target.listenerCount("disconnect");
+  const update = () => {
+    const want = connected && wantRef && listening() > 0 ? 1 : 0;
+    if (want === refs) return;
+    refs = want;
+    if (want) loop.ref();
+    else loop.unref();
+  };
+  const closed = () => {
+    if (!connected) return;
+    connected = false;
+    target.connected = false;
+    loop.guard(() => target.emit("disconnect"));
+    update();
+  };
+  target.connected = true;
+  target.channel = {
+    ref: () => {
+      wantRef = true;
+      update();
+    },
+    unref: () => {
+      wantRef = false;
+      update();
+    },
+  };
+  target.send = (message: unknown, ...rest: unknown[]) => {
+    const callback = rest.find((item): item is (error: Error | null) => void => typeof item === "function");
+    if (!connected) {
+      const error = Object.assign(new Error("Channel closed"), { code: "ERR_IPC_CHANNEL_CLOSED" });
+      if (callback) realSetTimeout(() => loop.guard(() => callback(error)), 0);
+      else realSetTimeout(() => loop.guard(() => target.emit("error", error)), 0);
+      return false;
+    }
+    ipc.send(ipcCopy(message, "json"));
+    if (callback) realSetTimeout(() => loop.guard(() => callback(null)), 0);
+    return true;
+  };
+  target.disconnect = () => {
+    if (!connected) return;
+    ipc.disconnect();
+    realSetTimeout(closed, 0);
+  };
+  ipc.onMessage((data) => loop.guard(() => target.emit("message", data)));
+  ipc.onDisconnect(closed);
+  target.on("newListener", () => queueMicrotask(update));
+  target.on("removeListener", () => queueMicrotask(update));
+}
+
+/** An error as a thread can post it: itself when it clones, else an Error with its message. */
+function cloneable(error: unknown): unknown {
+  try {
+    structuredClone(error);
+    return error;
+  } catch {
+    return error instanceof Error ? Object.assign(new Error(error.message), { stack: error.stack }) : new Error(String(error));
   }
 }
 

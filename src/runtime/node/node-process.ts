@@ -178,6 +178,13 @@ export function createProcess(options: ProcessOptions): NodeProcess {
     version: NODE_VERSION,
     versions: { node: NODE_VERSION.slice(1), v8: "12.4.254.21-node.21", uv: "1.49.1", modules: "127" },
     release: { name: "node", lts: "Jod" },
+    // Node's diagnostic report, as far as packages read it: napi-rs loaders ask it whether the C
+    // library is glibc or musl (else they run `ldd`); the answer is glibc, as WebContainer's.
+    report: {
+      excludeNetwork: false,
+      getReport: () => ({ header: { nodejsVersion: NODE_VERSION, glibcVersionRuntime: "2.36", glibcVersionCompiler: "2.28", platform: "linux", arch: "x64" }, sharedObjects: [] }),
+      writeReport: () => "",
+    },
     platform: "linux",
     arch: "x64",
     pid: 42,

@@ -69,7 +69,7 @@ function pluginsOf(config, requireFrom, configName) {
       // oxide's (@tailwindcss/oxide-wasm32-wasi) needs node:wasi and threads on shared memory.
       if (name === "@tailwindcss/postcss" && !missing) {
         throw new Error(
-          `Tailwind v4's PostCSS plugin (@tailwindcss/postcss) needs native modules (@tailwindcss/oxide, lightningcss); the WebAssembly build of @tailwindcss/oxide needs node:wasi and worker_threads sharing WebAssembly memory, which the browser runtime does not have yet (${String((error && error.message) || error).split("\n")[0]})`,
+          `Tailwind v4's PostCSS plugin (@tailwindcss/postcss) needs native modules (@tailwindcss/oxide, lightningcss); the WebAssembly build of @tailwindcss/oxide needs node:wasi and worker_threads sharing WebAssembly memory, and it did not load here (${String((error && error.message) || error).split("\n")[0]})`,
         );
       }
       throw new Error(loadFailure(`The PostCSS plugin ${name} (${configName})`, error));

@@ -143,8 +143,9 @@ function createEndpoint(id: number, loadFrame: () => Promise<Frame>): SandboxEnd
   return {
     send: (message: HostMessage) => {
       if (ended) return;
-      // A worker blocked on its terminal reads its shared mailbox, which the frame fills.
-      if (message.type === "stdin" && message.sync) void ready.then((frame) => frame.post({ type: "stdin", id, data: message.data }), () => undefined);
+      // A worker blocked on its terminal or on a synchronous child reads its shared mailbox, which the frame fills.
+      if (message.type === "sync-answer") void ready.then((frame) => frame.post({ type: "stdin", id, data: message.data }), () => undefined);
+      else if (message.type === "stdin" && message.sync) void ready.then((frame) => frame.post({ type: "stdin", id, data: message.data }), () => undefined);
       else channel.port1.postMessage(message);
     },
     onEvent: (listener) => void eventListeners.push(listener),

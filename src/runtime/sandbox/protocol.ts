@@ -46,6 +46,30 @@ export interface RunMessage {
   terminal?: boolean;
   /** What earlier runs compiled (compiled-store.ts), used only for the same source text. */
   compiled?: CompiledEntries;
+  /**
+   * The run is a thread of an existing program (node's worker_threads): the worker that started it
+   * plays the page's part (its file system's snapshot is `files`/`dirs`; the thread's file changes
+   * go back to it), and messages between the two travel as "thread-message"s on the same port.
+   */
+  thread?: ThreadStart;
+  /** The program has an IPC channel to the program that forked it (node's process.send). */
+  ipc?: boolean;
+}
+
+/** What a thread is started with (node: a Worker's threadId, workerData, and whether args hold code to evaluate). */
+export interface ThreadStart {
+  threadId: number;
+  /** Structured-cloned from the parent's Worker options. */
+  workerData: unknown;
+  name: string;
+  /** args is ["-e", code, ...argv] of a Worker with eval: true. */
+  eval: boolean;
+}
+
+/** Both ways between a program and its thread: a value the program posted (structured-cloned, its transfer list transferred). */
+export interface ThreadMessage {
+  type: "thread-message";
+  data: unknown;
 }
 
 /** Page → worker: start the runtime now with these files, so that the next run only executes. */
@@ -110,7 +134,35 @@ export interface HttpFetchAnswer {
   part: HttpResponsePart;
 }
 
-export type HostMessage = RunMessage | PrepareMessage | StdinMessage | SignalMessage | ServerListenAnswer | HttpRequestMessage | HttpAbortMessage | HttpFetchAnswer | ChildExitMessage;
+export type HostMessage =
+  | RunMessage
+  | PrepareMessage
+  | StdinMessage
+  | SignalMessage
+  | ServerListenAnswer
+  | HttpRequestMessage
+  | HttpAbortMessage
+  | HttpFetchAnswer
+  | ChildExitMessage
+  | SyncAnswerMessage
+  | ThreadMessage
+  | IpcMessage;
+
+/**
+ * A value sent over a fork's IPC channel, or its end ("ipc-disconnect"). To a program that forked a
+ * child, `id` names the child (its "spawn"); to the forked child itself there is none.
+ */
+export type IpcMessage = { type: "ipc-message"; id?: number; data: unknown } | { type: "ipc-disconnect"; id?: number };
+
+/**
+ * Page → worker: a part of the answer to a synchronous request (a "spawn" with `sync`), which the
+ * worker waits for blocked: it goes through the worker's shared mailbox (stdin-mailbox.ts), in parts
+ * of at most MAILBOX_CAPACITY bytes, each asked for with a "sync-next"; null ends the answer.
+ */
+export interface SyncAnswerMessage {
+  type: "sync-answer";
+  data: Uint8Array | null;
+}
 
 /** Worker → page: one part of the answer to an HttpRequestMessage, in this order: head, body chunks, end (or error at any point). */
 export type HttpResponsePart =
@@ -128,6 +180,10 @@ export interface SpawnRequest {
   env: Record<string, string>;
   /** Everything the child reads on its standard input (null: none). */
   stdin: string | null;
+  /** Ended with SIGTERM after this many milliseconds (execSync's timeout option). */
+  timeoutMs?: number;
+  /** The child gets an IPC channel to the program (child_process.fork): "ipc-send"/"ipc-message" both ways. */
+  ipc?: boolean;
 }
 
 /** How a child ended, with what it wrote (captured while it ran). */
@@ -176,7 +232,20 @@ export type SandboxEvent =
   /** The program gave up its request (req.destroy()). */
   | { type: "http-fetch-abort"; id: number }
   | HttpResponsePart
-  /** Run a child (answered by a ChildExitMessage with the same id), after the file changes sent before it. */
-  | { type: "spawn"; id: number; request: SpawnRequest }
+  /**
+   * Run a child (answered by a ChildExitMessage with the same id), after the file changes sent
+   * before it. `sync`: the worker waits blocked; the answer is a SyncChildAnswer (sync-answer.ts)
+   * sent as "sync-answer" parts.
+   */
+  | { type: "spawn"; id: number; request: SpawnRequest; sync?: boolean }
+  /** The worker took a "sync-answer" part and waits for the next. */
+  | { type: "sync-next" }
+  /** The thread's uncaught error (a thread does not print it: its Worker emits 'error' in the parent). */
+  | { type: "thread-error"; error: unknown }
+  /** A value for the other end of an IPC channel: a forked child's (`id`, a "spawn"'s) or, without id, the program's parent. */
+  | { type: "ipc-send"; id?: number; data: unknown }
+  /** The program closes an IPC channel (subprocess.disconnect() with id, process.disconnect() without). */
+  | { type: "ipc-close"; id?: number }
+  | ThreadMessage
   /** End a running child (ChildProcess.kill()). */
   | { type: "child-kill"; id: number; signal: "SIGTERM" | "SIGKILL" | "SIGINT" };

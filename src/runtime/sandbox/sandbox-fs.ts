@@ -4,6 +4,7 @@
 // Hand-written: libraries such as memfs bring a whole Node fs API on their own tree, while this
 // needs a small tree whose every change is reported in order to the page.
 import type { FileData, FsOp, RunMessage } from "./protocol";
+import type { WorkspaceChanges } from "./sync-answer";
 
 export interface FsFile {
   kind: "file";
@@ -183,6 +184,49 @@ export class SandboxFs {
       if (node) this.detach(p);
       this.ensureDir(parentOf(p), now);
       this.attach(p, { kind: "file", data, mtime: now });
+    }
+  }
+
+  /** A synchronous child's changes (sync-answer.ts), taken without reporting anything: the page already has them. */
+  takeChanges(changes: WorkspaceChanges): void {
+    const now = Date.now();
+    for (const path of changes.removed) if (this.nodes.has(path) && path !== "/") this.detach(path);
+    for (const dir of changes.dirs) {
+      if (this.nodes.get(dir)?.kind === "file") this.detach(dir);
+      this.ensureDir(dir, now);
+    }
+    for (const [path, data] of changes.written) {
+      if (this.nodes.get(path)?.kind === "dir") this.detach(path);
+      this.ensureDir(parentOf(path), now);
+      this.attach(path, { kind: "file", data, mtime: now });
+    }
+  }
+
+  /** Every file and folder, as a run starts from (a thread of the program starts from this). */
+  snapshot(): Pick<RunMessage, "files" | "dirs"> {
+    const files: RunMessage["files"] = [];
+    const dirs: string[] = [];
+    for (const [path, node] of this.nodes) {
+      if (node.kind === "file") files.push([path, node.data]);
+      else if (path !== "/") dirs.push(path);
+    }
+    return { files, dirs };
+  }
+
+  /** A change that a thread of the program made, made here too (and reported to the page as the program's own). */
+  apply(op: FsOp): void {
+    switch (op.kind) {
+      case "write":
+        this.ensureDir(parentOf(op.path), Date.now());
+        return this.writeFile(op.path, op.data);
+      case "mkdir":
+        return void this.mkdir(op.path, true);
+      case "remove":
+        if (this.nodes.has(op.path)) this.remove(op.path, { recursive: true, syscall: "rm" });
+        return;
+      case "rename":
+        if (this.nodes.has(op.from)) this.rename(op.from, op.to);
+        return;
     }
   }
 

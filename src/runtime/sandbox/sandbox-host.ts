@@ -8,6 +8,7 @@
 // See docs/architecture.md "Isolated execution host".
 import type { ChildExitMessage, ChildResult, CompiledEntries, FsOp, HostMessage, HttpResponsePart, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { MAILBOX_CAPACITY } from "./stdin-mailbox";
+import { answerParts, encodeSyncAnswer, type WorkspaceChanges } from "./sync-answer";
 import { ConnectionRefusedError, LocalServers, headerList, isLocalUrl, type LocalHandler } from "./local-servers";
 
 /** One worker in its isolated origin. Messages sent before it has started are queued by it. */
@@ -51,9 +52,29 @@ export interface SandboxRunOptions {
   onHandlesSignals?: () => void;
   /**
    * Runs a child the program spawned (child_process), after the program's file changes so far were
-   * replayed; `files` in the answer is the workspace after it. Without it, children fail (exit 127).
+   * replayed; `files` in the answer is the workspace after it, or for a synchronous child (`sync`:
+   * the program waits blocked) `changes`, what the child changed. Without it, children fail (exit 127).
    */
-  onSpawn?: (request: SpawnRequest, signal: AbortSignal) => Promise<{ result: ChildResult; files?: ChildExitMessage["files"] }>;
+  onSpawn?: (request: SpawnRequest, signal: AbortSignal, sync: boolean) => Promise<{ result: ChildResult; files?: ChildExitMessage["files"]; changes?: WorkspaceChanges }>;
+  /** The run is a forked child: the token of its IPC channel to the program that forked it (IPC_CHANNEL_ENV). */
+  ipc?: string;
+}
+
+/**
+ * The variable a forked child's command line carries to its own node command (node-command.ts): the
+ * token of its IPC channel to the program that forked it. The child's run takes it out of its
+ * environment (as Node does NODE_CHANNEL_FD), so the child's own children do not inherit it.
+ */
+export const IPC_CHANNEL_ENV = "WEBCODE_IPC_CHANNEL";
+
+/** A fork's IPC channel, between the parent's run and the child's run (which joins it by token). */
+interface IpcChannel {
+  /** The fork's id in the parent ("spawn" id). */
+  spawnId: number;
+  toParent(message: HostMessage): void;
+  toChild?: (message: HostMessage) => void;
+  /** What the parent sent before the child's run joined. */
+  queue: HostMessage[];
 }
 
 const NO_CHILDREN = "child processes cannot be started here: only the shell's node command starts them\n";
@@ -117,6 +138,8 @@ export class SandboxHost {
   /** The start files of the last run that had some (kept by the page anyway), for a prepared spare. */
   private boot: RunMessage["boot"];
   private disposed = false;
+  /** Open IPC channels of forked children, by token. */
+  private readonly ipcChannels = new Map<string, IpcChannel>();
   /** Where the runs' servers are found by port (curl, the Preview, other programs reach them there). */
   readonly servers: LocalServers;
 
@@ -167,6 +190,15 @@ export class SandboxHost {
     const input = terminalReader(options.stdin);
     const serving = new RunServers(this.servers, (message) => endpoint.send(message));
     const children = new Map<number, AbortController>();
+    /** The parts of a synchronous child's answer not yet taken by the waiting worker. */
+    let syncParts: Uint8Array[] = [];
+    /** This run's forks: spawn id → their IPC channel's token. */
+    const forks = new Map<number, string>();
+    const parentChannel = options.ipc !== undefined ? this.ipcChannels.get(options.ipc) : undefined;
+    if (parentChannel) {
+      parentChannel.toChild = (message) => endpoint.send(message);
+      for (const queued of parentChannel.queue.splice(0)) endpoint.send(queued);
+    }
     const result = await new Promise<SandboxRunResult>((resolve) => {
       let settled = false;
       const finish = (value: SandboxRunResult) => {
@@ -182,6 +214,11 @@ export class SandboxHost {
         options.interrupt?.removeEventListener("abort", onInterrupt);
         // Children of a program that ended are ended with it.
         for (const controller of children.values()) controller.abort();
+        for (const token of forks.values()) this.ipcChannels.delete(token);
+        if (parentChannel) {
+          parentChannel.toChild = undefined;
+          parentChannel.toParent({ type: "ipc-disconnect", id: parentChannel.spawnId });
+        }
         resolve(value);
       };
       const stop = (value: SandboxRunResult) => {
@@ -253,22 +290,60 @@ export class SandboxHost {
           case "spawn": {
             const controller = new AbortController();
             children.set(event.id, controller);
-            const { id, request } = event;
+            const { id } = event;
+            let request = event.request;
+            const sync = event.sync === true;
+            if (request.ipc && !sync) {
+              const token = crypto.randomUUID();
+              this.ipcChannels.set(token, { spawnId: id, queue: [], toParent: (message) => void (settled || endpoint.send(message)) });
+              forks.set(id, token);
+              request = { ...request, env: { ...request.env, [IPC_CHANNEL_ENV]: token } };
+            }
             const spawn = options.onSpawn;
+            const timeout = request.timeoutMs !== undefined && request.timeoutMs > 0 ? setTimeout(() => controller.abort("SIGTERM"), request.timeoutMs) : undefined;
             // After the file changes the program made before it (the child sees them).
             void fsChain
-              .then(() => (spawn ? spawn(request, controller.signal) : { result: { exitCode: 127, signal: null, stdout: "", stderr: NO_CHILDREN } }))
+              .then(() => (spawn ? spawn(request, controller.signal, sync) : { result: { exitCode: 127, signal: null, stdout: "", stderr: NO_CHILDREN } }))
               .catch((error: unknown) => ({ result: { exitCode: 1, signal: null, stdout: "", stderr: `${describe(error)}\n` } as ChildResult }))
-              .then(({ result, files }: { result: ChildResult; files?: ChildExitMessage["files"] }) => {
+              .then(({ result, files, changes }: { result: ChildResult; files?: ChildExitMessage["files"]; changes?: WorkspaceChanges }) => {
+                clearTimeout(timeout);
                 children.delete(id);
+                const token = forks.get(id);
+                if (token !== undefined) this.ipcChannels.delete(token);
+                forks.delete(id);
                 if (settled) return;
                 if (controller.signal.aborted && controller.signal.reason && typeof controller.signal.reason === "string") {
                   result = { ...result, exitCode: null, signal: controller.signal.reason as ChildResult["signal"] };
+                }
+                if (sync) {
+                  syncParts = answerParts(encodeSyncAnswer(changes ? { result, changes } : { result }), MAILBOX_CAPACITY);
+                  return endpoint.send({ type: "sync-answer", data: syncParts.shift()! });
                 }
                 endpoint.send(files ? { type: "child-exit", id, result, files } : { type: "child-exit", id, result });
               });
             return;
           }
+          case "thread-error":
+          case "thread-message":
+            // Only a thread's parent program hears these (its worker plays the page for it).
+            return;
+          case "ipc-send":
+          case "ipc-close": {
+            const message: HostMessage = event.type === "ipc-send" ? { type: "ipc-message", data: event.data } : { type: "ipc-disconnect" };
+            if (event.id === undefined) {
+              // From a forked child to the program that forked it.
+              if (parentChannel) parentChannel.toParent({ ...message, id: parentChannel.spawnId });
+              return;
+            }
+            const channel = this.ipcChannels.get(forks.get(event.id) ?? "");
+            if (!channel) return;
+            if (channel.toChild) channel.toChild(message);
+            else channel.queue.push(message);
+            return;
+          }
+          case "sync-next":
+            endpoint.send({ type: "sync-answer", data: syncParts.shift() ?? null });
+            return;
           case "child-kill":
             children.get(event.id)?.abort(event.signal);
             return;

@@ -1,10 +1,11 @@
 // The isolated execution host, worker side: what every language runtime in the sandboxed worker
 // (node here; Pyodide can use the same) gets from the page: the run request, a synchronous file
 // system whose changes flow back to the workspace, output streams and the exit.
-import type { ChildResult, CompiledEntries, FsOp, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
+import type { ChildResult, CompiledEntries, FsOp, ThreadMessage, HeaderList, HostMessage, HttpRequestMessage, HttpResponsePart, PrepareMessage, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { OutputBatcher } from "./output-batcher";
 import { SandboxFs } from "./sandbox-fs";
 import { take } from "./stdin-mailbox";
+import { decodeSyncAnswer } from "./sync-answer";
 
 export interface ProgramContext {
   readonly request: RunMessage;
@@ -38,7 +39,39 @@ export interface ProgramContext {
    * Asks the page to run a child (child_process): it runs after the file changes made so far
    * reached the page; when it ends, `fs` already holds the workspace as the child left it.
    */
-  spawn(request: SpawnRequest): { result: Promise<ChildResult>; kill(signal: "SIGTERM" | "SIGKILL" | "SIGINT"): void };
+  spawn(request: SpawnRequest): ChildHandle;
+  /**
+   * The same, blocking the worker until the child ended (execSync, spawnSync); undefined when this
+   * worker cannot block (no shared memory: the page is not cross-origin isolated).
+   */
+  spawnSync(request: SpawnRequest): ChildResult | undefined;
+  /** When the run is a thread (request.thread): the messages between it and the program that started it. */
+  readonly thread?: ThreadLink;
+  /** When the run is a forked child (request.ipc): its IPC channel to the program that forked it. */
+  readonly ipc?: IpcLink;
+}
+
+/** One end of a fork's IPC channel. */
+export interface IpcLink {
+  send(data: unknown): void;
+  onMessage(listener: (data: unknown) => void): void;
+  /** The other end closed the channel (or ended). */
+  onDisconnect(listener: () => void): void;
+  disconnect(): void;
+}
+
+export interface ChildHandle {
+  result: Promise<ChildResult>;
+  kill(signal: "SIGTERM" | "SIGKILL" | "SIGINT"): void;
+  /** A child spawned with request.ipc (fork). */
+  ipc?: IpcLink;
+}
+
+export interface ThreadLink {
+  post(data: unknown, transfer?: Transferable[]): void;
+  onMessage(listener: (data: unknown) => void): void;
+  /** The thread's uncaught error, for its Worker's 'error' event in the parent. */
+  error(error: unknown): void;
 }
 
 /** A server the program listens with, as the page routes requests to it. */
@@ -72,7 +105,7 @@ const WORKSPACE = "/workspace";
 export type SandboxProgram = (context: ProgramContext) => void | Promise<void>;
 
 export interface WorkerConnection {
-  send(event: SandboxEvent): void;
+  send(event: SandboxEvent, transfer?: Transferable[]): void;
   onMessage(listener: (message: HostMessage) => void): void;
   /** Where synchronous terminal reads are answered (stdin-mailbox.ts), when the worker has one. */
   mailbox?(): SharedArrayBuffer | undefined;
@@ -93,10 +126,42 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
   let fs: SandboxFs | undefined;
   let nextChild = 1;
   const children = new Map<number, (result: ChildResult) => void>();
+  /** IPC listeners: by fork id for this program's forks, under 0 for its own channel to its parent. */
+  const ipcListeners = new Map<number, { message?: (data: unknown) => void; disconnect?: () => void; queue: unknown[] }>();
+  const ipcEnd = (id: number) => {
+    let entry = ipcListeners.get(id);
+    if (!entry) ipcListeners.set(id, (entry = { queue: [] }));
+    return entry;
+  };
+  const ipcLink = (id: number | undefined, send: (event: SandboxEvent) => void): IpcLink => ({
+    send: (data) => send({ type: "ipc-send", id, data }),
+    onMessage: (listener) => {
+      const entry = ipcEnd(id ?? 0);
+      entry.message = listener;
+      for (const data of entry.queue.splice(0)) listener(data);
+    },
+    onDisconnect: (listener) => void (ipcEnd(id ?? 0).disconnect = listener),
+    disconnect: () => send({ type: "ipc-close", id }),
+  });
+  let threadListener: ((data: unknown) => void) | undefined;
+  const threadQueue: unknown[] = [];
   connection.onMessage((message) => {
+    if (message.type === "thread-message") {
+      if (threadListener) threadListener(message.data);
+      else threadQueue.push(message.data);
+      return;
+    }
+    if (message.type === "ipc-message") {
+      const entry = ipcEnd(message.id ?? 0);
+      if (entry.message) entry.message(message.data);
+      else entry.queue.push(message.data);
+      return;
+    }
+    if (message.type === "ipc-disconnect") return ipcListeners.get(message.id ?? 0)?.disconnect?.();
     if (message.type === "child-exit") {
       const done = children.get(message.id);
       children.delete(message.id);
+      ipcListeners.delete(message.id);
       if (message.files) fs?.resync(message.files, WORKSPACE);
       return done?.(message.result);
     }
@@ -143,9 +208,9 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
       schedule: (flush) => void workerSetTimeout(flush, 0),
       now: workerNow,
     });
-    const send = (event: SandboxEvent) => {
+    const send = (event: SandboxEvent, transfer?: Transferable[]) => {
       output.flush();
-      if (!ended) connection.send(event);
+      if (!ended) connection.send(event, transfer);
     };
     fs = new SandboxFs((op: FsOp) => send({ type: "fs", op }), message);
     const context: ProgramContext = {
@@ -232,8 +297,35 @@ export function serveProgram(connection: WorkerConnection, program: SandboxProgr
         const id = nextChild++;
         const result = new Promise<ChildResult>((resolve) => children.set(id, resolve));
         send({ type: "spawn", id, request });
-        return { result, kill: (signal) => send({ type: "child-kill", id, signal }) };
+        return { result, kill: (signal) => send({ type: "child-kill", id, signal }), ipc: request.ipc ? ipcLink(id, send) : undefined };
       },
+      spawnSync: (request) => {
+        const mailbox = connection.mailbox?.();
+        if (!mailbox || ended) return undefined;
+        const id = nextChild++;
+        const parts: Uint8Array[] = [];
+        for (let part = take(mailbox, () => send({ type: "spawn", id, request, sync: true })); part !== null; part = take(mailbox, () => send({ type: "sync-next" }))) parts.push(part);
+        const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+        let offset = 0;
+        for (const part of parts) {
+          bytes.set(part, offset);
+          offset += part.length;
+        }
+        const answer = decodeSyncAnswer(bytes);
+        if (answer.changes) fs?.takeChanges(answer.changes);
+        return answer.result;
+      },
+      thread: message.thread
+        ? {
+            post: (data, transfer) => send({ type: "thread-message", data } satisfies ThreadMessage, transfer),
+            onMessage: (listener) => {
+              threadListener = listener;
+              for (const data of threadQueue.splice(0)) listener(data);
+            },
+            error: (error) => send({ type: "thread-error", error }),
+          }
+        : undefined,
+      ipc: message.ipc ? ipcLink(undefined, send) : undefined,
     };
     Promise.resolve()
       .then(() => program(context))
@@ -259,7 +351,20 @@ export function browserWorkerConnection(scope: { addEventListener(type: "message
     for (const queued of queue.splice(0)) port.postMessage(queued);
   });
   return {
-    send: (event) => (port ? port.postMessage(event) : queue.push(event)),
+    send: (event, transfer) => (port ? port.postMessage(event, transfer ?? []) : queue.push(event)),
+    onMessage: (listener) => listeners.push(listener),
+    mailbox: () => mailbox,
+  };
+}
+
+/** The connection of a thread run in the same agent (in-process runs): its port to the program that started it. */
+export function portConnection(port: MessagePort, mailbox?: SharedArrayBuffer): WorkerConnection {
+  const listeners: Array<(message: HostMessage) => void> = [];
+  port.onmessage = (event: MessageEvent) => {
+    for (const listener of listeners) listener(event.data as HostMessage);
+  };
+  return {
+    send: (event, transfer) => port.postMessage(event, transfer ?? []),
     onMessage: (listener) => listeners.push(listener),
     mailbox: () => mailbox,
   };

@@ -67,6 +67,27 @@ class Stats {
   isSocket() { return false; }
 }
 
+/** Node's BigIntStats (stat with { bigint: true }): every number a BigInt, plus the nanosecond times. WASI implementations read these. */
+class BigIntStats {
+  [key: string]: unknown;
+  constructor(stats: Stats) {
+    for (const [key, value] of Object.entries(stats)) this[key] = typeof value === "number" ? BigInt(Math.trunc(value)) : value;
+    for (const name of ["atime", "mtime", "ctime", "birthtime"] as const) this[`${name}Ns`] = BigInt(Math.trunc(stats[`${name}Ms`])) * 1_000_000n;
+  }
+  isFile() { return (Number(this.mode) & constants.S_IFMT) === constants.S_IFREG; }
+  isDirectory() { return (Number(this.mode) & constants.S_IFMT) === constants.S_IFDIR; }
+  isSymbolicLink() { return false; }
+  isBlockDevice() { return false; }
+  isCharacterDevice() { return false; }
+  isFIFO() { return false; }
+  isSocket() { return false; }
+}
+
+/** The stats as the options ask: BigIntStats for { bigint: true }. */
+function statsAs(stats: Stats, options: unknown): Stats | BigIntStats {
+  return options && typeof options === "object" && (options as { bigint?: unknown }).bigint === true ? new BigIntStats(stats) : stats;
+}
+
 class Dirent {
   constructor(
     readonly name: string,
@@ -249,6 +270,7 @@ export function createFs(context: FsContext, links: FsLinks) {
   };
   const sync = {
     ...descriptors,
+    fstatSync: (fd: unknown, options?: unknown) => statsAs(descriptors.fstatSync(fd) as Stats, options),
     existsSync: (path: PathLike) => {
       try {
         return fs.stat(abs(path)) !== undefined;
@@ -259,17 +281,17 @@ export function createFs(context: FsContext, links: FsLinks) {
     readFileSync: (path: PathLike, options?: unknown) => decode(fs.readFile(abs(path)), encodingOf(options)),
     writeFileSync: (path: PathLike, data: unknown, options?: unknown) => write(path, data, options, false),
     appendFileSync: (path: PathLike, data: unknown, options?: unknown) => write(path, data, options, true),
-    statSync: (path: PathLike, options?: { throwIfNoEntry?: boolean }) => {
+    statSync: (path: PathLike, options?: { throwIfNoEntry?: boolean; bigint?: boolean }) => {
       try {
-        return stat(path);
+        return statsAs(stat(path), options);
       } catch (error) {
         if (options?.throwIfNoEntry === false && (error as { code?: string }).code === "ENOENT") return undefined;
         throw error;
       }
     },
-    lstatSync: (path: PathLike, options?: { throwIfNoEntry?: boolean }) => {
+    lstatSync: (path: PathLike, options?: { throwIfNoEntry?: boolean; bigint?: boolean }) => {
       try {
-        return stat(path, "lstat");
+        return statsAs(stat(path, "lstat"), options);
       } catch (error) {
         if (options?.throwIfNoEntry === false && (error as { code?: string }).code === "ENOENT") return undefined;
         throw error;

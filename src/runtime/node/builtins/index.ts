@@ -29,8 +29,9 @@ import { createVm } from "./vm";
 import { createZlib } from "./zlib";
 import { unsupportedClass, unsupportedFunction } from "./unsupported";
 import { createNet } from "./needs-os/net";
-import { createWorkerThreads } from "./needs-os/worker-threads";
-import { createCluster, createDgram, createHttp2, createInspector, createRepl, createSea, createTls, createTraceEvents, createWasi } from "./needs-os/others";
+import { createWorkerThreads, type WorkerThreadsContext } from "./worker-threads";
+import { createCluster, createDgram, createHttp2, createInspector, createRepl, createSea, createTls, createTraceEvents } from "./needs-os/others";
+import { createWasi } from "./wasi";
 
 /** require("module").builtinModules of Node 20, in its order. */
 export const NODE_20_BUILTINS = [
@@ -52,6 +53,12 @@ export interface BuiltinContext extends FsContext {
   tests: () => TestModule;
   /** Starts a child through the page (child_process). */
   spawnChild: ChildProcessContext["spawn"];
+  /** Runs a child while the program waits (execSync, spawnSync). */
+  spawnChildSync: ChildProcessContext["spawnSync"];
+  /** Starts a thread of the program (worker_threads' Worker), where the host can. */
+  startThread?: WorkerThreadsContext["startThread"];
+  /** This run is a thread: its start and its link to the program that started it. */
+  thread?: WorkerThreadsContext["thread"];
   execPath: string;
   /** node:module, which needs the loader (created after the built-ins). */
   moduleModule: () => unknown;
@@ -151,8 +158,18 @@ export function createBuiltins(context: BuiltinContext) {
     trace_events: () => createTraceEvents(),
     v8: () => createV8(),
     vm: () => createVm(),
-    wasi: () => createWasi(),
-    worker_threads: () => createWorkerThreads(context.loop),
+    wasi: () => createWasi({ fs: () => get("fs"), write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text) }),
+    worker_threads: () =>
+      createWorkerThreads({
+        loop: context.loop,
+        fs: context.fs,
+        cwd: context.cwd,
+        resolve: context.resolve,
+        env: () => context.process.env as Record<string, string | undefined>,
+        write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text),
+        startThread: context.startThread,
+        thread: context.thread,
+      }),
     zlib: () => createZlib({ setImmediate: (callback) => context.timers.setImmediate(callback) }),
     "path/win32": () => path,
     assert: () => assertModule(),
@@ -167,6 +184,7 @@ export function createBuiltins(context: BuiltinContext) {
         execPath: context.execPath,
         write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text),
         spawn: context.spawnChild,
+        spawnSync: context.spawnChildSync,
       }),
     console: () => context.console,
     crypto: () => createCrypto(),

@@ -1,5 +1,5 @@
-// The built-ins that need an operating system (sockets, processes, a debugger, a terminal REPL,
-// WASI): each loads, with its constants and the calls that need nothing, and the rest throw the one
+// The built-ins that need an operating system (sockets, a debugger, a terminal REPL; wasi is
+// builtins/wasi.ts now): each loads, with its constants and the calls that need nothing, and the rest throw the one
 // line naming WebContainer when called. node:sqlite is not among them: Node 20 (and 22.12 without
 // a flag) has none, so it stays unknown.
 import events from "events/";
@@ -38,10 +38,6 @@ export function createHttp2(): Record<string, unknown> {
     getDefaultSettings: () => ({ headerTableSize: 4096, enablePush: true, initialWindowSize: 65535, maxFrameSize: 16384, maxConcurrentStreams: 4294967295, maxHeaderListSize: 65535, maxHeaderSize: 65535, enableConnectProtocol: false }),
     sensitiveHeaders: Symbol("nodejs.http2.sensitiveHeaders"),
   });
-}
-
-export function createWasi(): Record<string, unknown> {
-  return unsupportedModule("wasi", { classes: ["WASI"] });
 }
 
 export function createInspector(): Record<string, unknown> {

@@ -1,0 +1,116 @@
+// worker_threads' Worker in the browser runtime (run in-process: each thread another instance of the
+// runtime behind a real MessageChannel, test/support/in-process-threads.ts), each program also run by
+// the machine's Node: the output must be the one written here and the same as Node's.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runNodeInProcess } from "../support/run-node";
+
+const lines = (...text: string[]) => text.join("\n");
+
+interface Case {
+  name: string;
+  main: string;
+  files: Record<string, string>;
+  expected: string;
+  exitCode?: number;
+}
+
+const CASES: Case[] = [
+  {
+    name: "workerData round trip, messages both ways, 'online', a file the thread wrote, 'exit'",
+    main: "main.js",
+    files: {
+      "main.js": lines(
+        "const { Worker, isMainThread, parentPort, workerData, threadId } = require('worker_threads');",
+        "const fs = require('fs');",
+        "if (isMainThread) {",
+        "  const w = new Worker(__filename, { workerData: { n: 21, list: [1, 2], when: new Date(0) } });",
+        "  w.on('online', () => console.log('online'));",
+        "  w.on('message', (m) => { console.log('main got', JSON.stringify(m)); if (m.done) w.postMessage('bye'); });",
+        "  w.on('exit', (code) => console.log('exit', code, fs.readFileSync('out.txt', 'utf8')));",
+        "  w.postMessage({ hello: 'thread' });",
+        "} else {",
+        "  parentPort.on('message', (m) => {",
+        "    if (m === 'bye') process.exit(0);",
+        "    console.log('thread got', JSON.stringify(m), threadId, workerData.when instanceof Date);",
+        "    fs.writeFileSync('out.txt', 'written by thread');",
+        "    parentPort.postMessage({ doubled: workerData.n * 2, list: workerData.list, done: true });",
+        "  });",
+        "}",
+      ),
+    },
+    expected: lines("online", 'thread got {"hello":"thread"} 1 true', 'main got {"doubled":42,"list":[1,2],"done":true}', "exit 0 written by thread", ""),
+  },
+  {
+    name: "new Worker(new URL(…, import.meta.url)) with a SharedArrayBuffer and Atomics shared, argv, env, process.exit's code",
+    main: "main.mjs",
+    files: {
+      "main.mjs": lines(
+        "import { Worker } from 'node:worker_threads';",
+        "const sab = new SharedArrayBuffer(8);",
+        "const cells = new Int32Array(sab);",
+        "const w = new Worker(new URL('./thread.mjs', import.meta.url), { workerData: { sab, greeting: 'hi' }, argv: ['x', 2], env: { ONLY: 'this' } });",
+        "const woken = Atomics.waitAsync(cells, 1, 0).value;",
+        "w.on('message', (m) => console.log('message', JSON.stringify(m)));",
+        "w.on('exit', (code) => woken.then((result) => console.log('woken', result, Atomics.load(cells, 0), Atomics.load(cells, 1), 'exit', code)));",
+      ),
+      "thread.mjs": lines(
+        "import { workerData, parentPort, isMainThread, threadId } from 'node:worker_threads';",
+        "const cells = new Int32Array(workerData.sab);",
+        "for (let i = 0; i < 1000; i++) Atomics.add(cells, 0, 1);",
+        "parentPort.postMessage({ isMainThread, threadId, greeting: workerData.greeting, argv: process.argv.slice(2), env: process.env.ONLY, path: process.env.PATH });",
+        "Atomics.store(cells, 1, 7);",
+        "Atomics.notify(cells, 1);",
+        "process.exit(3);",
+      ),
+    },
+    expected: lines('message {"isMainThread":false,"threadId":1,"greeting":"hi","argv":["x","2"],"env":"this"}', "woken ok 1000 7 exit 3", ""),
+  },
+  {
+    name: "eval workers: an uncaught error is the Worker's 'error' (not printed), terminate() ends a running thread, a bad path, unref()",
+    main: "main.js",
+    files: {
+      "main.js": lines(
+        "const { Worker } = require('worker_threads');",
+        "const w = new Worker(\"throw new TypeError('bad thing')\", { eval: true });",
+        "w.on('error', (e) => console.log('error', e instanceof Error, e.name, e.message));",
+        "w.on('exit', (c) => {",
+        "  console.log('exit', c);",
+        "  const t = new Worker(\"setInterval(() => {}, 1000); require('worker_threads').parentPort.postMessage('started')\", { eval: true });",
+        "  t.on('message', async (m) => { console.log(m); const code = await t.terminate(); console.log('terminated', code); console.log('again', await t.terminate()); });",
+        "  t.on('exit', (code) => console.log('t exit', code));",
+        "});",
+        "try { new Worker('thread.js'); } catch (e) { console.log(e.code, e.message); }",
+        "const u = new Worker(\"setTimeout(() => console.log('never printed'), 5000)\", { eval: true });",
+        "u.unref();",
+      ),
+    },
+    expected: lines(
+      `ERR_WORKER_PATH The worker script or module filename must be an absolute path or a relative path starting with './' or '../'. Received "thread.js"`,
+      "error true TypeError bad thing",
+      "exit 1",
+      "started",
+      "t exit 1",
+      "terminated 1",
+      "again undefined",
+      "",
+    ),
+  },
+];
+
+describe("worker_threads Worker in the browser runtime, against the machine's Node", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "webcode-threads-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it.each(CASES)("$name", async ({ main, files, expected, exitCode = 0 }) => {
+    const ours = await runNodeInProcess([main], files);
+    expect({ stdout: ours.stdout, stderr: ours.stderr, exitCode: ours.exitCode }).toEqual({ stdout: expected, stderr: "", exitCode });
+    const dir = mkdtempSync(path.join(root, "p-"));
+    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+    const real = spawnSync(process.execPath, [main], { cwd: dir, encoding: "utf8", timeout: 20_000 });
+    expect({ stdout: real.stdout, stderr: real.stderr, exitCode: real.status }).toEqual({ stdout: expected, stderr: "", exitCode });
+  });
+});
