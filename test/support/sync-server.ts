@@ -132,9 +132,9 @@ export function syncClient(url: string, room: string, token: string, onCleanup: 
 }
 
 /** Polls `check` every 10 ms until it holds; throws after `ms`. */
-export async function until(check: () => boolean, ms = 5000, what = "the condition"): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, ms = 5000, what = "the condition"): Promise<void> {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

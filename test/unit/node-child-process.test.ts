@@ -1,8 +1,7 @@
 // node:child_process in the browser runtime: children run through the shell (node scripts and
 // shell commands), with their output, exit codes, signals and file changes; the same programs are
 // run by the machine's Node and must print the same.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync, readdirSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, readFileSync, existsSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { SandboxHost } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
 import type { ExecGate } from "../../src/runtime/egress";
 import { inProcessNodeEndpoint } from "../support/in-process-endpoint";
+import { realNodeOutput } from "../support/real-node";
 
 let counter = 0;
 
@@ -30,15 +30,7 @@ async function both(program: string, extra: Record<string, string> = {}) {
   const ours = await runtime.exec("node main.js; echo \"exit=$?\"");
   const dir = mkdtempSync(join(tmpdir(), "child-diff-"));
   try {
-    writeFileSync(join(dir, "main.js"), program);
-    for (const [path, text] of Object.entries(extra)) writeFileSync(join(dir, path), text);
-    let real: string;
-    try {
-      real = execFileSync(process.execPath, ["main.js"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) + "exit=0\n";
-    } catch (error) {
-      const failed = error as { stdout: string; status: number };
-      real = `${failed.stdout}exit=${failed.status}\n`;
-    }
+    const real = realNodeOutput(dir, program, extra);
     return { ours: ours.output, real, files, dir, realFile: (path: string) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : undefined) };
   } finally {
     setTimeout(() => rmSync(dir, { recursive: true, force: true }), 0);

@@ -4,8 +4,7 @@
 // Also what only real threads show of worker_threads: a thread blocked in Atomics.wait, and
 // terminate() of a thread in an endless loop.
 // Each program also runs in the machine's Node: the output must be the one written here and Node's.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { createBrowserRuntime } from "../../src/runtime/browser";
 import { SandboxHost, type SandboxEndpointFactory } from "../../src/runtime/sandbox";
 import { openStorage } from "../../src/storage";
 import { nodeThreadEndpoints } from "../support/node-thread-runtime";
+import { realNodeOutput } from "../support/real-node";
 
 let endpoints: SandboxEndpointFactory;
 let counter = 0;
@@ -31,15 +31,7 @@ async function both(program: string, extra: Record<string, string> = {}) {
   const ours = await runtime.exec("node main.js; echo \"exit=$?\"");
   const dir = mkdtempSync(join(tmpdir(), "sync-diff-"));
   try {
-    writeFileSync(join(dir, "main.js"), program);
-    for (const [path, text] of Object.entries(extra)) writeFileSync(join(dir, path), text);
-    let real: string;
-    try {
-      real = execFileSync(process.execPath, ["main.js"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) + "exit=0\n";
-    } catch (error) {
-      const failed = error as { stdout: string; status: number };
-      real = `${failed.stdout}exit=${failed.status}\n`;
-    }
+    const real = realNodeOutput(dir, program, extra);
     return { ours: ours.output, real, files };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,8 @@
 import WebSocket from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { signRoomToken } from "../../scripts/sync-server.mjs";
-import { startSyncScript, SYNC_SECRET, tempSyncDb } from "../support/sync-server";
+import { SYNC_SECRET, until as untilHolds } from "../support/sync-server";
+import { startSyncServer } from "../support/sync-devices";
 import { newId } from "../../src/base";
 import type { PartOf } from "../../src/storage";
 import { connectWorkspaceSync } from "../../src/storage/sync/connect";
@@ -18,18 +19,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function until(check: () => boolean | Promise<boolean>, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (check: () => boolean | Promise<boolean>, ms = 8000) => untilHolds(check, ms);
 
-async function startServer(): Promise<string> {
-  const onCleanup = (cleanup: () => unknown) => void cleanups.push(cleanup);
-  return (await startSyncScript({ dbFile: tempSyncDb(onCleanup) }, onCleanup)).url;
-}
 
 async function device(url: string, workspaceId: string, name: string, model: ScriptedModel) {
   // The agent and the connection know each other: the lease is read at each turn, Stop aborts.
@@ -76,7 +67,7 @@ const replyText = (messages: Awaited<ReturnType<Agent["getMessages"]>>) =>
 
 describe("agent turns across devices", () => {
   it("a turn on A streams into B; B's send meanwhile is refused naming A; then B's turn reaches A", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const answer = "The lockfile pins a version that was never published; regenerate it. ".repeat(12);
     // About 4 s of streaming (170 chunks): B checks mid-way, with room for a loaded machine.
     const streaming = { ...text(answer), delayMs: 25 };

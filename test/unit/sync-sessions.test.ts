@@ -7,7 +7,8 @@
 import WebSocket from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { signRoomToken } from "../../scripts/sync-server.mjs";
-import { startSyncScript, SYNC_SECRET, tempSyncDb } from "../support/sync-server";
+import { SYNC_SECRET, until } from "../support/sync-server";
+import { startSyncServer } from "../support/sync-devices";
 import { WorkspaceFiles } from "../../src/runtime";
 import { newAssistantMessage, newPart, newSession, newUserMessage, openStorage, type PartOf, type StorageChange } from "../../src/storage";
 import { connectWorkspaceSync } from "../../src/storage/sync/connect";
@@ -18,18 +19,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function startServer(): Promise<string> {
-  const onCleanup = (cleanup: () => unknown) => void cleanups.push(cleanup);
-  return (await startSyncScript({ dbFile: tempSyncDb(onCleanup) }, onCleanup)).url;
-}
 
 let counter = 0;
 async function device(url: string, room: string, name: string, lease: { heartbeatMs?: number; expireMs?: number; settleMs?: number } = {}) {
@@ -57,7 +46,7 @@ async function device(url: string, room: string, name: string, lease: { heartbea
 
 describe("session sync through the sync server", () => {
   it("a session with its messages and parts written on A is stored on B, B's tab is told, and a delete follows", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const a = await device(url, "ws-s1", "Desktop");
     const b = await device(url, "ws-s1", "Laptop");
     const session = newSession({ workspaceId: "ws-s1", title: "Fix the build", agent: "build", model: MODEL });
@@ -92,7 +81,7 @@ describe("session sync through the sync server", () => {
   });
 
   it("a streaming part's text reaches B while it streams, as edits of one Y.Text", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const a = await device(url, "ws-s2", "Desktop");
     const b = await device(url, "ws-s2", "Laptop");
     const session = newSession({ workspaceId: "ws-s2", title: "t", agent: "build", model: MODEL });
@@ -124,7 +113,7 @@ describe("session sync through the sync server", () => {
   });
 
   it("measured: a streamed write on A is in B's storage within 100 ms (median), in a few hundred bytes", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const a = await device(url, "ws-sm", "Desktop");
     const b = await device(url, "ws-sm", "Laptop");
     const session = newSession({ workspaceId: "ws-sm", title: "t", agent: "build", model: MODEL });
@@ -153,7 +142,7 @@ describe("session sync through the sync server", () => {
   });
 
   it("a synced session never brings permission grants: B keeps its own", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const a = await device(url, "ws-s3", "Desktop");
     const b = await device(url, "ws-s3", "Laptop");
     const session = newSession({ workspaceId: "ws-s3", title: "t", agent: "build", model: MODEL });
@@ -186,7 +175,7 @@ describe("session sync through the sync server", () => {
   });
 
   it("sessions a device had before syncing are merged into the document on first connect", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const a = await device(url, "ws-s4", "Desktop");
     const storage = await openStorage({ name: `sync-ses-pre-${Date.now()}` });
     const early = newSession({ workspaceId: "ws-s4", title: "Made offline", agent: "build", model: MODEL });
@@ -229,7 +218,7 @@ describe("session sync through the sync server", () => {
 
 describe("one turn per session across devices", () => {
   it("two devices starting a turn of one session at once: exactly one runs, the other is told where", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const a = await device(url, "ws-t1", "Desktop");
     const b = await device(url, "ws-t1", "Laptop");
     let release!: () => void;
@@ -266,7 +255,7 @@ describe("one turn per session across devices", () => {
   });
 
   it("Stop on the watching device asks the running one to stop", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const a = await device(url, "ws-t2", "Desktop");
     const b = await device(url, "ws-t2", "Laptop");
     const controller = new AbortController();
@@ -282,7 +271,7 @@ describe("one turn per session across devices", () => {
   });
 
   it("a page that is closed lets go of its turns at once", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const a = await device(url, "ws-t4", "Desktop");
     const b = await device(url, "ws-t4", "Laptop");
     void a.turns.run("ses_4", () => new Promise<never>(() => undefined), () => undefined);
@@ -292,7 +281,7 @@ describe("one turn per session across devices", () => {
   });
 
   it("a claim of a device that went away expires after a missed heartbeat", async () => {
-    const url = await startServer();
+    const url = await startSyncServer(cleanups);
     const lease = { heartbeatMs: 100, expireMs: 400, settleMs: 50 };
     const a = await device(url, "ws-t3", "Desktop", lease);
     const b = await device(url, "ws-t3", "Laptop", lease);
