@@ -310,6 +310,22 @@ describe("EditorDocuments", () => {
     live.dispose();
   });
 
+  it("a live tab saved right after another device's keystroke, before its reload, merges nothing twice and is not refused", async () => {
+    await files.writeFile("a.txt", "a\nb\nc\n");
+    await documents.open("a.txt");
+    await settle();
+    const live = documents.setLive("a.txt");
+    // The other device's keystroke: in the buffer through y-monaco, on disk through sync (announced a tick later).
+    buffer("a.txt").setValue("a\nb\nC\n");
+    files.writeSync("a.txt", "a\nb\nC\n", { source: "sync" });
+    // This user types on the line above and saves at once.
+    buffer("a.txt").setValue("a\nB\nC\n");
+    expect(await documents.save("a.txt")).toBe(true);
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
+    expect(await files.readText("a.txt")).toBe("a\nB\nC\n");
+    live.dispose();
+  });
+
   it("a save made during a conflict on the same lines is refused and keeps the choice", async () => {
     await files.writeFile("a.txt", "base");
     await documents.open("a.txt");

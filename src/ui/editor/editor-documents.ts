@@ -205,6 +205,15 @@ export class EditorDocuments implements Disposable {
     const tab = this.tab(path);
     // Nothing to save (what the disabled Save button says): not a write, so never a failure.
     if (tab && !tab.dirty && !tab.deletedOnDisk) return true;
+    if (this.livePaths.has(path)) {
+      // Other devices' keystrokes reach a live tab's buffer at once and its file a batch later (the
+      // file service announces changes on the next tick, then the reload runs): the save first lets
+      // those announced so far move the base, or it would merge the buffer (which holds them) against
+      // a base without them, and typing next to the other person's line would refuse the save.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await this.idle();
+      if (this.docs.get(path) !== doc) return false;
+    }
     const conflictsBefore = doc.conflicts;
     let text = doc.buffer.getValue();
     // The text was edited from `saved`. If the file changed since (the terminal, the agent or another
