@@ -286,6 +286,46 @@ describe("EditorDocuments", () => {
     expect(await files.readText("a.txt")).toBe("ONE\ntwo\nTHREE\n");
   });
 
+  it("a live tab (shared text) saved while another device's keystrokes arrive is clean with them, and its next save (offline) works", async () => {
+    await files.writeFile("a.txt", "one\ntwo\nthree\n");
+    await documents.open("a.txt");
+    await settle();
+    const live = documents.setLive("a.txt");
+    buffer("a.txt").setValue("ONE\ntwo\nthree\n");
+    const { writeFile, release, written } = holdEditorSaves();
+    const saving = documents.save("a.txt");
+    await written;
+    // While the save is stored, the other device types: y-monaco puts it in the buffer, sync writes the whole shared text.
+    buffer("a.txt").setValue("ONE\ntwo\nTHREE\n");
+    await writeFile("a.txt", "ONE\ntwo\nTHREE\n", { source: "sync" });
+    await settle();
+    release();
+    expect(await saving).toBe(true);
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
+    // Offline now (nothing arrives): typing next to the other device's line and saving must work.
+    buffer("a.txt").setValue("ONE\ntwo offline\nTHREE\n");
+    expect(await documents.save("a.txt")).toBe(true);
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
+    expect(await files.readText("a.txt")).toBe("ONE\ntwo offline\nTHREE\n");
+    live.dispose();
+  });
+
+  it("a live tab saved right after another device's keystroke, before its reload, merges nothing twice and is not refused", async () => {
+    await files.writeFile("a.txt", "a\nb\nc\n");
+    await documents.open("a.txt");
+    await settle();
+    const live = documents.setLive("a.txt");
+    // The other device's keystroke: in the buffer through y-monaco, on disk through sync (announced a tick later).
+    buffer("a.txt").setValue("a\nb\nC\n");
+    files.writeSync("a.txt", "a\nb\nC\n", { source: "sync" });
+    // This user types on the line above and saves at once.
+    buffer("a.txt").setValue("a\nB\nC\n");
+    expect(await documents.save("a.txt")).toBe(true);
+    expect(documents.tab("a.txt")).toMatchObject({ dirty: false, conflict: false });
+    expect(await files.readText("a.txt")).toBe("a\nB\nC\n");
+    live.dispose();
+  });
+
   it("a save made during a conflict on the same lines is refused and keeps the choice", async () => {
     await files.writeFile("a.txt", "base");
     await documents.open("a.txt");

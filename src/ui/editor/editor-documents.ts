@@ -205,6 +205,15 @@ export class EditorDocuments implements Disposable {
     const tab = this.tab(path);
     // Nothing to save (what the disabled Save button says): not a write, so never a failure.
     if (tab && !tab.dirty && !tab.deletedOnDisk) return true;
+    if (this.livePaths.has(path)) {
+      // Other devices' keystrokes reach a live tab's buffer at once and its file a batch later (the
+      // file service announces changes on the next tick, then the reload runs): the save first lets
+      // those announced so far move the base, or it would merge the buffer (which holds them) against
+      // a base without them, and typing next to the other person's line would refuse the save.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await this.idle();
+      if (this.docs.get(path) !== doc) return false;
+    }
     const conflictsBefore = doc.conflicts;
     let text = doc.buffer.getValue();
     // The text was edited from `saved`. If the file changed since (the terminal, the agent or another
@@ -233,12 +242,24 @@ export class EditorDocuments implements Disposable {
     doc.base = text;
     const current = this.pathOf(doc);
     if (current === undefined) return true;
-    // Another writer changed the file while this save was stored. When the file now holds this
-    // save's changes too (the write merged theirs, or theirs was made on top of it: a synced edit
-    // from another device, an append) and nothing was typed meanwhile, the tab takes the file as it
-    // is, as a clean tab would. Otherwise the file holds theirs without ours, so the changed-on-disk
-    // choice the reload raised stays (the save itself did land first).
-    if (doc.conflicts !== conflictsBefore && doc.theirs !== undefined && doc.theirs !== text) {
+    if (this.livePaths.has(current)) {
+      // A live tab's buffer is the shared text (y-monaco): other devices' keystrokes that arrived
+      // while this save was stored are in the buffer and on disk already (sync writes the whole
+      // shared text), and their reload moved what the tab counts as saved. `text` is older than
+      // both: taking it as saved would leave the tab dirty for good, and as the base the next
+      // save (offline too) would merge against a version nobody has, and could refuse. What the
+      // file holds now is both.
+      const stored = await this.options.files.readText(current).catch(() => undefined);
+      if (stored !== undefined && this.pathOf(doc) === current) {
+        text = stored;
+        doc.base = stored;
+      }
+    } else if (doc.conflicts !== conflictsBefore && doc.theirs !== undefined && doc.theirs !== text) {
+      // Another writer changed the file while this save was stored. When the file now holds this
+      // save's changes too (the write merged theirs, or theirs was made on top of it: a synced edit
+      // from another device, an append) and nothing was typed meanwhile, the tab takes the file as it
+      // is, as a clean tab would. Otherwise the file holds theirs without ours, so the changed-on-disk
+      // choice the reload raised stays (the save itself did land first).
       const stored = await this.options.files.readText(path).catch(() => undefined);
       const holdsOurs = stored !== undefined && mergeText(savedFrom, text, stored).text === stored;
       if (!holdsOurs || doc.buffer.getValue() !== text || this.pathOf(doc) !== current) return true;
