@@ -5,15 +5,13 @@ import { useStore } from "zustand";
 import { cleanHost, cleanProxyUrl } from "../../runtime";
 import type { RuntimeSettingsStore } from "./runtime-settings-store";
 import { TokenRow } from "./token-row";
+import { UrlRow } from "./url-row";
 
 export function GitSettingsSection({ runtime, onProblem }: { runtime: RuntimeSettingsStore; onProblem(action: () => Promise<void>): void }) {
   const settings = useStore(runtime.store);
   const baseId = useId();
-  const [proxyDraft, setProxyDraft] = useState<string | undefined>(undefined);
   const [hostDraft, setHostDraft] = useState<string | undefined>(undefined);
-  const proxy = proxyDraft ?? settings.gitCorsProxy;
   const host = hostDraft ?? settings.gitTokenHost;
-  const proxyProblem = proxy.trim() !== "" && cleanProxyUrl(proxy) === "" ? "Enter an http:// or https:// URL." : undefined;
   const hostProblem = host.trim() !== "" && cleanHost(host) === "" ? "Enter a host name such as github.com." : undefined;
   return (
     <fieldset className="settings-subsection">
@@ -23,42 +21,17 @@ export function GitSettingsSection({ runtime, onProblem }: { runtime: RuntimeSet
         what you clone and push (and the token below): use one you trust or run your own (for example @isomorphic-git/cors-proxy). Applies from the next git
         command.
       </p>
-      <div className="form-row">
-        <label htmlFor={`${baseId}-proxy`} className="form-label">
-          CORS proxy URL
-        </label>
-        <div className="form-row-inline">
-          <input
-            id={`${baseId}-proxy`}
-            className="text-input"
-            type="url"
-            spellCheck={false}
-            placeholder="None: clone, fetch, pull and push are off"
-            value={proxy}
-            aria-invalid={proxyProblem !== undefined}
-            aria-describedby={proxyProblem ? `${baseId}-proxy-problem` : undefined}
-            onChange={(event) => setProxyDraft(event.target.value)}
-          />
-          <button
-            type="button"
-            className="button"
-            disabled={proxyDraft === undefined || proxyProblem !== undefined}
-            onClick={() =>
-              onProblem(async () => {
-                await runtime.update({ gitCorsProxy: cleanProxyUrl(proxy) });
-                setProxyDraft(undefined);
-              })
-            }
-          >
-            Set proxy
-          </button>
-        </div>
-        {proxyProblem && (
-          <p id={`${baseId}-proxy-problem`} className="input-error" role="alert">
-            {proxyProblem}
-          </p>
-        )}
-      </div>
+      <UrlRow
+        id={`${baseId}-proxy`}
+        label="CORS proxy URL"
+        placeholder="None: clone, fetch, pull and push are off"
+        saved={settings.gitCorsProxy}
+        clean={cleanProxyUrl}
+        invalid="Enter an http:// or https:// URL."
+        setLabel="Set proxy"
+        save={(url) => runtime.update({ gitCorsProxy: url })}
+        run={onProblem}
+      />
       <TokenRow
         id={`${baseId}-token`}
         label="Access token"

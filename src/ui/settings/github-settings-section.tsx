@@ -1,18 +1,16 @@
 // Settings → Runtime → GitHub: the token "Open from GitHub" and "Push to GitHub" send to the GitHub
 // API (optional for public repositories), and the API URL for GitHub Enterprise Server. Kept like
 // provider keys: only in this browser's storage for this site, never exported or shared.
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useStore } from "zustand";
 import { cleanProxyUrl } from "../../runtime";
 import type { RuntimeSettingsStore } from "./runtime-settings-store";
 import { TokenRow } from "./token-row";
+import { UrlRow } from "./url-row";
 
 export function GitHubSettingsSection({ runtime, onProblem }: { runtime: RuntimeSettingsStore; onProblem(action: () => Promise<void>): void }) {
   const settings = useStore(runtime.store);
   const baseId = useId();
-  const [urlDraft, setUrlDraft] = useState<string | undefined>(undefined);
-  const url = urlDraft ?? settings.githubApiUrl;
-  const urlProblem = url.trim() !== "" && cleanProxyUrl(url) === "" ? "Enter an http:// or https:// URL, such as https://github.example.com/api/v3." : undefined;
   return (
     <fieldset className="settings-subsection">
       <legend>GitHub</legend>
@@ -30,42 +28,17 @@ export function GitHubSettingsSection({ runtime, onProblem }: { runtime: Runtime
         save={(token) => runtime.update({ githubAccessToken: token })}
         run={onProblem}
       />
-      <div className="form-row">
-        <label htmlFor={`${baseId}-api`} className="form-label">
-          GitHub Enterprise API URL
-        </label>
-        <div className="form-row-inline">
-          <input
-            id={`${baseId}-api`}
-            className="text-input"
-            type="url"
-            spellCheck={false}
-            placeholder="None: github.com"
-            value={url}
-            aria-invalid={urlProblem !== undefined}
-            aria-describedby={urlProblem ? `${baseId}-api-problem` : undefined}
-            onChange={(event) => setUrlDraft(event.target.value)}
-          />
-          <button
-            type="button"
-            className="button"
-            disabled={urlDraft === undefined || urlProblem !== undefined}
-            onClick={() =>
-              onProblem(async () => {
-                await runtime.update({ githubApiUrl: cleanProxyUrl(url) });
-                setUrlDraft(undefined);
-              })
-            }
-          >
-            Set API URL
-          </button>
-        </div>
-        {urlProblem && (
-          <p id={`${baseId}-api-problem`} className="input-error" role="alert">
-            {urlProblem}
-          </p>
-        )}
-      </div>
+      <UrlRow
+        id={`${baseId}-api`}
+        label="GitHub Enterprise API URL"
+        placeholder="None: github.com"
+        saved={settings.githubApiUrl}
+        clean={cleanProxyUrl}
+        invalid="Enter an http:// or https:// URL, such as https://github.example.com/api/v3."
+        setLabel="Set API URL"
+        save={(url) => runtime.update({ githubApiUrl: url })}
+        run={onProblem}
+      />
     </fieldset>
   );
 }

@@ -10,6 +10,7 @@ import type { HeldChange } from "../../storage";
 import type { ChoiceRequest, Dialogs } from "../common";
 import type { SyncController, SyncState } from "./sync-controller";
 import { TokenRow } from "../settings/token-row";
+import { UrlRow } from "../settings/url-row";
 
 export const SYNC_STATE_LABELS: Record<SyncState, string> = {
   off: "Off",
@@ -39,15 +40,12 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
   const settings = useStore(runtime.store);
   const view = useStore(controller.view);
   const baseId = useId();
-  const [urlDraft, setUrlDraft] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState(false);
   const [nameDraft, setNameDraft] = useState<string | undefined>(undefined);
   const [invite, setInvite] = useState<{ access: InviteAccess; link: string } | undefined>(undefined);
   const copy = copyText ?? ((text: string) => navigator.clipboard.writeText(text));
   const room = settings.syncRooms[workspaceId];
   const credentials = syncCredentials(settings, workspaceId);
-  const url = urlDraft ?? settings.syncServerUrl;
-  const urlProblem = url.trim() !== "" && cleanSyncUrl(url) === "" ? "Enter a ws:// or wss:// URL, such as wss://sync.example.com." : undefined;
   const on = settings.syncWorkspaces.includes(workspaceId);
   const configured = credentials.url !== "" && credentials.accessToken !== "";
   const makeInvite = (access: InviteAccess) =>
@@ -68,42 +66,17 @@ export function SyncSection({ runtime, controller, workspaceId, onProblem, copyT
         synced). The server sees everything it relays: there is no end-to-end encryption.
         Without a server nothing connects. The URL and token are kept only in this browser's storage for this site; never exported or shared.
       </p>
-      <div className="form-row">
-        <label htmlFor={`${baseId}-url`} className="form-label">
-          Sync server URL
-        </label>
-        <div className="form-row-inline">
-          <input
-            id={`${baseId}-url`}
-            className="text-input"
-            type="url"
-            spellCheck={false}
-            placeholder="None: sync is off"
-            value={url}
-            aria-invalid={urlProblem !== undefined}
-            aria-describedby={urlProblem ? `${baseId}-url-problem` : undefined}
-            onChange={(event) => setUrlDraft(event.target.value)}
-          />
-          <button
-            type="button"
-            className="button"
-            disabled={urlDraft === undefined || urlProblem !== undefined}
-            onClick={() =>
-              onProblem(async () => {
-                await runtime.update({ syncServerUrl: cleanSyncUrl(url) });
-                setUrlDraft(undefined);
-              })
-            }
-          >
-            Set sync server URL
-          </button>
-        </div>
-        {urlProblem && (
-          <p id={`${baseId}-url-problem`} className="input-error" role="alert">
-            {urlProblem}
-          </p>
-        )}
-      </div>
+      <UrlRow
+        id={`${baseId}-url`}
+        label="Sync server URL"
+        placeholder="None: sync is off"
+        saved={settings.syncServerUrl}
+        clean={cleanSyncUrl}
+        invalid="Enter a ws:// or wss:// URL, such as wss://sync.example.com."
+        setLabel="Set sync server URL"
+        save={(url) => runtime.update({ syncServerUrl: url })}
+        run={onProblem}
+      />
       <TokenRow
         id={`${baseId}-token`}
         label="Sync token"
