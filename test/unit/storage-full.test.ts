@@ -2,14 +2,14 @@
 // "No space left on device" and a non-zero exit, the agent's write and edit tools fail with that
 // message, the editor's save fails and keeps the tab dirty; nothing refused stays in the workspace.
 import { afterEach, describe, expect, it } from "vitest";
-import { Emitter } from "../../src/base";
 import { runTool } from "../../src/agent/tools/wrapper";
 import { readTool } from "../../src/agent/tools/read";
 import { writeTool } from "../../src/agent/tools/write";
 import { editTool } from "../../src/agent/tools/edit";
 import { StorageQuotaError, type Storage } from "../../src/storage";
-import { EditorDocuments, type BufferFactory, type TextBuffer } from "../../src/ui/editor";
+import { EditorDocuments, type BufferFactory } from "../../src/ui/editor";
 import { createToolHarness, type ToolHarness } from "../support/tool-context";
+import { MemoryBuffer } from "../support/memory-buffer";
 
 /** Makes the storage's file writes fail as a full quota does, until `space()` is called. */
 function fillStorage(storage: Storage): { space(): void } {
@@ -62,27 +62,6 @@ describe("storage full: the agent's tools", () => {
     expect(await harness.files.readText("a.txt")).toBe("one\n");
   });
 });
-
-class MemoryBuffer implements TextBuffer {
-  private readonly changed = new Emitter<void>();
-  constructor(
-    readonly path: string,
-    private text: string,
-  ) {}
-  getValue() {
-    return this.text;
-  }
-  setValue(text: string) {
-    this.text = text;
-    this.changed.fire();
-  }
-  onDidChangeContent(listener: () => void) {
-    return this.changed.event(listener);
-  }
-  dispose() {
-    this.changed.dispose();
-  }
-}
 
 describe("storage full: the editor", () => {
   it("save says it failed, keeps the tab dirty with the typed text, and saves once space is back", async () => {

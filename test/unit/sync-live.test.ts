@@ -13,12 +13,13 @@ import WebSocket from "ws";
 import type * as Y from "yjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { signRoomToken } from "../../scripts/sync-server.mjs";
-import { Emitter, type Disposable } from "../../src/base";
+import type { Disposable } from "../../src/base";
 import { WorkspaceFiles, type FileChange } from "../../src/runtime";
 import { openStorage } from "../../src/storage";
 import { connectWorkspaceSync } from "../../src/storage/sync/connect";
-import { EditorDocuments, type TextBuffer } from "../../src/ui/editor";
+import { EditorDocuments } from "../../src/ui/editor";
 import { bindPresence, guestName, peersFrom } from "../../src/ui/sync/presence";
+import { MemoryBuffer } from "../support/memory-buffer";
 
 const SECRET = "test-secret";
 const cleanups: Array<() => unknown> = [];
@@ -56,27 +57,6 @@ async function startServer(): Promise<string> {
     });
     child.once("exit", (code) => reject(new Error(`sync-server exited ${code}: ${out}`)));
   });
-}
-
-class MemoryBuffer implements TextBuffer {
-  private readonly changed = new Emitter<void>();
-  constructor(
-    readonly path: string,
-    private text: string,
-  ) {}
-  getValue() {
-    return this.text;
-  }
-  setValue(text: string) {
-    this.text = text;
-    this.changed.fire();
-  }
-  onDidChangeContent(listener: () => void) {
-    return this.changed.event(listener);
-  }
-  dispose() {
-    this.changed.dispose();
-  }
 }
 
 /** What y-monaco does, on a plain buffer: typing goes into the Y.Text (origin: the binding), remote changes into the buffer. */

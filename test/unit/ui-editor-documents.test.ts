@@ -1,37 +1,10 @@
 // The editor's open documents over a real WorkspaceFiles (fake-indexeddb) with in-memory buffers:
 // dirty state, saving, and files changing underneath open tabs.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Emitter } from "../../src/base";
 import { WorkspaceFiles, type FileChange } from "../../src/runtime";
 import { openStorage, type Storage } from "../../src/storage";
-import { EditorDocuments, type BufferFactory, type TextBuffer, type UnsavedChoice } from "../../src/ui/editor";
-
-class MemoryBuffer implements TextBuffer {
-  private readonly changed = new Emitter<void>();
-  disposed = false;
-  constructor(
-    readonly path: string,
-    private text: string,
-  ) {}
-  getValue() {
-    return this.text;
-  }
-  setValue(text: string) {
-    this.text = text;
-    this.changed.fire();
-  }
-  /** What typing in the editor does. */
-  type(text: string) {
-    this.setValue(this.text + text);
-  }
-  onDidChangeContent(listener: () => void) {
-    return this.changed.event(listener);
-  }
-  dispose() {
-    this.disposed = true;
-    this.changed.dispose();
-  }
-}
+import { EditorDocuments, type BufferFactory, type UnsavedChoice } from "../../src/ui/editor";
+import { MemoryBuffer } from "../support/memory-buffer";
 
 class MemoryBuffers implements BufferFactory {
   readonly all: MemoryBuffer[] = [];
