@@ -28,11 +28,16 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return odd / sample.length > 0.3;
 }
 
+/** Lower-case hex of bytes (two digits a byte). */
+export function toHex(bytes: Iterable<number>): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** Hex SHA-256 of bytes or text (Web Crypto; present in browsers and Node 20). */
 export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   const bytes = typeof data === "string" ? encodeText(data) : data;
   const digest = await crypto.subtle.digest("SHA-256", bytes as BufferSource);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(new Uint8Array(digest));
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

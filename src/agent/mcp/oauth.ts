@@ -4,7 +4,7 @@
 // `secret`) and the two halves of the browser flow: the popup is the UI's, handed in as
 // `openAuthorization`. A connection refreshes an expired token when the server answers 401.
 import { auth, type OAuthClientInformation, type OAuthClientProvider, type OAuthTokens } from "@ai-sdk/mcp";
-import { errorMessage } from "../../base";
+import { errorMessage, toHex } from "../../base";
 import type { McpOAuthState, McpServerConfig } from "./server-config";
 
 /** Where the OAuth state of one server is read and written (Settings). */
@@ -79,7 +79,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): OAuthC
     },
     state: () => {
       const bytes = crypto.getRandomValues(new Uint8Array(16));
-      return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      return toHex(bytes);
     },
     saveState: (value) => void (state = value),
     storedState: () => state,

@@ -9,7 +9,7 @@ import type {
   MkdirOptions,
   RmOptions,
 } from "just-bash";
-import { PathError, encodeText, normalizePath } from "../../base";
+import { PathError, encodeText, normalizePath, toHex } from "../../base";
 import { WorkspaceFsError } from "../fs-errors";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
@@ -106,7 +106,7 @@ function decodeBytes(bytes: Uint8Array, encoding: BufferEncoding | undefined): s
       return btoa(raw);
     }
     case "hex":
-      return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      return toHex(bytes);
     default: {
       let out = "";
       for (const b of bytes) out += String.fromCharCode(encoding === "ascii" ? b & 0x7f : b);

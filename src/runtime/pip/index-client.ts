@@ -3,6 +3,7 @@
 // index must answer cross-origin requests. Failures are told apart for the user: offline or
 // refused by CORS (fetch rejects without a response), 404, other HTTP errors, an HTML-only index.
 import { normalizeName } from "./requirement";
+import { toHex } from "../../base";
 
 export const DEFAULT_INDEX = "https://pypi.org/simple/";
 const SIMPLE_JSON = "application/vnd.pypi.simple.v1+json";
@@ -131,5 +132,5 @@ export class IndexClient {
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-  return [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return toHex(digest);
 }

@@ -15,6 +15,7 @@
 // concurrently on another device (a new `edit` the deleting device had not seen) keeps the file.
 import { digest } from "lib0/hash/sha256";
 import * as Y from "yjs";
+import { bytesEqual, toHex } from "../../base";
 
 export const SYNC_DOC_VERSION = 2;
 /**
@@ -49,7 +50,7 @@ export interface ConflictOf {
 }
 
 export function sha256Hex(bytes: Uint8Array): string {
-  return Array.from(digest(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(digest(bytes));
 }
 
 export function entryKind(entry: Entry): EntryKind | undefined {
@@ -85,9 +86,7 @@ export function entryContent(entry: Entry, blobs: Y.Map<Uint8Array>): string | U
 
 export function sameData(a: string | Uint8Array, b: string | Uint8Array): boolean {
   if (typeof a === "string" || typeof b === "string") return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return bytesEqual(a, b);
 }
 
 /** `src/a.ts` + `local-conflict` -> `src/a.local-conflict.ts`; `Makefile` -> `Makefile.local-conflict`. */

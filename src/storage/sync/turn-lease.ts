@@ -11,7 +11,7 @@
 // renewed for EXPIRE_MS (by the watcher's own clock: devices' clocks differ) is of a device that
 // went away, and no longer holds the session. Offline, a device runs its turns (no one to ask).
 import type * as Y from "yjs";
-import { Emitter, UserFacingError, type Disposable } from "../../base";
+import { Emitter, UserFacingError, toHex, type Disposable } from "../../base";
 
 export interface TurnClaim {
   session: string;
@@ -62,7 +62,7 @@ function isClaim(value: unknown): value is TurnClaim {
 
 function randomNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(bytes);
 }
 
 export class TurnLeases implements Disposable {

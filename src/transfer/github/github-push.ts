@@ -7,6 +7,7 @@ import { decodeFileData, skipReason, type ImportOptions } from "../import-entrie
 import { describeGitHubError, GitHubError, type GitHubApi } from "./github-api";
 import { listRepository, type GitHubUpstream } from "./github-open";
 import { cleanApiUrl } from "./github-spec";
+import { toHex } from "../../base";
 
 export type WorkspaceFileData = string | Uint8Array;
 
@@ -32,7 +33,7 @@ export async function gitBlobSha(data: WorkspaceFileData): Promise<string> {
   all.set(header);
   all.set(bytes, header.length);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", all));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(digest);
 }
 
 /**
