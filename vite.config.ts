@@ -2,6 +2,8 @@
 // and Vitest's three projects: unit (Node), e2e (Playwright + Chromium on the built app), bench.
 import "./scripts/node20-polyfills";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
@@ -12,6 +14,7 @@ import { SHARED_HEADERS, responseHeadersFor } from "./scripts/response-headers.m
 import { serviceWorkerPlugin } from "./scripts/service-worker-plugin";
 import { pythonStdlibPlugin } from "./scripts/python-stdlib-plugin";
 import { webcontainerOutputDecoding } from "./scripts/webcontainer-output-decoding";
+import { gzippedBase64Plugin } from "./scripts/gzipped-base64-plugin";
 
 /**
  * The dev server only: the Content-Security-Policy in index.html allows no inline script, but the
@@ -83,12 +86,15 @@ const processShim: Plugin = {
 };
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), devCsp, headersOnEveryResponse, webcontainerOutputDecoding(), serviceWorkerPlugin(), pythonStdlibPlugin(fileURLToPath(new URL(".", import.meta.url)))],
+  plugins: [react(), devCsp, headersOnEveryResponse, webcontainerOutputDecoding(), serviceWorkerPlugin(), pythonStdlibPlugin(fileURLToPath(new URL(".", import.meta.url))), gzippedBase64Plugin()],
   resolve: {
     alias: [
       // y-monaco imports "monaco-editor/esm/vs/editor/editor.api.js", a path monaco-editor's package
       // exports no longer map (its "./*.js" adds esm/vs/ itself): point it at the same module.
       { find: /^monaco-editor\/esm\/vs\/(.*)$/, replacement: "monaco-editor/$1" },
+      // brotli-wasm exports only its entry; node:zlib's Brotli loads its Node glue and wasm as files
+      // (src/runtime/node/builtins/brotli-codec.ts).
+      { find: /^brotli-wasm\/pkg\.node\/(.*)$/, replacement: `${path.dirname(createRequire(import.meta.url).resolve("brotli-wasm"))}/pkg.node/$1` },
       ...(mode === E2E_MODE ? [{ find: "@webcontainer/api", replacement: fileURLToPath(new URL("./test/support/fake-webcontainer-api.ts", import.meta.url)) }] : []),
     ],
   },
@@ -102,7 +108,7 @@ export default defineConfig(({ mode }) => ({
   // Workers are one file each: the sandbox starts them as classic scripts from text (no chunks to
   // import). Their classes and functions keep their names through minification: a program's
   // uncaught error prints its class as Node does ("SandboxFsError", never "ih [Error]").
-  worker: { format: "es", plugins: () => [processShim, pyodideWithoutImportMeta], rolldownOptions: { output: { codeSplitting: false, keepNames: true } } },
+  worker: { format: "es", plugins: () => [processShim, pyodideWithoutImportMeta, gzippedBase64Plugin()], rolldownOptions: { output: { codeSplitting: false, keepNames: true } } },
   build: {
     outDir: mode === E2E_MODE ? "dist-e2e" : "dist",
     target: "es2022",
@@ -110,6 +116,9 @@ export default defineConfig(({ mode }) => ({
     chunkSizeWarningLimit: 8000,
   },
   test: {
+    // Through Vite's plugins, not Node's own import: the node runtime's Brotli imports brotli-wasm's
+    // wasm with a query of ours (scripts/gzipped-base64-plugin.ts).
+    server: { deps: { inline: [/brotli-wasm/] } },
     projects: [
       {
         extends: true,

@@ -3,7 +3,7 @@
 // async_hooks, module, tty, dns, diagnostics_channel, string_decoder, punycode and the modules
 // that need an OS, each program run in both and stdout, stderr and the exit code compared. Also:
 // every name in the real Node's require("module").builtinModules loads in ours, and what our zlib
-// compresses the real Node's zlib reads back (and the other way round).
+// compresses the real Node's zlib reads back (and the other way round), Brotli included.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -90,6 +90,76 @@ export const PROGRAMS: Program[] = [
         "  await pipelineAsync(fs.createReadStream('big.txt.gz'), zlib.createGunzip(), fs.createWriteStream('back.txt'));",
         "  console.log('file gunzip', fs.readFileSync('back.txt', 'utf8') === fs.readFileSync('big.txt', 'utf8'));",
         "})();",
+      ),
+    },
+  },
+  {
+    name: "zlib Brotli: quality and the other params, callbacks, promisify, maxOutputLength, corrupt input, streams (chunked input, output before the end)",
+    args: ["main.js"],
+    files: {
+      "main.js": lines(
+        "const zlib = require('zlib');",
+        "const util = require('util');",
+        "const { pipeline, Readable, Writable } = require('stream');",
+        "const { BROTLI_PARAM_QUALITY: Q, BROTLI_PARAM_MODE: MODE, BROTLI_MODE_TEXT, BROTLI_PARAM_SIZE_HINT: HINT, BROTLI_PARAM_LGWIN: LGWIN } = zlib.constants;",
+        "const text = Buffer.from(Array.from({ length: 3000 }, (_, i) => 'line ' + i + ': the quick brown fox ' + (i % 7) + ' jumps over ' + (i % 13) + ' lazy dogs\\n').join(''));",
+        "for (const quality of [0, 1, 5, 9, 11]) {",
+        "  const packed = zlib.brotliCompressSync(text, { params: { [Q]: quality } });",
+        "  console.log('quality', quality, zlib.brotliDecompressSync(packed).equals(text), packed.length < text.length / 4);",
+        "}",
+        "const hinted = zlib.brotliCompressSync(text, { params: { [MODE]: BROTLI_MODE_TEXT, [HINT]: text.length, [LGWIN]: 16, [Q]: 4 } });",
+        "console.log('mode, size hint, lgwin', zlib.brotliDecompressSync(hinted).equals(text), hinted.length < text.length / 4);",
+        "console.log('empty', zlib.brotliDecompressSync(zlib.brotliCompressSync('')).length, 'one byte', zlib.brotliDecompressSync(zlib.brotliCompressSync('x')).toString());",
+        "console.log('trailing bytes ignored', zlib.brotliDecompressSync(Buffer.concat([zlib.brotliCompressSync('abc'), Buffer.from('zz')])).toString());",
+        "for (const [label, call] of [",
+        "  ['unknown param', () => zlib.brotliCompressSync('x', { params: { 99: 1 } })],",
+        "  ['named param', () => zlib.brotliCompressSync('x', { params: { quality: 1 } })],",
+        "  ['string value', () => zlib.brotliCompressSync('x', { params: { [Q]: 'high' } })],",
+        "  ['not brotli', () => zlib.brotliDecompressSync(Buffer.from('not brotli data at all'))],",
+        "  ['truncated', () => zlib.brotliDecompressSync(zlib.brotliCompressSync(text).subarray(0, 300))],",
+        "  ['empty input', () => zlib.brotliDecompressSync(Buffer.alloc(0))],",
+        "  ['max output', () => zlib.brotliDecompressSync(zlib.brotliCompressSync(text), { maxOutputLength: 1000 })],",
+        "  ['max output (compress)', () => zlib.brotliCompressSync(text, { maxOutputLength: 10 })],",
+        "]) {",
+        "  try { call(); console.log(label, 'no error'); } catch (e) { console.log(label, e.name, e.code, e.errno, e.message); }",
+        "}",
+        "console.log('max output fits', zlib.brotliDecompressSync(zlib.brotliCompressSync(text), { maxOutputLength: text.length }).length);",
+        "const chunks = (buffer, size) => Array.from({ length: Math.ceil(buffer.length / size) }, (_, i) => buffer.subarray(i * size, (i + 1) * size));",
+        "const collect = (label, out = []) => new Writable({ write(c, e, cb) { out.push(c); cb(); }, final(cb) { const all = Buffer.concat(out); console.log(label, all.equals(text) ? 'same' : all.length); cb(); } });",
+        "zlib.brotliCompress(text, (error, packed) => {",
+        "  console.log('callback', error, zlib.brotliDecompressSync(packed).equals(text));",
+        "  zlib.brotliDecompress(packed, { params: { [Q]: 3 } }, (error2, out) => {",
+        "    console.log('callback with options', error2, out.equals(text));",
+        "    zlib.brotliDecompress(Buffer.from('not brotli data at all'), (e) => {",
+        "      console.log('callback error', e.code, e.errno, e.message);",
+        "      util.promisify(zlib.brotliCompress)(text, { params: { [Q]: 6 } }).then((p) => util.promisify(zlib.brotliDecompress)(p)).then(async (o) => {",
+        "        console.log('promisified', o.equals(text));",
+        "        await new Promise((resolve) => pipeline(Readable.from(chunks(text, 1000)), zlib.createBrotliCompress({ params: { [Q]: 5 } }), zlib.createBrotliDecompress(), collect('chunked pipeline'), (e) => resolve(console.log('pipeline', e))));",
+        "        // The decoder gets Node's bytes a few at a time and gives output before the input has ended.",
+        "        const nodePacked = zlib.brotliCompressSync(text);",
+        "        const decoder = zlib.createBrotliDecompress();",
+        "        const got = [];",
+        "        decoder.on('data', (c) => got.push(c));",
+        "        for (const piece of chunks(nodePacked.subarray(0, nodePacked.length >> 1), 7)) decoder.write(piece);",
+        "        await new Promise((resolve) => decoder.flush(resolve));",
+        "        console.log('output before the end', got.length > 0, Buffer.concat(got).length < text.length);",
+        "        await new Promise((resolve) => { decoder.on('end', resolve); decoder.end(nodePacked.subarray(nodePacked.length >> 1)); });",
+        "        console.log('decoded in pieces', Buffer.concat(got).equals(text));",
+        "        const bad = zlib.createBrotliDecompress();",
+        "        await new Promise((resolve) => { bad.on('error', (e) => resolve(console.log('stream error', e.code, e.errno, e.message))); bad.end('not brotli data at all'); });",
+        "        const cut = zlib.createBrotliDecompress();",
+        "        await new Promise((resolve) => { cut.on('error', (e) => resolve(console.log('stream cut', e.code, e.errno, e.message))); cut.on('data', () => {}); cut.end(nodePacked.subarray(0, 100)); });",
+        "        const encoder = zlib.createBrotliCompress();",
+        "        const packedParts = [];",
+        "        encoder.on('data', (c) => packedParts.push(c));",
+        "        encoder.write(text.subarray(0, 5000));",
+        "        encoder.write(text.subarray(5000));",
+        "        await new Promise((resolve) => { encoder.on('end', resolve); encoder.end(); });",
+        "        console.log('encoder stream', zlib.brotliDecompressSync(Buffer.concat(packedParts)).equals(text), encoder.bytesWritten, encoder instanceof zlib.BrotliCompress);",
+        "      });",
+        "    });",
+        "  });",
+        "});",
       ),
     },
   },
@@ -508,13 +578,24 @@ describe("built-ins against the machine's Node", () => {
     });
     expect(back.stderr).toBe("");
     expect(JSON.parse(back.stdout)).toEqual([text, text, text, text]);
-    // Brotli: ours writes stored streams, which Node reads; Node's compressed streams are refused in one line.
+    // Brotli: each side reads what the other wrote, at the default quality and at 4, and ours compresses as well as Node's (within 5%).
+    const node = { q11: zlib.brotliCompressSync(text).toString("base64"), q4: zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }).toString("base64") };
     const brotli = await runNodeInProcess(["main.js"], {
-      "main.js": `const zlib = require('zlib');\nconst text = ${JSON.stringify(text)};\nconsole.log(zlib.brotliCompressSync(text).toString('base64'));\nconsole.log(zlib.brotliCompressSync('').toString('base64'));\ntry { zlib.brotliDecompressSync(Buffer.from('${zlib.brotliCompressSync(text).toString("base64")}', 'base64')); } catch (e) { console.log(e.code, e.message); }`,
+      "main.js": `const zlib = require('zlib');\nconst text = ${JSON.stringify(text)};\nconst node = ${JSON.stringify(node)};\nconsole.log(JSON.stringify({ q11: zlib.brotliCompressSync(text).toString('base64'), q4: zlib.brotliCompressSync(text, { params: { 1: 4 } }).toString('base64'), empty: zlib.brotliCompressSync('').toString('base64'), back: [zlib.brotliDecompressSync(Buffer.from(node.q11, 'base64')).toString(), zlib.brotliDecompressSync(Buffer.from(node.q4, 'base64')).toString()] }));\ntry { zlib.brotliDecompressSync(Buffer.from('garbage!')); } catch (e) { console.log(e.code, e.errno, e.message); }`,
     });
-    const [ourBrotli, ourEmpty, refused] = brotli.stdout.trim().split("\n");
-    expect(zlib.brotliDecompressSync(Buffer.from(ourBrotli!, "base64")).toString()).toBe(text);
-    expect(zlib.brotliDecompressSync(Buffer.from(ourEmpty!, "base64")).length).toBe(0);
-    expect(refused).toBe("ERR_WEBCODE_NEEDS_WEBCONTAINER Brotli data with compressed blocks cannot be decoded in the browser runtime (it reads only stored Brotli streams): it needs Node.js, which the WebContainer runtime runs.");
+    expect(brotli.stderr).toBe("");
+    const [packedLine, garbageLine] = brotli.stdout.trim().split("\n");
+    const ourBrotli = JSON.parse(packedLine!) as { q11: string; q4: string; empty: string; back: string[] };
+    expect(ourBrotli.back).toEqual([text, text]);
+    for (const quality of ["q11", "q4"] as const) {
+      const ours = Buffer.from(ourBrotli[quality], "base64");
+      expect(zlib.brotliDecompressSync(ours).toString()).toBe(text);
+      expect(ours.length).toBeLessThanOrEqual(Buffer.from(node[quality], "base64").length * 1.05);
+    }
+    expect(zlib.brotliDecompressSync(Buffer.from(ourBrotli.empty, "base64")).length).toBe(0);
+    // A known difference: for this input (a metadata block whose padding is not zero) Google's C decoder, Node's, says PADDING_1
+    // and the Rust port brotli-wasm is built from says PADDING_2. Asserted so the test fails when it goes.
+    expect(() => zlib.brotliDecompressSync(Buffer.from("garbage!"))).toThrow(expect.objectContaining({ code: "ERR__ERROR_FORMAT_PADDING_1" }));
+    expect(garbageLine).toBe("ERR__ERROR_FORMAT_PADDING_2 -15 Decompression failed");
   });
 });

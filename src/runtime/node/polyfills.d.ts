@@ -30,3 +30,8 @@ declare module "assert/" {
 declare module "url/" {
   export * from "url";
 }
+// scripts/gzipped-base64-plugin.ts: a file's bytes, gzipped, as base64.
+declare module "*?gzip-base64" {
+  const base64: string;
+  export default base64;
+}

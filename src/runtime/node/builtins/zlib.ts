@@ -1,15 +1,14 @@
 // node:zlib on fflate (already the app's zip library; small, pure JavaScript and synchronous, which
 // a sandboxed worker needs: no Web Workers of its own). gzip, deflate (zlib format), deflateRaw and
 // their inverses, plus unzip (gzip or zlib by header), as sync calls, callbacks, promisify and
-// Transform streams. Brotli writes and reads stored (uncompressed) Brotli streams only
-// (brotli-stored.ts): valid for any decoder, not smaller; compressed Brotli input is refused in one line.
+// Transform streams. Brotli is brotli-wasm (brotli-codec.ts), loaded with the first Brotli call.
 // Compressed bytes are valid streams that Node's zlib reads, not byte-identical to Node's.
 import * as fflate from "fflate";
 import { Buffer } from "buffer/";
 import type { Transform as NodeTransform } from "stream";
 import stream from "readable-stream";
 import { ZLIB_CONSTANTS } from "./zlib-constants";
-import { StoredBrotliWriter, decodeStoredBrotli } from "./brotli-stored";
+import { BrotliDecoder, BrotliEncoder, brotliQuality } from "./brotli-codec";
 import { crc32 } from "../../../base";
 
 type Kind = "Deflate" | "Inflate" | "Gzip" | "Gunzip" | "DeflateRaw" | "InflateRaw" | "Unzip" | "BrotliCompress" | "BrotliDecompress";
@@ -26,14 +25,18 @@ interface ZlibOptions {
   finishFlush?: number;
   flush?: number;
   maxOutputLength?: number;
+  params?: Record<string, unknown>;
 }
 interface Engine {
   ondata: fflate.FlateStreamHandler;
   push(chunk: Uint8Array, final?: boolean): void;
   flush?(sync?: boolean): void;
+  close?(): void;
 }
 
 const { Transform } = stream as unknown as { Transform: typeof NodeTransform };
+/** Brotli output is taken from the codec in pieces of this size (Node's default chunkSize). */
+const BROTLI_OUTPUT_CHUNK = ZLIB_CONSTANTS.Z_DEFAULT_CHUNK;
 
 function toBuffer(data: Uint8Array): Buffer {
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
@@ -81,34 +84,49 @@ function engineFor(kind: Kind, options: ZlibOptions | undefined): Engine {
     case "InflateRaw": return new fflate.Inflate(options?.dictionary ? { dictionary: toBytes(options.dictionary) } : {});
     case "Gunzip": return new fflate.Gunzip();
     case "Unzip": return new GzipOrZlib();
-    case "BrotliCompress": return new BrotliCompressEngine();
-    case "BrotliDecompress": return new BrotliDecompressEngine();
+    case "BrotliCompress": return new BrotliCompressEngine(options);
+    case "BrotliDecompress": return new BrotliDecompressEngine(options);
   }
 }
 
 class BrotliCompressEngine implements Engine {
   ondata: fflate.FlateStreamHandler = () => undefined;
-  private readonly writer = new StoredBrotliWriter();
+  private readonly encoder: BrotliEncoder;
+  constructor(options: ZlibOptions | undefined) {
+    this.encoder = new BrotliEncoder(brotliQuality(options?.params), options?.chunkSize ?? BROTLI_OUTPUT_CHUNK);
+  }
   push(chunk: Uint8Array, final = false): void {
-    for (const part of this.writer.push(chunk)) this.ondata(part as Uint8Array<ArrayBuffer>, false);
-    if (final) this.ondata(this.writer.end() as Uint8Array<ArrayBuffer>, true);
+    const emit = (data: Uint8Array) => this.ondata(data as Uint8Array<ArrayBuffer>, false);
+    if (chunk.length > 0) this.encoder.write(chunk, emit);
+    if (final) {
+      this.encoder.end(emit);
+      this.ondata(new Uint8Array(0), true);
+    }
+  }
+  // No flush(): brotli-wasm's encoder has no flush operation, so a Brotli stream's flush() emits
+  // nothing early; what was written comes out when the stream ends.
+  close(): void {
+    this.encoder.close();
   }
 }
 
-/** Reads the whole stream, then decodes it (stored Brotli streams are read in one pass). */
+/** Decodes as the input comes (not buffered): output is emitted chunk by chunk. */
 class BrotliDecompressEngine implements Engine {
   ondata: fflate.FlateStreamHandler = () => undefined;
-  private chunks: Uint8Array[] = [];
+  private readonly decoder: BrotliDecoder;
+  constructor(options: ZlibOptions | undefined) {
+    brotliQuality(options?.params); // Node checks a decoder's params too
+    this.decoder = new BrotliDecoder(options?.chunkSize ?? BROTLI_OUTPUT_CHUNK);
+  }
   push(chunk: Uint8Array, final = false): void {
-    this.chunks.push(chunk);
-    if (!final) return;
-    const whole = new Uint8Array(this.chunks.reduce((sum, part) => sum + part.length, 0));
-    let at = 0;
-    for (const part of this.chunks) {
-      whole.set(part, at);
-      at += part.length;
+    this.decoder.write(chunk, (data) => this.ondata(data as Uint8Array<ArrayBuffer>, false));
+    if (final) {
+      this.decoder.end();
+      this.ondata(new Uint8Array(0), true);
     }
-    this.ondata(decodeStoredBrotli(whole) as Uint8Array<ArrayBuffer>, true);
+  }
+  close(): void {
+    this.decoder.close();
   }
 }
 
@@ -143,17 +161,23 @@ function processSync(kind: Kind, input: Input, options?: ZlibOptions): Buffer {
   const data = toBytes(input);
   const parts: Uint8Array[] = [];
   const engine = engineFor(kind, options);
-  engine.ondata = (chunk) => parts.push(chunk);
+  const limit = options?.maxOutputLength;
+  let total = 0;
+  // Stops as soon as the output passes maxOutputLength, so a small input that inflates to gigabytes is never held whole.
+  engine.ondata = (chunk) => {
+    total += chunk.length;
+    if (limit !== undefined && total > limit) {
+      throw Object.assign(new RangeError(`Cannot create a Buffer larger than ${limit} bytes`), { code: "ERR_BUFFER_TOO_LARGE" });
+    }
+    parts.push(chunk);
+  };
   try {
     engine.push(data, true);
   } catch (error) {
+    engine.close?.();
     throw zlibError(error);
   }
-  const out = Buffer.concat(parts.map(toBuffer));
-  if (options?.maxOutputLength !== undefined && out.length > options.maxOutputLength) {
-    throw Object.assign(new RangeError(`Cannot create a Buffer larger than ${options.maxOutputLength} bytes`), { code: "ERR_BUFFER_TOO_LARGE" });
-  }
-  return out;
+  return Buffer.concat(parts.map(toBuffer));
 }
 
 export interface ZlibContext {
@@ -213,6 +237,10 @@ export function createZlib(context: ZlibContext) {
     }
     params(_level: number, _strategy: number, callback?: () => void): void {
       if (callback) context.setImmediate(callback);
+    }
+    override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+      this.engine.close?.();
+      callback(error);
     }
     reset(): void {}
     close(callback?: () => void): void {
