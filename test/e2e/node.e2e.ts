@@ -1,5 +1,5 @@
 // node in the browser runtime, in a real browser: a TypeScript file and node:test files written
-// from the terminal, every built-in loading (zlib, vm, AsyncLocalStorage and import() through new Function at work), exit codes as Node's, a program that cannot open the app's database, reach
+// from the terminal, every built-in loading (zlib with Brotli, vm, AsyncLocalStorage and import() through new Function at work), exit codes as Node's, a program that cannot open the app's database, reach
 // the page or the network, Ctrl-C ending an endless loop at once, and worker_threads' MessageChannel.
 import { describe, expect, it } from "vitest";
 import { runInTerminal, terminalText, useBrowser, waitForTerminal, waitForWorkbench } from "../support/browser";
@@ -41,6 +41,9 @@ describe("node in the browser runtime", () => {
     const page = await openBrowserRuntime();
     await runInTerminal(page, `node -e "const z = require('zlib'); const m = require('module'); const bad = m.builtinModules.filter((n) => { try { require(n); return false; } catch { return true; } }); console.log('builtins', m.builtinModules.length, 'failed', bad.length, z.gunzipSync(z.gzipSync('round trip')).toString(), require('vm').runInNewContext('a + 1', { a: 1 }))"`);
     await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^builtins 68 failed 0 round trip 2$/m);
+    // Brotli's wasm is compiled on the first Brotli call, in the sandboxed worker (its CSP, a synchronous compile): Node's bytes decode, ours compress.
+    await runInTerminal(page, `node -e "const z = require('zlib'); const t = 'brotli in the sandbox '.repeat(100); const p = z.brotliCompressSync(t); console.log('brotli', p.length < t.length / 10, z.brotliDecompressSync(p).toString() === t, z.brotliDecompressSync(Buffer.from('G3cA+I2Ubt5EVYaWbCBvEVscgMUB', 'base64')).toString().split(' ').length)"`);
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^brotli true true 21$/m);
     await runInTerminal(page, `node -e "const { AsyncLocalStorage } = require('async_hooks'); const als = new AsyncLocalStorage(); als.run('kept', async () => { await new Promise((r) => setTimeout(r, 5)); console.log('store', als.getStore()); })"`);
     await expect.poll(() => terminalText(page), { timeout: 10_000 }).toMatch(/^store kept$/m);
     await runInTerminal(page, `echo 'export default 42;' > lib.mjs; echo 'new Function("s", "return import(s)")("./lib.mjs").then((m) => console.log("imported", m.default));' > dyn.js; node dyn.js`);
