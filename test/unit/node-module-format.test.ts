@@ -21,6 +21,27 @@ describe("node module format", () => {
     expect(run.stdout).toBe("a.cjs commonjs\nb.mjs module\n");
   });
 
+  it("an ES module whose side-effect import of a built-in comes before a default import runs (the shape of Vite's bundled config)", async () => {
+    // Sucrase puts its interop helper on the first line, right before the side-effect import's
+    // require('node:module'): that call was left as require, which an ES module does not have.
+    const files = {
+      "node_modules/@vitejs/plugin-react/package.json": JSON.stringify({ name: "@vitejs/plugin-react", type: "module", exports: "./index.js" }),
+      "node_modules/@vitejs/plugin-react/index.js": "export default function react() { return 'react plugin'; }\n",
+      "vite.config.ts.timestamp-1-2.mjs": [
+        'import "node:module";',
+        'import react from "file:///workspace/node_modules/%40vitejs/plugin-react/index.js";',
+        "var vite_config_default = { plugins: [react()] };",
+        "export { vite_config_default as default };",
+        "",
+      ].join("\n"),
+      "main.mjs": "console.log((await import('./vite.config.ts.timestamp-1-2.mjs')).default.plugins);",
+    };
+    const run = await runNodeInProcess(["main.mjs"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("[ 'react plugin' ]\n");
+    expect(run.exitCode).toBe(0);
+  });
+
   it("follows the nearest package.json type for .js: module, commonjs, and a nested package overriding its parent", async () => {
     const run = await runNodeInProcess(["main.cjs"], {
       "main.cjs": "import('./esm/a.js').then(() => require('./esm/nested/b.js'));",

@@ -224,7 +224,11 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     thread: request.thread && context.thread ? { start: request.thread, link: context.thread } : undefined,
     execPath: EXEC_PATH,
   });
-  const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers };
+  // Node's MessageChannel and MessagePort are worker_threads' (ref/unref, 'message' events), not the
+  // platform's: emnapi (napi-rs wasm builds such as Rolldown's) keeps a program alive while its async
+  // work runs by ref() on such a port, and Vite's CLI ended (exit 0, no output) before its build.
+  const ports = builtins.get("worker_threads") as { MessageChannel: unknown; MessagePort: unknown };
+  const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers, MessageChannel: ports.MessageChannel, MessagePort: ports.MessagePort };
   if (hooks.installGlobals) Object.assign(globalThis, globals);
   const loader = new ModuleLoader({
     fs,

@@ -25,9 +25,10 @@ const TS_EXTENSION = /\.[cm]?tsx?$/;
 const DYNAMIC_IMPORT_CALL = /(?<![\w$.])import\s*\(/g;
 const IMPORT_META_ACCESS = /(?<![\w$.])import\.meta(?![\w$])/g;
 // The require() calls sucrase writes for import statements: `var _x = require('x')`, wrapped in its
-// interop helpers, or a bare statement for a side-effect import. A program's own `require` (from
-// createRequire) keeps its name.
-const GENERATED_REQUIRE = /(var _[\w$]* = |_interopRequire\w*\(|^\s*|;\s*)require\((['"])([^'"\n]+)\2\)/gm;
+// interop helpers, or a bare statement for a side-effect import (also right after the interop
+// helpers sucrase puts on the first line: `…}require('node:module');` in Vite's bundled config). A
+// program's own `require` (from createRequire) keeps its name.
+const GENERATED_REQUIRE = /(var _[\w$]* = |_interopRequire\w*\(|^\s*|[;}]\s*)require\((['"])([^'"\n]+)\2\)/gm;
 
 export function isTypeScript(filename: string): boolean {
   return TS_EXTENSION.test(filename);
