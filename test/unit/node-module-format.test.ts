@@ -42,6 +42,17 @@ describe("node module format", () => {
     expect(run.exitCode).toBe(0);
   });
 
+  it("exports under string names (ES2022: @vitejs/plugin-react's `as \"module.exports\"`), re-exports too", async () => {
+    const files = {
+      "m.mjs": 'const plugin = () => "plugin";\nconst forCjs = () => "for cjs";\nexport { plugin as default, forCjs as "module.exports", plugin as "x-y" };\nexport { q as "r s" } from "./q.mjs";\n',
+      "q.mjs": "export const q = 'q';\n",
+      "main.mjs": "import plugin, * as ns from './m.mjs';\nconsole.log(plugin(), ns['module.exports'](), ns['x-y'] === plugin, ns['r s']);\n",
+    };
+    const run = await runNodeInProcess(["main.mjs"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("plugin for cjs true q\n");
+  });
+
   it("follows the nearest package.json type for .js: module, commonjs, and a nested package overriding its parent", async () => {
     const run = await runNodeInProcess(["main.cjs"], {
       "main.cjs": "import('./esm/a.js').then(() => require('./esm/nested/b.js'));",

@@ -85,6 +85,16 @@ export function functionWithImport(dynamicImport: (id: unknown) => Promise<unkno
   return withImport as unknown as FunctionConstructor;
 }
 
+// Sucrase 3 passes an export's string name (ES2022 `export { a as "module.exports" }`, which
+// @vitejs/plugin-react 6 has) through as written: `exports."module.exports" = a`, and a re-export's
+// as `'"name"'`. Both made into the property access and name they stand for.
+const STRING_EXPORT_ASSIGNMENT = /\bexports\.("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g;
+const STRING_REEXPORT_NAME = /(_createNamedExportFrom\([\w$]+, )'("(?:[^"\\\n']|\\.)*")'/g;
+
+function stringExportNames(code: string): string {
+  return code.replace(STRING_EXPORT_ASSIGNMENT, "exports[$1]").replace(STRING_REEXPORT_NAME, "$1$2");
+}
+
 export function transformModule(source: string, filename: string, format: "commonjs" | "module"): TransformResult {
   const typescript = isTypeScript(filename);
   // A hashbang line (package bins) is a comment for Node; kept as one so lines stay where they were.
@@ -104,6 +114,7 @@ export function transformModule(source: string, filename: string, format: "commo
       injectCreateRequireForImportRequire: false,
     }).code;
   }
+  if (format === "module") code = stringExportNames(code);
   code = renameImports(code, format);
   const imports: string[] = [];
   if (format === "module") {
