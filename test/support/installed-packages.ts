@@ -125,12 +125,17 @@ export function installedRegistryFixtures(names: string[], roots = [process.cwd(
     // npm's own bookkeeping fields of an installed package.json are not the published manifest's.
     const published = Object.fromEntries(Object.entries(rest).filter(([field]) => !field.startsWith("_")));
     const folder = path.join(at.root, at.dir);
-    const files = isNativeBuild(manifest)
-      ? {}
-      : walkPackage(folder, (file) => file !== "package.json", (file) => (TEXT_FILE.test(file) ? readFileSync(file, "utf8") : new Uint8Array(readFileSync(file))));
+    const read = (file: string) => (TEXT_FILE.test(file) ? readFileSync(file, "utf8") : new Uint8Array(readFileSync(file)));
+    const files = isNativeBuild(manifest) ? {} : walkPackage(folder, (file) => file !== "package.json", read);
+    // Bundled dependencies travel inside the package's tarball (lightningcss-wasm bundles napi-wasm).
+    const bundled = new Set<string>(Array.isArray(manifest.bundledDependencies) ? manifest.bundledDependencies : Array.isArray(manifest.bundleDependencies) ? manifest.bundleDependencies : []);
+    for (const name of bundled) {
+      const nested = path.join(folder, "node_modules", name);
+      for (const [file, data] of Object.entries(walkPackage(nested, () => true, read))) files[`node_modules/${name}/${file}`] = data;
+    }
     out.push({ name: manifest.name, version, manifest: published, files });
     if (isNativeBuild(manifest)) return;
-    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, at, false);
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) if (!bundled.has(dependency)) visit(dependency, at, false);
     for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) visit(dependency, at, true);
     for (const dependency of Object.keys(manifest.peerDependencies ?? {})) {
       if (!manifest.peerDependenciesMeta?.[dependency]?.optional) visit(dependency, at, false);
