@@ -13,7 +13,7 @@ import { runInTerminal, runToExit, waitForTerminal, waitForWorkbench } from "../
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry";
 import { installedRegistryFixtures } from "../support/installed-packages";
 import { importZip } from "../support/preview-sites";
-import { STARTER_PACKAGES, viteReactTsStarter, writeNativeStarter } from "../support/vite-react-ts-starter";
+import { shellEnvironment, STARTER_PACKAGES, viteReactTsStarter, writeNativeStarter } from "../support/vite-react-ts-starter";
 import { holdForeignRequests, useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
@@ -33,7 +33,7 @@ function nativeBuilds(): { cold: number; warm: number } {
     const times: number[] = [];
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
-      const run = spawnSync("npm", ["run", "build"], { cwd: folder, encoding: "utf8" });
+      const run = spawnSync("npm", ["run", "build"], { cwd: folder, encoding: "utf8", env: shellEnvironment() });
       if (run.status !== 0) throw new Error(`native npm run build failed:\n${run.stdout}${run.stderr}`);
       times.push(performance.now() - started);
     }

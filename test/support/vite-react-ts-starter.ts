@@ -290,3 +290,11 @@ export function writeNativeStarter(folder: string, installed = path.resolve("nod
   symlinkSync("../typescript/bin/tsc", path.join(folder, "node_modules/.bin/tsc"));
   symlinkSync("../vite/bin/vite.js", path.join(folder, "node_modules/.bin/vite"));
 }
+
+/**
+ * The environment of a user's shell for the native build: the test runner's own variables left out
+ * (vitest sets NODE_ENV=test, with which Vite bundles React's development build).
+ */
+export function shellEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NODE_ENV" && name !== "TEST" && !name.startsWith("VITEST")));
+}
