@@ -42,6 +42,15 @@ describe("node module format", () => {
     expect(run.exitCode).toBe(0);
   });
 
+  it("leaves `}require('…')` in a module's own code as written (rollup writes CommonJS through such templates)", async () => {
+    const files = {
+      "gen.mjs": "import path from 'node:path';\nconst id = path.basename('/x/dep.js');\nconst code = `${';'}require('${id}')`;\nconsole.log(code, `{}require('other')`);\n",
+    };
+    const run = await runNodeInProcess(["gen.mjs"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(";require('dep.js') {}require('other')\n");
+  });
+
   it("exports under string names (ES2022: @vitejs/plugin-react's `as \"module.exports\"`), re-exports too", async () => {
     const files = {
       "m.mjs": 'const plugin = () => "plugin";\nconst forCjs = () => "for cjs";\nexport { plugin as default, forCjs as "module.exports", plugin as "x-y" };\nexport { q as "r s" } from "./q.mjs";\n',

@@ -25,10 +25,13 @@ const TS_EXTENSION = /\.[cm]?tsx?$/;
 const DYNAMIC_IMPORT_CALL = /(?<![\w$.])import\s*\(/g;
 const IMPORT_META_ACCESS = /(?<![\w$.])import\.meta(?![\w$])/g;
 // The require() calls sucrase writes for import statements: `var _x = require('x')`, wrapped in its
-// interop helpers, or a bare statement for a side-effect import (also right after the interop
-// helpers sucrase puts on the first line: `…}require('node:module');` in Vite's bundled config). A
-// program's own `require` (from createRequire) keeps its name.
-const GENERATED_REQUIRE = /(var _[\w$]* = |_interopRequire\w*\(|^\s*|[;}]\s*)require\((['"])([^'"\n]+)\2\)/gm;
+// interop helpers, or a bare statement for a side-effect import. A program's own `require` (from
+// createRequire) keeps its name.
+const GENERATED_REQUIRE = /(var _[\w$]* = |_interopRequire\w*\(|^\s*|;\s*)require\((['"])([^'"\n]+)\2\)/gm;
+// On the first line, also a side-effect import right after the interop helpers sucrase puts there:
+// `…obj : { default: obj }; }require('node:module');` (Vite's bundled config). Looked for on the first
+// line only: elsewhere `}require('…')` is code that writes CommonJS, in a template (rollup's).
+const FIRST_LINE_REQUIRE = /(var _[\w$]* = |_interopRequire\w*\(|^\s*|[;}]\s*)require\((['"])([^'"\n]+)\2\)/g;
 
 export function isTypeScript(filename: string): boolean {
   return TS_EXTENSION.test(filename);
@@ -118,10 +121,14 @@ export function transformModule(source: string, filename: string, format: "commo
   code = renameImports(code, format);
   const imports: string[] = [];
   if (format === "module") {
-    code = code.replace(GENERATED_REQUIRE, (_whole, before: string, quote: string, specifier: string) => {
+    const toStaticImport = (_whole: string, before: string, quote: string, specifier: string) => {
       imports.push(specifier);
       return `${before}${STATIC_IMPORT}(${quote}${specifier}${quote})`;
-    });
+    };
+    const lineEnd = code.indexOf("\n") < 0 ? code.length : code.indexOf("\n");
+    // One pass per part, so the imports are listed in the order they come.
+    const first = code.slice(0, lineEnd).replace(FIRST_LINE_REQUIRE, toStaticImport);
+    code = first + code.slice(lineEnd).replace(GENERATED_REQUIRE, toStaticImport);
   }
   return { code, imports };
 }
