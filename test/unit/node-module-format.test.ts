@@ -62,7 +62,20 @@ describe("node module format", () => {
     expect(run.stdout).toBe("plugin for cjs true q\n");
   });
 
-  it("follows the nearest package.json type for .js: module, commonjs, and a nested package overriding its parent", async () => {
+  it("import() in -e and -p code loads through the runtime's loader, resolved from the working folder as Node does", async () => {
+    const files = {
+      "node_modules/dep/package.json": JSON.stringify({ name: "dep", type: "module", exports: "./index.js" }),
+      "node_modules/dep/index.js": "export const version = '1.2.3';\n",
+      "m.mjs": "export const x = 'from m';\n",
+    };
+    const run = await runNodeInProcess(["-e", "import('dep').then((d) => console.log(d.version)); import('./m.mjs').then((m) => console.log(m.x))"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout.split("\n").sort()).toEqual(["", "1.2.3", "from m"]);
+    const printed = await runNodeInProcess(["-p", "typeof import('./m.mjs').then"], files);
+    expect(printed.stdout).toBe("function\n");
+  });
+
+    it("follows the nearest package.json type for .js: module, commonjs, and a nested package overriding its parent", async () => {
     const run = await runNodeInProcess(["main.cjs"], {
       "main.cjs": "import('./esm/a.js').then(() => require('./esm/nested/b.js'));",
       "esm/package.json": JSON.stringify({ type: "module" }),
