@@ -165,6 +165,8 @@ describe("npm scripts run their own commands", () => {
     expect((await runtime.exec("cd sub && vite build ..")).output).toBe("the real vite ran: build .. in /workspace/sub\n");
     expect((await runtime.exec("node node_modules/vite/bin/vite.js build")).output).toBe("the real vite ran: build in /workspace\n");
     expect((await runtime.exec("node_modules/.bin/vite build -m x")).output).toBe("the real vite ran: build -m x in /workspace\n");
+    expect((await runtime.exec("vite --version")).output).toBe("the real vite ran: --version in /workspace\n");
+    expect((await runtime.exec("npx vite -h")).output).toBe("the real vite ran: -h in /workspace\n");
     await workspace.writeFile("fail", "");
     const failed = await runtime.exec("vite build");
     expect(failed.exitCode).toBe(2);

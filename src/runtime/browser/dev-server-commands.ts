@@ -119,6 +119,8 @@ export function frontEndTool(tool: string, args: string[]): ToolAnswer | undefin
   if (tool === "vite") {
     const [first] = args;
     const sub = first === undefined || first.startsWith("-") ? undefined : first;
+    // vite's own --version and --help (a dev server's would be the Preview's answer instead of vite's).
+    if (sub === undefined && args.some((arg) => ["-v", "--version", "-h", "--help"].includes(arg))) return { kind: "node", packageName: "vite", line: "vite", args };
     if (sub === undefined || sub === "dev" || sub === "serve") {
       const rest = sub === undefined ? args : args.slice(1);
       return { kind: "serve", request: { dir: positional(rest, VITE_VALUED_OPTIONS) ?? ".", port: portOption(rest, ["--port"]), label: "vite" } };
