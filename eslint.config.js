@@ -9,7 +9,7 @@ const DOM_GLOBALS = ["window", "document", "localStorage", "sessionStorage", "na
 }));
 
 export default tseslint.config(
-  { ignores: ["dist/**", "dist-e2e/**", "node_modules/**", "test-results/**", ".bench/**", "coverage/**"] },
+  { ignores: ["dist/**", "dist-e2e/**", "node_modules/**", "test/fixtures/wasm-builds/node_modules/**", "test-results/**", ".bench/**", "coverage/**"] },
   ...tseslint.configs.recommended,
   {
     plugins: { local: { rules: { ...layers.rules, ...recordVersions.rules } } },

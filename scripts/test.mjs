@@ -1,7 +1,7 @@
 // `npm test`: type check, lint, unit tests, build, browser tests. Ends with one plain line
 // "N passed, N failed" counting every unit and browser test plus the type check and lint.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import semver from "semver";
 
 /**
@@ -97,9 +97,27 @@ function ensureChromium() {
   return false;
 }
 
+/**
+ * The browser tests' fake registry serves the WebAssembly builds of native packages (Rolldown's,
+ * Lightning CSS's), which npm installs only for `--cpu=wasm32`, so they are not in the root
+ * node_modules: test/fixtures/wasm-builds holds them. Installed when missing or when its lockfile
+ * changed since (the lockfile's text is kept beside the install), as Chromium is when missing.
+ */
+function ensureWasmBuilds() {
+  const folder = "test/fixtures/wasm-builds";
+  const lock = readFileSync(`${folder}/package-lock.json`, "utf8");
+  const stamp = `${folder}/node_modules/.webcode-installed-lock.json`;
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return true;
+  const ok = run("wasm builds", "npm", WASM_BUILDS_INSTALL.split(" ").slice(1));
+  if (ok) writeFileSync(stamp, lock);
+  else console.error(`\nThe browser tests need the packages of ${folder}. Install them, then run npm test again:\n\n  ${WASM_BUILDS_INSTALL}\n`);
+  return ok;
+}
+
+const WASM_BUILDS_INSTALL = "npm ci --prefix test/fixtures/wasm-builds --cpu=wasm32 --no-audit --no-fund";
 const CHROMIUM = "/usr/bin/chromium";
 const wantsBrowser = !only.length || only.includes("e2e");
-if (wantsBrowser && !ensureChromium()) {
+if (wantsBrowser && !(ensureChromium() && ensureWasmBuilds())) {
   console.log("\n0 passed, 1 failed");
   process.exit(1);
 }

@@ -12,7 +12,7 @@ export interface FallbackNotice {
 /** What only WebContainer adds to the browser runtime, for a short list in the notice. */
 export const UNAVAILABLE_IN_BROWSER_RUNTIME = [
   "npm packages with install scripts or native code",
-  "Node.js dev servers and bundlers (vite build, next, webpack)",
+  "Node.js dev servers and most bundlers (next, webpack, esbuild)",
   "raw sockets and native addons in node programs",
 ];
 
@@ -22,7 +22,7 @@ export const UNAVAILABLE_IN_BROWSER_RUNTIME = [
  * was wrong while they did).
  */
 export const BROWSER_RUNTIME_WORKS =
-  "Browser runtime: node, npm, python3, git, the terminal's file and text commands, the agent, the Preview of front-end apps (static files, TypeScript, JSX, CSS modules, PostCSS, node_modules packages), and node's http servers, which the Preview and curl reach.";
+  "Browser runtime: node, npm, python3, git, the terminal's file and text commands, the agent, the Preview of front-end apps (static files, TypeScript, JSX, CSS modules, PostCSS, node_modules packages), node's http servers, which the Preview and curl reach, and vite build (with Rolldown's WebAssembly build).";
 
 /** Why a WebContainer boot that never answers most often stalls, besides the network. */
 const STALL_CAUSES =

@@ -149,6 +149,22 @@ export async function runInTerminal(page: Page, command: string): Promise<void> 
   await page.keyboard.press("Enter");
 }
 
+/**
+ * Clears the terminal, runs `line` with `; echo MARKER=$?` after it, and waits for that line: the
+ * screen's text then, the line's exit code and how long it took from Enter.
+ */
+export async function runToExit(page: Page, line: string, marker: string, timeout: number): Promise<{ text: string; code: number; ms: number }> {
+  const done = new RegExp(`^${marker}=(\\d+)$`, "m");
+  await runInTerminal(page, "clear");
+  await expect.poll(() => terminalText(page), { timeout: 10_000 }).not.toMatch(done);
+  const started = Date.now();
+  await runInTerminal(page, `${line}; echo ${marker}=$?`);
+  await expect.poll(() => terminalText(page), { timeout }).toMatch(done);
+  const ms = Date.now() - started;
+  const text = await terminalText(page);
+  return { text, code: Number(done.exec(text)![1]), ms };
+}
+
 export function treeItem(page: Page, name: string): Locator {
   return page.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name, exact: true });
 }

@@ -12,8 +12,8 @@ export interface FixtureVersion {
   version: string;
   /** package.json fields besides name and version. */
   manifest?: Record<string, unknown>;
-  /** Files besides package.json (path inside the package → text). */
-  files?: Record<string, string>;
+  /** Files besides package.json (path inside the package → text, or bytes for binary files such as .wasm). */
+  files?: Record<string, string | Uint8Array>;
 }
 
 interface Built {
@@ -45,8 +45,8 @@ export interface FakeRegistry {
 
 export function buildTarball(fixture: FixtureVersion): Uint8Array {
   const manifest = { name: fixture.name, version: fixture.version, ...fixture.manifest };
-  const entries = [{ name: "package/package.json", data: JSON.stringify(manifest, null, 2) }];
-  for (const [path, text] of Object.entries(fixture.files ?? {})) entries.push({ name: `package/${path}`, data: text });
+  const entries: Array<{ name: string; data: string | Uint8Array }> = [{ name: "package/package.json", data: JSON.stringify(manifest, null, 2) }];
+  for (const [path, data] of Object.entries(fixture.files ?? {})) entries.push({ name: `package/${path}`, data });
   return gzipSync(createTar(entries, { attrs: { mtime: 499162500000 } }));
 }
 

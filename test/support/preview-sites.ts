@@ -1,11 +1,12 @@
 // Sites for the built-in preview's tests and benchmark: a static site, a Vite React + TypeScript
 // starter whose react, react-dom and scheduler are copied from this repository's node_modules (as
 // `npm install` would put them), and small pages that misbehave. Each is a list of zip entries.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { buildZip, type BuildEntry } from "./zip-builder";
+import { resolveIn, walkPackage } from "./installed-packages";
 
 /** A 2×3 red PNG. */
 export const PNG_2X3 = Uint8Array.from(
@@ -158,29 +159,12 @@ export function installedPackages(names: string[], folder: string): BuildEntry[]
   const entries: BuildEntry[] = [];
   const seen = new Set<string>();
   const visit = (name: string, from: string) => {
-    let dir: string | undefined;
-    for (let at = from; ; at = path.dirname(path.dirname(at))) {
-      const candidate = path.join(at, "node_modules", name);
-      if (existsSync(path.join(candidate, "package.json"))) {
-        dir = candidate;
-        break;
-      }
-      if (at === "." || at === "" || at === path.dirname(at)) break;
-    }
+    const dir = resolveIn(process.cwd(), name, from);
     if (!dir || seen.has(dir)) return;
     seen.add(dir);
     const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-    const walk = (sub: string) => {
-      for (const entry of readdirSync(path.join(dir!, sub))) {
-        const relative = sub ? `${sub}/${entry}` : entry;
-        if (statSync(path.join(dir!, relative)).isDirectory()) {
-          if (entry !== "node_modules") walk(relative);
-        } else if (!/\.(md|map|d\.ts|d\.mts|d\.cts|flow)$|^(LICENSE|CHANGELOG|license)/i.test(entry)) {
-          entries.push({ name: `${folder}/${dir!}/${relative}`, data: readFileSync(path.join(dir!, relative)) });
-        }
-      }
-    };
-    walk("");
+    const keep = (file: string) => !/\.(md|map|d\.ts|d\.mts|d\.cts|flow)$|^(LICENSE|CHANGELOG|license)/i.test(path.basename(file));
+    for (const [file, data] of Object.entries(walkPackage(dir, keep, (at) => readFileSync(at)))) entries.push({ name: `${folder}/${dir}/${file}`, data: data as Uint8Array });
     for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir);
   };
   for (const name of names) visit(name, ".");

@@ -21,7 +21,61 @@ describe("node module format", () => {
     expect(run.stdout).toBe("a.cjs commonjs\nb.mjs module\n");
   });
 
-  it("follows the nearest package.json type for .js: module, commonjs, and a nested package overriding its parent", async () => {
+  it("an ES module whose side-effect import of a built-in comes before a default import runs (the shape of Vite's bundled config)", async () => {
+    // Sucrase puts its interop helper on the first line, right before the side-effect import's
+    // require('node:module'): that call was left as require, which an ES module does not have.
+    const files = {
+      "node_modules/@vitejs/plugin-react/package.json": JSON.stringify({ name: "@vitejs/plugin-react", type: "module", exports: "./index.js" }),
+      "node_modules/@vitejs/plugin-react/index.js": "export default function react() { return 'react plugin'; }\n",
+      "vite.config.ts.timestamp-1-2.mjs": [
+        'import "node:module";',
+        'import react from "file:///workspace/node_modules/%40vitejs/plugin-react/index.js";',
+        "var vite_config_default = { plugins: [react()] };",
+        "export { vite_config_default as default };",
+        "",
+      ].join("\n"),
+      "main.mjs": "console.log((await import('./vite.config.ts.timestamp-1-2.mjs')).default.plugins);",
+    };
+    const run = await runNodeInProcess(["main.mjs"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("[ 'react plugin' ]\n");
+    expect(run.exitCode).toBe(0);
+  });
+
+  it("leaves `}require('…')` in a module's own code as written (rollup writes CommonJS through such templates)", async () => {
+    const files = {
+      "gen.mjs": "import path from 'node:path';\nconst id = path.basename('/x/dep.js');\nconst code = `${';'}require('${id}')`;\nconsole.log(code, `{}require('other')`);\n",
+    };
+    const run = await runNodeInProcess(["gen.mjs"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(";require('dep.js') {}require('other')\n");
+  });
+
+  it("exports under string names (ES2022: @vitejs/plugin-react's `as \"module.exports\"`), re-exports too", async () => {
+    const files = {
+      "m.mjs": 'const plugin = () => "plugin";\nconst forCjs = () => "for cjs";\nexport { plugin as default, forCjs as "module.exports", plugin as "x-y" };\nexport { q as "r s" } from "./q.mjs";\n',
+      "q.mjs": "export const q = 'q';\n",
+      "main.mjs": "import plugin, * as ns from './m.mjs';\nconsole.log(plugin(), ns['module.exports'](), ns['x-y'] === plugin, ns['r s']);\n",
+    };
+    const run = await runNodeInProcess(["main.mjs"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("plugin for cjs true q\n");
+  });
+
+  it("import() in -e and -p code loads through the runtime's loader, resolved from the working folder as Node does", async () => {
+    const files = {
+      "node_modules/dep/package.json": JSON.stringify({ name: "dep", type: "module", exports: "./index.js" }),
+      "node_modules/dep/index.js": "export const version = '1.2.3';\n",
+      "m.mjs": "export const x = 'from m';\n",
+    };
+    const run = await runNodeInProcess(["-e", "import('dep').then((d) => console.log(d.version)); import('./m.mjs').then((m) => console.log(m.x))"], files);
+    expect(run.stderr).toBe("");
+    expect(run.stdout.split("\n").sort()).toEqual(["", "1.2.3", "from m"]);
+    const printed = await runNodeInProcess(["-p", "typeof import('./m.mjs').then"], files);
+    expect(printed.stdout).toBe("function\n");
+  });
+
+    it("follows the nearest package.json type for .js: module, commonjs, and a nested package overriding its parent", async () => {
     const run = await runNodeInProcess(["main.cjs"], {
       "main.cjs": "import('./esm/a.js').then(() => require('./esm/nested/b.js'));",
       "esm/package.json": JSON.stringify({ type: "module" }),

@@ -99,6 +99,23 @@ const CASES: Case[] = [
       "",
     ),
   },
+  {
+    name: "the global MessageChannel is worker_threads' (Node's): ref() on a port keeps the program alive with no listener until unref(), as emnapi's async work relies on",
+    main: "main.js",
+    files: {
+      "main.js": lines(
+        "const wt = require('worker_threads');",
+        "const { port1 } = new MessageChannel();",
+        "console.log(MessageChannel === wt.MessageChannel, MessagePort === wt.MessagePort, port1 instanceof wt.MessagePort, typeof port1.ref);",
+        "port1.ref();",
+        // A compile is no timer: only the ref'd port keeps the program waiting for it.
+        "WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => { console.log('compiled'); port1.unref(); });",
+        "const { port1: idle } = new MessageChannel();",
+        "idle.ref(); idle.unref();",
+      ),
+    },
+    expected: lines("true true true function", "compiled", ""),
+  },
 ];
 
 describe("worker_threads Worker in the browser runtime, against the machine's Node", () => {

@@ -2,7 +2,7 @@
 // docs/architecture.md, "Commands the browser runtime maps") either does what it says (the built-in
 // Preview of a dev server's folder) or fails non-zero with one line naming what is missing and what
 // would run it. npm scripts run their own commands through the shell: `tsc -b && vite build` runs
-// tsc, and a build is never taken for a dev server.
+// tsc, and a build is never taken for a dev server. `vite build` runs the installed vite with node.
 import { describe, expect, it } from "vitest";
 import { PreviewHub, WorkspaceFiles } from "../../src/runtime";
 import { createBrowserRuntime } from "../../src/runtime/browser";
@@ -28,7 +28,7 @@ async function open(files: Record<string, string>, options: { preview?: boolean 
   return { runtime, ready, workspace };
 }
 
-const SITE = { "index.html": "<h1>app</h1>", "web/index.html": "<h1>web</h1>", "package.json": JSON.stringify({ name: "app", version: "1.0.0" }) };
+const SITE = { "index.html": "<h1>app</h1>", "web/index.html": "<h1>web</h1>", "dist/index.html": "<h1>built</h1>", "package.json": JSON.stringify({ name: "app", version: "1.0.0" }) };
 const SERVED = "served by the browser runtime's built-in preview";
 const WEBCONTAINER = "Turn on WebContainer (Settings → Runtime) to run it";
 
@@ -47,15 +47,16 @@ const SERVES: Array<[string, string, number | undefined]> = [
   ["lite-server", "/workspace", undefined],
   ["npx vite web", "/workspace/web", undefined],
   ["npx serve web", "/workspace/web", undefined],
+  // vite preview serves the build's output folder: --outDir (of the root given), else dist.
+  ["vite preview", "/workspace/dist", undefined],
+  ["vite preview --port 4173 --outDir web", "/workspace/web", 4173],
+  ["npx vite preview", "/workspace/dist", undefined],
   ["python3 -m http.server 9000 -d web", "/workspace/web", 9000],
 ];
 
 /** Lines that cannot run here: refused, non-zero, one line saying why and what would run them. */
 const REFUSES: Array<[string, RegExp]> = [
-  ["vite build", /^vite build: not available in the browser runtime: Vite builds with Rolldown, whose WebAssembly build \(@rolldown\/binding-wasm32-wasi\) needs node:wasi and worker_threads .* Turn on WebContainer .* the built-in Preview serves the sources without a build/],
-  ["vite build --outDir out", /^vite build: not available/],
-  ["vite preview", /^vite preview: not available in the browser runtime: it serves the output of vite build/],
-  ["vite optimize", /^vite optimize: not available/],
+  ["vite optimize", /^vite optimize: not available in the browser runtime: it is a bundler.* the built-in Preview serves the sources without a build/],
   ["webpack", /^webpack: not available in the browser runtime: it is a bundler/],
   ["webpack --mode production", /^webpack: not available/],
   ["webpack build", /^webpack build: not available/],
@@ -70,7 +71,6 @@ const REFUSES: Array<[string, RegExp]> = [
   ["react-scripts start", /^react-scripts start: not available/],
   ["vue-cli-service serve", /^vue-cli-service serve: not available/],
   ["ng serve", /^ng serve: not available/],
-  ["npx vite build", /^vite build: not available/],
   ["npx next build", /^next build: not available/],
 ];
 
@@ -121,7 +121,7 @@ describe("npm scripts run their own commands", () => {
     expect(ready).toEqual([]);
   });
 
-  it('"tsc -b && vite build" with a tsc: tsc runs, then vite build is refused and npm fails with its code', async () => {
+  it('"tsc -b && vite build" with a tsc but no vite installed: tsc runs, then vite build says to run npm install, and npm fails with its code', async () => {
     const { runtime, ready } = await open({
       ...SITE,
       "package.json": manifest({ build: "tsc -b && vite build" }),
@@ -129,32 +129,76 @@ describe("npm scripts run their own commands", () => {
     });
     const result = await runtime.exec("npm run build");
     expect(result.output).toContain("tsc ran with -b\n");
-    expect(result.output).toMatch(/^vite build: not available in the browser runtime/m);
+    expect(result.output).toMatch(/^vite build: vite is not installed in \/workspace or a folder above it: run npm install \(with vite in package\.json's devDependencies\) first\.$/m);
     expect(result.output).toContain("npm error Lifecycle script `build` failed with error:\nnpm error code 1");
     expect(result.exitCode).toBe(1);
     expect(ready).toEqual([]);
   });
 
-  it("an installed vite's binary (node_modules/.bin/vite → node …/vite.js) answers as the vite command: dev serves, build is refused", async () => {
-    const { runtime, ready } = await open({
+  /** A stand-in vite: prints its arguments, writes the build's output, fails when asked to. */
+  const FAKE_VITE = {
+    "node_modules/vite/package.json": JSON.stringify({ name: "vite", version: "8.0.0", bin: { vite: "bin/vite.js" } }),
+    "node_modules/vite/bin/vite.js": [
+      "const fs = require('node:fs');",
+      "console.log('the real vite ran: ' + process.argv.slice(2).join(' ') + ' in ' + process.cwd());",
+      "if (fs.existsSync('fail')) { console.error('error during build'); process.exit(2); }",
+      "fs.mkdirSync('out', { recursive: true });",
+      "fs.writeFileSync('out/index.html', '<h1>built</h1>');",
+      "",
+    ].join("\n"),
+    "node_modules/.bin/vite": '#!/bin/sh\nnode "$(dirname "$0")/../vite/bin/vite.js" "$@"\n',
+  };
+
+  it("vite build runs the installed vite with node, typed, in npm run, with npx and through its binary; its exit code and file changes stand", async () => {
+    const { runtime, ready, workspace } = await open({
       ...SITE,
-      "package.json": manifest({ dev: "vite --port 5199", build: "vite build", preview: "vite preview" }),
-      "node_modules/vite/package.json": JSON.stringify({ name: "vite", version: "6.0.0", bin: { vite: "bin/vite.js" } }),
-      "node_modules/vite/bin/vite.js": "console.log('the real vite ran');\n",
-      "node_modules/.bin/vite": '#!/bin/sh\nnode "$(dirname "$0")/../vite/bin/vite.js" "$@"\n',
+      "package.json": manifest({ build: "tsc -b && vite build --outDir out" }),
+      "node_modules/.bin/tsc": '#!/bin/sh\necho "tsc ran with $@"\n',
+      "sub/readme.txt": "a folder below the project",
+      ...FAKE_VITE,
     });
     const build = await runtime.exec("npm run build");
-    expect(build.exitCode, build.output).toBe(1);
-    expect(build.output).toMatch(/^vite build: not available in the browser runtime/m);
-    expect(build.output).not.toContain("the real vite ran");
-    const npx = await runtime.exec("npx vite build");
-    expect(npx.exitCode).toBe(1);
-    expect((await runtime.exec("node node_modules/vite/bin/vite.js build")).output).toMatch(/^vite build: not available/);
+    expect(build.output).toContain("tsc ran with -b\nthe real vite ran: build --outDir out in /workspace\n");
+    expect(build.exitCode, build.output).toBe(0);
+    expect(workspace.readSync("out/index.html")).toBe("<h1>built</h1>");
+    expect((await runtime.exec("npx vite build")).output).toBe("the real vite ran: build in /workspace\n");
+    expect((await runtime.exec("cd sub && vite build ..")).output).toBe("the real vite ran: build .. in /workspace/sub\n");
+    expect((await runtime.exec("node node_modules/vite/bin/vite.js build")).output).toBe("the real vite ran: build in /workspace\n");
+    expect((await runtime.exec("node_modules/.bin/vite build -m x")).output).toBe("the real vite ran: build -m x in /workspace\n");
+    expect((await runtime.exec("vite --version")).output).toBe("the real vite ran: --version in /workspace\n");
+    expect((await runtime.exec("npx vite -h")).output).toBe("the real vite ran: -h in /workspace\n");
+    await workspace.writeFile("fail", "");
+    const failed = await runtime.exec("vite build");
+    expect(failed.exitCode).toBe(2);
+    expect(failed.output).toBe("the real vite ran: build in /workspace\nerror during build\n");
+    expect(ready).toEqual([]);
+  });
+
+  it("vite build's output is captured where the command's is (a file, a substitution), not shown", async () => {
+    const { runtime, workspace } = await open({ ...SITE, ...FAKE_VITE });
+    const redirected = await runtime.exec("vite build > log.txt; echo done");
+    expect(redirected.output).toBe("done\n");
+    expect(workspace.readSync("log.txt")).toBe("the real vite ran: build in /workspace\n");
+    expect((await runtime.exec('echo "[$(vite build)]"')).output).toBe("[the real vite ran: build in /workspace]\n");
+  });
+
+  it("an installed vite's binary (node_modules/.bin/vite → node …/vite.js) answers as the vite command: dev and preview serve", async () => {
+    const { runtime, ready } = await open({
+      ...SITE,
+      "package.json": manifest({ dev: "vite --port 5199" }),
+      ...FAKE_VITE,
+    });
     const dev = await runtime.exec("npm run dev");
     expect(dev.exitCode).toBe(0);
     expect(dev.output).toContain("> vite --port 5199\n");
     expect(dev.output).toContain(SERVED);
-    expect(ready).toEqual([[5199, "http://app.test/__preview/s1/"]]);
+    expect(dev.output).not.toContain("the real vite ran");
+    const preview = await runtime.exec("node node_modules/vite/bin/vite.js preview --port 4173");
+    expect(preview.output).toContain("Serving  /workspace/dist\n");
+    expect(ready).toEqual([
+      [5199, "http://app.test/__preview/s1/"],
+      [4173, "http://app.test/__preview/s2/"],
+    ]);
   });
 
   it("rollup runs (its native build replaced by @rollup/wasm-node): npm run build with the real packages writes the bundle", async () => {

@@ -460,8 +460,8 @@ describe("describeFallback", () => {
       // node and npm work in the browser runtime: the notice never says they do not (issue 28 point 7).
       expect(notice.detail).toContain("Browser runtime: node, npm, python3, git,");
       expect(notice.detail).toContain("Preview of front-end apps");
-      expect(notice.detail).toContain("node's http servers, which the Preview and curl reach");
-      expect(notice.detail).toMatch(/WebContainer adds npm packages with install scripts or native code, Node\.js dev servers and bundlers/);
+      expect(notice.detail).toContain("node's http servers, which the Preview and curl reach, and vite build");
+      expect(notice.detail).toMatch(/WebContainer adds npm packages with install scripts or native code, Node\.js dev servers and most bundlers \(next, webpack, esbuild\)/);
       expect(notice.detail).not.toMatch(/node, npm and dev servers do not|to get node and npm/);
     }
     expect(describeFallback({ kind: "not-isolated" }).detail).toMatch(/cross-origin isolated/);

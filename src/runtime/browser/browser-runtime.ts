@@ -22,7 +22,7 @@ import type { SandboxHost } from "../sandbox";
 import type { PreviewHub } from "../preview";
 import type { ChangeSource, PreviewHotUpdate, PreviewReply, PreviewRequest, PreviewStart, PreviewStartOptions } from "../types";
 import { BuiltinPreview } from "./builtin-preview";
-import { answerTool, devServerCommands, frontEndTool, frontEndToolCommands, type PreviewStarter } from "./dev-server-commands";
+import { answerTool, devServerCommands, frontEndTool, frontEndToolCommands, type PreviewStarter, type ToolContext } from "./dev-server-commands";
 
 export interface BrowserRuntimeOptions {
   /** Why WebContainer is not in use; quoted when node/npm/... are typed. */
@@ -81,7 +81,10 @@ export class BrowserRuntime implements Runtime {
       interruptOf: (shellFs: IFileSystem) => this.host.interruptOf(shellFs),
       handlesSignals: (shellFs: IFileSystem) => this.host.handlesSignals(shellFs),
     };
-    const tools = (tool: string, args: string[], ctx: { cwd: string; fs: IFileSystem }) => answerTool(frontEndTool(tool, args)!, ctx.cwd, ctx.fs, this.previewStart());
+    const tools = (tool: string, args: string[], ctx: ToolContext) => {
+      const answer = frontEndTool(tool, args)!;
+      return answer.kind === "node" ? undefined : answerTool(answer, ctx, this.previewStart());
+    };
     const node = options.node ? [nodeCommand(options.node, fs, io, tools)] : [];
     const pip = options.python ? pipCommands({ files: fs, fetch: fetchFor, sourceOf: (shellFs) => this.host.sourceOf(shellFs) }) : [];
     const python = options.python ? withPythonPip(pythonCommands(fs, options.python, io), pip[0]!) : [];

@@ -1,18 +1,24 @@
 // The front-end tools people and agents type (vite, webpack serve, serve, next build, parcel build …)
-// and python3 -m http.server. The browser runtime runs no Node.js server or bundler, so it maps
-// each command line to one of two answers, and never to a false success:
+// and python3 -m http.server. The browser runtime runs no Node.js server and most bundlers cannot
+// run in it, so it maps each command line to one of three answers, and never to a false success:
 //   - a dev server of static files or front-end sources starts the built-in preview of its folder
 //     (the Preview compiles TypeScript, JSX, CSS imports and node_modules packages on the way out);
-//   - anything else these tools do (a production build, a framework's own server) fails with one
-//     line naming what is missing and what would run it (WebContainer).
+//     `vite preview` is the Preview of the build's output folder;
+//   - `vite build` runs the installed vite with node (its Rolldown is the WebAssembly build,
+//     node/native-substitutes.ts);
+//   - anything else these tools do (other bundlers, a framework's own server) fails with one line
+//     naming what is missing and what would run it (WebContainer).
 // `frontEndTool` is the one place that decides; docs/architecture.md lists its table. The tools are
 // shell commands of their own, so they answer wherever they are typed (npm scripts run through the
-// shell: `tsc -b && vite build` runs tsc, then vite build fails), and `node` hands them the runs of
-// an installed package's binary (node_modules/.bin/vite is `node …/vite/bin/vite.js`).
-import { defineCommand, type CustomCommand, type ExecResult as BashResult, type IFileSystem } from "just-bash";
+// shell: `tsc -b && vite build` runs tsc, then vite build), and `node` hands them the runs of an
+// installed package's binary (node_modules/.bin/vite is `node …/vite/bin/vite.js`), except those the
+// answer is to run with node.
+import { defineCommand, type CommandContext, type CustomCommand, type ExecResult as BashResult, type IFileSystem } from "just-bash";
 import type { PreviewStart, PreviewStartOptions } from "../types";
 import { WORKSPACE_MOUNT } from "./bash-host";
 import { configNotices, POSTCSS_CONFIGS, postcssPluginsOf } from "../preview/unsupported";
+import { execScript, terminalStreams } from "./script-exec";
+import { TERMINAL_ENV } from "./output-routing";
 
 export interface DevServerRequest {
   /** The folder to serve, relative to the command's working folder ("." for it). */
@@ -22,8 +28,14 @@ export interface DevServerRequest {
   label: string;
 }
 
-/** What the runtime does with a tool's command line: serve a folder in the Preview, or refuse it saying why. */
-export type ToolAnswer = { kind: "serve"; request: DevServerRequest } | { kind: "refuse"; message: string };
+/**
+ * What the runtime does with a tool's command line: serve a folder in the Preview, run the
+ * installed package's binary with node (`args` after the binary), or refuse it saying why.
+ */
+export type ToolAnswer =
+  | { kind: "serve"; request: DevServerRequest }
+  | { kind: "node"; packageName: string; line: string; args: string[] }
+  | { kind: "refuse"; message: string };
 
 function portOption(args: string[], names: string[]): number | undefined {
   for (let i = 0; i < args.length; i++) {
@@ -49,6 +61,18 @@ function positional(args: string[], valued: string[]): string | undefined {
   return undefined;
 }
 
+/** Options of vite's command line that take a value (so the value is not taken for the root folder). */
+const VITE_VALUED_OPTIONS = ["--port", "--host", "--mode", "-m", "--config", "-c", "--base", "--logLevel", "-l", "--outDir"];
+
+/** The value of option `name` (`--name value` or `--name=value`), if given. */
+function valueOf(args: string[], name: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === name) return args[i + 1];
+    if (args[i]!.startsWith(`${name}=`)) return args[i]!.slice(name.length + 1);
+  }
+  return undefined;
+}
+
 const RUN_IT_ELSEWHERE = "Turn on WebContainer (Settings → Runtime) to run it";
 const NO_BUILD_NEEDED = "; the built-in Preview serves the sources without a build (vite, npm run dev)";
 
@@ -57,12 +81,6 @@ function refuse(line: string, what: string, hint = ""): ToolAnswer {
 }
 
 const BUNDLER = "it is a bundler, and bundlers need Node.js's native tools (esbuild, swc, Rolldown), which only WebContainer has";
-// Vite 8 builds with Rolldown: the browser runtime's node loads Rolldown's WebAssembly build in place
-// of its native one (node/native-substitutes.ts), on node:wasi and worker threads sharing WebAssembly
-// memory. Vite's build ran on real threads in the tests and Rolldown bundled in the browser's sandbox
-// (docs/architecture.md, Native packages); vite build itself is not yet shown there, so it stays refused.
-const VITE_BUILD =
-  "Vite builds with Rolldown, whose WebAssembly build (@rolldown/binding-wasm32-wasi) needs node:wasi and worker_threads sharing WebAssembly memory, which the browser runtime does not run for vite build yet";
 const FRAMEWORK_SERVER = "it needs a Node.js server process, which only WebContainer has";
 
 /** Tools whose every use is refused: what they need. */
@@ -101,13 +119,25 @@ export function frontEndTool(tool: string, args: string[]): ToolAnswer | undefin
   if (tool === "vite") {
     const [first] = args;
     const sub = first === undefined || first.startsWith("-") ? undefined : first;
+    // vite's own --version and --help (a dev server's would be the Preview's answer instead of vite's).
+    if (sub === undefined && args.some((arg) => ["-v", "--version", "-h", "--help"].includes(arg))) return { kind: "node", packageName: "vite", line: "vite", args };
     if (sub === undefined || sub === "dev" || sub === "serve") {
       const rest = sub === undefined ? args : args.slice(1);
-      return { kind: "serve", request: { dir: positional(rest, ["--port", "--host", "--mode", "-m", "--config", "-c", "--base", "--logLevel", "-l"]) ?? ".", port: portOption(rest, ["--port"]), label: "vite" } };
+      return { kind: "serve", request: { dir: positional(rest, VITE_VALUED_OPTIONS) ?? ".", port: portOption(rest, ["--port"]), label: "vite" } };
     }
-    if (sub === "build") return refuse("vite build", VITE_BUILD, NO_BUILD_NEEDED);
-    if (sub === "preview") return refuse("vite preview", "it serves the output of vite build, which cannot run here", NO_BUILD_NEEDED);
-    if (sub === "optimize") return refuse("vite optimize", BUNDLER);
+    // Vite 8 builds with Rolldown, whose WebAssembly build the runtime's node loads in place of the
+    // native one, on node:wasi and worker threads sharing WebAssembly memory (docs/architecture.md,
+    // Native packages): the installed vite runs as on a desktop.
+    if (sub === "build") return { kind: "node", packageName: "vite", line: "vite build", args };
+    if (sub === "preview") {
+      // The build's output folder (--outDir, else dist) of the project root (the first positional).
+      const rest = args.slice(1);
+      const root = positional(rest, VITE_VALUED_OPTIONS) ?? ".";
+      const outDir = valueOf(rest, "--outDir") ?? "dist";
+      return { kind: "serve", request: { dir: outDir.startsWith("/") ? outDir : `${root}/${outDir}`, port: portOption(rest, ["--port"]), label: "vite preview" } };
+    }
+    // The dependency pre-bundling of Vite's dev server, which the built-in Preview stands in for.
+    if (sub === "optimize") return refuse("vite optimize", BUNDLER, NO_BUILD_NEEDED);
     // Any other word is the folder to serve (vite web), as for vite itself.
     return { kind: "serve", request: { dir: sub, port: portOption(args, ["--port"]), label: "vite" } };
   }
@@ -243,14 +273,57 @@ async function postcssLine(read: (name: string) => Promise<string | undefined>):
   return "";
 }
 
-/** The answer of a tool's command line typed in folder `cwd`. */
-export async function answerTool(answer: ToolAnswer, cwd: string, fs: IFileSystem, start: PreviewStarter | undefined): Promise<BashResult> {
+/** What a tool's answer needs of the command that answers: its folder, file system, environment and `exec`. */
+export type ToolContext = Pick<CommandContext, "cwd" | "fs" | "env" | "exec" | "signal">;
+
+/** The answer of a tool's command line typed in folder `ctx.cwd`. */
+export async function answerTool(answer: ToolAnswer, ctx: ToolContext, start: PreviewStarter | undefined): Promise<BashResult> {
   if (answer.kind === "refuse") return { stdout: "", stderr: `${answer.message}\n`, exitCode: 1 };
+  if (answer.kind === "node") return runInstalledBinary(answer, ctx);
   if (!start) {
     const { label } = answer.request;
     return { stdout: "", stderr: `${label}: not available in this page: no Node.js dev server runs in the browser runtime, and this page has no built-in Preview. ${RUN_IT_ELSEWHERE}.\n`, exitCode: 1 };
   }
-  return startDevServerPreview(answer.request, cwd, fs, start);
+  return startDevServerPreview(answer.request, ctx.cwd, ctx.fs, start);
+}
+
+/** Single quotes for the shell. */
+function quote(word: string): string {
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * Runs the package's binary with node, found as Node finds the package from the working folder
+ * (its node_modules, then the parents'), in this shell: `node` streams to the terminal as typed,
+ * and what this command's own routing captures is captured (script-exec.ts).
+ */
+async function runInstalledBinary(answer: Extract<ToolAnswer, { kind: "node" }>, ctx: ToolContext): Promise<BashResult> {
+  const bin = await installedBinary(ctx.fs, ctx.cwd, answer.packageName);
+  if (bin === undefined) {
+    return { stdout: "", stderr: `${answer.line}: ${answer.packageName} is not installed in ${ctx.cwd} or a folder above it: run npm install (with ${answer.packageName} in package.json's devDependencies) first.\n`, exitCode: 1 };
+  }
+  if (!ctx.exec) return { stdout: "", stderr: `${answer.line}: needs the browser runtime's shell to run node\n`, exitCode: 1 };
+  const { toOut, toErr } = terminalStreams(ctx);
+  const line = ["node", bin, ...answer.args].map(quote).join(" ");
+  return execScript(ctx, line, { cwd: ctx.cwd, env: { [TERMINAL_ENV]: "" } }, toOut, toErr);
+}
+
+/** The file of a package's (first) binary installed where node would resolve it from `cwd`, or undefined. */
+async function installedBinary(fs: IFileSystem, cwd: string, name: string): Promise<string | undefined> {
+  for (let dir = cwd; ; dir = fs.resolvePath(dir, "..")) {
+    const folder = fs.resolvePath(dir, `node_modules/${name}`);
+    const manifest = await fs.readFile(`${folder}/package.json`).catch(() => undefined);
+    if (manifest !== undefined) {
+      try {
+        const bin = (JSON.parse(manifest) as { bin?: unknown }).bin;
+        const file = typeof bin === "string" ? bin : bin !== null && typeof bin === "object" ? (bin as Record<string, unknown>)[name.replace(/^@[^/]+\//, "")] : undefined;
+        if (typeof file === "string") return fs.resolvePath(folder, file);
+      } catch {
+        // An unreadable package.json: not an installed package; look further up, as Node would not find it either.
+      }
+    }
+    if (dir === "/" || dir === fs.resolvePath(dir, "..")) return undefined;
+  }
 }
 
 /**
@@ -258,7 +331,7 @@ export async function answerTool(answer: ToolAnswer, cwd: string, fs: IFileSyste
  * `frontEndTool` says. `start` opens the built-in preview (absent: dev servers say there is none).
  */
 export function frontEndToolCommands(start: PreviewStarter | undefined): CustomCommand[] {
-  return FRONT_END_TOOLS.map((name) => defineCommand(name, async (args, ctx) => answerTool(frontEndTool(name, args)!, ctx.cwd, ctx.fs, start)));
+  return FRONT_END_TOOLS.map((name) => defineCommand(name, async (args, ctx) => answerTool(frontEndTool(name, args)!, ctx, start)));
 }
 
 async function packageScripts(fs: IFileSystem, cwd: string): Promise<Record<string, string> | undefined> {
@@ -287,7 +360,7 @@ export function devServerCommands(start: PreviewStarter, otherwise: (name: strin
       }
       if (name === "npx" && args[0] !== undefined) {
         const answer = frontEndTool(args[0].replace(/@latest$/, ""), args.slice(1));
-        if (answer) return answerTool(answer, ctx.cwd, ctx.fs, start);
+        if (answer) return answerTool(answer, ctx, start);
       }
       const fallback = otherwise(name);
       if (fallback && "execute" in fallback) return fallback.execute(args, ctx);

@@ -6,6 +6,7 @@ import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { OUTPUT_SINK_DIR, TERMINAL_ENV } from "./output-routing";
+import { execScript, terminalStreams } from "./script-exec";
 import type { NpmContext } from "../npm";
 import type { CommandFetch } from "./curl-command";
 
@@ -17,14 +18,11 @@ export interface NpmCommandOptions {
 }
 
 type Ctx = Parameters<Parameters<typeof defineCommand>[1]>[1];
-let captures = 0;
 
 export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
   const load = () => import("../npm");
   const context = (ctx: Ctx, argv: string[]): NpmContext => {
-    const terminal = ctx.env.get(TERMINAL_ENV) ?? "";
-    const toOut = terminal.includes("1");
-    const toErr = terminal.includes("2");
+    const { toOut, toErr } = terminalStreams(ctx);
     const sink = (stream: 1 | 2) => (text: string) => void ctx.fs.appendFile(`${OUTPUT_SINK_DIR}/${stream}`, text).catch(() => undefined);
     return {
       files: options.files,
@@ -41,26 +39,4 @@ export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
     defineCommand("npm", async (args, ctx) => (await load()).runNpm(args, context(ctx, ["npm", ...args]))),
     defineCommand("npx", async (args, ctx) => (await load()).runNpx(args, context(ctx, ["npx", ...args]))),
   ];
-}
-
-/** Runs a script; the streams that do not reach the terminal are captured through files in /tmp. */
-async function execScript(
-  ctx: Ctx,
-  script: string,
-  run: { cwd: string; env: Record<string, string>; signal?: AbortSignal },
-  toOut: boolean,
-  toErr: boolean,
-): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  const id = `${Date.now().toString(36)}-${captures++}`;
-  const outFile = `/tmp/.webcode-npm-${id}.out`;
-  const errFile = `/tmp/.webcode-npm-${id}.err`;
-  const wrapped = toOut && toErr ? script : `{ ${script}\n}${toOut ? "" : ` >${outFile}`}${toErr ? "" : ` 2>${errFile}`}`;
-  const result = await ctx.exec!(wrapped, { cwd: run.cwd, env: run.env, signal: run.signal ?? ctx.signal });
-  const take = async (file: string, skip: boolean) => {
-    if (skip) return "";
-    const text = await ctx.fs.readFile(file).catch(() => "");
-    await ctx.fs.rm(file, { force: true }).catch(() => undefined);
-    return text;
-  };
-  return { stdout: result.stdout + (await take(outFile, toOut)), stderr: result.stderr + (await take(errFile, toErr)), exitCode: result.exitCode };
 }

@@ -142,7 +142,7 @@ function commandNode(command: CommandNode, routing: Routing): CommandNode {
 }
 
 /** Commands that run scripts of their own through the shell and need to know where their output goes. */
-export const TERMINAL_AWARE_COMMANDS = new Set(["npm", "npx"]);
+export const TERMINAL_AWARE_COMMANDS = new Set(["npm", "npx", "vite"]);
 /** Set for those commands: "1" when their stdout reaches the terminal, "2" for stderr, "12" both, "" neither. */
 export const TERMINAL_ENV = "WEBCODE_TERMINAL";
 

@@ -7,6 +7,8 @@ import { AsyncContext } from "./async-context";
 
 export const realSetTimeout = globalThis.setTimeout.bind(globalThis);
 const realClearTimeout = globalThis.clearTimeout.bind(globalThis);
+/** The platform's channel: the program's global MessageChannel is Node's (worker_threads'), built on this one. */
+const PlatformMessageChannel = globalThis.MessageChannel;
 
 export class EventLoop {
   private refs = 0;
@@ -34,7 +36,7 @@ export class EventLoop {
    * against Node's 0.3 s in Chromium).
    */
   private readonly immediates: Array<() => void> = [];
-  private readonly immediateTask = new MessageChannel();
+  private readonly immediateTask = new PlatformMessageChannel();
 
   queueImmediate(run: () => void): void {
     this.immediates.push(run);
@@ -67,7 +69,7 @@ export class EventLoop {
   private ticksScheduled = false;
   private depth = 0;
   /** A task of its own (a message, not a clamped timer) that runs ticks queued outside any callback. */
-  private readonly tickTask = new MessageChannel();
+  private readonly tickTask = new PlatformMessageChannel();
 
   /** Runs a callback the program scheduled; a throw is an uncaught exception. Then, as Node does after each callback, the nextTick queue. */
   guard<A extends unknown[]>(fn: (...args: A) => unknown, ...args: A): void {

@@ -15,18 +15,23 @@ import { CompiledStore } from "./compiled-store";
 /** Where the workspace is mounted in the shell (bash-host.ts WORKSPACE_MOUNT). */
 const MOUNT = "/workspace";
 
-/** Answers a front-end tool's command line (dev-server-commands.ts), for runs of its installed binary. */
-export type ToolRunner = (tool: string, args: string[], ctx: CommandContext) => Promise<ExecResult>;
+/**
+ * Answers a front-end tool's command line (dev-server-commands.ts), for runs of its installed
+ * binary; undefined when the answer is to run the binary with node (vite build).
+ */
+export type ToolRunner = (tool: string, args: string[], ctx: CommandContext) => Promise<ExecResult> | undefined;
 
 export function nodeCommand(host: SandboxHost, files: WorkspaceFiles, io: ProgramIo = {}, tools?: ToolRunner): CustomCommand {
   const compiled = new CompiledStore();
   return defineCommand("node", async (args, ctx) => {
     // An installed front-end tool's binary (node_modules/.bin/vite runs node …/vite/bin/vite.js):
     // its own code needs Node.js's native parts; the tool's shell command answers instead (the
-    // Preview for a dev server, a clear refusal for a build), as it does when typed.
+    // Preview for a dev server, a clear refusal for what cannot run), as it does when typed; what
+    // runs with node (vite build) runs here.
     const main = args[0] !== undefined && !args[0].startsWith("-") ? ctx.fs.resolvePath(ctx.cwd, args[0]) : undefined;
     const tool = main !== undefined ? toolOfProgramFile(main) : undefined;
-    if (tool && tools) return tools(tool, args.slice(1), ctx);
+    const answered = tool && tools ? tools(tool, args.slice(1), ctx) : undefined;
+    if (answered) return answered;
     const stdio = programStdio(ctx, io);
     // A forked child (child_process.fork) joins its IPC channel; the token is not its children's.
     const { [IPC_CHANNEL_ENV]: ipc, ...env } = stdio.env;

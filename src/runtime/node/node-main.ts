@@ -21,6 +21,7 @@ import { ExitSignal, createConsole, createProcess } from "./node-process";
 import { NODE_VERSION } from "./node-version";
 import { findTestFiles } from "./test-files";
 import { TransformCache } from "./transform-cache";
+import { DYNAMIC_IMPORT, functionWithImport, renameImports } from "./transform";
 
 export interface NodeHostHooks {
   /** Make process, Buffer, timers … real globals (the worker: libraries look there). Off in tests run in-process. */
@@ -224,7 +225,11 @@ export async function runNode(context: ProgramContext, hooks: NodeHostHooks): Pr
     thread: request.thread && context.thread ? { start: request.thread, link: context.thread } : undefined,
     execPath: EXEC_PATH,
   });
-  const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers };
+  // Node's MessageChannel and MessagePort are worker_threads' (ref/unref, 'message' events), not the
+  // platform's: emnapi (napi-rs wasm builds such as Rolldown's) keeps a program alive while its async
+  // work runs by ref() on such a port, and Vite's CLI ended (exit 0, no output) before its build.
+  const ports = builtins.get("worker_threads") as { MessageChannel: unknown; MessagePort: unknown };
+  const globals: Record<string, unknown> = { process, Buffer, global: globalThis, console, ...timers, MessageChannel: ports.MessageChannel, MessagePort: ports.MessagePort };
   if (hooks.installGlobals) Object.assign(globalThis, globals);
   const loader = new ModuleLoader({
     fs,
@@ -425,10 +430,13 @@ function missingEntry(file: string): string {
 function evaluateScript(loader: ModuleLoader, code: string, name: string, cwd: string, globals: Record<string, unknown>, print: boolean): unknown {
   const module = new NodeModule(name, `${cwd}/${name}`, null);
   module.require = loader.makeRequire(module);
+  // import() resolves from the working folder, as Node's does for -e (the loader's, like a module's).
+  const dynamicImport = (id: unknown) => loader.importFrom(String(id), module.filename);
+  code = renameImports(code, "commonjs");
   // Globals bound by an outer function, so the script may declare its own `const process` (as module-loader.ts does).
-  const outer = `(function (${Object.keys(globals).join(", ")}) { return function (exports, require, module, __filename, __dirname) {`;
+  const outer = `(function (${Object.keys(globals).join(", ")}) { return function (exports, require, module, __filename, __dirname, ${DYNAMIC_IMPORT}, Function) {`;
   const bind = (wrapper: string) => ((0, eval)(wrapper) as (...values: unknown[]) => (...values: unknown[]) => unknown)(...Object.values(globals));
-  const args = [module.exports, module.require, module, name, "."];
+  const args = [module.exports, module.require, module, name, ".", dynamicImport, functionWithImport(dynamicImport)];
   if (!print) {
     loader.firstLineOffsets.set(name, outer.length);
     return bind(`${outer}${code}\n} })\n//# sourceURL=${name}`).apply(globalThis, args);

@@ -28,6 +28,10 @@ const IMPORT_META_ACCESS = /(?<![\w$.])import\.meta(?![\w$])/g;
 // interop helpers, or a bare statement for a side-effect import. A program's own `require` (from
 // createRequire) keeps its name.
 const GENERATED_REQUIRE = /(var _[\w$]* = |_interopRequire\w*\(|^\s*|;\s*)require\((['"])([^'"\n]+)\2\)/gm;
+// On the first line, also a side-effect import right after the interop helpers sucrase puts there:
+// `…obj : { default: obj }; }require('node:module');` (Vite's bundled config). Looked for on the first
+// line only: elsewhere `}require('…')` is code that writes CommonJS, in a template (rollup's).
+const FIRST_LINE_REQUIRE = /(var _[\w$]* = |_interopRequire\w*\(|^\s*|[;}]\s*)require\((['"])([^'"\n]+)\2\)/g;
 
 export function isTypeScript(filename: string): boolean {
   return TS_EXTENSION.test(filename);
@@ -84,6 +88,16 @@ export function functionWithImport(dynamicImport: (id: unknown) => Promise<unkno
   return withImport as unknown as FunctionConstructor;
 }
 
+// Sucrase 3 passes an export's string name (ES2022 `export { a as "module.exports" }`, which
+// @vitejs/plugin-react 6 has) through as written: `exports."module.exports" = a`, and a re-export's
+// as `'"name"'`. Both made into the property access and name they stand for.
+const STRING_EXPORT_ASSIGNMENT = /\bexports\.("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g;
+const STRING_REEXPORT_NAME = /(_createNamedExportFrom\([\w$]+, )'("(?:[^"\\\n']|\\.)*")'/g;
+
+function stringExportNames(code: string): string {
+  return code.replace(STRING_EXPORT_ASSIGNMENT, "exports[$1]").replace(STRING_REEXPORT_NAME, "$1$2");
+}
+
 export function transformModule(source: string, filename: string, format: "commonjs" | "module"): TransformResult {
   const typescript = isTypeScript(filename);
   // A hashbang line (package bins) is a comment for Node; kept as one so lines stay where they were.
@@ -103,13 +117,18 @@ export function transformModule(source: string, filename: string, format: "commo
       injectCreateRequireForImportRequire: false,
     }).code;
   }
+  if (format === "module") code = stringExportNames(code);
   code = renameImports(code, format);
   const imports: string[] = [];
   if (format === "module") {
-    code = code.replace(GENERATED_REQUIRE, (_whole, before: string, quote: string, specifier: string) => {
+    const toStaticImport = (_whole: string, before: string, quote: string, specifier: string) => {
       imports.push(specifier);
       return `${before}${STATIC_IMPORT}(${quote}${specifier}${quote})`;
-    });
+    };
+    const lineEnd = code.indexOf("\n") < 0 ? code.length : code.indexOf("\n");
+    // One pass per part, so the imports are listed in the order they come.
+    const first = code.slice(0, lineEnd).replace(FIRST_LINE_REQUIRE, toStaticImport);
+    code = first + code.slice(lineEnd).replace(GENERATED_REQUIRE, toStaticImport);
   }
   return { code, imports };
 }

@@ -14,16 +14,27 @@ interface PlatformPort {
 }
 
 const EventEmitter = events as unknown as { new (): NodeJS.EventEmitter };
+/** The platform's channel, taken before the program's globals are installed (its `MessageChannel` is Node's, below). */
+const PlatformMessageChannel = globalThis.MessageChannel;
 
 export function createMessagePorts(loop: EventLoop) {
   interface Channel {
     closed: boolean;
     ends: NodeMessagePort[];
   }
-  const internal = new WeakMap<NodeMessagePort, { port: PlatformPort; channel: Channel; refed: boolean; listening: boolean; wantRef: boolean }>();
+  interface PortState {
+    port: PlatformPort;
+    channel: Channel;
+    refed: boolean;
+    listening: boolean;
+    wantRef: boolean;
+    /** ref() was called (and no unref() since): Node keeps the program alive for such a port even with no listener (emnapi holds a program so while its async work runs). */
+    pinned: boolean;
+  }
+  const internal = new WeakMap<NodeMessagePort, PortState>();
 
-  const setRef = (state: { refed: boolean; listening: boolean; wantRef: boolean; channel: Channel }) => {
-    const should = state.listening && state.wantRef && !state.channel.closed;
+  const setRef = (state: PortState) => {
+    const should = (state.pinned || (state.listening && state.wantRef)) && !state.channel.closed;
     if (should === state.refed) return;
     state.refed = should;
     if (should) loop.ref();
@@ -34,7 +45,7 @@ export function createMessagePorts(loop: EventLoop) {
     constructor(port: PlatformPort, channel: Channel, key: symbol) {
       if (key !== CONSTRUCT) throw new TypeError("Illegal constructor");
       super();
-      const state = { port, channel, refed: false, listening: false, wantRef: true };
+      const state: PortState = { port, channel, refed: false, listening: false, wantRef: true, pinned: false };
       internal.set(this, state);
       // The platform port of a MessageChannel made in a Node process (the in-process tests) would keep that process alive; the program's refs decide.
       port.unref?.();
@@ -82,6 +93,7 @@ export function createMessagePorts(loop: EventLoop) {
     ref(): this {
       const state = internal.get(this)!;
       state.wantRef = true;
+      state.pinned = true;
       setRef(state);
       return this;
     }
@@ -89,6 +101,7 @@ export function createMessagePorts(loop: EventLoop) {
     unref(): this {
       const state = internal.get(this)!;
       state.wantRef = false;
+      state.pinned = false;
       setRef(state);
       return this;
     }
@@ -103,7 +116,7 @@ export function createMessagePorts(loop: EventLoop) {
     readonly port1: NodeMessagePort;
     readonly port2: NodeMessagePort;
     constructor() {
-      const platform = new MessageChannel();
+      const platform = new PlatformMessageChannel();
       const channel: Channel = { closed: false, ends: [] };
       this.port1 = new NodeMessagePort(platform.port1 as unknown as PlatformPort, channel, CONSTRUCT);
       this.port2 = new NodeMessagePort(platform.port2 as unknown as PlatformPort, channel, CONSTRUCT);

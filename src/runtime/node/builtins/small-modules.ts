@@ -151,6 +151,11 @@ export function createCrypto() {
       return min + ((value ?? 0) % range);
     },
     createHash: (algorithm: string) => digestObject(hashOf(algorithm).create() as unknown as Updatable),
+    /** Node 20.12's one-shot digest (Vite hashes its assets' names with it): hex unless told, "buffer" for a Buffer. */
+    hash(algorithm: string, data: unknown, outputEncoding = "hex") {
+      const hash = digestObject(hashOf(algorithm).create() as unknown as Updatable) as unknown as { update(data: unknown): { digest(encoding?: string): unknown } };
+      return hash.update(data).digest(outputEncoding === "buffer" ? undefined : outputEncoding);
+    },
     createHmac: (algorithm: string, key: unknown) => digestObject(hmac.create(hashOf(algorithm) as typeof sha256, bytes(key)) as unknown as Updatable),
     getHashes: () => Object.keys(HASHES),
     timingSafeEqual(a: Uint8Array, b: Uint8Array) {

@@ -54,6 +54,8 @@ interface WorkerOptions {
 
 const SHARE_ENV = Symbol.for("nodejs.worker_threads.SHARE_ENV");
 const EventEmitter = events as unknown as { new (): NodeJS.EventEmitter };
+/** The platform's channel, taken before the program's globals are installed (its `MessageChannel` is Node's). */
+const PlatformMessageChannel = globalThis.MessageChannel;
 
 function nodeError(code: string, message: string, Type: ErrorConstructor | TypeErrorConstructor = Error): Error {
   const error = new Type(message);
@@ -90,7 +92,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       this.resourceLimits = { ...(options.resourceLimits ?? {}) };
       const env = options.env === undefined || options.env === SHARE_ENV || typeof options.env === "symbol" ? context.env() : options.env;
       const start: ThreadStart = { threadId: this.threadId, workerData: options.workerData, name: options.name ?? "", eval: options.eval === true };
-      const channel = new MessageChannel();
+      const channel = new PlatformMessageChannel();
       this.port = channel.port1;
       // A Node MessagePort (in-process runs) would keep that process alive; the program's refs decide.
       (this.port as { unref?: () => void }).unref?.();
