@@ -60,7 +60,7 @@ export function describeRuntime(runtime: Pick<Runtime, "kind" | "capabilities">)
 
 /** What dev-server commands do in the browser runtime (src/runtime/preview). */
 function browserPreviewNote(python: boolean): string {
-  return `Front-end dev servers (vite, serve and the like: typed, in an npm script or with npx${python ? "; python3 -m http.server" : ""}) open the built-in preview (static files, TS/JSX compiled, node_modules imports) in the Preview panel. vite build (npm run build) runs the installed vite with node, through Rolldown's wasm build, and vite preview serves its dist/ in the preview; other builds (next, webpack, esbuild) fail here, saying so; the preview needs none (rollup runs, through its wasm build).`;
+  return `Front-end dev servers (vite, serve and the like: typed, in an npm script or with npx${python ? "; python3 -m http.server" : ""}) open the built-in preview (static files, TS/JSX compiled, node_modules imports) in the Preview panel. vite build and rollup run (wasm builds; vite preview serves dist/); next, webpack and esbuild fail here, saying so; the preview needs none.`;
 }
 
 /** What the browser runtime's npm does and does not (src/runtime/npm). */
