@@ -5,7 +5,7 @@
 import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
-import { OUTPUT_SINK_DIR, TERMINAL_ENV } from "./output-routing";
+import { TERMINAL_ENV, terminalWriter } from "./output-routing";
 import type { NpmContext } from "../npm";
 import type { CommandFetch } from "./curl-command";
 
@@ -22,10 +22,8 @@ let captures = 0;
 export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
   const load = () => import("../npm");
   const context = (ctx: Ctx, argv: string[]): NpmContext => {
-    const terminal = ctx.env.get(TERMINAL_ENV) ?? "";
-    const toOut = terminal.includes("1");
-    const toErr = terminal.includes("2");
-    const sink = (stream: 1 | 2) => (text: string) => void ctx.fs.appendFile(`${OUTPUT_SINK_DIR}/${stream}`, text).catch(() => undefined);
+    const out = terminalWriter(ctx.env, ctx.fs, 1);
+    const err = terminalWriter(ctx.env, ctx.fs, 2);
     return {
       files: options.files,
       source: options.sourceOf(ctx.fs),
@@ -33,8 +31,8 @@ export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
       env: ctx.env,
       fetch: options.fetch(ctx.fs, argv),
       signal: ctx.signal,
-      live: { out: toOut ? sink(1) : undefined, err: toErr ? sink(2) : undefined },
-      exec: ctx.exec ? (script, run) => execScript(ctx, script, { ...run, env: { ...run.env, [TERMINAL_ENV]: "" } }, toOut, toErr) : undefined,
+      live: { out, err },
+      exec: ctx.exec ? (script, run) => execScript(ctx, script, { ...run, env: { ...run.env, [TERMINAL_ENV]: "" } }, out !== undefined, err !== undefined) : undefined,
     };
   };
   return [
