@@ -6,6 +6,7 @@ import { dirname, validatePath } from "../base";
 import type { FileRecord, Storage } from "../storage";
 import { sameContent } from "./file-content";
 import type { FileChange } from "./types";
+import type { TreeNode } from "./workspace-tree";
 
 /**
  * The stored records of `paths` (each path that is not a valid workspace path is skipped), or, with
@@ -32,9 +33,6 @@ export async function readStoredRecords(
   });
   return Promise.all(valid.map(async (path) => [path, await storage.files.get(workspaceId, path)] as [string, FileRecord | undefined]));
 }
-
-/** A node of the tree as the adoption sees it. */
-export type TreeNode = { kind: "file"; data: string | Uint8Array; mtime: number } | { kind: "dir"; mtime: number };
 
 /** What adopting needs of the tree; none of these store anything (the other tab has stored it). */
 export interface AdoptionTarget {

@@ -3,7 +3,6 @@
 import {
   Emitter,
   PathError,
-  basename,
   dirname,
   encodeText,
   errorMessage,
@@ -12,10 +11,11 @@ import {
   validatePath,
   type Disposable,
 } from "../base";
-import { STORAGE_MERGE_LABELS, fileRecord, type CheckedResult, type CheckedWrite, type FileRecord, type Storage, type StoredBase } from "../storage";
+import { STORAGE_MERGE_LABELS, fileRecord, type CheckedResult, type CheckedWrite, type FileRecord, type Storage } from "../storage";
 import { WorkspaceFsError, alreadyExists, conflictOnWrite, isAFolder, notAFolder, notFound, workspaceClosed, workspaceReadOnly } from "./fs-errors";
-import { StoredState, persistFailure } from "./workspace-persistence";
-import { sameContent, toStoredContent, utf8Length } from "./file-content";
+import { StoredState, conflictMessage, persistFailure, restoreStored, toBase, type FileConflict } from "./workspace-persistence";
+import { WorkspaceTree, toStat, type FileNode, type TreeNode } from "./workspace-tree";
+import { sameContent, toStoredContent } from "./file-content";
 import { adoptStoredRecords, readStoredRecords, type AdoptionTarget } from "./other-tab-adoption";
 import type { ChangeSource, FileChange, FileStat, WorkspaceFs, WriteOptions } from "./types";
 
@@ -25,21 +25,7 @@ export const PERSIST_DELAY_MS = 25;
 /** Who a change is attributed to when the caller does not say. */
 const DEFAULT_SOURCE: ChangeSource = "user";
 
-interface FileNode {
-  kind: "file";
-  /** Text as a string; bytes that are not valid UTF-8 (or hold a NUL byte) as Uint8Array. */
-  data: string | Uint8Array;
-  mtime: number;
-  /** Byte size, computed on first use (a large text's UTF-8 length is not free). */
-  size?: number;
-}
-
-interface DirNode {
-  kind: "dir";
-  mtime: number;
-}
-
-type Node = FileNode | DirNode;
+export type { FileConflict };
 
 export interface RenameOptions extends WriteOptions {
   /** Replace an existing target file (shell `mv` semantics). Folders are never overwritten. */
@@ -55,19 +41,8 @@ export interface WorkspaceFilesOptions {
   readOnly?: boolean;
 }
 
-/** Another tab stored a change to a file while this tab's change to it was on the way (see onDidConflict). */
-export interface FileConflict {
-  path: string;
-  /** "conflict": both are in the file between markers; "kept": a deletion was not done; "replaced": ours replaced theirs. */
-  outcome: "conflict" | "kept" | "replaced";
-  message: string;
-}
-
 export class WorkspaceFiles implements WorkspaceFs, Disposable {
-  /** Every file and folder except the root (""), keyed by workspace path. */
-  private readonly nodes = new Map<string, Node>();
-  /** Folder path -> names of its direct children ("" is the root). */
-  private readonly children = new Map<string, Set<string>>([["", new Set()]]);
+  private readonly tree = new WorkspaceTree();
   private readonly changeEmitter = new Emitter<FileChange[]>();
   private readonly failureEmitter = new Emitter<Error>();
   private readonly conflictEmitter = new Emitter<FileConflict>();
@@ -75,7 +50,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   /** Paths whose stored record no longer matches memory. */
   private dirty = new Set<string>();
   /** What storage holds for every path not yet stored, and the outcome of each batch. */
-  private readonly stored = new StoredState<Node>();
+  private readonly stored = new StoredState<TreeNode>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inflight: Promise<void> | undefined;
   private disposed = false;
@@ -120,12 +95,12 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
         onInvalid?.(error);
         continue;
       }
-      if (this.nodes.has(path)) continue;
+      if (this.tree.has(path)) continue;
       if (!this.ensureParentsQuietly(dirname(path))) {
         onInvalid?.(new PathError(`Skipped "${path}": a parent of it is a file.`));
         continue;
       }
-      const node: Node =
+      const node: TreeNode =
         record.kind === "dir"
           ? { kind: "dir", mtime: record.mtime }
           : { kind: "file", data: record.data ?? "", mtime: record.mtime };
@@ -139,7 +114,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
    */
   private ensureParentsQuietly(dir: string, fromOtherTab = false): boolean {
     if (dir === "") return true;
-    const node = this.nodes.get(dir);
+    const node = this.tree.get(dir);
     if (node) return node.kind === "dir";
     if (!this.ensureParentsQuietly(dirname(dir), fromOtherTab)) return false;
     this.attach(dir, { kind: "dir", mtime: Date.now() }, false);
@@ -166,22 +141,22 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   private async adopt(paths: string[] | undefined): Promise<void> {
     if (this.disposed) return;
-    const records = await readStoredRecords(this.storage, this.workspaceId, paths, () => this.nodes.keys());
+    const records = await readStoredRecords(this.storage, this.workspaceId, paths, () => this.tree.paths());
     if (this.disposed) return;
     adoptStoredRecords(records, this.adoptionTarget());
   }
 
   private adoptionTarget(): AdoptionTarget {
     return {
-      node: (path) => this.nodes.get(path),
-      hasChildren: (path) => (this.children.get(path)?.size ?? 0) > 0,
+      node: (path) => this.tree.get(path),
+      hasChildren: (path) => this.tree.hasChildren(path),
       // Changed here and not stored yet (waiting or in flight): ours follows, and storage merges it
       // with theirs (compare-and-set in persistOnce).
       isLocal: (path) => this.stored.has(path),
       ensureParents: (dir) => this.ensureParentsQuietly(dir, true),
       detach: (path) => this.detach(path, false),
       attach: (path, node) => this.attach(path, node, false),
-      replace: (path, node) => void this.nodes.set(path, node),
+      replace: (path, node) => void this.tree.replace(path, node),
       report: (type, path, kind) => this.record({ type, path, kind, source: "other-tab" }),
     };
   }
@@ -208,26 +183,26 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   /** Every path in the workspace (files and folders), unsorted. */
   snapshotPaths(): string[] {
-    return Array.from(this.nodes.keys());
+    return Array.from(this.tree.paths());
   }
 
   /** Every file path with its content as stored (text as string, binary as bytes; do not mutate). */
   *entries(): IterableIterator<[path: string, data: string | Uint8Array]> {
-    for (const [path, node] of this.nodes) if (node.kind === "file") yield [path, node.data];
+    for (const [path, node] of this.tree.nodeEntries()) if (node.kind === "file") yield [path, node.data];
   }
 
   /** Stat without awaiting; undefined when missing. Accepts "" for the root folder. */
   statSync(path: string): FileStat | undefined {
     const p = this.checkPath(path, true);
     if (p === "") return { path: "", kind: "dir", size: 0, mtime: 0 };
-    const node = this.nodes.get(p);
-    return node ? this.toStat(p, node) : undefined;
+    const node = this.tree.get(p);
+    return node ? toStat(p, node) : undefined;
   }
 
   /** The stored content (string for text, bytes for binary; the bytes are a copy). */
   readSync(path: string): string | Uint8Array {
     const p = this.checkPath(path);
-    const node = this.nodes.get(p);
+    const node = this.tree.get(p);
     if (!node) throw notFound(p);
     if (node.kind === "dir") throw isAFolder(p);
     return typeof node.data === "string" ? node.data : node.data.slice();
@@ -237,16 +212,11 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   listSync(dir = ""): FileStat[] {
     const p = this.checkPath(dir, true);
     if (p !== "") {
-      const node = this.nodes.get(p);
+      const node = this.tree.get(p);
       if (!node) throw notFound(p);
       if (node.kind !== "dir") throw notAFolder(p);
     }
-    const out: FileStat[] = [];
-    for (const name of this.children.get(p) ?? []) {
-      const child = p === "" ? name : `${p}/${name}`;
-      out.push(this.toStat(child, this.nodes.get(child)!));
-    }
-    return out.sort(compareStats);
+    return this.tree.list(p);
   }
 
   // ---- WorkspaceFs --------------------------------------------------------------------------
@@ -279,15 +249,15 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   writeSync(path: string, data: string | Uint8Array, options?: WriteOptions): void {
     const p = this.checkWritable(path);
     const source = options?.source ?? DEFAULT_SOURCE;
-    const existing = this.nodes.get(p);
+    const existing = this.tree.get(p);
     if (existing?.kind === "dir") throw isAFolder(p);
     const stored = toStoredContent(this.rebase(p, existing, data, options?.base));
     if (existing && sameContent(existing.data, stored)) return;
     this.mkdirsFor(dirname(p), source);
-    const node: FileNode = { kind: "file", data: stored, mtime: Date.now() };
+    const node: TreeNode = { kind: "file", data: stored, mtime: Date.now() };
     if (existing) {
       this.remember(p);
-      this.nodes.set(p, node);
+      this.tree.replace(p, node);
       this.markDirty(p);
     } else this.attach(p, node);
     this.record({ type: existing ? "changed" : "created", path: p, kind: "file", source });
@@ -314,7 +284,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   /** Creates a folder and its parents; an existing folder is fine, an existing file is not. */
   mkdirSync(path: string, options?: WriteOptions): void {
     const p = this.checkWritable(path);
-    const existing = this.nodes.get(p);
+    const existing = this.tree.get(p);
     if (existing?.kind === "file") throw alreadyExists(p);
     this.mkdirsFor(p, options?.source ?? DEFAULT_SOURCE);
   }
@@ -327,14 +297,14 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   /** Removes a file, or a folder with everything under it (deepest first in the change list). */
   removeSync(path: string, options?: WriteOptions): void {
     const p = this.checkWritable(path);
-    const node = this.nodes.get(p);
+    const node = this.tree.get(p);
     if (!node) throw notFound(p);
     const source = options?.source ?? DEFAULT_SOURCE;
-    const doomed = node.kind === "dir" ? this.descendants(p) : [];
+    const doomed = node.kind === "dir" ? this.tree.descendants(p) : [];
     doomed.reverse();
     doomed.push(p);
     for (const victim of doomed) {
-      const kind = this.nodes.get(victim)!.kind;
+      const kind = this.tree.get(victim)!.kind;
       this.detach(victim);
       this.record({ type: "deleted", path: victim, kind, source });
     }
@@ -352,21 +322,21 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   renameSync(from: string, to: string, options?: RenameOptions): void {
     const src = this.checkWritable(from);
     const dst = this.checkWritable(to);
-    const node = this.nodes.get(src);
+    const node = this.tree.get(src);
     if (!node) throw notFound(src);
     if (src === dst) return;
     if (dst.startsWith(src + "/")) {
       throw new WorkspaceFsError("EINVAL", `Cannot move "${src}" into itself ("${dst}").`, dst);
     }
     const source = options?.source ?? DEFAULT_SOURCE;
-    const target = this.nodes.get(dst);
+    const target = this.tree.get(dst);
     if (target) {
       if (!options?.overwrite || target.kind === "dir" || node.kind === "dir") throw alreadyExists(dst);
       this.removeSync(dst, { source });
     }
     this.mkdirsFor(dirname(dst), source);
-    const moved = node.kind === "dir" ? [src, ...this.descendants(src)] : [src];
-    const nodes = moved.map((path) => this.nodes.get(path)!);
+    const moved = node.kind === "dir" ? [src, ...this.tree.descendants(src)] : [src];
+    const nodes = moved.map((path) => this.tree.get(path)!);
     // Detach deepest first so folders are empty when they go; attach shallowest first.
     for (let i = moved.length - 1; i >= 0; i--) {
       this.detach(moved[i]!);
@@ -382,7 +352,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   /** Sets a file's or folder's modification time (shell `touch`); not reported as a change. */
   setMtime(path: string, mtime: number): void {
     const p = this.checkWritable(path);
-    const node = this.nodes.get(p);
+    const node = this.tree.get(p);
     if (!node) throw notFound(p);
     this.remember(p);
     node.mtime = mtime;
@@ -395,7 +365,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
 
   async listAll(): Promise<FileStat[]> {
     const out: FileStat[] = [];
-    for (const [path, node] of this.nodes) out.push(this.toStat(path, node));
+    for (const [path, node] of this.tree.nodeEntries()) out.push(toStat(path, node));
     return out;
   }
 
@@ -473,9 +443,9 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     this.dirty = new Set();
     const batch = this.stored.startBatch();
     const writes: CheckedWrite[] = [];
-    const written = new Map<string, Node | null>();
+    const written = new Map<string, TreeNode | null>();
     for (const path of paths) {
-      const node = this.nodes.get(path);
+      const node = this.tree.get(path);
       written.set(path, node ? { ...node } : null);
       // Each write carries what this tab believes is stored, so storage can tell whether another
       // tab wrote the path since (its announcement may still be on the way): compare-and-set.
@@ -512,11 +482,11 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
    * deletion not done): memory takes what is stored, reported as a change from the other tab. A
    * path changed here again meanwhile keeps that newer change too, merged onto what is stored.
    */
-  private takeMerged(results: CheckedResult[], written: Map<string, Node | null>): void {
+  private takeMerged(results: CheckedResult[], written: Map<string, TreeNode | null>): void {
     for (const result of results) {
       const { path, stored } = result;
       let outcome = result.outcome;
-      const node: Node | null = !stored
+      const node: TreeNode | null = !stored
         ? null
         : stored.kind === "dir"
           ? { kind: "dir", mtime: stored.mtime }
@@ -527,12 +497,12 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
       if (!changedSince) adoptStoredRecords([[path, stored]], this.adoptionTarget());
       else {
         // Changed again here since the batch: that change, made from what we wrote, goes onto what is stored.
-        const current = this.nodes.get(path);
+        const current = this.tree.get(path);
         const mine = written.get(path);
         const [base, ours, theirs] = [mine?.kind === "file" && mine.data, current?.kind === "file" && current.data, node?.kind === "file" && node.data];
         if (typeof base === "string" && typeof ours === "string" && typeof theirs === "string") {
           const merged = mergeText(base, ours, theirs, STORAGE_MERGE_LABELS);
-          this.nodes.set(path, { kind: "file", data: merged.text, mtime: current!.mtime });
+          this.tree.replace(path, { kind: "file", data: merged.text, mtime: current!.mtime });
           this.record({ type: "changed", path, kind: "file", source: "other-tab" });
           if (merged.conflicts > 0) outcome = "conflict";
         }
@@ -545,35 +515,10 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   private undoUnstored(): void {
     const targets = this.stored.takeAll();
     this.dirty.clear();
-    const paths = [...targets.keys()];
-    // Deepest first: remove what storage does not have (or holds as another kind).
-    for (const path of [...paths].sort((a, b) => b.length - a.length)) {
-      const target = targets.get(path);
-      const current = this.nodes.get(path);
-      if (!current || (target && target.kind === current.kind)) continue;
-      if (current.kind === "dir" && (this.children.get(path)?.size ?? 0) > 0) continue;
-      this.detach(path, false);
-      this.record({ type: "deleted", path, kind: current.kind, source: "system" });
-    }
-    // Shallowest first: put back what storage holds.
-    for (const path of [...paths].sort((a, b) => a.length - b.length)) {
-      const target = targets.get(path);
-      if (!target) continue;
-      const current = this.nodes.get(path);
-      if (current) {
-        if (current.kind !== target.kind) continue;
-        this.nodes.set(path, target);
-        if (target.kind === "file") this.record({ type: "changed", path, kind: "file", source: "system" });
-        continue;
-      }
-      const parent = dirname(path);
-      if (parent !== "" && this.nodes.get(parent)?.kind !== "dir") continue;
-      this.attach(path, target, false);
-      this.record({ type: "created", path, kind: target.kind, source: "system" });
-    }
+    restoreStored(targets, this.tree, (type, path, kind) => this.record({ type, path, kind, source: "system" }));
   }
 
-  private toRecord(path: string, node: Node): FileRecord {
+  private toRecord(path: string, node: TreeNode): FileRecord {
     const record: FileRecord = fileRecord({ workspaceId: this.workspaceId, path, kind: node.kind, mtime: node.mtime });
     if (node.kind === "file") record.data = node.data;
     return record;
@@ -599,7 +544,7 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
   /** Creates `dir` and missing parents, reporting each new folder. */
   private mkdirsFor(dir: string, source: ChangeSource): void {
     if (dir === "") return;
-    const node = this.nodes.get(dir);
+    const node = this.tree.get(dir);
     if (node) {
       if (node.kind !== "dir") throw notAFolder(dir);
       return;
@@ -609,40 +554,23 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     this.record({ type: "created", path: dir, kind: "dir", source });
   }
 
-  private attach(path: string, node: Node, persist = true): void {
+  /** Adds a path to the tree; `persist`: a change of this tab's, to be stored. */
+  private attach(path: string, node: TreeNode, persist = true): void {
     if (persist) this.remember(path);
-    this.nodes.set(path, node);
-    this.children.get(dirname(path))!.add(basename(path));
-    if (node.kind === "dir" && !this.children.has(path)) this.children.set(path, new Set());
+    this.tree.attach(path, node);
     if (persist) this.markDirty(path);
   }
 
   private detach(path: string, persist = true): void {
     if (persist) this.remember(path);
-    this.nodes.delete(path);
-    this.children.get(dirname(path))?.delete(basename(path));
-    this.children.delete(path);
+    this.tree.detach(path);
     if (persist) this.markDirty(path);
   }
 
   /** Notes what storage holds for a path before its first unstored change. */
   private remember(path: string): void {
-    const node = this.nodes.get(path);
+    const node = this.tree.get(path);
     this.stored.remember(path, node ? { ...node } : null);
-  }
-
-  /** Every path under a folder, parents before children. */
-  private descendants(dir: string): string[] {
-    const out: string[] = [];
-    const walk = (folder: string): void => {
-      for (const name of this.children.get(folder) ?? []) {
-        const path = `${folder}/${name}`;
-        out.push(path);
-        if (this.nodes.get(path)?.kind === "dir") walk(path);
-      }
-    };
-    walk(dir);
-    return out;
   }
 
   private markDirty(path: string): void {
@@ -661,33 +589,4 @@ export class WorkspaceFiles implements WorkspaceFs, Disposable {
     this.pendingChanges = [];
     if (changes.length > 0) this.changeEmitter.fire(changes);
   }
-
-  private toStat(path: string, node: Node): FileStat {
-    if (node.kind === "dir") return { path, kind: "dir", size: 0, mtime: node.mtime };
-    node.size ??= typeof node.data === "string" ? utf8Length(node.data) : node.data.byteLength;
-    return { path, kind: "file", size: node.size, mtime: node.mtime };
-  }
-}
-
-function toBase(node: Node | null | undefined): StoredBase | undefined {
-  if (node === undefined || node === null) return node;
-  return node.kind === "dir" ? { kind: "dir" } : { kind: "file", data: node.data };
-}
-
-function conflictMessage(path: string, outcome: FileConflict["outcome"]): string {
-  switch (outcome) {
-    case "conflict":
-      return `${path} was changed in another tab at the same lines as here: both versions are kept in the file, between <<<<<<< and >>>>>>> markers. Edit it to keep what you want.`;
-    case "kept":
-      return `${path} was not deleted: another tab changed it just before. Delete it again if you still want it gone.`;
-    case "replaced":
-      return `${path} was changed in another tab and here at once and cannot be merged (not text): this tab's version replaced the other tab's.`;
-  }
-}
-
-function compareStats(a: FileStat, b: FileStat): number {
-  if (a.kind !== b.kind) return a.kind === "dir" ? -1 : 1;
-  const an = basename(a.path);
-  const bn = basename(b.path);
-  return an < bn ? -1 : an > bn ? 1 : 0;
 }

@@ -1,8 +1,12 @@
 // Bookkeeping for the workspace file service's write-through: what storage holds for every path
 // changed in memory but not yet stored (so a refused write can be undone), and one promise per
-// batch so each writer learns whether its own change reached storage.
-import { errorMessage, isQuotaError } from "../base";
+// batch so each writer learns whether its own change reached storage; undoing a batch that failed,
+// and telling the user of a change another tab stored meanwhile.
+import { dirname, errorMessage, isQuotaError } from "../base";
+import type { StoredBase } from "../storage";
 import { WorkspaceFsError } from "./fs-errors";
+import type { FileChange } from "./types";
+import type { TreeNode, WorkspaceTree } from "./workspace-tree";
 
 /** A promise with its settle functions; always has a handler, so nobody waiting is not an error. */
 export class Outcome {
@@ -106,4 +110,66 @@ export function persistFailure(error: unknown): WorkspaceFsError {
     "",
     { cause: error },
   );
+}
+
+/**
+ * Puts every path of `targets` back to what storage holds (its value there; null: nothing), after
+ * a batch could not be stored, so memory says what storage holds; `report` tells each change.
+ */
+export function restoreStored(
+  targets: ReadonlyMap<string, TreeNode | null>,
+  tree: WorkspaceTree,
+  report: (type: FileChange["type"], path: string, kind: TreeNode["kind"]) => void,
+): void {
+  const paths = [...targets.keys()];
+  // Deepest first: remove what storage does not have (or holds as another kind).
+  for (const path of [...paths].sort((a, b) => b.length - a.length)) {
+    const target = targets.get(path);
+    const current = tree.get(path);
+    if (!current || (target && target.kind === current.kind)) continue;
+    if (current.kind === "dir" && tree.hasChildren(path)) continue;
+    tree.detach(path);
+    report("deleted", path, current.kind);
+  }
+  // Shallowest first: put back what storage holds.
+  for (const path of [...paths].sort((a, b) => a.length - b.length)) {
+    const target = targets.get(path);
+    if (!target) continue;
+    const current = tree.get(path);
+    if (current) {
+      if (current.kind !== target.kind) continue;
+      tree.replace(path, target);
+      if (target.kind === "file") report("changed", path, "file");
+      continue;
+    }
+    const parent = dirname(path);
+    if (parent !== "" && tree.get(parent)?.kind !== "dir") continue;
+    tree.attach(path, target);
+    report("created", path, target.kind);
+  }
+}
+
+/** Another tab stored a change to a file while this tab's change to it was on the way (see onDidConflict). */
+export interface FileConflict {
+  path: string;
+  /** "conflict": both are in the file between markers; "kept": a deletion was not done; "replaced": ours replaced theirs. */
+  outcome: "conflict" | "kept" | "replaced";
+  message: string;
+}
+
+/** What a compare-and-set write says this tab believes storage holds for a path. */
+export function toBase(node: TreeNode | null | undefined): StoredBase | undefined {
+  if (node === undefined || node === null) return node;
+  return node.kind === "dir" ? { kind: "dir" } : { kind: "file", data: node.data };
+}
+
+export function conflictMessage(path: string, outcome: FileConflict["outcome"]): string {
+  switch (outcome) {
+    case "conflict":
+      return `${path} was changed in another tab at the same lines as here: both versions are kept in the file, between <<<<<<< and >>>>>>> markers. Edit it to keep what you want.`;
+    case "kept":
+      return `${path} was not deleted: another tab changed it just before. Delete it again if you still want it gone.`;
+    case "replaced":
+      return `${path} was changed in another tab and here at once and cannot be merged (not text): this tab's version replaced the other tab's.`;
+  }
 }

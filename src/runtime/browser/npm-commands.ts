@@ -5,8 +5,8 @@
 import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
-import { OUTPUT_SINK_DIR, TERMINAL_ENV } from "./output-routing";
-import { execScript, terminalStreams } from "./script-exec";
+import { TERMINAL_ENV, terminalWriter } from "./output-routing";
+import { execScript } from "./script-exec";
 import type { NpmContext } from "../npm";
 import type { CommandFetch } from "./curl-command";
 
@@ -22,8 +22,8 @@ type Ctx = Parameters<Parameters<typeof defineCommand>[1]>[1];
 export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
   const load = () => import("../npm");
   const context = (ctx: Ctx, argv: string[]): NpmContext => {
-    const { toOut, toErr } = terminalStreams(ctx);
-    const sink = (stream: 1 | 2) => (text: string) => void ctx.fs.appendFile(`${OUTPUT_SINK_DIR}/${stream}`, text).catch(() => undefined);
+    const out = terminalWriter(ctx.env, ctx.fs, 1);
+    const err = terminalWriter(ctx.env, ctx.fs, 2);
     return {
       files: options.files,
       source: options.sourceOf(ctx.fs),
@@ -31,8 +31,8 @@ export function npmCommands(options: NpmCommandOptions): CustomCommand[] {
       env: ctx.env,
       fetch: options.fetch(ctx.fs, argv),
       signal: ctx.signal,
-      live: { out: toOut ? sink(1) : undefined, err: toErr ? sink(2) : undefined },
-      exec: ctx.exec ? (script, run) => execScript(ctx, script, { ...run, env: { ...run.env, [TERMINAL_ENV]: "" } }, toOut, toErr) : undefined,
+      live: { out, err },
+      exec: ctx.exec ? (script, run) => execScript(ctx, script, { ...run, env: { ...run.env, [TERMINAL_ENV]: "" } }, out !== undefined, err !== undefined) : undefined,
     };
   };
   return [

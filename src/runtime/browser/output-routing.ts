@@ -147,6 +147,15 @@ export const TERMINAL_AWARE_COMMANDS = new Set(["npm", "npx", "vite"]);
 export const TERMINAL_ENV = "WEBCODE_TERMINAL";
 
 /**
+ * For such a command: a writer that streams its stdout (1) or stderr (2) to the terminal as it
+ * comes, when that stream reaches the terminal (the marker); undefined when it is captured.
+ */
+export function terminalWriter(env: Map<string, string>, fs: Pick<IFileSystem, "appendFile">, stream: 1 | 2): ((text: string) => void) | undefined {
+  if (!(env.get(TERMINAL_ENV) ?? "").includes(String(stream))) return undefined;
+  return (text) => void fs.appendFile(`${OUTPUT_SINK_DIR}/${stream}`, text).catch(() => undefined);
+}
+
+/**
  * A script run by such a command (npm run) is parsed anew and routed to the sinks as if at the top;
  * the command uses this marker, like isatty(), to capture that script's output itself when its own
  * output is captured (`npm test > log`, `$(npm ls)`), and to show progress only on a terminal.

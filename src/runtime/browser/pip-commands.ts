@@ -5,7 +5,7 @@
 import { defineCommand, type CustomCommand, type IFileSystem } from "just-bash";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
-import { OUTPUT_SINK_DIR, TERMINAL_ENV } from "./output-routing";
+import { terminalWriter } from "./output-routing";
 import type { PipContext } from "../pip";
 import type { CommandFetch } from "./curl-command";
 
@@ -22,7 +22,6 @@ type Ctx = Parameters<Parameters<typeof defineCommand>[1]>[1];
 export function pipCommands(options: PipCommandOptions): [Command, Command] {
   const load = () => import("../pip");
   const context = (ctx: Ctx, argv: string[]): PipContext => {
-    const toOut = (ctx.env.get(TERMINAL_ENV) ?? "").includes("1");
     return {
       files: options.files,
       source: options.sourceOf(ctx.fs),
@@ -30,7 +29,7 @@ export function pipCommands(options: PipCommandOptions): [Command, Command] {
       env: ctx.env,
       fetch: options.fetch(ctx.fs, argv),
       signal: ctx.signal,
-      live: toOut ? (text) => void ctx.fs.appendFile(`${OUTPUT_SINK_DIR}/1`, text).catch(() => undefined) : undefined,
+      live: terminalWriter(ctx.env, ctx.fs, 1),
     };
   };
   const pip = defineCommand("pip", async (args, ctx) => (await load()).runPip(args, context(ctx, ["pip", ...args])));

@@ -3,7 +3,7 @@
 // index must answer cross-origin requests. Failures are told apart for the user: offline or
 // refused by CORS (fetch rejects without a response), 404, other HTTP errors, an HTML-only index.
 import { normalizeName } from "./requirement";
-import { toHex } from "../../base";
+import { sha256Hex } from "../../base";
 
 export const DEFAULT_INDEX = "https://pypi.org/simple/";
 const SIMPLE_JSON = "application/vnd.pypi.simple.v1+json";
@@ -128,9 +128,4 @@ export class IndexClient {
     if (!response.ok) throw new PipError(`The index answered ${response.status} ${response.statusText} for ${what} (${url}).`);
     return response;
   }
-}
-
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-  return toHex(digest);
 }

@@ -1,8 +1,8 @@
 // What the chat, sessions and changes UI needs from the agent facade (createAgent in src/agent):
 // its event bus and a handful of calls. The facade satisfies this structurally; tests pass a fake.
 import type { Disposable } from "../../base";
-import type { AgentEvents, PendingPermission, PendingQuestion, PermissionReply } from "../../agent";
-import type { FileAttachment, MessageRecord, ModelRef, PartRecord, PermissionRule, SessionRecord, UserMessageRecord } from "../../storage";
+import type { AgentEvents, PendingPermission, PendingQuestion, PermissionReply, PromptInput } from "../../agent";
+import type { MessageRecord, ModelRef, PartRecord, PermissionRule, SessionRecord } from "../../storage";
 
 // The payload types are the agent's own (one definition, so the two cannot drift apart).
 export type {
@@ -11,6 +11,7 @@ export type {
   PendingQuestion,
   PermissionReplied,
   PermissionReply,
+  PromptInput,
   QuestionReplied,
   SessionStatus,
 } from "../../agent";
@@ -56,16 +57,6 @@ export interface AgentSummary {
   permission?: PermissionRule[];
   /** The workspace file that defined the agent, or redefined the built-in of that name. */
   source?: string;
-}
-
-export interface PromptInput {
-  text: string;
-  files?: FileAttachment[];
-  agent?: string;
-  model?: ModelRef;
-  system?: string;
-  /** How much the model reasons this turn; unset: the provider's default. */
-  reasoning?: UserMessageRecord["reasoning"];
 }
 
 /** The agent facade as the UI uses it. */
