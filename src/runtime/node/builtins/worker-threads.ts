@@ -6,8 +6,10 @@
 // changes are made here too (and reach the workspace as this program's), its output is this
 // program's, and values posted either way travel in order with them on one port (structured-cloned,
 // transfer lists transferred; a SharedArrayBuffer is shared when the page is cross-origin isolated).
-// Not there: resourceLimits (kept on the Worker, not applied), SHARE_ENV (the thread gets a copy),
-// a thread's own servers and children, transferring a MessagePort. Hand-written: the protocol is ours.
+// MessagePorts in a transfer list (workerData's, postMessage's either way) travel as platform ports
+// (message-ports.ts encode/decode), so their messages go straight between the threads.
+// Not there: resourceLimits (kept, not applied: a browser worker has no heap limit of its own),
+// SHARE_ENV (the thread gets a copy), a thread's own servers and children. Hand-written: the protocol is ours.
 import events from "events/";
 import type { FsOp, HostMessage, SandboxEvent, ThreadStart } from "../../sandbox/protocol";
 import type { SandboxFs } from "../../sandbox/sandbox-fs";
@@ -52,6 +54,9 @@ interface WorkerOptions {
   stdin?: boolean;
 }
 
+/** Node's resourceLimits for a worker started without any: -1 is "V8's default" (nothing is enforced in a browser worker). */
+const UNLIMITED: Readonly<Record<string, number>> = { maxYoungGenerationSizeMb: -1, maxOldGenerationSizeMb: -1, codeRangeSizeMb: -1, stackSizeMb: 4 };
+
 const SHARE_ENV = Symbol.for("nodejs.worker_threads.SHARE_ENV");
 const EventEmitter = events as unknown as { new (): NodeJS.EventEmitter };
 
@@ -70,7 +75,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
 
   class Worker extends EventEmitter {
     readonly threadId: number;
-    readonly resourceLimits: Record<string, number>;
+    private readonly limits: Record<string, number>;
     readonly stdin = null;
     readonly stdout = null;
     readonly stderr = null;
@@ -87,9 +92,10 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       if (!context.startThread) throw new NeedsWebContainerError("node:worker_threads Worker (this host starts no threads)");
       const args = threadArgs(filename, options);
       this.threadId = nextThreadId++;
-      this.resourceLimits = { ...(options.resourceLimits ?? {}) };
+      this.limits = { ...UNLIMITED, ...(options.resourceLimits ?? {}) };
       const env = options.env === undefined || options.env === SHARE_ENV || typeof options.env === "symbol" ? context.env() : options.env;
-      const start: ThreadStart = { threadId: this.threadId, workerData: options.workerData, name: options.name ?? "", eval: options.eval === true };
+      const sent = ports.encode(options.workerData, options.transferList);
+      const start: ThreadStart = { threadId: this.threadId, workerData: sent.data, name: options.name ?? "", eval: options.eval === true };
       const channel = new MessageChannel();
       this.port = channel.port1;
       // A Node MessagePort (in-process runs) would keep that process alive; the program's refs decide.
@@ -101,8 +107,13 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       loop.ref();
       this.port.postMessage(
         { type: "run", ...context.fs.snapshot(), args, env: stringEnv(env), cwd: context.cwd(), stdin: null, thread: start } satisfies HostMessage,
-        options.transferList ?? [],
+        sent.transfer,
       );
+    }
+
+    /** Node's answer for a running worker: the limits asked for over V8's defaults (0s: none); {} once it ended. None is enforced here. */
+    get resourceLimits(): Record<string, number> {
+      return this.ended ? {} : { ...this.limits };
     }
 
     private send(message: HostMessage, transfer: Transferable[] = []): void {
@@ -120,7 +131,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
         case "fs":
           return this.applyFs(event.op);
         case "thread-message":
-          return void this.emit("message", event.data);
+          return void this.emit("message", ports.decode(event.data));
         case "thread-error":
           return this.fail(event.error);
         case "exit":
@@ -173,10 +184,9 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
     }
 
     postMessage(value: unknown, transferList?: readonly Transferable[]): void {
-      if (transferList?.some((item) => item instanceof ports.MessagePort)) {
-        throw Object.assign(new TypeError("Transferring a MessagePort to a Worker is not available in the browser runtime yet"), { code: "ERR_WEBCODE_NOT_YET" });
-      }
-      this.send({ type: "thread-message", data: value }, [...(transferList ?? [])]);
+      if (this.ended) return;
+      const { data, transfer } = ports.encode(value, transferList);
+      this.send({ type: "thread-message", data }, transfer);
     }
 
     terminate(callback?: (error: Error | null, code?: number) => void): Promise<number | undefined> {
@@ -227,10 +237,10 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
   const thread = context.thread;
   return {
     isMainThread: thread === undefined,
-    parentPort: thread ? createParentPort(thread.link, loop) : null,
-    workerData: thread ? thread.start.workerData : null,
+    parentPort: thread ? createParentPort(thread.link, loop, ports) : null,
+    workerData: thread ? ports.decode(thread.start.workerData) : null,
     threadId: thread ? thread.start.threadId : 0,
-    resourceLimits: {},
+    resourceLimits: thread ? { ...UNLIMITED } : {},
     SHARE_ENV,
     Worker,
     MessageChannel: ports.MessageChannel,
@@ -252,7 +262,7 @@ const THREAD_LIMIT = (what: string) => `${what} of a worker thread are not avail
  * it has 'message' listeners (and is not unref()'d) it keeps the thread running, as in Node; values
  * that arrive before a listener wait for it.
  */
-function createParentPort(link: ThreadLink, loop: EventLoop) {
+function createParentPort(link: ThreadLink, loop: EventLoop, ports: Pick<ReturnType<typeof createMessagePorts>, "encode" | "decode">) {
   const port = new EventEmitter() as NodeJS.EventEmitter & Record<string, unknown>;
   const waiting: unknown[] = [];
   let listening = false;
@@ -266,8 +276,9 @@ function createParentPort(link: ThreadLink, loop: EventLoop) {
     if (should) loop.ref();
     else loop.unref();
   };
-  link.onMessage((data) => {
+  link.onMessage((sent) => {
     if (closed) return;
+    const data = ports.decode(sent);
     if (port.listenerCount("message") === 0) return void waiting.push(data);
     loop.guard(() => port.emit("message", data));
   });
@@ -287,7 +298,9 @@ function createParentPort(link: ThreadLink, loop: EventLoop) {
   });
   Object.assign(port, {
     postMessage: (value: unknown, transferList?: readonly Transferable[]) => {
-      if (!closed) link.post(value, [...(transferList ?? [])]);
+      if (closed) return;
+      const { data, transfer } = ports.encode(value, transferList);
+      link.post(data, transfer);
     },
     start: () => undefined,
     close: () => {
