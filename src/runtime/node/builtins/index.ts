@@ -167,6 +167,7 @@ export function createBuiltins(context: BuiltinContext) {
         resolve: context.resolve,
         env: () => context.process.env as Record<string, string | undefined>,
         write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text),
+        spawn: context.spawnChild,
         startThread: context.startThread,
         thread: context.thread,
       }),

@@ -11,9 +11,9 @@
 // Not there: resourceLimits (kept, not applied: a browser worker has no heap limit of its own),
 // SHARE_ENV (the thread gets a copy), a thread's own servers and children. Hand-written: the protocol is ours.
 import events from "events/";
-import type { FsOp, HostMessage, SandboxEvent, ThreadStart } from "../../sandbox/protocol";
+import type { FsOp, HostMessage, SandboxEvent, SpawnRequest, ThreadStart } from "../../sandbox/protocol";
 import type { SandboxFs } from "../../sandbox/sandbox-fs";
-import type { ThreadLink } from "../../sandbox/worker-kit";
+import type { ChildHandle, ThreadLink } from "../../sandbox/worker-kit";
 import { realSetTimeout, type EventLoop } from "../event-loop";
 import { createMessagePorts } from "./message-ports";
 import { NeedsWebContainerError, unsupportedFunction } from "./unsupported";
@@ -35,6 +35,8 @@ export interface WorkerThreadsContext {
   resolve(cwd: string, path: string): string;
   env(): Record<string, string | undefined>;
   write(stream: "stdout" | "stderr", text: string): void;
+  /** Runs a child of the program: a thread's children are run as the program's (the thread asks, the program relays). */
+  spawn?: (request: SpawnRequest) => ChildHandle;
   /** Starts a thread; undefined where the host cannot (the one line then names WebContainer). */
   startThread?: () => ThreadHandle;
   /** This run is itself a thread: what it was started with, and its link to the program that started it. */
@@ -86,6 +88,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
     private refed = true;
     private exitCode: number | undefined;
     private exitWaiters: Array<(code: number) => void> = [];
+    private readonly children = new Map<number, ChildHandle>();
 
     constructor(filename: string | URL, options: WorkerOptions = {}) {
       super();
@@ -143,7 +146,9 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
         case "stdin-read":
           return this.send({ type: "stdin", data: null, sync: false });
         case "spawn":
-          return this.send({ type: "child-exit", id: event.id, result: { exitCode: 127, signal: null, stdout: "", stderr: `${THREAD_LIMIT("child processes")}\n` } });
+          return this.spawnChild(event.id, event.request);
+        case "child-kill":
+          return this.children.get(event.id)?.kill(event.signal);
         case "server-listen":
           return this.send({ type: "server-listen-answer", asked: event.port, error: "EACCES" });
         case "http-fetch":
@@ -151,6 +156,24 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
         default:
           return;
       }
+    }
+
+    /**
+     * The thread's child, run as the program's own (its output captured the same way); when it ends the
+     * thread takes the program's files, which have the child's changes. Forking from a thread (an IPC
+     * channel to it) is refused with the one line.
+     */
+    private spawnChild(id: number, request: SpawnRequest): void {
+      if (!context.spawn || request.ipc) {
+        const what = request.ipc ? "child_process.fork" : "child processes";
+        return this.send({ type: "child-exit", id, result: { exitCode: 127, signal: null, stdout: "", stderr: `${THREAD_LIMIT(what)}\n` } });
+      }
+      const child = context.spawn(request);
+      this.children.set(id, child);
+      void child.result.then((result) => {
+        this.children.delete(id);
+        this.send({ type: "child-exit", id, result, files: context.fs.snapshot() });
+      });
     }
 
     private applyFs(op: FsOp): void {
@@ -174,6 +197,8 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       this.exitCode = code;
       this.handle.terminate();
       this.port.close();
+      for (const child of this.children.values()) child.kill("SIGTERM");
+      this.children.clear();
       // 'exit' comes as Node's does, after the current callback; the program may end only after it.
       realSetTimeout(() => {
         loop.guard(() => this.emit("exit", code));
@@ -255,7 +280,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
   };
 }
 
-const THREAD_LIMIT = (what: string) => `${what} of a worker thread are not available in the browser runtime yet (start them from the main thread)`;
+const THREAD_LIMIT = (what: string) => `${what} from a worker thread: not available in the browser runtime yet (start them from the main thread, or run the project in WebContainer)`;
 
 /**
  * A thread's parentPort: a MessagePort's shape over the link to the program that started it. While
