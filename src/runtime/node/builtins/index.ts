@@ -168,6 +168,7 @@ export function createBuiltins(context: BuiltinContext) {
         env: () => context.process.env as Record<string, string | undefined>,
         write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text),
         spawn: context.spawnChild,
+        servers: context.servers,
         startThread: context.startThread,
         thread: context.thread,
       }),

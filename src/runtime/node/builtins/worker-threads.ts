@@ -13,9 +13,10 @@
 import events from "events/";
 import type { FsOp, HostMessage, SandboxEvent, SpawnRequest, ThreadStart } from "../../sandbox/protocol";
 import type { SandboxFs } from "../../sandbox/sandbox-fs";
-import type { ChildHandle, ThreadLink } from "../../sandbox/worker-kit";
+import type { ChildHandle, ServerBridge, ThreadLink } from "../../sandbox/worker-kit";
 import { realSetTimeout, type EventLoop } from "../event-loop";
 import { createMessagePorts } from "./message-ports";
+import { createThreadServerRelay, type ThreadServerRelay } from "./thread-servers";
 import { NeedsWebContainerError, unsupportedFunction } from "./unsupported";
 
 /** A started thread, as the host gives it (NodeHostHooks.startThread). */
@@ -37,6 +38,8 @@ export interface WorkerThreadsContext {
   write(stream: "stdout" | "stderr", text: string): void;
   /** Runs a child of the program: a thread's children are run as the program's (the thread asks, the program relays). */
   spawn?: (request: SpawnRequest) => ChildHandle;
+  /** The program's servers and local requests: a thread's are relayed through them (thread-servers.ts). */
+  servers?: ServerBridge;
   /** Starts a thread; undefined where the host cannot (the one line then names WebContainer). */
   startThread?: () => ThreadHandle;
   /** This run is itself a thread: what it was started with, and its link to the program that started it. */
@@ -89,6 +92,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
     private exitCode: number | undefined;
     private exitWaiters: Array<(code: number) => void> = [];
     private readonly children = new Map<number, ChildHandle>();
+    private readonly relay: ThreadServerRelay | undefined;
 
     constructor(filename: string | URL, options: WorkerOptions = {}) {
       super();
@@ -103,6 +107,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       this.port = channel.port1;
       // A Node MessagePort (in-process runs) would keep that process alive; the program's refs decide.
       (this.port as { unref?: () => void }).unref?.();
+      this.relay = context.servers ? createThreadServerRelay(context.servers, (message) => this.send(message)) : undefined;
       this.handle = context.startThread();
       this.handle.onCrash((message) => loop.guard(() => this.fail(new Error(message))));
       this.handle.connect(channel.port2);
@@ -124,7 +129,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
     }
 
     private onEvent(event: SandboxEvent): void {
-      if (this.ended) return;
+      if (this.ended || this.relay?.handle(event)) return;
       switch (event.type) {
         case "ready":
           return void this.emit("online");
@@ -197,6 +202,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       this.exitCode = code;
       this.handle.terminate();
       this.port.close();
+      this.relay?.close();
       for (const child of this.children.values()) child.kill("SIGTERM");
       this.children.clear();
       // 'exit' comes as Node's does, after the current callback; the program may end only after it.
