@@ -11,9 +11,12 @@
 // Not there: resourceLimits (kept, not applied: a browser worker has no heap limit of its own),
 // SHARE_ENV (the thread gets a copy), a thread's own servers and children. Hand-written: the protocol is ours.
 import events from "events/";
-import type { FsOp, HostMessage, SandboxEvent, SpawnRequest, ThreadStart } from "../../sandbox/protocol";
+import type { ChildResult, FsOp, HostMessage, SandboxEvent, SpawnRequest, ThreadStart } from "../../sandbox/protocol";
+import type { WorkspaceChanges } from "../../sandbox/sync-answer";
 import type { SandboxFs } from "../../sandbox/sandbox-fs";
 import type { ChildHandle, ServerBridge, ThreadLink } from "../../sandbox/worker-kit";
+import { createMailbox, MAILBOX_CAPACITY, put } from "../../sandbox/stdin-mailbox";
+import { answerParts, diffSnapshots, encodeSyncAnswer } from "../../sandbox/sync-answer";
 import { realSetTimeout, type EventLoop } from "../event-loop";
 import { createMessagePorts } from "./message-ports";
 import { createThreadServerRelay, type ThreadServerRelay } from "./thread-servers";
@@ -21,8 +24,8 @@ import { NeedsWebContainerError, unsupportedFunction } from "./unsupported";
 
 /** A started thread, as the host gives it (NodeHostHooks.startThread). */
 export interface ThreadHandle {
-  /** Hands the thread its end of the port to this program. */
-  connect(port: MessagePort): void;
+  /** Hands the thread its end of the port to this program, and the mailbox it blocks on for execSync (none without shared memory). */
+  connect(port: MessagePort, mailbox?: SharedArrayBuffer): void;
   /** Ends the thread at once, whatever it is doing. */
   terminate(): void;
   /** The thread died without a word (its worker crashed). */
@@ -93,6 +96,9 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
     private exitWaiters: Array<(code: number) => void> = [];
     private readonly children = new Map<number, ChildHandle>();
     private readonly relay: ThreadServerRelay | undefined;
+    /** Where the thread, blocked in execSync or a sync stdin read, takes its answer (as a program takes the page's). */
+    private readonly mailbox = createMailbox();
+    private syncParts: Uint8Array[] = [];
 
     constructor(filename: string | URL, options: WorkerOptions = {}) {
       super();
@@ -110,7 +116,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       this.relay = context.servers ? createThreadServerRelay(context.servers, (message) => this.send(message)) : undefined;
       this.handle = context.startThread();
       this.handle.onCrash((message) => loop.guard(() => this.fail(new Error(message))));
-      this.handle.connect(channel.port2);
+      this.handle.connect(channel.port2, this.mailbox);
       this.port.onmessage = (event: MessageEvent) => loop.guard(() => this.onEvent(event.data as SandboxEvent));
       loop.ref();
       this.port.postMessage(
@@ -149,9 +155,14 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
         case "oom":
           return this.fail(nodeError("ERR_WORKER_OUT_OF_MEMORY", "Worker terminated due to reaching memory limit: JS heap out of memory"));
         case "stdin-read":
+          // A thread's standard input is empty, as in Node (worker.stdin is null unless asked for).
+          if (event.sync && this.mailbox) return put(this.mailbox, null);
           return this.send({ type: "stdin", data: null, sync: false });
         case "spawn":
-          return this.spawnChild(event.id, event.request);
+          return event.sync ? this.spawnChildSync(event.request) : this.spawnChild(event.id, event.request);
+        case "sync-next":
+          if (this.mailbox) put(this.mailbox, this.syncParts.shift() ?? null);
+          return;
         case "child-kill":
           return this.children.get(event.id)?.kill(event.signal);
         case "server-listen":
@@ -178,6 +189,26 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       void child.result.then((result) => {
         this.children.delete(id);
         this.send({ type: "child-exit", id, result, files: context.fs.snapshot() });
+      });
+    }
+
+    /**
+     * The thread's execSync/spawnSync: the thread waits blocked on the mailbox while this program runs
+     * the child as its own (it is not blocked); the answer and the child's file changes go back in parts.
+     */
+    private spawnChildSync(request: SpawnRequest): void {
+      const mailbox = this.mailbox;
+      if (!mailbox) return;
+      const answer = (result: ChildResult, changes?: WorkspaceChanges) => {
+        this.syncParts = answerParts(encodeSyncAnswer(changes ? { result, changes } : { result }), MAILBOX_CAPACITY);
+        put(mailbox, this.syncParts.shift()!);
+      };
+      if (!context.spawn || request.ipc) return answer({ exitCode: 127, signal: null, stdout: "", stderr: `${THREAD_LIMIT("child processes")}\n` });
+      const before = context.fs.snapshot();
+      void context.spawn(request).result.then((result) => {
+        if (this.ended) return;
+        const after = context.fs.snapshot();
+        answer(result, diffSnapshots(new Map(before.files), new Map(after.files), new Set(before.dirs), new Set(after.dirs)));
       });
     }
 
