@@ -221,6 +221,32 @@ const CASES: Case[] = [
     },
     expected: lines("get 200 text/plain GET /hello?x=1 main ", "post 201 POST /posted - a body", "exit 0", ""),
   },
+  {
+    name: "receiveMessageOnPort takes the values that arrived on a port (a MessageChannel's, a thread's parentPort) without a listener, then undefined; a non-port is a TypeError",
+    main: "main.js",
+    files: {
+      "main.js": lines(
+        "const { Worker, MessageChannel, receiveMessageOnPort, isMainThread, parentPort } = require('worker_threads');",
+        "if (isMainThread) {",
+        "  const { port1, port2 } = new MessageChannel();",
+        "  port1.postMessage({ a: 1 });",
+        "  port1.postMessage('two');",
+        "  setTimeout(() => {",
+        "    console.log(JSON.stringify(receiveMessageOnPort(port2)), JSON.stringify(receiveMessageOnPort(port2)), receiveMessageOnPort(port2));",
+        "    try { receiveMessageOnPort({}); } catch (e) { console.log(e.code); }",
+        "    port1.close();",
+        "    const w = new Worker(__filename);",
+        "    w.postMessage('first');",
+        "    w.postMessage('second');",
+        "    w.on('message', (m) => console.log('thread took', JSON.stringify(m)));",
+        "  }, 50);",
+        "} else {",
+        "  setTimeout(() => parentPort.postMessage([receiveMessageOnPort(parentPort), receiveMessageOnPort(parentPort), receiveMessageOnPort(parentPort) ?? null]), 200);",
+        "}",
+      ),
+    },
+    expected: lines('{"message":{"a":1}} {"message":"two"} undefined', "ERR_INVALID_ARG_TYPE", 'thread took [{"message":"first"},{"message":"second"},null]', ""),
+  },
 ];
 
 describe("worker_threads Worker in the browser runtime, against the machine's Node", () => {

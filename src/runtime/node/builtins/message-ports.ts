@@ -235,7 +235,19 @@ export function createMessagePorts(loop: EventLoop) {
     return replaceDeep(data.data, (item) => (isPlainObject(item) && typeof item[PORT_AT] === "number" ? ported[item[PORT_AT]] : item));
   }
 
-  return { MessageChannel: NodeMessageChannel, MessagePort: NodeMessagePort, encode, decode };
+  /**
+   * Node's synchronous receive, for the values that have arrived on the port and wait for a listener.
+   * One still in flight (posted, not yet delivered by the platform as a task) is not seen: a thread
+   * blocked in Atomics.wait receives nothing (no task runs), so pools that block and then poll
+   * (piscina's and tinypool's atomics mode) must be run with it off.
+   */
+  function receiveMessageOnPort(port: unknown): { message: unknown } | undefined {
+    const state = port instanceof NodeMessagePort ? internal.get(port) : undefined;
+    if (!state) throw Object.assign(new TypeError('The "port" argument must be a MessagePort instance'), { code: "ERR_INVALID_ARG_TYPE" });
+    return state.waiting.length > 0 ? { message: state.waiting.shift() } : undefined;
+  }
+
+  return { MessageChannel: NodeMessageChannel, MessagePort: NodeMessagePort, encode, decode, receiveMessageOnPort };
 }
 
 function dataCloneError(message: string): Error {

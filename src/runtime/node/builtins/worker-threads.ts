@@ -311,11 +311,14 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
     markAsUntransferable: () => undefined,
     moveMessagePortToContext: unsupportedFunction("worker_threads", "moveMessagePortToContext"),
     postMessageToThread: unsupportedFunction("worker_threads", "postMessageToThread"),
-    receiveMessageOnPort: () => undefined,
+    receiveMessageOnPort: (port: unknown) => (port !== null && typeof port === "object" && RECEIVE in port ? (port as { [RECEIVE]: () => { message: unknown } | undefined })[RECEIVE]() : ports.receiveMessageOnPort(port)),
     setEnvironmentData: (key: unknown, value: unknown) => (value === undefined ? environment.delete(key) : environment.set(key, value)),
     getEnvironmentData: (key: unknown) => environment.get(key),
   };
 }
+
+/** parentPort's synchronous receive (receiveMessageOnPort), as a MessagePort's. */
+const RECEIVE = Symbol("receive");
 
 const THREAD_LIMIT = (what: string) => `${what} from a worker thread: not available in the browser runtime yet (start them from the main thread, or run the project in WebContainer)`;
 
@@ -359,6 +362,7 @@ function createParentPort(link: ThreadLink, loop: EventLoop, ports: Pick<ReturnT
     setRef();
   });
   Object.assign(port, {
+    [RECEIVE]: () => (waiting.length > 0 ? { message: waiting.shift() } : undefined),
     postMessage: (value: unknown, transferList?: readonly Transferable[]) => {
       if (closed) return;
       const { data, transfer } = ports.encode(value, transferList);
