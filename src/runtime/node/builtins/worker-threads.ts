@@ -120,7 +120,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       this.port.onmessage = (event: MessageEvent) => loop.guard(() => this.onEvent(event.data as SandboxEvent));
       loop.ref();
       this.port.postMessage(
-        { type: "run", ...context.fs.snapshot(), args, env: stringEnv(env), cwd: context.cwd(), stdin: null, thread: start } satisfies HostMessage,
+        { type: "run", ...context.fs.snapshot(), args, env: { ...POOL_DEFAULTS, ...stringEnv(env) }, cwd: context.cwd(), stdin: null, thread: start } satisfies HostMessage,
         sent.transfer,
       );
     }
@@ -316,6 +316,14 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
     getEnvironmentData: (key: unknown) => environment.get(key),
   };
 }
+
+/**
+ * What a thread's env has unless the program says otherwise. piscina and tinypool (vitest's pool) by
+ * default block their idle threads in Atomics.wait and then take tasks with receiveMessageOnPort; a
+ * thread blocked there never gets a port's message here (the platform delivers it as a task), so the
+ * pool would wait forever. Both read this variable and then wait for the 'message' event instead.
+ */
+const POOL_DEFAULTS: Readonly<Record<string, string>> = { PISCINA_DISABLE_ATOMICS: "1" };
 
 /** parentPort's synchronous receive (receiveMessageOnPort), as a MessagePort's. */
 const RECEIVE = Symbol("receive");
