@@ -294,6 +294,31 @@ const CASES: Case[] = [
     },
     expected: lines("number true", "11,12,13,14,15 0,1 5", "destroyed", ""),
   },
+  {
+    name: "a thread's http.request reaches the main program's server (relayed as the program's own request)",
+    main: "main.js",
+    files: {
+      "main.js": lines(
+        "const { Worker, isMainThread, parentPort, workerData } = require('worker_threads');",
+        "const http = require('http');",
+        "if (isMainThread) {",
+        "  const server = http.createServer((req, res) => res.end(`main served ${req.method} ${req.url}`));",
+        "  server.listen(0, () => {",
+        "    const w = new Worker(__filename, { workerData: server.address().port });",
+        "    w.on('message', (m) => { console.log('thread got', m); server.close(); });",
+        "    w.on('exit', (code) => console.log('exit', code));",
+        "  });",
+        "} else {",
+        "  http.get({ port: workerData, path: '/from-thread' }, (res) => {",
+        "    let body = '';",
+        "    res.on('data', (d) => body += d);",
+        "    res.on('end', () => parentPort.postMessage(`${res.statusCode} ${body}`));",
+        "  });",
+        "}",
+      ),
+    },
+    expected: lines("thread got 200 main served GET /from-thread", "exit 0", ""),
+  },
 ];
 
 describe("worker_threads Worker in the browser runtime, against the machine's Node", () => {
