@@ -8,8 +8,10 @@
 // transfer lists transferred; a SharedArrayBuffer is shared when the page is cross-origin isolated).
 // MessagePorts in a transfer list (workerData's, postMessage's either way) travel as platform ports
 // (message-ports.ts encode/decode), so their messages go straight between the threads.
+// A thread's children (execSync too, on a mailbox this Worker answers) and servers run as this
+// program's: this Worker relays them (thread-servers.ts for servers and requests).
 // Not there: resourceLimits (kept, not applied: a browser worker has no heap limit of its own),
-// SHARE_ENV (the thread gets a copy), a thread's own servers and children. Hand-written: the protocol is ours.
+// SHARE_ENV (the thread gets a copy), fork from a thread. Hand-written: the protocol is ours.
 import events from "events/";
 import type { ChildResult, FsOp, HostMessage, SandboxEvent, SpawnRequest, ThreadStart } from "../../sandbox/protocol";
 import type { WorkspaceChanges } from "../../sandbox/sync-answer";
