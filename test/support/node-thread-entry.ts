@@ -15,7 +15,7 @@ function startThread(): ThreadHandle {
   const crashes: Array<(message: string) => void> = [];
   worker.on("error", (error) => crashes.forEach((listener) => listener(error.message)));
   return {
-    connect: (port) => worker.postMessage({ type: "connect", port }, [port as unknown as NodeMessagePort]),
+    connect: (port, mailbox) => worker.postMessage({ type: "connect", port, mailbox }, [port as unknown as NodeMessagePort]),
     terminate: () => void worker.terminate(),
     onCrash: (listener) => void crashes.push(listener),
   };
@@ -28,7 +28,7 @@ const hooks: NodeHostHooks = {
 };
 
 if (data.thread) {
-  parentPort!.once("message", (message: { port: MessagePort }) => serveProgram(portConnection(message.port), (context) => runNode(context, hooks)));
+  parentPort!.once("message", (message: { port: MessagePort; mailbox?: SharedArrayBuffer }) => serveProgram(portConnection(message.port, message.mailbox), (context) => runNode(context, hooks)));
 } else {
   const listeners: Array<(message: HostMessage) => void> = [];
   parentPort!.on("message", (message: HostMessage) => listeners.forEach((listener) => listener(message)));

@@ -4,15 +4,19 @@
 // rolldown (Vite 8's own bundler, installed with it; as Vite bundles the browser's worker); this file plays the sandbox frame's part: one
 // mailbox per worker, filled with the "stdin" and "sync-answer" parts the host sends.
 import { Worker } from "node:worker_threads";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
+import { gzippedBase64Plugin } from "../../scripts/gzipped-base64-plugin";
 import type { SandboxEndpoint, SandboxEndpointFactory, SandboxEvent } from "../../src/runtime/sandbox";
 import { createMailbox, put } from "../../src/runtime/sandbox/stdin-mailbox";
 
 let bundle: Promise<string> | undefined;
+const BROTLI_PKG_NODE = "brotli-wasm/pkg.node/";
+const brotliDir = path.dirname(createRequire(import.meta.url).resolve("brotli-wasm"));
 
 function bundled(): Promise<string> {
   bundle ??= (async () => {
@@ -24,7 +28,17 @@ function bundled(): Promise<string> {
       platform: "node",
       cwd: root,
       logLevel: "silent",
-      plugins: [{ name: "process-shim", resolveId: (id: string) => (id === "process/" || id === "process" ? shim : undefined) }],
+      plugins: [
+        { name: "process-shim", resolveId: (id: string) => (id === "process/" || id === "process" ? shim : undefined) },
+        // What vite.config.ts gives the worker build for node:zlib's Brotli (builtins/brotli-codec.ts):
+        // brotli-wasm's Node glue as text (`?raw`) and its wasm gzipped (`?gzip-base64`).
+        {
+          name: "brotli-wasm-files",
+          resolveId: (id: string) => (id.startsWith(BROTLI_PKG_NODE) ? path.join(brotliDir, id.slice("brotli-wasm/".length)) : undefined),
+          load: (id: string) => (id.endsWith("?raw") ? `export default ${JSON.stringify(readFileSync(id.slice(0, -"?raw".length), "utf8"))};` : undefined),
+        },
+        gzippedBase64Plugin(),
+      ],
       output: { file, format: "cjs", codeSplitting: false, keepNames: true },
     });
     return file;

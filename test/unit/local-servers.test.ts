@@ -123,6 +123,26 @@ describe("servers of node programs on localhost", () => {
     controller.abort();
     expect((await run).output.startsWith(`listening on ${port}\n`)).toBe(true);
   });
+
+  it("a server in a worker thread is the program's: curl reaches it (GET, POST), its port is listed, and freed when the thread ends", async () => {
+    const { files, runtime, servers } = await setup();
+    await files.writeFile(
+      "threaded.js",
+      [
+        "const { Worker, isMainThread } = require('worker_threads');",
+        "if (isMainThread) new Worker(__filename, { argv: process.argv.slice(2) }).on('exit', (code) => console.log('thread exit', code));",
+        "else require('./server.js');",
+      ].join("\n"),
+    );
+    const run = runtime.exec("node threaded.js 3100");
+    await until(() => servers.ports().includes(3100), "the thread's server to listen");
+    expect(JSON.parse((await runtime.exec("curl -s localhost:3100/in-thread?x=1")).output)).toEqual({ method: "GET", url: "/in-thread?x=1", host: "localhost:3100", body: "" });
+    expect(JSON.parse((await runtime.exec("curl -s -X POST -d 'a=1' http://127.0.0.1:3100/items")).output)).toMatchObject({ method: "POST", body: "a=1" });
+    expect((await runtime.exec("curl -s localhost:3100/stream")).output).toBe("first,second");
+    expect((await runtime.exec("curl -s localhost:3100/stop")).output).toBe("bye");
+    expect((await run).output).toBe("listening on 3100\nthread exit 0\n");
+    expect(servers.ports()).toEqual([]);
+  });
 });
 
 describe("what the browser runtime's servers refuse", () => {

@@ -52,6 +52,28 @@ child.on('close', (code) => { console.log('close', code); console.log(out.trim()
     expect(ours).toBe(real);
   });
 
+  it("a worker thread's children run as the program's: exec and spawn from the thread, their output and exit codes, a file the child wrote read by the thread", async () => {
+    const { ours, real } = await both(`
+const { Worker, isMainThread, parentPort } = require('worker_threads');
+const { exec, spawn } = require('child_process');
+const fs = require('fs');
+if (isMainThread) {
+  const w = new Worker(__filename);
+  w.on('message', (m) => console.log('main got', JSON.stringify(m)));
+  w.on('exit', (code) => console.log('thread exit', code));
+} else {
+  exec('echo from shell; exit 2', (error, stdout) => {
+    const child = spawn('node', ['child.js'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => out += d);
+    child.on('close', (code) => parentPort.postMessage({ exec: [error.code, stdout.trim()], spawn: [code, out.trim()], file: fs.readFileSync('written.txt', 'utf8') }));
+  });
+}
+`, { "child.js": "require('fs').writeFileSync('written.txt', 'by the child'); console.log('child ran'); process.exit(5);" });
+    expect(ours).toBe('main got {"exec":[2,"from shell"],"spawn":[5,"child ran"],"file":"by the child"}\nthread exit 0\nexit=0\n');
+    expect(ours).toBe(real);
+  });
+
   it("exec runs a shell line (pipes, $?) and gives stdout, stderr and a failure as Node's callback and promisify do", async () => {
     const { ours, real } = await both(`
 const { exec } = require('child_process');

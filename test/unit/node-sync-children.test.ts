@@ -56,6 +56,27 @@ console.log(execSync('node child.js 5', { encoding: 'utf8' }).trim());
     expect(ours).toBe(real);
   });
 
+  it("execSync and spawnSync inside a worker thread: the thread waits on its Worker's mailbox while the program runs the child; the thread sees the child's files", async () => {
+    const { ours, real } = await both(`
+const { Worker, isMainThread, parentPort } = require('worker_threads');
+const { execSync, spawnSync } = require('child_process');
+const fs = require('fs');
+if (isMainThread) {
+  const w = new Worker(__filename);
+  w.on('message', (m) => console.log('main got', JSON.stringify(m)));
+  w.on('exit', (code) => console.log('thread exit', code));
+} else {
+  const out = execSync('echo one two | wc -w', { encoding: 'utf8' }).trim();
+  const child = spawnSync('node', ['child.js', '3'], { encoding: 'utf8' });
+  let failed;
+  try { execSync('echo bad >&2; exit 4', { stdio: 'pipe' }); } catch (e) { failed = [e.status, String(e.stderr).trim()]; }
+  parentPort.postMessage({ out, child: [child.status, child.stdout.trim()], file: fs.readFileSync('made-by-child.txt', 'utf8'), failed });
+}
+`, { "child.js": "require('fs').writeFileSync('made-by-child.txt', 'x'.repeat(Number(process.argv[2]))); console.log('child', process.argv[2]); process.exit(2);" });
+    expect(ours).toBe('main got {"out":"2","child":[2,"child 3"],"file":"xxx","failed":[4,"bad"]}\nthread exit 0\nexit=0\n');
+    expect(ours).toBe(real);
+  });
+
   it("a non-zero exit throws Node's error (status, stdout, stderr, message with stderr), and the parent sees the child's files at once", async () => {
     const { ours, real, files } = await both(`
 const { execSync, execFileSync } = require('child_process');

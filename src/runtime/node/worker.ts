@@ -26,7 +26,7 @@ function startThread(): ThreadHandle {
     for (const listener of crashListeners) listener(event.message || "The thread's worker stopped.");
   });
   return {
-    connect: (port) => worker.postMessage({ type: "connect" }, [port]),
+    connect: (port, mailbox) => worker.postMessage({ type: "connect", mailbox }, [port]),
     terminate: () => worker.terminate(),
     onCrash: (listener) => void crashListeners.push(listener),
   };

@@ -23,7 +23,7 @@ import { createCrypto, createOs, createReadline, createTimersPromises, fileUrlHe
 import type { TestModule } from "./test-runner";
 import { assertModule, parseArgsModule, punycodeModule, querystringModule, urlModule, utilModule } from "../lazy-modules";
 import { LEGACY_CONSTANTS } from "./legacy-constants";
-import { createAsyncHooks, createDiagnosticsChannel, createDns, createDomain, createPerfHooks, createTty } from "./more-modules";
+import { createAsyncHooks, createDiagnosticsChannel, createDns, createDomain, createEventEmitterAsyncResource, createPerfHooks, createTty } from "./more-modules";
 import { createV8 } from "./v8";
 import { createVm } from "./vm";
 import { createZlib } from "./zlib";
@@ -167,6 +167,8 @@ export function createBuiltins(context: BuiltinContext) {
         resolve: context.resolve,
         env: () => context.process.env as Record<string, string | undefined>,
         write: (name, text) => (context.process[name] as { write(text: string): unknown }).write(text),
+        spawn: context.spawnChild,
+        servers: context.servers,
         startThread: context.startThread,
         thread: context.thread,
       }),
@@ -188,7 +190,8 @@ export function createBuiltins(context: BuiltinContext) {
       }),
     console: () => context.console,
     crypto: () => createCrypto(),
-    events: () => events,
+    // Node's EventEmitter has it as a static; the class takes this run's AsyncResource.
+    events: () => Object.assign(events, { EventEmitterAsyncResource: createEventEmitterAsyncResource((get("async_hooks") as { AsyncResource: never }).AsyncResource) }),
     fs: () => createFs(context, { readline: () => get("readline") as ReturnType<FsLinks["readline"]> }),
     "fs/promises": () => (get("fs") as { promises: unknown }).promises,
     module: () => context.moduleModule(),

@@ -146,6 +146,44 @@ class Channel {
   }
 }
 
+interface AsyncResourceLike {
+  runInAsyncScope<R>(fn: () => R): R;
+  emitDestroy(): unknown;
+  asyncId(): number;
+  triggerAsyncId(): number;
+}
+
+/**
+ * events.EventEmitterAsyncResource (Node 17.4+; piscina's and tinypool's pools extend it), which
+ * the npm port of events lacks: an EventEmitter whose listeners run in the async scope it was made in.
+ */
+export function createEventEmitterAsyncResource(AsyncResource: new (type: string, options?: object) => AsyncResourceLike) {
+  const EventEmitter = events as unknown as { new (options?: object): NodeJS.EventEmitter };
+  return class EventEmitterAsyncResource extends EventEmitter {
+    readonly #resource: AsyncResourceLike;
+    constructor(options: { name?: string; triggerAsyncId?: number; requireManualDestroy?: boolean; captureRejections?: boolean } = {}) {
+      super(options);
+      this.#resource = new AsyncResource(options.name ?? new.target.name, options);
+      Object.defineProperty(this.#resource, "eventEmitter", { value: this });
+    }
+    override emit(event: string | symbol, ...args: unknown[]): boolean {
+      return this.#resource.runInAsyncScope(() => super.emit(event, ...args));
+    }
+    emitDestroy(): void {
+      this.#resource.emitDestroy();
+    }
+    get asyncId(): number {
+      return this.#resource.asyncId();
+    }
+    get triggerAsyncId(): number {
+      return this.#resource.triggerAsyncId();
+    }
+    get asyncResource(): AsyncResourceLike {
+      return this.#resource;
+    }
+  };
+}
+
 export function createDiagnosticsChannel(): Record<string, unknown> {
   const channels = new Map<string | symbol, Channel>();
   const channel = (name: string | symbol) => {
