@@ -1,5 +1,5 @@
 // Benchmarks that load the built app: serve dist/ and launch Chromium once per file, stop both after.
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { ensureBuilt, startServer } from "../e2e/global-setup";
 import { launchBrowser } from "../support/browser";
@@ -8,6 +8,8 @@ export interface BuiltApp {
   browser(): Browser;
   /** The app's plain URL, as a user opens it (WebContainer's boot cannot finish here; nothing waits on it). */
   url(): string;
+  /** A new 1440×900 context (requests leaving localhost held) with a page on the plain URL. */
+  open(): Promise<{ context: BrowserContext; page: Page }>;
 }
 
 export function useBuiltApp(): BuiltApp {
@@ -25,6 +27,13 @@ export function useBuiltApp(): BuiltApp {
   return {
     browser: () => browser!,
     url: () => server!.url,
+    open: async () => {
+      const context = await browser!.newContext({ viewport: { width: 1440, height: 900 } });
+      await holdForeignRequests(context);
+      const page = await context.newPage();
+      await page.goto(server!.url);
+      return { context, page };
+    },
   };
 }
 

@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { describe, it } from "vitest";
 import { runInTerminal, terminalText, waitForTerminal } from "../support/browser";
-import { holdForeignRequests, useBuiltApp } from "./built-app";
+import { useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
 /**
@@ -45,10 +45,7 @@ describe("node in the browser runtime", () => {
   it("node -e cold and warm, and a CPU-bound script against this machine's Node", async () => {
     /** A fresh page on the plain URL, as a user opens it, with WebContainer's boot held (as offline): node runs in the browser runtime. */
     const open = async () => {
-      const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
-      await holdForeignRequests(context);
-      const page = await context.newPage();
-      await page.goto(app.url());
+      const { context, page } = await app.open();
       await waitForTerminal(page);
       return { context, page };
     };

@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { it } from "vitest";
 import { runInTerminal, terminalText, waitForTerminal, waitForWorkbench } from "../support/browser";
 import { fullStackStarter, importZip } from "../support/preview-sites";
-import { holdForeignRequests, useBuiltApp } from "./built-app";
+import { useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
 const app = useBuiltApp();
@@ -28,11 +28,8 @@ function previewed(page: Page) {
 }
 
 it("Preview → Express JSON round trip in Chromium (warm)", async () => {
-  const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
-  await holdForeignRequests(context);
-  const page = await context.newPage();
+  const { context, page } = await app.open();
   try {
-    await page.goto(app.url());
     await waitForWorkbench(page);
     await importZip(page, "app.zip", fullStackStarter(APP, SERVER));
     await waitForTerminal(page);

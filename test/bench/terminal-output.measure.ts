@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import type { Page } from "playwright-core";
 import { describe, it } from "vitest";
 import { runInTerminal, waitForTerminal } from "../support/browser";
-import { holdForeignRequests, useBuiltApp } from "./built-app";
+import { useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
 const RUNS = 3;
@@ -109,11 +109,8 @@ describe("terminal output (plain URL)", () => {
   const app = useBuiltApp();
 
   it("100,000 lines printed to the terminal against this machine's programs in a pty", async () => {
-    const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
-    await holdForeignRequests(context);
-    const page = await context.newPage();
+    const { context, page } = await app.open();
     try {
-      await page.goto(app.url());
       await waitForTerminal(page);
       // The app's offline cache installs a few seconds after start-up and downloads the whole app:
       // the figures are the output path's, so they are taken once that is done.

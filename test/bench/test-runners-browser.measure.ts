@@ -16,7 +16,7 @@ import { localSitePackages } from "../support/local-wheels";
 import { importZip } from "../support/preview-sites";
 import { PYTEST_DISTRIBUTIONS, sitePackagesFiles } from "../support/site-packages";
 import { SUITE_FILES, SUITE_TESTS, mochaSuite, nodeTestSuite, pytestSuite } from "../support/test-runner-suites";
-import { holdForeignRequests, useBuiltApp } from "./built-app";
+import { useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
 const app = useBuiltApp();
@@ -73,11 +73,8 @@ it("mocha, node --test and python3 -m pytest typed in the terminal vs this machi
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), data);
   }
-  const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
-  await holdForeignRequests(context);
-  const page = await context.newPage();
+  const { context, page } = await app.open();
   try {
-    await page.goto(app.url());
     await waitForWorkbench(page);
     await importZip(page, "runners.zip", Object.entries(files).map(([name, data]) => ({ name, data })));
     await waitForTerminal(page);

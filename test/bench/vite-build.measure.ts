@@ -14,7 +14,7 @@ import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry";
 import { installedRegistryFixtures } from "../support/installed-packages";
 import { importZip } from "../support/preview-sites";
 import { shellEnvironment, STARTER_PACKAGES, viteReactTsStarter, writeNativeStarter } from "../support/vite-react-ts-starter";
-import { holdForeignRequests, useBuiltApp } from "./built-app";
+import { useBuiltApp } from "./built-app";
 import { median, report } from "./report";
 
 const app = useBuiltApp();
@@ -46,11 +46,8 @@ function nativeBuilds(): { cold: number; warm: number } {
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 it("vite build of the React + TypeScript starter: npm run build in the terminal, cold and warm, beside native", async () => {
-  const context = await app.browser().newContext({ viewport: { width: 1440, height: 900 } });
-  await holdForeignRequests(context);
-  const page = await context.newPage();
+  const { context, page } = await app.open();
   try {
-    await page.goto(app.url());
     await waitForWorkbench(page);
     await importZip(page, "vite-react-ts.zip", Object.entries(viteReactTsStarter()).map(([name, data]) => ({ name: `vite-react-ts/${name}`, data })));
     await waitForTerminal(page);
