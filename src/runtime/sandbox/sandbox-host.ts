@@ -8,7 +8,7 @@
 // See docs/architecture.md "Isolated execution host".
 import type { ChildExitMessage, ChildResult, CompiledEntries, FsOp, HostMessage, HttpResponsePart, ProgramSignal, RunMessage, SandboxEvent, SpawnRequest } from "./protocol";
 import { MAILBOX_CAPACITY } from "./stdin-mailbox";
-import { answerParts, encodeSyncAnswer, type WorkspaceChanges } from "./sync-answer";
+import { syncAnswerParts, type WorkspaceChanges } from "./sync-answer";
 import { ConnectionRefusedError, LocalServers, headerList, isLocalUrl, type LocalHandler } from "./local-servers";
 
 /** One worker in its isolated origin. Messages sent before it has started are queued by it. */
@@ -316,7 +316,7 @@ export class SandboxHost {
                   result = { ...result, exitCode: null, signal: controller.signal.reason as ChildResult["signal"] };
                 }
                 if (sync) {
-                  syncParts = answerParts(encodeSyncAnswer(changes ? { result, changes } : { result }), MAILBOX_CAPACITY);
+                  syncParts = syncAnswerParts(result, changes);
                   return endpoint.send({ type: "sync-answer", data: syncParts.shift()! });
                 }
                 endpoint.send(files ? { type: "child-exit", id, result, files } : { type: "child-exit", id, result });

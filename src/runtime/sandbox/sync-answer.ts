@@ -4,6 +4,7 @@
 // node_modules makes tens of megabytes): a build tool that calls execSync in a loop stays fast.
 // Hand-written: a JSON head plus raw bytes is all it needs; no npm package is smaller.
 import type { ChildResult, FileData } from "./protocol";
+import { MAILBOX_CAPACITY } from "./stdin-mailbox";
 
 /** What a child changed: files written (new or different content), paths removed, folders there after it. */
 export interface WorkspaceChanges {
@@ -70,8 +71,13 @@ export function decodeSyncAnswer(bytes: Uint8Array): SyncChildAnswer {
   }) as SyncChildAnswer;
 }
 
+/** A synchronous child's answer (with what it changed, if anything) as the mailbox parts the blocked program takes one by one. */
+export function syncAnswerParts(result: ChildResult, changes?: WorkspaceChanges): Uint8Array[] {
+  return answerParts(encodeSyncAnswer(changes ? { result, changes } : { result }), MAILBOX_CAPACITY);
+}
+
 /** Splits an answer into mailbox-sized parts (at least one, so an answer is never taken for its end). */
-export function answerParts(bytes: Uint8Array, capacity: number): Uint8Array[] {
+function answerParts(bytes: Uint8Array, capacity: number): Uint8Array[] {
   const parts: Uint8Array[] = [];
   for (let offset = 0; offset < bytes.length; offset += capacity) parts.push(bytes.subarray(offset, offset + capacity));
   return parts.length > 0 ? parts : [new Uint8Array()];

@@ -9,6 +9,7 @@
 import glueSource from "brotli-wasm/pkg.node/brotli_wasm.js?raw";
 import wasmGzipped from "brotli-wasm/pkg.node/brotli_wasm_bg.wasm?gzip-base64";
 import { gunzipSync } from "fflate";
+import { fromBase64 } from "../../../base";
 import { ZLIB_CONSTANTS } from "./zlib-constants";
 
 interface StreamResult {
@@ -30,11 +31,8 @@ let loaded: BrotliWasm | undefined;
 
 function brotliWasm(): BrotliWasm {
   if (loaded) return loaded;
-  // atob, not the buffer port's base64 decoder: 5 times faster on a cold worker.
-  const binary = atob(wasmGzipped);
-  const gzipped = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) gzipped[i] = binary.charCodeAt(i);
-  const bytes = gunzipSync(gzipped);
+  // fromBase64 (atob), not the buffer port's base64 decoder: 5 times faster on a cold worker.
+  const bytes = gunzipSync(fromBase64(wasmGzipped));
   const module = { exports: {} as BrotliWasm };
   const requireForGlue = (id: string): unknown => {
     if (id === "util") return { TextDecoder, TextEncoder };

@@ -17,8 +17,8 @@ import type { ChildResult, FsOp, HostMessage, SandboxEvent, SpawnRequest, Thread
 import type { WorkspaceChanges } from "../../sandbox/sync-answer";
 import type { SandboxFs } from "../../sandbox/sandbox-fs";
 import type { ChildHandle, ServerBridge, ThreadLink } from "../../sandbox/worker-kit";
-import { createMailbox, MAILBOX_CAPACITY, put } from "../../sandbox/stdin-mailbox";
-import { answerParts, diffSnapshots, encodeSyncAnswer } from "../../sandbox/sync-answer";
+import { createMailbox, put } from "../../sandbox/stdin-mailbox";
+import { diffSnapshots, syncAnswerParts } from "../../sandbox/sync-answer";
 import { realSetTimeout, type EventLoop } from "../event-loop";
 import { createMessagePorts } from "./message-ports";
 import { createThreadServerRelay, type ThreadServerRelay } from "./thread-servers";
@@ -204,7 +204,7 @@ export function createWorkerThreads(context: WorkerThreadsContext): Record<strin
       const mailbox = this.mailbox;
       if (!mailbox) return;
       const answer = (result: ChildResult, changes?: WorkspaceChanges) => {
-        this.syncParts = answerParts(encodeSyncAnswer(changes ? { result, changes } : { result }), MAILBOX_CAPACITY);
+        this.syncParts = syncAnswerParts(result, changes);
         put(mailbox, this.syncParts.shift()!);
       };
       if (!context.spawn || request.ipc) return answer({ exitCode: 127, signal: null, stdout: "", stderr: `${THREAD_LIMIT("child processes")}\n` });
