@@ -19,6 +19,7 @@ import { WORKSPACE_MOUNT } from "./bash-host";
 import { configNotices, POSTCSS_CONFIGS, postcssPluginsOf } from "../preview/unsupported";
 import { execScript, terminalStreams } from "./script-exec";
 import { TERMINAL_ENV } from "./output-routing";
+import { shellLine } from "../../base";
 
 export interface DevServerRequest {
   /** The folder to serve, relative to the command's working folder ("." for it). */
@@ -287,11 +288,6 @@ export async function answerTool(answer: ToolAnswer, ctx: ToolContext, start: Pr
   return startDevServerPreview(answer.request, ctx.cwd, ctx.fs, start);
 }
 
-/** Single quotes for the shell. */
-function quote(word: string): string {
-  return `'${word.replace(/'/g, "'\\''")}'`;
-}
-
 /**
  * Runs the package's binary with node, found as Node finds the package from the working folder
  * (its node_modules, then the parents'), in this shell: `node` streams to the terminal as typed,
@@ -304,7 +300,7 @@ async function runInstalledBinary(answer: Extract<ToolAnswer, { kind: "node" }>,
   }
   if (!ctx.exec) return { stdout: "", stderr: `${answer.line}: needs the browser runtime's shell to run node\n`, exitCode: 1 };
   const { toOut, toErr } = terminalStreams(ctx);
-  const line = ["node", bin, ...answer.args].map(quote).join(" ");
+  const line = shellLine(["node", bin, ...answer.args]);
   return execScript(ctx, line, { cwd: ctx.cwd, env: { [TERMINAL_ENV]: "" } }, toOut, toErr);
 }
 

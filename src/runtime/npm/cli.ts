@@ -1,7 +1,7 @@
 // The `npm` and `npx` commands of the browser runtime: argument parsing and the small commands
 // (ls, run, test, start, npx); installs are in install.ts. Scripts and binaries run through the
 // runtime's own shell with node_modules/.bin on PATH, as npm runs them through sh.
-import { errorMessage, isAbortError } from "../../base";
+import { errorMessage, isAbortError, shellLine } from "../../base";
 import type { ChangeSource } from "../types";
 import type { WorkspaceFiles } from "../workspace-files";
 import { install, type InstallRequest } from "./install";
@@ -235,10 +235,6 @@ function scriptPath(project: Project, ctx: NpmContext): string {
   return [...dirs, ctx.env.get("PATH") ?? "/usr/bin:/bin"].join(":");
 }
 
-export function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
 /** npm's own options on a `npm run` line (before `--`): npm reads them, the script never sees them. */
 function scriptOptions(args: string[]): { positional: string[]; silent: boolean; ifPresent: boolean; config: Record<string, string> } {
   const positional: string[] = [];
@@ -300,7 +296,7 @@ async function runScript(name: string | undefined, args: string[], ctx: NpmConte
   const exported = `export ${[...Object.keys(env), "npm_lifecycle_event", "npm_lifecycle_script"].join(" ")}\n`;
   const steps: Array<[string, string]> = [];
   if (scripts[`pre${name}`] !== undefined) steps.push([`pre${name}`, scripts[`pre${name}`]!]);
-  steps.push([name, passed.length > 0 ? `${script} ${passed.map(shellQuote).join(" ")}` : script]);
+  steps.push([name, passed.length > 0 ? `${script} ${shellLine(passed)}` : script]);
   if (scripts[`post${name}`] !== undefined) steps.push([`post${name}`, scripts[`post${name}`]!]);
   for (const [event, text] of steps) {
     const banner = `\n> ${root.name ?? ""}${root.version ? `@${root.version}` : ""} ${event}\n> ${text}\n\n`;
@@ -346,7 +342,7 @@ export async function runNpx(args: string[], ctx: NpmContext): Promise<CommandRe
       return result;
     }
     if (!ctx.exec) throw new NpmError("This shell cannot run binaries.", "ENOEXEC");
-    const ran = await ctx.exec([path, ...binArgs].map(shellQuote).join(" "), { cwd: ctx.cwd, env: { PATH: scriptPath(project, ctx) }, signal: ctx.signal });
+    const ran = await ctx.exec(shellLine([path, ...binArgs]), { cwd: ctx.cwd, env: { PATH: scriptPath(project, ctx) }, signal: ctx.signal });
     return ran;
   } catch (error) {
     result.stderr = `npx: ${errorMessage(error)}\n`;

@@ -14,6 +14,7 @@ import type { ChildResult, SpawnRequest } from "../../sandbox/protocol";
 import type { ChildHandle } from "../../sandbox/worker-kit";
 import { realSetTimeout, type EventLoop } from "../event-loop";
 import { utilModule } from "../lazy-modules";
+import { shellLine } from "../../../base";
 
 type Signal = ChildResult["signal"] & string;
 type StdioKind = "pipe" | "inherit" | "ignore";
@@ -53,11 +54,6 @@ interface SpawnOptions {
 /** Options only fork gives a child: an IPC channel. */
 const IPC = Symbol("ipc");
 
-/** Single quotes for the shell (its only rule inside them: a quote ends them), too small for a library. */
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 function stdioOf(stdio: SpawnOptions["stdio"]): [StdioKind, StdioKind, StdioKind] {
   const kinds = Array.isArray(stdio) ? stdio : [stdio ?? "pipe", stdio ?? "pipe", stdio ?? "pipe"];
   const kind = (value: unknown, index: number): StdioKind =>
@@ -74,7 +70,7 @@ function stringEnv(env: Record<string, string | undefined>): Record<string, stri
 /** The command line the shell runs for a child (a shell line as given, or the program and its arguments quoted). */
 function commandLine(file: string, args: string[], shell: boolean, execPath: string): string {
   const program = file === execPath ? "node" : file;
-  return shell ? [file, ...args].join(" ") : [program, ...args].map(quote).join(" ");
+  return shell ? [file, ...args].join(" ") : shellLine([program, ...args]);
 }
 
 /** A child the shell could not find: Node's ENOENT (the shell says 127 and "command not found"). */
