@@ -17,8 +17,8 @@ import { defineCommand, type CommandContext, type CustomCommand, type ExecResult
 import type { PreviewStart, PreviewStartOptions } from "../types";
 import { WORKSPACE_MOUNT } from "./bash-host";
 import { configNotices, POSTCSS_CONFIGS, postcssPluginsOf } from "../preview/unsupported";
-import { execScript, terminalStreams } from "./script-exec";
-import { TERMINAL_ENV } from "./output-routing";
+import { execScript } from "./script-exec";
+import { reachesTerminal, TERMINAL_ENV } from "./output-routing";
 import { shellLine } from "../../base";
 
 export interface DevServerRequest {
@@ -299,9 +299,8 @@ async function runInstalledBinary(answer: Extract<ToolAnswer, { kind: "node" }>,
     return { stdout: "", stderr: `${answer.line}: ${answer.packageName} is not installed in ${ctx.cwd} or a folder above it: run npm install (with ${answer.packageName} in package.json's devDependencies) first.\n`, exitCode: 1 };
   }
   if (!ctx.exec) return { stdout: "", stderr: `${answer.line}: needs the browser runtime's shell to run node\n`, exitCode: 1 };
-  const { toOut, toErr } = terminalStreams(ctx);
   const line = shellLine(["node", bin, ...answer.args]);
-  return execScript(ctx, line, { cwd: ctx.cwd, env: { [TERMINAL_ENV]: "" } }, toOut, toErr);
+  return execScript(ctx, line, { cwd: ctx.cwd, env: { [TERMINAL_ENV]: "" } }, reachesTerminal(ctx.env, 1), reachesTerminal(ctx.env, 2));
 }
 
 /** The file of a package's (first) binary installed where node would resolve it from `cwd`, or undefined. */

@@ -146,12 +146,17 @@ export const TERMINAL_AWARE_COMMANDS = new Set(["npm", "npx", "vite"]);
 /** Set for those commands: "1" when their stdout reaches the terminal, "2" for stderr, "12" both, "" neither. */
 export const TERMINAL_ENV = "WEBCODE_TERMINAL";
 
+/** For such a command: whether its stdout (1) or stderr (2) reaches the terminal (the marker), like isatty(). */
+export function reachesTerminal(env: Map<string, string>, stream: 1 | 2): boolean {
+  return (env.get(TERMINAL_ENV) ?? "").includes(String(stream));
+}
+
 /**
  * For such a command: a writer that streams its stdout (1) or stderr (2) to the terminal as it
  * comes, when that stream reaches the terminal (the marker); undefined when it is captured.
  */
 export function terminalWriter(env: Map<string, string>, fs: Pick<IFileSystem, "appendFile">, stream: 1 | 2): ((text: string) => void) | undefined {
-  if (!(env.get(TERMINAL_ENV) ?? "").includes(String(stream))) return undefined;
+  if (!reachesTerminal(env, stream)) return undefined;
   return (text) => void fs.appendFile(`${OUTPUT_SINK_DIR}/${stream}`, text).catch(() => undefined);
 }
 

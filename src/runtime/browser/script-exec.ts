@@ -4,15 +4,8 @@
 // own output does not bring to the terminal (`npm test > log`, `$(vite build)`) are captured
 // through files in /tmp and returned with its result.
 import type { CommandContext } from "just-bash";
-import { TERMINAL_ENV } from "./output-routing";
 
 let captures = 0;
-
-/** Where the calling command's stdout ("1") and stderr ("2") go: its routing marker (TERMINAL_ENV), like isatty(). */
-export function terminalStreams(ctx: Pick<CommandContext, "env">): { toOut: boolean; toErr: boolean } {
-  const terminal = ctx.env.get(TERMINAL_ENV) ?? "";
-  return { toOut: terminal.includes("1"), toErr: terminal.includes("2") };
-}
 
 /** Runs `script`; the streams that do not reach the terminal are captured through files in /tmp. */
 export async function execScript(
